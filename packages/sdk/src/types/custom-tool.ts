@@ -1,0 +1,42 @@
+import type { InferParams, ToolParameters } from "./schema.js";
+import type { CustomToolSessionEvent } from "./session-event.js";
+import type { CustomToolAPI } from "./tool-api.js";
+import type { CustomToolContext } from "./tool-context.js";
+import type { AgentToolResult } from "./tool-result.js";
+
+/** Receives partial results while a tool runs (progress, streamed output). */
+export type ToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
+
+/**
+ * A model-callable function.
+ *
+ * `TParams` is the parameter schema (TypeBox or zod v4); `params` is inferred from it.
+ */
+export interface CustomTool<TParams = ToolParameters, TDetails = unknown> {
+  /** `/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/`, unique in a session. */
+  name: string;
+  /** Short human title. */
+  label: string;
+  /** What the model reads to decide when to call the tool. */
+  description: string;
+  /** A TypeBox or zod v4 schema whose top level is an object. */
+  parameters: TParams;
+  /** Not offered to the model unless the host asks for it. */
+  hidden?: boolean;
+  /** Says the tool may stage pending actions. */
+  deferrable?: boolean;
+  execute(
+    toolCallId: string,
+    params: InferParams<TParams>,
+    onUpdate: ToolUpdateCallback<TDetails> | undefined,
+    ctx: CustomToolContext,
+    signal?: AbortSignal,
+  ): Promise<AgentToolResult<TDetails>>;
+  /** Session lifecycle: `start` when registered in a session, `shutdown` on dispose. */
+  onSession?(event: CustomToolSessionEvent, ctx: CustomToolContext): void | Promise<void>;
+}
+
+/** What a tool module default-exports: receives the host API, returns one tool or several. */
+export type CustomToolFactory = (
+  pi: CustomToolAPI,
+) => CustomTool | CustomTool[] | Promise<CustomTool | CustomTool[]>;

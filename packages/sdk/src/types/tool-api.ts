@@ -1,0 +1,67 @@
+import type * as TypeBox from "@sinclair/typebox";
+import type { z } from "zod";
+import type * as Sdk from "../index.js";
+import type { CustomToolPendingAction } from "./pending-action.js";
+
+/** Options of {@link CustomToolAPI.exec}. */
+export interface ExecOptions {
+  /** Working directory. Default: the host's `cwd`. */
+  cwd?: string;
+  /** Aborting kills the process; the result then has `killed: true`. */
+  signal?: AbortSignal;
+  /** Milliseconds before the process is killed; the result then has `killed: true`. */
+  timeout?: number;
+}
+
+/** Outcome of {@link CustomToolAPI.exec}. A process killed by a signal has a non-zero `code`. */
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  killed: boolean;
+  signal?: string;
+}
+
+/** Structured logging into the host's log. */
+export interface Logger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+}
+
+/** Interaction with the user. Every method is a no-op (resolving to "no answer") without a UI. */
+export interface UIContext {
+  /** Lets the user pick one option; `undefined` when dismissed or there is no UI. */
+  select(title: string, options: string[]): Promise<string | undefined>;
+  /** Asks a yes/no question; `false` when dismissed or there is no UI. */
+  confirm(title: string, message: string): Promise<boolean>;
+  /** Asks for a line of text; `undefined` when dismissed or there is no UI. */
+  input(title: string, placeholder?: string): Promise<string | undefined>;
+  /** Shows a transient message. */
+  notify(message: string, level?: "info" | "warning" | "error"): void;
+}
+
+/** The `pi` object a tool factory receives from the host. */
+export interface CustomToolAPI {
+  /** The host's working directory. */
+  cwd: string;
+  /** Runs a program without a shell. */
+  exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
+  logger: Logger;
+  /** Read at call time: a UI the host attaches later is seen by tools already loaded. */
+  readonly ui: UIContext;
+  /** Read at call time, like {@link CustomToolAPI.ui}. */
+  readonly hasUI: boolean;
+  /** The host's single copy of TypeBox. */
+  typebox: typeof TypeBox;
+  /** The host's single copy of zod (v4). */
+  zod: typeof z;
+  /** The SDK's runtime exports. */
+  pi: typeof Sdk;
+  /**
+   * Stages a pending action on the active session's stack. Throws
+   * `Pending action store unavailable for custom tools in this runtime.` when there is none.
+   */
+  pushPendingAction(action: CustomToolPendingAction): void;
+}

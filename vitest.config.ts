@@ -1,0 +1,27 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the TypeScript sources; the built `dist/` is exercised by the
+    // end-to-end tests that spawn the CLI and by the SDK surface test.
+    alias: [
+      { find: /^@tooldock\/sdk$/, replacement: source("./packages/sdk/src/index.ts") },
+      { find: /^@tooldock\/runtime$/, replacement: source("./packages/runtime/src/index.ts") },
+      { find: /^@tooldock\/loader\/testing$/, replacement: source("./packages/loader/src/testing/index.ts") },
+      { find: /^@tooldock\/loader$/, replacement: source("./packages/loader/src/index.ts") },
+    ],
+  },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/dist/**", "**/fixtures/**", "**/corpus/**"],
+    typecheck: {
+      include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
+      tsconfig: "./tsconfig.json",
+    },
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
