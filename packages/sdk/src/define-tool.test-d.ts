@@ -68,7 +68,9 @@ describe("defineTool", () => {
         return textResult("ok", { count: 1 });
       },
     });
-    expectTypeOf(tool).toExtend<CustomTool<z.ZodObject<{}>, { count: number } | undefined>>();
+    expectTypeOf(tool).toExtend<
+      CustomTool<z.ZodObject<Record<never, never>>, { count: number } | undefined>
+    >();
   });
 
   it("rejects a tool without execute", () => {

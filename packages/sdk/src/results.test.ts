@@ -7,7 +7,10 @@ describe("textResult", () => {
   });
 
   it("carries details when given", () => {
-    expect(textResult("done", { n: 2 })).toEqual({ content: [{ type: "text", text: "done" }], details: { n: 2 } });
+    expect(textResult("done", { n: 2 })).toEqual({
+      content: [{ type: "text", text: "done" }],
+      details: { n: 2 },
+    });
   });
 });
 
