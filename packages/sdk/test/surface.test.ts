@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
@@ -31,6 +33,19 @@ describe("@tooldock/sdk public surface (built)", () => {
         "textResult",
       ]
     `);
+  });
+
+  it("resolves through the exports map from a plain Node ESM script", async () => {
+    // packages/runtime depends on @tooldock/sdk, so the package name resolves from there.
+    const runtimeDir = fileURLToPath(new URL("../../runtime/", import.meta.url));
+    const script =
+      'import { defineTool, textResult, TooldockError } from "@tooldock/sdk";' +
+      'const tool = defineTool({ name: "t", label: "T", description: "d", parameters: {}, execute: async () => textResult("ok") });' +
+      'console.log(JSON.stringify([tool.name, TooldockError.isInstance(new TooldockError("E_IMPORT", "x"))]));';
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: runtimeDir,
+    });
+    expect(JSON.parse(stdout)).toEqual(["t", true]);
   });
 
   it("imports no compiler, no loader and no Node-only module", async () => {
