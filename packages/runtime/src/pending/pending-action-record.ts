@@ -1,0 +1,34 @@
+import type { AgentToolResult } from "@tooldock/sdk";
+
+/**
+ * The public view of a pending action: what a host may show and what `list()` returns.
+ * The action's callbacks stay inside the store.
+ */
+export interface PendingActionRecord {
+  /** Stable for the action's whole life, also across a failed apply. */
+  id: string;
+  label: string;
+  /** The tool that staged the action; `"custom_tool"` when the producer did not say. */
+  sourceToolName: string;
+  details: unknown;
+  /** When the action was pushed (milliseconds, from the store's `now`). */
+  createdAt: number;
+}
+
+/**
+ * What a {@link PendingActionStore} listener receives.
+ *
+ * - `action-pending`: a new action was pushed (not sent again when a failed apply restores it).
+ * - `action-applied`: `apply` succeeded; the action left the stack.
+ * - `action-apply-failed`: `apply` failed; the action is pending again, on top.
+ * - `action-discarded`: the action left the stack without being applied (`resolve` discard,
+ *   `clear`, `pop`); `error` is set when its `reject` callback threw.
+ */
+export type PendingActionEvent =
+  | { type: "action-pending"; record: PendingActionRecord }
+  | { type: "action-applied"; record: PendingActionRecord; result: AgentToolResult }
+  | { type: "action-apply-failed"; record: PendingActionRecord; error: unknown }
+  | { type: "action-discarded"; record: PendingActionRecord; reason: string; error?: unknown };
+
+/** Receives every {@link PendingActionEvent} of a store. */
+export type PendingActionListener = (event: PendingActionEvent) => void;

@@ -1,0 +1,58 @@
+import type { AgentToolResult } from "@tooldock/sdk";
+import type { PendingActionRecord } from "./pending-action-record.js";
+
+/** `details` of every `resolve` result: who was resolved and how, plus the callback's details. */
+export interface ResolveDetails {
+  action: "apply" | "discard";
+  reason: string;
+  id: string;
+  label: string;
+  sourceToolName: string;
+  /** A callback's details that are not a plain object ride here; plain objects are spread in. */
+  details?: unknown;
+  /** Set on a failed apply or a failed discard cleanup: the cause, described. */
+  error?: string;
+  [key: string]: unknown;
+}
+
+/** Builds {@link ResolveDetails}; the resolve fields win over the callback's keys of the same name. */
+export function resolveDetails(
+  action: "apply" | "discard",
+  reason: string,
+  record: PendingActionRecord,
+  callbackDetails: unknown,
+  extra: { error?: string } = {},
+): ResolveDetails {
+  const own = isPlainObject(callbackDetails)
+    ? callbackDetails
+    : callbackDetails === undefined
+      ? {}
+      : { details: callbackDetails };
+  return {
+    ...own,
+    action,
+    reason,
+    id: record.id,
+    label: record.label,
+    sourceToolName: record.sourceToolName,
+    ...extra,
+  };
+}
+
+/** The content of a callback's result when it is a non-empty array of blocks, else undefined. */
+export function contentOf(result: AgentToolResult | undefined): AgentToolResult["content"] | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  const { content } = result as { content?: unknown };
+  return Array.isArray(content) && content.length > 0 ? (content as AgentToolResult["content"]) : undefined;
+}
+
+/** The details of a callback's result, tolerating a missing or odd result. */
+export function detailsOf(result: AgentToolResult | undefined): unknown {
+  return typeof result === "object" && result !== null ? result.details : undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

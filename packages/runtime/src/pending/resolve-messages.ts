@@ -1,0 +1,48 @@
+import { describeError } from "../util/describe-error.js";
+import type { PendingActionRecord } from "./pending-action-record.js";
+
+/** Exact text when `resolve` finds nothing pending (SPEC §3). */
+export const NOTHING_PENDING_MESSAGE = "No pending action to resolve. Nothing to apply or discard.";
+
+/** Text when another resolve holds the store. */
+export const RESOLVE_BUSY_MESSAGE =
+  "Another resolve is still running for this session. Wait for its result, then call resolve again if an action is still pending.";
+
+/** Text for arguments `resolve` cannot use (only reachable when called outside a session). */
+export const INVALID_RESOLVE_ARGUMENTS_MESSAGE =
+  'Invalid arguments for resolve: action must be "apply" or "discard" and reason a non-empty string. Call resolve again with both.';
+
+/** Default text of a successful apply whose callback returned no content. */
+export function appliedText(record: PendingActionRecord): string {
+  return `Applied: ${record.label}`;
+}
+
+/** Default text of a discard whose `reject` returned nothing (SPEC §3). */
+export function discardedText(record: PendingActionRecord, reason: string): string {
+  return `Discarded: ${record.label}. Reason: ${reason}`;
+}
+
+/** A failed apply: the action is back on top, nothing is lost. */
+export function applyFailedText(record: PendingActionRecord, error: unknown): string {
+  return (
+    `Apply failed for "${record.label}": ${describeError(error)}. ` +
+    `The action is still pending (id ${record.id}). Fix the cause and call resolve with action "apply" again, ` +
+    `or call resolve with action "discard" to drop it.`
+  );
+}
+
+/** A failed apply overtaken by `clear` (for example `dispose`): the action did not come back. */
+export function applyFailedAfterClearText(record: PendingActionRecord, error: unknown): string {
+  return (
+    `Apply failed for "${record.label}": ${describeError(error)}. ` +
+    "The pending actions were cleared while it ran, so the action was discarded and is no longer pending."
+  );
+}
+
+/** A discard whose `reject` threw: still discarded, the error reported. */
+export function rejectFailedText(record: PendingActionRecord, reason: string, error: unknown): string {
+  return (
+    `${discardedText(record, reason)}\n` +
+    `The discard cleanup failed: ${describeError(error)}. The action is no longer pending; tell the user the cleanup may be incomplete.`
+  );
+}
