@@ -256,7 +256,11 @@ describe("createResolveTool", () => {
     const { store, resolve } = setup();
     const order: string[] = [];
     for (const label of ["one", "two", "three"]) {
-      store.push(pending(label, { apply: async () => (order.push(label), textResult(label)) }));
+      const apply = async () => {
+        order.push(label);
+        return textResult(label);
+      };
+      store.push(pending(label, { apply }));
     }
     await resolve("apply");
     await resolve("apply");

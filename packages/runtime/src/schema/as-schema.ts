@@ -1,0 +1,57 @@
+import { invalidSchema } from "./invalid-schema.js";
+import type { ToolSchema } from "./tool-schema.js";
+import { isTypeBoxSchema, typeboxSchema } from "./typebox-schema.js";
+import { isZodSchema, isZodV3Schema, zodSchema } from "./zod-schema.js";
+
+const cache = new WeakMap<object, ToolSchema>();
+
+/**
+ * Turns a tool's `parameters` (TypeBox or zod v4) into one {@link ToolSchema}: its JSON
+ * Schema and a validator compiled on first use. Results are cached per schema object, so
+ * calling it again for the same tool is free and the validator is compiled once.
+ *
+ * Throws a `TooldockError` with code `E_INVALID_SCHEMA` for anything else, for zod v3, for
+ * types a model cannot send as JSON, and when the top level is not an object.
+ *
+ * @example
+ * ```ts
+ * const schema = asSchema(Type.Object({ files: Type.Array(Type.String()) }));
+ * schema.validate({ files: [1] });
+ * // { success: false, issues: [{ path: "/files/0", message: "Expected string" }] }
+ * ```
+ */
+export function asSchema(parameters: unknown): ToolSchema {
+  if (typeof parameters === "object" && parameters !== null) {
+    const cached = cache.get(parameters);
+    if (cached !== undefined) return cached;
+  }
+  const schema = convert(parameters);
+  assertObjectTopLevel(schema);
+  cache.set(parameters as object, schema);
+  return schema;
+}
+
+function convert(parameters: unknown): ToolSchema {
+  if (isTypeBoxSchema(parameters)) return typeboxSchema(parameters);
+  if (isZodSchema(parameters)) return zodSchema(parameters);
+  if (isZodV3Schema(parameters)) {
+    throw invalidSchema(
+      'The parameters are a zod v3 schema; Tooldock takes zod v4. Import from "zod" v4 (or use the `zod` the host hands you as pi.zod).',
+    );
+  }
+  const got = parameters === null ? "null" : Array.isArray(parameters) ? "an array" : typeof parameters;
+  throw invalidSchema(
+    `The parameters are not a TypeBox or zod v4 schema (got ${got}). Declare them with Type.Object({ ... }) or z.object({ ... }); a plain JSON Schema object is not accepted.`,
+  );
+}
+
+function assertObjectTopLevel(schema: ToolSchema): void {
+  if (schema.jsonSchema.type === "object") return;
+  const got =
+    typeof schema.jsonSchema.type === "string" ? `type "${schema.jsonSchema.type}"` : "no single type";
+  throw invalidSchema(
+    `The parameters must be an object schema at the top level (got ${got}). Wrap them: ${
+      schema.kind === "zod" ? "z.object({ ... })" : "Type.Object({ ... })"
+    }.`,
+  );
+}

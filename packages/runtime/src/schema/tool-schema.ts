@@ -1,0 +1,28 @@
+/** One reason a value failed validation. `path` is a JSON Pointer (`/files/0`; `""` is the root). */
+export interface SchemaIssue {
+  path: string;
+  message: string;
+}
+
+/** The outcome of {@link ToolSchema.validate}: the value to pass on, or every issue found. */
+export type SchemaValidation = { success: true; value: unknown } | { success: false; issues: SchemaIssue[] };
+
+/**
+ * A tool's parameter schema in the one shape the runtime works with, whatever the author
+ * wrote it in.
+ */
+export interface ToolSchema {
+  kind: "typebox" | "zod";
+  /** JSON Schema (draft 2020-12 style) of the arguments the model sends; no `$schema` key. */
+  jsonSchema: Record<string, unknown>;
+  /**
+   * Checks arguments. TypeBox values pass through unchanged; zod returns its parsed output
+   * (defaults and transforms applied). The validator is compiled on the first call, once.
+   */
+  validate(value: unknown): SchemaValidation;
+}
+
+/** Formats an issue as the model reads it: `/files/0: Expected string` (the root shows as `/`). */
+export function formatSchemaIssue(issue: SchemaIssue): string {
+  return `${issue.path === "" ? "/" : issue.path}: ${issue.message}`;
+}

@@ -1,0 +1,89 @@
+import { Kind, type TSchema } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { describeError } from "../util/describe-error.js";
+import { invalidSchema } from "./invalid-schema.js";
+import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
+
+/** TypeBox kinds that have no JSON form: a model could never send a value of them. */
+const NON_JSON_KINDS = new Set([
+  "AsyncIterator",
+  "BigInt",
+  "Constructor",
+  "Date",
+  "Function",
+  "Iterator",
+  "Promise",
+  "RegExp",
+  "Symbol",
+  "Uint8Array",
+  "Undefined",
+  "Void",
+]);
+
+/** True for a TypeBox schema from any copy of TypeBox (the `Kind` symbol is registered). */
+export function isTypeBoxSchema(value: unknown): value is TSchema {
+  return typeof value === "object" && value !== null && Kind in value;
+}
+
+/** Wraps a TypeBox schema; `TypeCompiler` compiles it on the first `validate`. */
+export function typeboxSchema(schema: TSchema): ToolSchema {
+  const nonJson = findNonJsonKind(schema, "");
+  if (nonJson !== undefined) {
+    throw invalidSchema(
+      `TypeBox ${nonJson.kind} (schema path ${nonJson.path || "/"}) cannot be sent as JSON by a model. Use a JSON type instead (for a date, Type.String({ format: "date-time" })).`,
+    );
+  }
+  let check: TypeCheck<TSchema> | undefined;
+  return {
+    kind: "typebox",
+    jsonSchema: stripSymbols(schema) as Record<string, unknown>,
+    validate(value) {
+      check ??= compile(schema);
+      if (check.Check(value)) return { success: true, value };
+      return { success: false, issues: collectIssues(check, value) };
+    },
+  };
+}
+
+function compile(schema: TSchema): TypeCheck<TSchema> {
+  try {
+    return TypeCompiler.Compile(schema);
+  } catch (error) {
+    throw invalidSchema(
+      `The TypeBox schema cannot be compiled: ${describeError(error)}. Use built-in TypeBox types (for a string enum, Type.Union of Type.Literal) or register the custom kind in TypeRegistry.`,
+      error,
+    );
+  }
+}
+
+function collectIssues(check: TypeCheck<TSchema>, value: unknown): SchemaIssue[] {
+  const seen = new Set<string>();
+  const issues: SchemaIssue[] = [];
+  for (const error of check.Errors(value)) {
+    const key = `${error.path}\u0000${error.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ path: error.path, message: error.message });
+  }
+  return issues;
+}
+
+function findNonJsonKind(node: unknown, path: string): { kind: string; path: string } | undefined {
+  if (typeof node !== "object" || node === null) return undefined;
+  const kind = (node as Record<symbol, unknown>)[Kind];
+  if (typeof kind === "string" && NON_JSON_KINDS.has(kind)) return { kind, path };
+  for (const [key, child] of Object.entries(node)) {
+    const found = findNonJsonKind(child, `${path}/${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A deep copy without symbol keys (TypeBox's `Kind`, `OptionalKind`, …): plain JSON Schema. */
+export function stripSymbols(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(stripSymbols);
+  if (typeof node !== "object" || node === null) return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(node)) copy[key] = stripSymbols(child);
+  return copy;
+}
