@@ -1,0 +1,181 @@
+// One load measurement in a fresh process. Usage (spawned by bench/load/index.mjs):
+//   node --expose-gc bench/load/child.mjs '<json task>'
+// The host's own libraries are imported first (a host has them before it loads tools); the clock
+// starts just before the first tool module is touched. Prints one JSON line on stdout.
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { packageUrl } from "../lib/resolve.mjs";
+
+/**
+ * @typedef {{ variant: string; n: number; toolsDir: string; entries: string[]; nativeEntries: string[];
+ *   bundledEntries: string[]; cacheDir?: string }} LoadTask
+ */
+
+/** @type {LoadTask} */
+const task = JSON.parse(process.argv[2] ?? "{}");
+const gc = /** @type {(() => void) | undefined} */ (globalThis.gc);
+const collect = () => {
+  gc?.();
+  gc?.();
+};
+
+const importStart = performance.now();
+const typebox = await import(packageUrl("@sinclair/typebox"));
+const zod = await import(packageUrl("zod"));
+const sdk = await import(packageUrl("@tooldock/sdk"));
+const isTooldock = task.variant.startsWith("tooldock-");
+const isJiti = task.variant.startsWith("jiti-");
+const loader = isTooldock ? await import(packageUrl("@tooldock/loader")) : undefined;
+const runtime = isTooldock ? await import(packageUrl("@tooldock/runtime")) : undefined;
+const { createJiti } = isJiti ? await import(packageUrl("jiti", "loader")) : {};
+const importMs = performance.now() - importStart;
+
+const noop = () => {};
+/** The `pi` object the floors hand to factories: the host's copies, nothing loaded lazily. */
+const pi = {
+  cwd: task.toolsDir,
+  exec: async () => ({ stdout: "", stderr: "", code: 0, killed: false }),
+  logger: { debug: noop, info: noop, warn: noop, error: noop },
+  ui: {
+    select: async () => undefined,
+    confirm: async () => false,
+    input: async () => undefined,
+    notify: noop,
+  },
+  hasUI: false,
+  typebox,
+  zod: zod.z ?? zod,
+  pi: sdk,
+  pushPendingAction: () => {
+    throw new Error("Pending action store unavailable for custom tools in this runtime.");
+  },
+};
+
+/** @param {string} file */
+const importNative = (file) => import(pathToFileURL(file).href);
+
+/** @param {unknown} module */
+function factoryOf(module) {
+  let value = /** @type {any} */ (module);
+  if (value && typeof value === "object" && "default" in value) value = value.default;
+  if (value && typeof value === "object" && "default" in value) value = value.default;
+  if (typeof value !== "function") throw new Error("module has no factory");
+  return value;
+}
+
+/** @type {unknown[]} */
+let tools = [];
+let firstMs = Number.NaN;
+/** @type {Record<string, unknown>} */
+const extra = {};
+
+collect();
+const rssBefore = process.memoryUsage().rss;
+const start = performance.now();
+
+/**
+ * Imports every module and calls each factory in order. `concurrent` starts every import at once
+ * (Node's ESM loader then reads and links them in parallel) and still calls the factories one by
+ * one in discovery order; otherwise each import waits for the previous tool to be ready.
+ * @param {(file: string) => Promise<unknown>} importModule
+ * @param {string[]} files
+ * @param {boolean} concurrent
+ */
+async function loadEach(importModule, files, concurrent) {
+  const started = concurrent ? files.map((file) => importModule(file)) : [];
+  for (const [index, file] of files.entries()) {
+    const module = concurrent ? await started[index] : await importModule(file);
+    const produced = await factoryOf(module)(pi);
+    if (tools.length === 0) firstMs = performance.now() - start;
+    tools.push(...(Array.isArray(produced) ? produced : [produced]));
+  }
+}
+
+switch (task.variant) {
+  case "native-file":
+  case "native-file-seq":
+    await loadEach(importNative, task.nativeEntries, task.variant === "native-file");
+    break;
+  case "native-bundle":
+  case "native-bundle-seq":
+    await loadEach(importNative, task.bundledEntries, task.variant === "native-bundle");
+    break;
+  case "jiti-nocache":
+  case "jiti-fscache": {
+    const jiti = createJiti(import.meta.url, {
+      fsCache: task.variant === "jiti-fscache" ? task.cacheDir : false,
+      moduleCache: true,
+    });
+    await loadEach((file) => jiti.import(file), task.entries, false);
+    break;
+  }
+  case "tooldock-esbuild-cold":
+  case "tooldock-esbuild-warm":
+  case "tooldock-jiti": {
+    const session = new runtime.Session({ cwd: task.toolsDir });
+    const host = new loader.ToolHost({ cwd: task.toolsDir });
+    host.setActiveSession(session);
+    /** @type {string[]} */
+    const progressTypes = [];
+    const result = await loader.loadCustomTools({
+      paths: [task.toolsDir],
+      cwd: task.toolsDir,
+      host,
+      session,
+      compiler: task.variant === "tooldock-jiti" ? "jiti" : "esbuild",
+      cacheDir: task.cacheDir,
+      /** @param {any} event */
+      onProgress(event) {
+        if (progressTypes.length < 8 && !progressTypes.includes(event?.type)) progressTypes.push(event?.type);
+        if (Number.isNaN(firstMs) && isToolReady(event)) firstMs = performance.now() - start;
+      },
+    });
+    tools = result.tools.map((/** @type {any} */ loaded) => loaded.tool);
+    extra.diagnostics = result.diagnostics.length;
+    if (result.diagnostics.length > 0) extra.firstDiagnostic = result.diagnostics[0];
+    extra.progressTypes = progressTypes;
+    break;
+  }
+  default:
+    throw new Error(`unknown variant ${task.variant}`);
+}
+
+const allMs = performance.now() - start;
+if (Number.isNaN(firstMs)) extra.firstMsMissing = true;
+collect();
+const rssAfter = process.memoryUsage().rss;
+
+/** @param {any} event */
+function isToolReady(event) {
+  if (!event || typeof event !== "object") return false;
+  if (Array.isArray(event.tools) && event.tools.length > 0) return true;
+  return event.tool !== undefined || event.type === "tool-ready" || event.type === "module-loaded";
+}
+
+// Correctness: every tool is there and works (after the clock stopped).
+const names = new Set(tools.map((/** @type {any} */ tool) => tool.name));
+const probe = /** @type {any} */ (tools[0]);
+const probeResult = probe
+  ? await probe.execute("probe", { values: [1, 2, 3] }, undefined, {
+      sessionId: "bench",
+      cwd: task.toolsDir,
+      hasPendingActions: () => false,
+      abort: noop,
+    })
+  : undefined;
+
+process.stdout.write(
+  `${JSON.stringify({
+    variant: task.variant,
+    n: task.n,
+    tools: tools.length,
+    uniqueNames: names.size,
+    probeOk: probeResult?.content?.[0]?.text?.includes("sum") === true,
+    importMs,
+    firstMs: Number.isNaN(firstMs) ? allMs : firstMs,
+    allMs,
+    rssBefore,
+    rssAfter,
+    ...extra,
+  })}\n`,
+);

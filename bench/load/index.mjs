@@ -1,0 +1,167 @@
+// bench/load: time to load N generated tool modules, in a fresh process per measurement,
+// variants interleaved round by round (A B C … then … C B A), median of the runs.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runChild } from "../lib/child.mjs";
+import { packageUrl } from "../lib/resolve.mjs";
+import { fixed, markdownTable, median, ratio } from "../lib/stats.mjs";
+import { generateTools } from "./generate.mjs";
+import { compileFloors } from "./prepare.mjs";
+
+const childScript = fileURLToPath(new URL("./child.mjs", import.meta.url));
+
+/** Every variant, floors first. `floor` is the one ratios are taken against. */
+export const LOAD_VARIANTS = [
+  { id: "native-file", label: "native import(), one .mjs per source file (floor)", tooldock: false },
+  { id: "native-bundle", label: "native import(), one pre-bundled .mjs per tool", tooldock: false },
+  { id: "native-file-seq", label: "native import(), per source file, one at a time", tooldock: false },
+  { id: "native-bundle-seq", label: "native import(), pre-bundled, one at a time", tooldock: false },
+  { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
+  { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
+  { id: "tooldock-jiti", label: "Tooldock, jiti", tooldock: true },
+  { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false },
+  { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false },
+];
+export const FLOOR = "native-file";
+
+/** Can the built Tooldock packages load tools yet? */
+async function tooldockAvailability() {
+  try {
+    const loader = await import(packageUrl("@tooldock/loader"));
+    const runtime = await import(packageUrl("@tooldock/runtime"));
+    const missing = [
+      typeof loader.loadCustomTools === "function" ? "" : "loadCustomTools",
+      typeof loader.ToolHost === "function" ? "" : "ToolHost",
+      typeof runtime.Session === "function" ? "" : "Session",
+    ].filter(Boolean);
+    return missing.length === 0
+      ? { available: true, reason: "" }
+      : { available: false, reason: `not built yet: packages/*/dist lacks ${missing.join(", ")}` };
+  } catch (error) {
+    return { available: false, reason: `cannot import the built packages: ${String(error)}` };
+  }
+}
+
+/**
+ * @param {{ sizes: number[]; runs: number; log?: (line: string) => void; keep?: boolean }} options
+ */
+export async function runLoadBenchmark(options) {
+  const log = options.log ?? (() => {});
+  const tooldock = await tooldockAvailability();
+  if (!tooldock.available) log(`load: Tooldock rows skipped (${tooldock.reason})`);
+  const variants = LOAD_VARIANTS.filter((variant) => tooldock.available || !variant.tooldock);
+  const root = await mkdtemp(join(tmpdir(), "tooldock-bench-load-"));
+  /** @type {any[]} */
+  const results = [];
+  try {
+    for (const n of options.sizes) {
+      const dir = join(root, `n${n}`);
+      const generated = await generateTools(dir, n);
+      const floors = await compileFloors({ root: dir, ...generated });
+      const base = { n, toolsDir: generated.toolsDir, entries: generated.entries, ...floors };
+      const warmCache = {
+        "jiti-fscache": join(dir, "cache-jiti"),
+        "tooldock-esbuild-warm": join(dir, "cache-tooldock"),
+      };
+      /** @type {Record<string, { runs: any[]; errors: string[] }>} */
+      const samples = Object.fromEntries(variants.map((variant) => [variant.id, { runs: [], errors: [] }]));
+
+      // Setup, not timed: fill the warm caches once.
+      for (const [variant, cacheDir] of Object.entries(warmCache)) {
+        if (!samples[variant]) continue;
+        const primed = await runChild([
+          "--expose-gc",
+          childScript,
+          JSON.stringify({ ...base, variant, cacheDir }),
+        ]);
+        if (!primed.ok) samples[variant].errors.push(`priming the cache failed: ${primed.error}`);
+      }
+
+      for (let round = 0; round < options.runs; round += 1) {
+        const order = round % 2 === 0 ? variants : [...variants].reverse();
+        for (const variant of order) {
+          const sample = samples[variant.id];
+          if (sample.errors.length > 0 && sample.runs.length === 0 && round > 0) continue;
+          let cacheDir = warmCache[/** @type {keyof typeof warmCache} */ (variant.id)];
+          const fresh = variant.id === "tooldock-esbuild-cold" || variant.id === "tooldock-jiti";
+          if (fresh) cacheDir = await mkdtemp(join(dir, `cache-${variant.id}-`));
+          const outcome = await runChild([
+            "--expose-gc",
+            childScript,
+            JSON.stringify({ ...base, variant: variant.id, cacheDir }),
+          ]);
+          if (fresh && cacheDir) await rm(cacheDir, { recursive: true, force: true });
+          if (!outcome.ok) {
+            sample.errors.push(outcome.error);
+            continue;
+          }
+          const value = outcome.value;
+          const problem =
+            value.tools !== n
+              ? `loaded ${value.tools} of ${n} tools${value.firstDiagnostic ? `; first diagnostic: ${JSON.stringify(value.firstDiagnostic)}` : ""}`
+              : value.uniqueNames !== n
+                ? "tool names are not unique"
+                : !value.probeOk
+                  ? "the probe call of the first tool failed"
+                  : "";
+          if (problem) sample.errors.push(problem);
+          else sample.runs.push({ ...value, processMs: outcome.wallMs });
+        }
+        log(`load: N=${n} round ${round + 1}/${options.runs} done`);
+      }
+
+      const floorAll = median(samples[FLOOR].runs.map((run) => run.allMs));
+      for (const variant of variants) {
+        const { runs, errors } = samples[variant.id];
+        const allMs = median(runs.map((run) => run.allMs));
+        results.push({
+          n,
+          variant: variant.id,
+          label: variant.label,
+          status: runs.length > 0 ? "ok" : "error",
+          runs: runs.length,
+          errors: errors.slice(0, 3),
+          median: {
+            allMs,
+            firstMs: median(runs.map((run) => run.firstMs)),
+            rssPerToolKb: median(runs.map((run) => (run.rssAfter - run.rssBefore) / n / 1024)),
+            importMs: median(runs.map((run) => run.importMs)),
+            processMs: median(runs.map((run) => run.processMs)),
+          },
+          ratioToFloor: allMs / floorAll,
+          firstReported: runs.every((run) => !run.firstMsMissing),
+          samples: runs.map((run) => ({ allMs: run.allMs, firstMs: run.firstMs })),
+        });
+      }
+    }
+  } finally {
+    if (!options.keep) await rm(root, { recursive: true, force: true });
+  }
+  return {
+    benchmark: "load",
+    floor: FLOOR,
+    sizes: options.sizes,
+    runsPerVariant: options.runs,
+    tooldock,
+    results,
+  };
+}
+
+/** @param {Awaited<ReturnType<typeof runLoadBenchmark>>} report */
+export function formatLoadReport(report) {
+  const rows = report.results.map((row) => [
+    row.n,
+    row.label,
+    row.status === "ok" ? fixed(row.median.allMs) : `error: ${row.errors[0] ?? ""}`.slice(0, 120),
+    row.status === "ok" ? `${fixed(row.median.firstMs)}${row.firstReported ? "" : " (= all)"}` : "–",
+    fixed(row.median.rssPerToolKb),
+    ratio(row.ratioToFloor),
+    fixed(row.median.importMs),
+  ]);
+  return markdownTable(
+    ["N", "variant", "all ready (ms)", "first ready (ms)", "RSS/tool (KB)", "× floor", "host imports (ms)"],
+    rows,
+  );
+}

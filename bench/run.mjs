@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Entry point of `pnpm bench`:
+//   node bench/run.mjs [load] [runtime] [cli] [--smoke] [--json] [--out FILE]
+//                      [--sizes 10,100,500] [--runs 5]
+// With no benchmark named, runs all three. `--smoke` runs tiny sizes once each (used by the
+// test suite); `--json` prints the JSON report instead of Markdown; `--out` also writes it to FILE.
+// Progress goes to stderr.
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { formatCliReport, runCliBenchmark } from "./cli/index.mjs";
+import { describeMachine } from "./lib/machine.mjs";
+import { formatLoadReport, runLoadBenchmark } from "./load/index.mjs";
+import { formatRuntimeReport, runRuntimeBenchmark } from "./runtime/index.mjs";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    smoke: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+    out: { type: "string" },
+    sizes: { type: "string" },
+    runs: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
+});
+
+const known = ["load", "runtime", "cli"];
+const unknown = positionals.filter((name) => !known.includes(name));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown benchmark ${unknown.join(", ")}; pick from ${known.join(", ")}\n`);
+  process.exit(2);
+}
+const selected = positionals.length > 0 ? positionals : known;
+const smoke = values.smoke;
+const runs = values.runs ? Number(values.runs) : smoke ? 1 : 5;
+const sizes = values.sizes ? values.sizes.split(",").map(Number) : smoke ? [3] : [10, 100, 500];
+const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
+
+const started = Date.now();
+/** @type {Record<string, any>} */
+const report = { machine: describeMachine(), smoke, benchmarks: {} };
+const sections = [];
+if (selected.includes("load")) {
+  const load = await runLoadBenchmark({ sizes, runs, log, keep: values.keep });
+  report.benchmarks.load = load;
+  sections.push(`## load\n\n${formatLoadReport(load)}`);
+}
+if (selected.includes("runtime")) {
+  const runtime = await runRuntimeBenchmark({
+    calls: smoke ? 200 : 20_000,
+    batches: smoke ? 2 : 15,
+    log,
+  });
+  report.benchmarks.runtime = runtime;
+  sections.push(`## runtime\n\n${formatRuntimeReport(runtime)}`);
+}
+if (selected.includes("cli")) {
+  const cli = await runCliBenchmark({ runs: smoke ? 1 : Math.max(runs, 10), log });
+  report.benchmarks.cli = cli;
+  sections.push(`## cli\n\n${formatCliReport(cli)}`);
+}
+report.durationMs = Date.now() - started;
+
+const machine = report.machine;
+const header = `# Tooldock benchmarks\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(" ")}, ${machine.date}`;
+if (values.out) await writeFile(values.out, `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${header}\n\n${sections.join("\n\n")}\n`);
