@@ -1,0 +1,116 @@
+import { type AgentToolResult, textResult } from "@tooldock/sdk";
+import { AstEditError } from "./ast-edit-error.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import type { AstEditFileSystem } from "./file-system.js";
+import { type FileRewrite, hashContent, type RewritePlan } from "./plan.js";
+import { type RewriteOperation, rewriteSource } from "./rewrite.js";
+
+/** `details` of the result of a successful apply. */
+export interface AstEditApplyDetails {
+  reason: string;
+  replacements: number;
+  files: Array<{ path: string; replacements: number }>;
+}
+
+/**
+ * Makes a previewed rewrite for real. First every previewed file is read again and compared
+ * with its preview-time hash: one changed or removed file refuses the whole apply before
+ * anything is written. Then the rewrite is run again on the current text and each file is
+ * written atomically, in path order. If a write fails, the files already written get their
+ * previous text back, so an apply changes every file or none (as far as the disk allows).
+ *
+ * @throws {AstEditError} `E_AST_EDIT_STALE` or `E_AST_EDIT_WRITE`; the runtime then keeps the
+ *   action pending.
+ */
+export async function applyPlan(
+  fileSystem: AstEditFileSystem,
+  plan: RewritePlan,
+  operations: readonly RewriteOperation[],
+  limit: number,
+  reason: string,
+): Promise<AgentToolResult<AstEditApplyDetails>> {
+  const currentTexts = await readUnchanged(fileSystem, plan.files);
+
+  let budget = limit;
+  const writes = plan.files.map((file, index) => {
+    const outcome = rewriteSource(file.language, currentTexts[index] ?? file.original, operations, budget);
+    budget -= outcome.replacements;
+    return { file, content: outcome.output, replacements: outcome.replacements };
+  });
+
+  const written: FileRewrite[] = [];
+  for (const { file, content } of writes) {
+    try {
+      await writeFileAtomic(fileSystem, file.absolutePath, content);
+      written.push(file);
+    } catch (error) {
+      throw await rollBack(fileSystem, file, written, error);
+    }
+  }
+
+  const replacements = writes.reduce((sum, write) => sum + write.replacements, 0);
+  const files = writes.map(({ file, replacements: count }) => ({
+    path: file.relativePath,
+    replacements: count,
+  }));
+  const lines = files.map((file) => `- ${file.path}: ${file.replacements} replacement(s)`);
+  return textResult(
+    [`Applied AST Edit: wrote ${replacements} replacement(s) in ${files.length} file(s).`, ...lines].join(
+      "\n",
+    ),
+    { reason, replacements, files },
+  );
+}
+
+/** The current text of each file, in order; throws `E_AST_EDIT_STALE` unless all match their hash. */
+async function readUnchanged(
+  fileSystem: AstEditFileSystem,
+  files: readonly FileRewrite[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  const texts: string[] = [];
+  for (const file of files) {
+    try {
+      const bytes = await fileSystem.readFile(file.absolutePath);
+      if (hashContent(bytes) !== file.hash) problems.push(`${file.relativePath} changed since the preview`);
+      texts.push(bytes.toString("utf8"));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      problems.push(
+        `${file.relativePath} ${code === "ENOENT" ? "was removed" : `cannot be read (${code ?? error})`} since the preview`,
+      );
+    }
+  }
+  if (problems.length === 0) return texts;
+  throw new AstEditError(
+    "E_AST_EDIT_STALE",
+    `Cannot apply AST Edit: ${problems.join("; ")}. Nothing was written. ` +
+      'Call resolve with action "discard" to drop this stale preview, then call ast_edit again to preview the rewrite against the current files.',
+  );
+}
+
+/** Restores the files already written and returns the error to throw. */
+async function rollBack(
+  fileSystem: AstEditFileSystem,
+  failed: FileRewrite,
+  written: readonly FileRewrite[],
+  cause: unknown,
+): Promise<AstEditError> {
+  const notRestored: string[] = [];
+  for (const file of written) {
+    await writeFileAtomic(fileSystem, file.absolutePath, file.original).catch(() =>
+      notRestored.push(file.relativePath),
+    );
+  }
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const state =
+    notRestored.length === 0
+      ? `Nothing was changed${written.length > 0 ? ` (${written.length} file(s) already written were restored)` : ""}.`
+      : `These files hold the rewrite and could not be restored: ${notRestored.join(", ")}.`;
+  return new AstEditError(
+    "E_AST_EDIT_WRITE",
+    `Cannot apply AST Edit: writing ${failed.relativePath} failed: ${reason}. ${state} ` +
+      'Fix the cause (permissions, disk space) and call resolve with "apply" again, or "discard" to drop the change.',
+    { cause },
+  );
+}

@@ -1,0 +1,260 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { AgentToolResult, CustomToolContext, CustomToolPendingAction } from "@tooldock/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type AstEditToolOptions, createAstEditTool } from "./ast-edit-tool.js";
+import type { AstEditParameters } from "./parameters.js";
+
+let cwd: string;
+
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), "tooldock-ast-edit-tool-"));
+});
+
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+async function write(files: Record<string, string>): Promise<void> {
+  for (const [relativePath, text] of Object.entries(files)) {
+    await mkdir(dirname(join(cwd, relativePath)), { recursive: true });
+    await writeFile(join(cwd, relativePath), text);
+  }
+}
+
+const read = (relativePath: string) => readFile(join(cwd, relativePath), "utf8");
+
+/** Runs ast_edit with a context that collects what it pushes, like a Session would. */
+async function preview(params: unknown, options: Partial<AstEditToolOptions> = {}) {
+  const actions: CustomToolPendingAction[] = [];
+  const ctx = {
+    sessionId: "test",
+    cwd,
+    hasPendingActions: () => actions.length > 0,
+    abort: () => {},
+    pushPendingAction: (action: CustomToolPendingAction) => actions.push(action),
+  };
+  const tool = createAstEditTool({ cwd, ...options });
+  const result = await tool.execute("call-1", params as AstEditParameters, undefined, ctx);
+  return { result, actions };
+}
+
+const text = (result: AgentToolResult<unknown>) =>
+  result.content.map((block) => ("text" in block ? block.text : "")).join("");
+
+const LOGS = {
+  "src/a.ts": "export function a() {\n  console.log('a', 1);\n  console.log('b');\n}\n",
+  "src/b.ts": "console.log(b);\n",
+  "src/c.ts": "export const c = 3;\n",
+};
+const LOG_TO_LOGGER = { ops: [{ pat: "console.log($$$ARGS)", out: "logger.info($$$ARGS)" }] };
+
+describe("ast_edit preview", () => {
+  it("shows a per-file unified diff and the totals, stages the exact label and writes nothing", async () => {
+    await write(LOGS);
+    const { result, actions } = await preview(LOG_TO_LOGGER);
+
+    expect(result.isError).toBeUndefined();
+    expect(text(result)).toContain("AST Edit preview: 3 replacement(s) in 2 file(s) (3 file(s) scanned).");
+    expect(text(result)).toContain(
+      "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,4 +1,4 @@\n export function a() {\n-  console.log('a', 1);\n-  console.log('b');\n+  logger.info('a', 1);\n+  logger.info('b');\n }",
+    );
+    expect(text(result)).toContain(
+      "--- a/src/b.ts\n+++ b/src/b.ts\n@@ -1,1 +1,1 @@\n-console.log(b);\n+logger.info(b);",
+    );
+    expect(text(result)).not.toContain("src/c.ts");
+
+    expect(actions).toHaveLength(1);
+    expect(actions[0]?.label).toBe("AST Edit: 3 replacement(s) in 2 file(s)");
+    expect(actions[0]?.sourceToolName).toBe("ast_edit");
+    expect(actions[0]?.details).toMatchObject({
+      replacements: 3,
+      files: [
+        { path: "src/a.ts", replacements: 2, diff: expect.stringContaining("+  logger.info('b');") },
+        { path: "src/b.ts", replacements: 1, diff: expect.stringContaining("+logger.info(b);") },
+      ],
+    });
+    expect(result.details).toMatchObject({
+      pendingLabel: "AST Edit: 3 replacement(s) in 2 file(s)",
+      scannedFiles: 3,
+    });
+    for (const [path, original] of Object.entries(LOGS)) expect(await read(path)).toBe(original);
+  });
+
+  it("says No replacements made and stages nothing when no pattern matches", async () => {
+    await write(LOGS);
+    const { result, actions } = await preview({ ops: [{ pat: "console.warn($$$A)", out: "x($$$A)" }] });
+    expect(result.isError).toBeUndefined();
+    expect(text(result)).toContain("No replacements made");
+    expect(text(result)).toContain("3 file(s)");
+    expect(actions).toHaveLength(0);
+  });
+
+  it("stops at limit, counting across files in path order", async () => {
+    await write({ "a.ts": "f(1); f(2);\n", "b.ts": "f(3);\n" });
+    const { result, actions } = await preview({ ops: [{ pat: "f($A)", out: "g($A)" }], limit: 1 });
+    expect(actions[0]?.label).toBe("AST Edit: 1 replacement(s) in 1 file(s)");
+    expect(text(result)).toContain("Stopped at the limit of 1 replacement(s); more matches may remain.");
+    expect(text(result)).toContain("-f(1); f(2);\n+g(1); f(2);");
+    await actions[0]?.apply("limited");
+    expect(await read("a.ts")).toBe("g(1); f(2);\n");
+    expect(await read("b.ts")).toBe("f(3);\n");
+  });
+
+  it("runs several ops in order and counts each", async () => {
+    await write({ "a.ts": "var x = 1;\nold(x);\n", "b.js": "old(2);\n" });
+    const { result, actions } = await preview({
+      ops: [
+        { pat: "var $N = $V;", out: "let $N = $V;" },
+        { pat: "old($A)", out: "renewed($A)" },
+      ],
+    });
+    expect(actions[0]?.label).toBe("AST Edit: 3 replacement(s) in 2 file(s)");
+    expect(text(result)).toContain("ops[0] `var $N = $V;` -> `let $N = $V;`: 1 replacement(s)");
+    expect(text(result)).toContain("ops[1] `old($A)` -> `renewed($A)`: 2 replacement(s)");
+    await actions[0]?.apply("both");
+    expect(await read("a.ts")).toBe("let x = 1;\nrenewed(x);\n");
+    expect(await read("b.js")).toBe("renewed(2);\n");
+  });
+
+  it("leaves diffs past maxDiffCharacters out of the text but keeps them in details", async () => {
+    await write(LOGS);
+    const { result } = await preview(LOG_TO_LOGGER, { maxDiffCharacters: 200 });
+    expect(text(result)).toContain("src/a.ts: 2 replacement(s)");
+    expect(text(result)).not.toContain("--- a/src/b.ts");
+    expect(text(result)).toContain("1 more file diff(s) left out");
+    expect(result.details?.files[1]?.diff).toContain("+logger.info(b);");
+  });
+});
+
+describe("ast_edit errors", () => {
+  it("needs a way to stage the preview: a Session context or the pushPendingAction option", async () => {
+    await write(LOGS);
+    const tool = createAstEditTool({ cwd });
+    const bareContext: CustomToolContext = {
+      sessionId: "s",
+      cwd,
+      hasPendingActions: () => false,
+      abort: () => {},
+    };
+    const refused = await tool.execute("1", LOG_TO_LOGGER, undefined, bareContext);
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^ast_edit must run inside a Tooldock Session/);
+
+    const pushed: CustomToolPendingAction[] = [];
+    const wired = createAstEditTool({ cwd, pushPendingAction: (action) => pushed.push(action) });
+    const result = await wired.execute("2", LOG_TO_LOGGER, undefined, bareContext);
+    expect(result.isError).toBeUndefined();
+    expect(pushed.map((action) => action.label)).toEqual(["AST Edit: 3 replacement(s) in 2 file(s)"]);
+  });
+
+  it.each([
+    ["an empty pattern", { ops: [{ pat: "", out: "x" }] }, /Invalid ast_edit arguments: \/ops\/0\/pat/],
+    ["no ops", { ops: [] }, /Invalid ast_edit arguments: \/ops/],
+    [
+      "an unsupported lang",
+      { ...LOG_TO_LOGGER, lang: "python" },
+      /does not support lang "python"\. Use one of typescript, ts/,
+    ],
+    ["a path outside cwd", { ...LOG_TO_LOGGER, path: "../elsewhere" }, /is outside the working directory/],
+    [
+      "a pattern of several nodes",
+      { ops: [{ pat: "a; b", out: "c" }] },
+      /ops\[0\]\.pat is not a usable TypeScript pattern: Multiple AST nodes.*call ast_edit again/,
+    ],
+  ])("turns %s into an error result and stages nothing", async (_case, params, message) => {
+    await write(LOGS);
+    const { result, actions } = await preview(params);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(message);
+    expect(actions).toHaveLength(0);
+  });
+
+  it("reports a pattern with a syntax error that matched nothing as an error", async () => {
+    await write(LOGS);
+    const { result, actions } = await preview({ ops: [{ pat: "console.log(($A)", out: "x" }] });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("No replacements made");
+    expect(text(result)).toMatch(
+      /ops\[0\]\.pat matched nothing and does not parse as TypeScript \(syntax error/,
+    );
+    expect(actions).toHaveLength(0);
+  });
+});
+
+describe("ast_edit apply", () => {
+  it("writes the rewrite, reports what it wrote and leaves no temporary files", async () => {
+    await write(LOGS);
+    const { actions } = await preview(LOG_TO_LOGGER);
+    const applied = await actions[0]?.apply("switch to the logger");
+    expect(text(applied as AgentToolResult<unknown>)).toBe(
+      "Applied AST Edit: wrote 3 replacement(s) in 2 file(s).\n- src/a.ts: 2 replacement(s)\n- src/b.ts: 1 replacement(s)",
+    );
+    expect(applied?.details).toEqual({
+      reason: "switch to the logger",
+      replacements: 3,
+      files: [
+        { path: "src/a.ts", replacements: 2 },
+        { path: "src/b.ts", replacements: 1 },
+      ],
+    });
+    expect(await read("src/a.ts")).toBe(
+      "export function a() {\n  logger.info('a', 1);\n  logger.info('b');\n}\n",
+    );
+    expect(await read("src/b.ts")).toBe("logger.info(b);\n");
+    expect(await read("src/c.ts")).toBe(LOGS["src/c.ts"]);
+    expect((await readdir(join(cwd, "src"))).sort()).toEqual(["a.ts", "b.ts", "c.ts"]);
+  });
+
+  it("refuses when a previewed file changed since the preview, names it and writes nothing", async () => {
+    await write(LOGS);
+    const { actions } = await preview(LOG_TO_LOGGER);
+    await writeFile(join(cwd, "src/b.ts"), "console.log(b, 'edited');\n");
+    await expect(actions[0]?.apply("go")).rejects.toMatchObject({
+      code: "E_AST_EDIT_STALE",
+      message: expect.stringMatching(
+        /^Cannot apply AST Edit: src\/b\.ts changed since the preview\. Nothing was written\. Call resolve with action "discard".*call ast_edit again/,
+      ),
+    });
+    expect(await read("src/a.ts")).toBe(LOGS["src/a.ts"]);
+    expect(await read("src/b.ts")).toBe("console.log(b, 'edited');\n");
+  });
+
+  it("refuses when a previewed file was removed", async () => {
+    await write(LOGS);
+    const { actions } = await preview(LOG_TO_LOGGER);
+    await rm(join(cwd, "src/a.ts"));
+    await expect(actions[0]?.apply("go")).rejects.toThrow(/src\/a\.ts was removed since the preview/);
+    expect(await read("src/b.ts")).toBe(LOGS["src/b.ts"]);
+  });
+
+  it("restores files already written when a later write fails, and can be applied again", async () => {
+    await write(LOGS);
+    let failNextRename = true;
+    const { actions } = await preview(LOG_TO_LOGGER, {
+      fileSystem: {
+        rename: async (from, to) => {
+          if (String(to).endsWith("b.ts") && failNextRename) {
+            failNextRename = false;
+            throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+          }
+          const { rename } = await import("node:fs/promises");
+          return rename(from, to);
+        },
+      },
+    });
+    await expect(actions[0]?.apply("go")).rejects.toMatchObject({
+      code: "E_AST_EDIT_WRITE",
+      message: expect.stringContaining(
+        "writing src/b.ts failed: ENOSPC: no space left on device. Nothing was changed (1 file(s) already written were restored).",
+      ),
+    });
+    expect(await read("src/a.ts")).toBe(LOGS["src/a.ts"]);
+    expect(await read("src/b.ts")).toBe(LOGS["src/b.ts"]);
+    expect((await readdir(join(cwd, "src"))).sort()).toEqual(["a.ts", "b.ts", "c.ts"]);
+
+    await actions[0]?.apply("retry");
+    expect(await read("src/b.ts")).toBe("logger.info(b);\n");
+  });
+});

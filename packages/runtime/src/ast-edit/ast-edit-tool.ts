@@ -1,0 +1,153 @@
+import { Value } from "@sinclair/typebox/value";
+import {
+  type CustomTool,
+  type CustomToolContext,
+  type CustomToolPendingAction,
+  errorResult,
+  TooldockError,
+  textResult,
+} from "@tooldock/sdk";
+import { applyPlan } from "./apply-plan.js";
+import { collectFiles } from "./collect-files.js";
+import { type AstEditFileSystem, resolveFileSystem } from "./file-system.js";
+import { formatNoReplacements, formatPreview, pendingLabel } from "./format-preview.js";
+import { languageFromName, SUPPORTED_LANGUAGE_NAMES } from "./languages.js";
+import { type AstEditParameters, astEditParameters } from "./parameters.js";
+import { planRewrite } from "./plan.js";
+
+/** The name `ast_edit` registers under and stages its pending actions as. */
+export const AST_EDIT_TOOL_NAME = "ast_edit";
+
+/** Options of {@link createAstEditTool}. */
+export interface AstEditToolOptions {
+  /** Root of every rewrite: `path` is relative to it and may not leave it. */
+  cwd: string;
+  /**
+   * Where to stage the preview. Default: the `pushPendingAction` of the context a Tooldock
+   * `Session` passes to `execute`. Give it when the host runs the tool outside a Session.
+   */
+  pushPendingAction?: (action: CustomToolPendingAction) => void;
+  /** Replaces single `node:fs/promises` functions (tests, virtual file systems). */
+  fileSystem?: Partial<AstEditFileSystem>;
+  /** Most characters of diff in the text the model reads; the rest stays in `details`. Default 20000. */
+  maxDiffCharacters?: number;
+}
+
+/** `details` of an `ast_edit` preview (and of a call that made no replacement). */
+export interface AstEditDetails {
+  replacements: number;
+  files: Array<{ path: string; replacements: number; diff: string }>;
+  scannedFiles: number;
+  limitReached: boolean;
+  warnings: string[];
+  /** The label of the staged pending action; absent when nothing was staged. */
+  pendingLabel?: string;
+}
+
+/** What `ast_edit` needs of the context beyond `CustomToolContext`: a Session provides it. */
+interface PendingActionContext {
+  pushPendingAction?: (action: CustomToolPendingAction) => void;
+}
+
+const DESCRIPTION = [
+  "Structural search-and-replace over source files with ast-grep patterns (TypeScript, TSX, JavaScript/JSX, HTML, CSS).",
+  "Each op rewrites every match of `pat` to `out`; `$NAME` captures one node and `$$$NAME` several, and both can be reused in `out`.",
+  "The call only previews: it returns a unified diff per file and stages a pending action. Nothing is written until you call `resolve` with `apply` (or `discard`).",
+].join(" ");
+
+/**
+ * The built-in `ast_edit` tool: previews ast-grep rewrites and stages them as a pending action
+ * that `resolve` applies (each file written atomically) or discards.
+ *
+ * @example
+ * ```ts
+ * const session = new Session({ cwd });
+ * session.register(createAstEditTool({ cwd }), "built-in");
+ * await session.execute({ toolCallId: "1", name: "ast_edit",
+ *   params: { ops: [{ pat: "console.log($$$A)", out: "logger.info($$$A)" }], path: "src" } });
+ * ```
+ */
+export function createAstEditTool(
+  options: AstEditToolOptions,
+): CustomTool<typeof astEditParameters, AstEditDetails> {
+  const fileSystem = resolveFileSystem(options.fileSystem);
+  const maxDiffCharacters = options.maxDiffCharacters ?? 20_000;
+
+  return {
+    name: AST_EDIT_TOOL_NAME,
+    label: "AST Edit",
+    description: DESCRIPTION,
+    parameters: astEditParameters,
+    deferrable: true,
+    async execute(_toolCallId, params: AstEditParameters, _onUpdate, ctx: CustomToolContext, signal) {
+      const push =
+        options.pushPendingAction ?? (ctx as CustomToolContext & PendingActionContext).pushPendingAction;
+      if (typeof push !== "function") {
+        return errorResult(
+          "ast_edit must run inside a Tooldock Session (its context stages the preview as a pending action). " +
+            "Register it with session.register(createAstEditTool({ cwd })) and call it through session.execute, " +
+            "or pass pushPendingAction in the options.",
+        );
+      }
+      if (!Value.Check(astEditParameters, params)) {
+        const problems = [...Value.Errors(astEditParameters, params)].map(
+          (error) => `${error.path || "/"}: ${error.message}`,
+        );
+        return errorResult(
+          `Invalid ast_edit arguments: ${problems.join("; ")}. Pass ops as [{ pat, out }] with a non-empty pat.`,
+        );
+      }
+      const language = params.lang === undefined ? undefined : languageFromName(params.lang);
+      if (params.lang !== undefined && language === undefined) {
+        return errorResult(
+          `ast_edit does not support lang "${params.lang}". Use one of ${SUPPORTED_LANGUAGE_NAMES.join(", ")}, or leave lang out to infer it from each file's extension.`,
+        );
+      }
+      const limit = params.limit ?? Number.POSITIVE_INFINITY;
+
+      try {
+        const files = await collectFiles(fileSystem, {
+          cwd: options.cwd,
+          path: params.path,
+          glob: params.glob,
+          language,
+        });
+        const plan = await planRewrite(fileSystem, files, params.ops, limit, signal);
+        const details: AstEditDetails = {
+          replacements: plan.replacements,
+          files: plan.files.map((file) => ({
+            path: file.relativePath,
+            replacements: file.replacements,
+            diff: file.diff,
+          })),
+          scannedFiles: plan.scannedFiles,
+          limitReached: plan.limitReached,
+          warnings: [...plan.patternWarnings, ...plan.warnings],
+        };
+        if (plan.replacements === 0) {
+          const text = formatNoReplacements(plan, params.path ?? ".");
+          return plan.patternWarnings.length > 0 ? errorResult(text, details) : textResult(text, details);
+        }
+        const label = pendingLabel(plan);
+        push({
+          label,
+          sourceToolName: AST_EDIT_TOOL_NAME,
+          details: { replacements: plan.replacements, files: details.files, ops: params.ops },
+          apply: (reason) => applyPlan(fileSystem, plan, params.ops, limit, reason),
+        });
+        return textResult(formatPreview(plan, params.ops, maxDiffCharacters), {
+          ...details,
+          pendingLabel: label,
+        });
+      } catch (error) {
+        if (TooldockError.isInstance(error)) return errorResult(error.message);
+        if (signal?.aborted)
+          return errorResult("ast_edit was aborted before it finished. Nothing was changed.");
+        const reason = error instanceof Error ? error.message : String(error);
+        return errorResult(
+          `ast_edit failed: ${reason}. Nothing was changed or staged; check path and patterns and try again.`,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { RewritePlan } from "./plan.js";
+import type { RewriteOperation } from "./rewrite.js";
+
+/** The pending action's label, exactly as SPEC §4 fixes it. */
+export function pendingLabel(plan: RewritePlan): string {
+  return `AST Edit: ${plan.replacements} replacement(s) in ${plan.files.length} file(s)`;
+}
+
+/**
+ * The text the model reads after a preview: totals, per-operation counts, warnings, then one
+ * unified diff per file. Diffs past `maxDiffCharacters` are left out with a note (they stay in
+ * the result's `details`).
+ */
+export function formatPreview(
+  plan: RewritePlan,
+  operations: readonly RewriteOperation[],
+  maxDiffCharacters: number,
+): string {
+  const lines = [
+    `AST Edit preview: ${plan.replacements} replacement(s) in ${plan.files.length} file(s) (${plan.scannedFiles} file(s) scanned). Nothing has been written yet.`,
+    'Call resolve with action "apply" to write these changes, or "discard" to drop them.',
+    ...operations.map(
+      (operation, index) =>
+        `ops[${index}] \`${operation.pat}\` -> \`${operation.out}\`: ${plan.perOperation[index] ?? 0} replacement(s)`,
+    ),
+  ];
+  if (plan.limitReached)
+    lines.push(`Stopped at the limit of ${plan.replacements} replacement(s); more matches may remain.`);
+  lines.push(...plan.patternWarnings, ...plan.warnings);
+
+  let budget = maxDiffCharacters;
+  let omitted = 0;
+  const diffs: string[] = [];
+  for (const file of plan.files) {
+    const section = `${file.relativePath}: ${file.replacements} replacement(s)\n${file.diff.trimEnd()}`;
+    if (section.length > budget) {
+      omitted++;
+      continue;
+    }
+    budget -= section.length;
+    diffs.push(section);
+  }
+  if (omitted > 0) {
+    diffs.push(
+      `(${omitted} more file diff(s) left out to keep this short; the full diffs are in the result details.)`,
+    );
+  }
+  return `${lines.join("\n")}\n\n${diffs.join("\n\n")}`;
+}
+
+/** The text of a call that changed nothing. */
+export function formatNoReplacements(plan: RewritePlan, scope: string): string {
+  const found =
+    plan.scannedFiles === 0
+      ? `no ${scope === "." ? "" : `${scope} `}file of a supported language (ts, tsx, js, jsx, html, css) matched path, glob and lang`
+      : `no pattern matched in ${plan.scannedFiles} file(s) under ${scope}`;
+  const lines = [
+    `No replacements made: ${found}. Nothing was changed.`,
+    ...plan.patternWarnings,
+    ...plan.warnings,
+  ];
+  if (plan.patternWarnings.length === 0 && plan.scannedFiles > 0) {
+    lines.push(
+      "Check the pattern against the code (ast-grep matches syntax, not text: `foo($A)` matches calls with one argument, `foo($$$ARGS)` any number), or widen path/glob/lang.",
+    );
+  }
+  return lines.join("\n");
+}
