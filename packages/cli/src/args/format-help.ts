@@ -1,0 +1,43 @@
+import type { CommandSpec } from "./command-spec.js";
+
+/** The `--help` text of one command: usage, summary, options (aligned) and details. */
+export function formatCommandHelp(spec: CommandSpec): string[] {
+  const options = Object.entries({
+    ...spec.options,
+    help: { type: "boolean" as const, short: "h", description: "Show this help" },
+  }).map(([name, option]) => {
+    const flag = `${option.short ? `-${option.short}, ` : "    "}--${name}${option.type === "string" ? ` ${option.valueName ?? "VALUE"}` : ""}`;
+    const choices = option.choices ? ` (${option.choices.join(" | ")})` : "";
+    const repeat = option.multiple ? " (repeatable)" : "";
+    return [flag, `${option.description}${choices}${repeat}`] as const;
+  });
+  const width = Math.max(...options.map(([flag]) => flag.length));
+  return [
+    `Usage: ${spec.usage}`,
+    "",
+    spec.summary,
+    "",
+    "Options:",
+    ...options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    ...(spec.details.length > 0 ? ["", ...spec.details] : []),
+  ];
+}
+
+/** `tooldock --help`: the command list and global flags. */
+export function formatMainHelp(specs: readonly CommandSpec[], version: string): string[] {
+  const width = Math.max(...specs.map((spec) => spec.name.length));
+  return [
+    `tooldock ${version}: load, check and run Tooldock custom tools`,
+    "",
+    "Usage: tooldock <command> [options]",
+    "",
+    "Commands:",
+    ...specs.map((spec) => `  ${spec.name.padEnd(width)}  ${spec.summary}`),
+    "",
+    "Global options:",
+    "  -h, --help     Show help (also after a command: tooldock validate --help)",
+    "  -v, --version  Print the version",
+    "",
+    "Exit codes: 0 fine, 1 a contract error or a tool error result, 2 bad usage or an internal fault.",
+  ];
+}

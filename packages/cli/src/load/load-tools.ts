@@ -1,0 +1,61 @@
+import { type LoadCustomToolsResult, loadCustomTools, type ToolHost } from "@tooldock/loader";
+import { AST_EDIT_TOOL_NAME, type Session } from "@tooldock/runtime";
+import type { CliIo } from "../cli-io.js";
+import type { Output } from "../output/output.js";
+import { displayPath } from "../report/diagnostic-text.js";
+import type { LoadReport } from "../report/report-types.js";
+import { defaultToolPaths } from "./default-tool-paths.js";
+import { toToolEntry } from "./to-tool-entry.js";
+
+/** Options of {@link loadTools}. */
+export interface LoadToolsOptions {
+  io: CliIo;
+  output: Output;
+  /** Paths from the command line; empty means the defaults (see `defaultToolPaths`). */
+  paths: string[];
+  /** The command, for the usage line when no default path exists. */
+  command: string;
+  /** Registers the loaded tools here and binds `pushPendingAction` to it. */
+  session?: Session;
+  host?: ToolHost;
+  /** Compile cache; default `$TOOLDOCK_CACHE_DIR`, else the loader's default. */
+  cacheDir?: string;
+}
+
+/** A load, both as the loader returned it and as the reporters read it. */
+export interface LoadedTools {
+  result: LoadCustomToolsResult;
+  report: LoadReport;
+}
+
+/**
+ * Loads tools for a command, with a progress line on stderr (terminals only) while modules
+ * compile. `ast_edit` and `resolve` are reserved: modules cannot claim them.
+ */
+export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools> {
+  const { io, output } = options;
+  const paths = options.paths.length > 0 ? options.paths : await defaultToolPaths(io.cwd, options.command);
+  const progress = output.progress();
+  let result: LoadCustomToolsResult;
+  try {
+    result = await loadCustomTools({
+      paths,
+      cwd: io.cwd,
+      host: options.host,
+      session: options.session,
+      builtInToolNames: [AST_EDIT_TOOL_NAME],
+      cacheDir: options.cacheDir ?? (io.env.TOOLDOCK_CACHE_DIR || undefined),
+      onProgress: (event) => {
+        progress.update(`[${event.completed}/${event.total}] loading ${displayPath(event.path, io.cwd)}`);
+      },
+    });
+  } finally {
+    progress.done();
+  }
+  const report: LoadReport = {
+    modules: result.modules.map((module) => ({ path: module.path, resolvedPath: module.resolvedPath })),
+    tools: result.tools.map(toToolEntry),
+    diagnostics: result.diagnostics,
+  };
+  return { result, report };
+}

@@ -1,0 +1,34 @@
+import type { Session } from "@tooldock/runtime";
+
+/**
+ * Calls `onChange` whenever the set of tools the session offers (`activeTools()`) differs
+ * from the last one seen. The set is compared by name, so a pending action staged while
+ * another is already pending does not count as a change.
+ *
+ * Checks run on every pending-action event and whenever `check()` is called (after each
+ * tool call), so a change made any other way is seen by the next call.
+ */
+export interface ActiveToolsWatch {
+  check(): void;
+  stop(): void;
+}
+
+export function watchActiveTools(session: Session, onChange: () => void): ActiveToolsWatch {
+  let last = signatureOf(session);
+  const check = () => {
+    const next = signatureOf(session);
+    if (next === last) return;
+    last = next;
+    onChange();
+  };
+  const unsubscribe = session.pending.subscribe(check);
+  return { check, stop: unsubscribe };
+}
+
+function signatureOf(session: Session): string {
+  return session
+    .activeTools()
+    .map((tool) => tool.name)
+    .sort()
+    .join("\n");
+}

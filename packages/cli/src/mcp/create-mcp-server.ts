@@ -1,0 +1,155 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  type ServerNotification,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Session } from "@tooldock/runtime";
+import type { AgentToolResult } from "@tooldock/sdk";
+import { watchActiveTools } from "./active-tools-watch.js";
+import { toCallToolResult } from "./call-tool-result.js";
+import { formatPendingNote } from "./pending-note.js";
+import { SERVER_INFO, SERVER_INSTRUCTIONS } from "./server-info.js";
+import { toMcpTool } from "./tool-definition.js";
+
+/** Options of {@link createMcpServer}. */
+export interface CreateMcpServerOptions {
+  /** The session whose active tools are served. Its lifetime stays the caller's. */
+  session: Session;
+  /** Told about faults the protocol cannot carry (a notification that failed to send). */
+  onError?: (error: unknown) => void;
+}
+
+/** An MCP server over one Tooldock session. */
+export interface TooldockMcpServer {
+  /** The SDK's low-level server, for callers that need more than {@link connect}. */
+  readonly server: Server;
+  /** Starts serving over `transport` (stdio, in-memory, …). */
+  connect(transport: Transport): Promise<void>;
+  /** Closes the connection and stops watching the session; does not dispose the session. */
+  close(): Promise<void>;
+  /** Settles once the connection has closed, whichever side closed it. */
+  readonly closed: Promise<void>;
+}
+
+type SendNotification = (notification: ServerNotification) => Promise<void>;
+
+/**
+ * Serves a session's tools over MCP. `tools/list` returns the session's active tools
+ * (`resolve` included while an action is pending); `tools/call` runs through
+ * `session.execute`, so argument validation and the pending-action block policy hold. A
+ * call that stages a pending action gets the session's reminder appended to its result,
+ * and `notifications/tools/list_changed` is sent whenever the active tool set changes.
+ *
+ * @example
+ * const session = new Session({ cwd });
+ * session.register(myTool);
+ * const mcp = createMcpServer({ session });
+ * await mcp.connect(new StdioServerTransport());
+ */
+export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpServer {
+  const { session, onError = () => {} } = options;
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    instructions: SERVER_INSTRUCTIONS,
+  });
+  let connected = false;
+  const watch = watchActiveTools(session, () => {
+    if (connected) server.sendToolListChanged().catch(onError);
+  });
+  let markClosed = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  server.onclose = () => {
+    connected = false;
+    watch.stop();
+    markClosed();
+  };
+
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    (): ListToolsResult => ({ tools: session.activeTools().map(toMcpTool) }),
+  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      return await callTool(session, request, {
+        toolCallId: `mcp-${String(extra.requestId)}`,
+        signal: extra.signal,
+        sendNotification: extra.sendNotification,
+      });
+    } finally {
+      watch.check();
+    }
+  });
+
+  return {
+    server,
+    async connect(transport) {
+      await server.connect(transport);
+      connected = true;
+    },
+    close: () => server.close(),
+    closed,
+  };
+}
+
+interface CallContext {
+  toolCallId: string;
+  signal: AbortSignal;
+  sendNotification: SendNotification;
+}
+
+async function callTool(
+  session: Session,
+  request: CallToolRequest,
+  context: CallContext,
+): Promise<CallToolResult> {
+  const { name, arguments: params = {}, _meta: meta } = request.params;
+  const pendingBefore = new Set(session.pending.list().map((record) => record.id));
+  const reminders = new Map<string, string>();
+  const unsubscribe = session.subscribe((event) => {
+    if (event.type === "reminder") reminders.set(event.record.id, event.text);
+  });
+  let result: AgentToolResult;
+  try {
+    result = await session.execute({
+      toolCallId: context.toolCallId,
+      name,
+      params,
+      signal: context.signal,
+      onUpdate: progressReporter(meta?.progressToken, context.sendNotification),
+    });
+  } finally {
+    unsubscribe();
+  }
+  const staged = session.pending
+    .list()
+    .filter((record) => !pendingBefore.has(record.id))
+    .reverse();
+  const notes = staged.map((record) => reminders.get(record.id) ?? formatPendingNote(record));
+  return toCallToolResult(result, notes);
+}
+
+/** Forwards a tool's partial results as `notifications/progress` when the client asked for them. */
+function progressReporter(
+  progressToken: string | number | undefined,
+  sendNotification: SendNotification,
+): ((partial: AgentToolResult) => void) | undefined {
+  if (progressToken === undefined) return undefined;
+  let progress = 0;
+  return (partial) => {
+    progress += 1;
+    const message = partial.content
+      .flatMap((block) => (block.type === "text" ? [block.text] : []))
+      .join("\n");
+    sendNotification({
+      method: "notifications/progress",
+      params: { progressToken, progress, ...(message ? { message } : {}) },
+    }).catch(() => {});
+  };
+}

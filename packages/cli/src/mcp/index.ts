@@ -1,0 +1,4 @@
+// The `tooldock mcp` server. Everything exported here is public API of this module.
+export { type CreateMcpServerOptions, createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
+export { type ServeMcpOptions, type ServeMcpResult, serveMcp } from "./serve-mcp.js";
+export { toMcpTool } from "./tool-definition.js";

@@ -1,0 +1,16 @@
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+
+/** Name and version the server reports in `initialize`; the version is the CLI package's. */
+export const SERVER_INFO: { name: string; version: string } = {
+  name: "tooldock",
+  version: (require("../../package.json") as { version: string }).version,
+};
+
+/** What the server tells the client about the pending-action workflow in `initialize`. */
+export const SERVER_INSTRUCTIONS = [
+  "Some of these tools stage their changes as pending actions: they return a preview and change nothing yet.",
+  "While an action is pending, a `resolve` tool appears and other tools are refused:",
+  'call `resolve` with action "apply" or "discard" and a reason to decide it.',
+].join(" ");

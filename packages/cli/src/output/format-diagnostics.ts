@@ -1,0 +1,38 @@
+import type { Diagnostic } from "@tooldock/sdk";
+import { hintFor } from "../report/diagnostic-hints.js";
+import { diagnosticLocation } from "../report/diagnostic-text.js";
+import type { Colors } from "./colors.js";
+
+/**
+ * One diagnostic for a person: the file (with line and column), the code and the tool on the
+ * first line; then the message, the source line when known, and the hint.
+ */
+export function formatDiagnostic(diagnostic: Diagnostic, colors: Colors, cwd: string): string[] {
+  const severity = diagnostic.severity === "error" ? colors.red("error") : colors.yellow("warning");
+  const tool = diagnostic.toolName ? colors.dim(` (tool ${diagnostic.toolName})`) : "";
+  const lines = [
+    `${severity} ${colors.bold(diagnostic.code)} ${colors.cyan(diagnosticLocation(diagnostic, cwd))}${tool}`,
+    `  ${diagnostic.message.split("\n").join("\n  ")}`,
+  ];
+  if (diagnostic.location?.lineText) {
+    const { line, column, lineText } = diagnostic.location;
+    const gutter = `  ${line} | `;
+    lines.push(
+      colors.dim(`${gutter}${lineText}`),
+      `${" ".repeat(gutter.length + Math.max(0, column - 1))}${colors.red("^")}`,
+    );
+  }
+  lines.push(`  ${colors.dim("hint:")} ${hintFor(diagnostic)}`);
+  return lines;
+}
+
+/** Every diagnostic, errors first, separated by blank lines. */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], colors: Colors, cwd: string): string[] {
+  const ordered = [...diagnostics].sort(
+    (a, b) => Number(a.severity === "warning") - Number(b.severity === "warning"),
+  );
+  return ordered.flatMap((diagnostic, index) => [
+    ...(index > 0 ? [""] : []),
+    ...formatDiagnostic(diagnostic, colors, cwd),
+  ]);
+}

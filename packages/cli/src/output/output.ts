@@ -1,0 +1,44 @@
+// The one place the CLI prints from. Commands build text; this module writes it.
+import type { CliIo } from "../cli-io.js";
+import { type Colors, colorEnabled, createColors } from "./colors.js";
+import { createProgressLine, type ProgressLine } from "./progress-line.js";
+
+/** Where the CLI prints: results on stdout, diagnostics, progress and usage errors on stderr. */
+export interface Output {
+  /** Colours for text bound for stdout. */
+  readonly colors: Colors;
+  /** Colours for text bound for stderr. */
+  readonly errorColors: Colors;
+  /** Prints lines on stdout. */
+  print(...lines: string[]): void;
+  /** Prints lines on stderr. */
+  printError(...lines: string[]): void;
+  /** Prints one JSON document on stdout (two-space indent, trailing newline). */
+  printJson(value: unknown): void;
+  /** Writes text to stdout as it is (XML, a file's contents). */
+  write(text: string): void;
+  /** A self-rewriting line on stderr; inert unless stderr is a terminal. */
+  progress(): ProgressLine;
+}
+
+export function createOutput(io: CliIo): Output {
+  const colors = createColors(colorEnabled(io.stdout, io.env));
+  const errorColors = createColors(colorEnabled(io.stderr, io.env));
+  return {
+    colors,
+    errorColors,
+    print: (...lines) => {
+      io.stdout.write(lines.map((line) => `${line}\n`).join(""));
+    },
+    printError: (...lines) => {
+      io.stderr.write(lines.map((line) => `${line}\n`).join(""));
+    },
+    printJson: (value) => {
+      io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    },
+    write: (text) => {
+      io.stdout.write(text);
+    },
+    progress: () => createProgressLine(io.stderr, errorColors),
+  };
+}

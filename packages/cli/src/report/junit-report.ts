@@ -1,0 +1,48 @@
+import type { Diagnostic } from "@tooldock/sdk";
+import { formatDiagnosticText } from "./diagnostic-text.js";
+import { groupByModule } from "./group-by-module.js";
+import type { LoadReport } from "./report-types.js";
+import { escapeXml, xmlAttributes } from "./xml.js";
+
+/**
+ * JUnit XML for CI: one `<testsuite>` per module; in it one passing `<testcase>` per tool
+ * (or one `loads` case for a module with neither tools nor findings) and one failing
+ * `<testcase>` per error diagnostic (with `strict`, per warning too). Warnings that do not
+ * fail go to the suite's `<system-out>`.
+ */
+export function formatJunitReport(load: LoadReport, options: { strict: boolean; cwd: string }): string {
+  const fails = (diagnostic: Diagnostic) => diagnostic.severity === "error" || options.strict;
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  for (const module of groupByModule(load)) {
+    const cases: string[] = [];
+    const classname = module.path;
+    for (const tool of module.tools) {
+      cases.push(`    <testcase ${xmlAttributes({ classname, name: tool.name })}/>`);
+    }
+    const failing = module.diagnostics.filter(fails);
+    for (const diagnostic of failing) {
+      const name = `${diagnostic.toolName ? `${diagnostic.toolName}: ` : ""}${diagnostic.code}`;
+      const body = escapeXml(formatDiagnosticText(diagnostic, options.cwd));
+      const failure = `<failure ${xmlAttributes({ message: diagnostic.message, type: diagnostic.code })}>${body}</failure>`;
+      cases.push(`    <testcase ${xmlAttributes({ classname, name })}>\n      ${failure}\n    </testcase>`);
+    }
+    if (cases.length === 0) cases.push(`    <testcase ${xmlAttributes({ classname, name: "loads" })}/>`);
+    const notes = module.diagnostics.filter((diagnostic) => !fails(diagnostic));
+    const out = notes.length
+      ? `\n    <system-out>${escapeXml(notes.map((note) => formatDiagnosticText(note, options.cwd)).join("\n\n"))}</system-out>`
+      : "";
+    tests += cases.length;
+    failures += failing.length;
+    const attributes = xmlAttributes({
+      name: module.path,
+      tests: cases.length,
+      failures: failing.length,
+      errors: 0,
+    });
+    suites.push(`  <testsuite ${attributes}>\n${cases.join("\n")}${out}\n  </testsuite>`);
+  }
+  const root = xmlAttributes({ name: "tooldock validate", tests, failures, errors: 0 });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${root}>\n${suites.join("\n")}\n</testsuites>\n`;
+}
