@@ -86,8 +86,19 @@ describe("ast_edit preview", () => {
     await write(LOGS);
     const { result, actions } = await preview({ ops: [{ pat: "console.warn($$$A)", out: "x($$$A)" }] });
     expect(result.isError).toBeUndefined();
-    expect(text(result)).toContain("No replacements made");
-    expect(text(result)).toContain("3 file(s)");
+    expect(text(result)).toMatch(
+      /^No replacements made: no pattern matched in 3 file\(s\) under the working directory\./,
+    );
+    expect(actions).toHaveLength(0);
+  });
+
+  it("says No replacements made when no file fits path, glob and lang", async () => {
+    await write(LOGS);
+    const { result, actions } = await preview({ ...LOG_TO_LOGGER, path: "src", glob: "*.css" });
+    expect(result.isError).toBeUndefined();
+    expect(text(result)).toMatch(
+      /^No replacements made: found no ts, tsx, js, jsx, html or css file under src/,
+    );
     expect(actions).toHaveLength(0);
   });
 
@@ -168,6 +179,33 @@ describe("ast_edit errors", () => {
     const { result, actions } = await preview(params);
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(message);
+    expect(actions).toHaveLength(0);
+  });
+
+  it("reports a host whose pushPendingAction throws, without crashing", async () => {
+    await write(LOGS);
+    const message = "Pending action store unavailable for custom tools in this runtime.";
+    const { result } = await preview(LOG_TO_LOGGER, {
+      pushPendingAction: () => {
+        throw new Error(message);
+      },
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      `ast_edit failed: ${message}. Nothing was changed or staged; check path and patterns and try again.`,
+    );
+  });
+
+  it("answers an aborted call with an error result and stages nothing", async () => {
+    await write(LOGS);
+    const actions: CustomToolPendingAction[] = [];
+    const tool = createAstEditTool({ cwd, pushPendingAction: (action) => actions.push(action) });
+    const controller = new AbortController();
+    controller.abort();
+    const ctx: CustomToolContext = { sessionId: "s", cwd, hasPendingActions: () => false, abort: () => {} };
+    const result = await tool.execute("1", LOG_TO_LOGGER, undefined, ctx, controller.signal);
+    expect(result).toMatchObject({ isError: true });
+    expect(text(result)).toBe("ast_edit was aborted before it finished. Nothing was changed.");
     expect(actions).toHaveLength(0);
   });
 

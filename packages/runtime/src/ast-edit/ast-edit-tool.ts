@@ -104,6 +104,8 @@ export function createAstEditTool(
         );
       }
       const limit = params.limit ?? Number.POSITIVE_INFINITY;
+      // A copy: the staged apply must not see later changes to the caller's arguments.
+      const operations = params.ops.map(({ pat, out }) => ({ pat, out }));
 
       try {
         const files = await collectFiles(fileSystem, {
@@ -112,7 +114,7 @@ export function createAstEditTool(
           glob: params.glob,
           language,
         });
-        const plan = await planRewrite(fileSystem, files, params.ops, limit, signal);
+        const plan = await planRewrite(fileSystem, files, operations, limit, signal);
         const details: AstEditDetails = {
           replacements: plan.replacements,
           files: plan.files.map((file) => ({
@@ -125,17 +127,17 @@ export function createAstEditTool(
           warnings: [...plan.patternWarnings, ...plan.warnings],
         };
         if (plan.replacements === 0) {
-          const text = formatNoReplacements(plan, params.path ?? ".");
+          const text = formatNoReplacements(plan, params.path ?? "the working directory");
           return plan.patternWarnings.length > 0 ? errorResult(text, details) : textResult(text, details);
         }
         const label = pendingLabel(plan);
         push({
           label,
           sourceToolName: AST_EDIT_TOOL_NAME,
-          details: { replacements: plan.replacements, files: details.files, ops: params.ops },
-          apply: (reason) => applyPlan(fileSystem, plan, params.ops, limit, reason),
+          details: { replacements: plan.replacements, files: details.files, ops: operations },
+          apply: (reason) => applyPlan(fileSystem, plan, operations, limit, reason),
         });
-        return textResult(formatPreview(plan, params.ops, maxDiffCharacters), {
+        return textResult(formatPreview(plan, operations, maxDiffCharacters), {
           ...details,
           pendingLabel: label,
         });

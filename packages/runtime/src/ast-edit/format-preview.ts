@@ -48,11 +48,11 @@ export function formatPreview(
   return `${lines.join("\n")}\n\n${diffs.join("\n\n")}`;
 }
 
-/** The text of a call that changed nothing. */
+/** The text of a call that changed nothing; `scope` names where it looked. */
 export function formatNoReplacements(plan: RewritePlan, scope: string): string {
   const found =
     plan.scannedFiles === 0
-      ? `no ${scope === "." ? "" : `${scope} `}file of a supported language (ts, tsx, js, jsx, html, css) matched path, glob and lang`
+      ? `found no ts, tsx, js, jsx, html or css file under ${scope} that fits glob and lang`
       : `no pattern matched in ${plan.scannedFiles} file(s) under ${scope}`;
   const lines = [
     `No replacements made: ${found}. Nothing was changed.`,
