@@ -1,0 +1,59 @@
+import type { PendingActionRecord } from "../../pending/pending-action-record.js";
+import { RESOLVE_TOOL_NAME } from "../../pending/resolve-tool.js";
+import { formatSchemaIssue, type SchemaIssue } from "../../schema/tool-schema.js";
+import { describeError } from "../../util/describe-error.js";
+
+/** Every message `execute` answers the model with when a call goes wrong. Each says what to do. */
+export const toolCallMessages = {
+  unknownTool(name: string, available: string[]): string {
+    const list = available.length === 0 ? "none" : available.join(", ");
+    return `Unknown tool "${name}". Available tools: ${list}. Call one of the available tools instead.`;
+  },
+
+  blockedByPending(name: string, pending: PendingActionRecord[]): string {
+    const [top, ...rest] = pending;
+    const more = rest.length === 0 ? "" : ` (and ${rest.length} more pending action(s) below it)`;
+    return (
+      `Cannot run "${name}" yet: the pending action "${top?.label}" is waiting${more}. ` +
+      `Call \`${RESOLVE_TOOL_NAME}\` first to apply or discard it, then call "${name}" again if it is still needed.`
+    );
+  },
+
+  invalidArguments(name: string, issues: SchemaIssue[]): string {
+    const lines = issues.map((issue) => `- ${formatSchemaIssue(issue)}`);
+    return [
+      `Invalid arguments for tool "${name}":`,
+      ...lines,
+      "Fix the arguments to match the tool's parameters and call it again.",
+    ].join("\n");
+  },
+
+  brokenSchema(name: string, error: unknown): string {
+    return (
+      `Tool "${name}" cannot check its arguments: ${describeError(error)}. ` +
+      "This is a fault in the tool, not in your call; do not retry it, tell the user."
+    );
+  },
+
+  threw(name: string, error: unknown): string {
+    return (
+      `Tool "${name}" failed: ${describeError(error)}. ` +
+      "Check the arguments and the current state, then retry or try another approach."
+    );
+  },
+
+  aborted(name: string, reason: unknown): string {
+    const why = reason === undefined ? "" : ` (${describeError(reason)})`;
+    return (
+      `Tool "${name}" was aborted before it finished${why}. ` +
+      "Its work may be partial: check the current state before calling it again."
+    );
+  },
+
+  malformedResult(name: string, problem: string): string {
+    return (
+      `Tool "${name}" returned a malformed result: ${problem}. ` +
+      "This is a fault in the tool, not in your call; do not retry the same call, try another way or tell the user."
+    );
+  },
+};

@@ -1,0 +1,13 @@
+import type { PendingActionRecord } from "../pending/pending-action-record.js";
+
+/**
+ * The text of a `reminder` event: nothing has changed yet, and `resolve` applies or
+ * discards the action.
+ */
+export function reminderText(record: PendingActionRecord): string {
+  return (
+    `Nothing has changed yet: "${record.label}" is a pending action. ` +
+    `Call the \`resolve\` tool to apply or discard ${record.label} ` +
+    '(action "apply" or "discard", with a reason) before doing anything else.'
+  );
+}

@@ -1,0 +1,150 @@
+import type { AgentToolResult, CustomTool, CustomToolContext } from "@tooldock/sdk";
+import { PendingActionStore } from "../pending/pending-action-store.js";
+import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
+import { type ExecuteDependencies, executeToolCall } from "./execute/execute-tool-call.js";
+import type { ToolCall } from "./execute/tool-call.js";
+import { type HookFaultHandler, notifyTool, notifyTools } from "./lifecycle.js";
+import { reminderText } from "./reminder.js";
+import { SessionEmitter, type SessionListener } from "./session-events.js";
+import { resolveSessionOptions, type SessionConfig, type SessionOptions } from "./session-options.js";
+import { currentToolChoice, type ToolChoice } from "./tool-choice.js";
+import { createLifecycleContext } from "./tool-context.js";
+import { ToolRegistry } from "./tool-registry.js";
+
+/** The origin of the `resolve` tool every session registers for itself. */
+export const RESOLVE_TOOL_ORIGIN = "@tooldock/runtime (built-in resolve)";
+
+/**
+ * One conversation's tools and pending actions (SPEC §4): a registry, a `PendingActionStore`
+ * (`session.pending`), the execute pipeline, tool-choice steering and the tools' lifecycle.
+ * It coordinates; the work is done in small modules beside it.
+ *
+ * @example
+ * ```ts
+ * const session = new Session({ cwd: "/repo" });
+ * session.register(myTool, "tools/my-tool.ts");
+ * await session.start();
+ * const request = toAnthropicRequest(session); // tools + tool_choice for the next turn
+ * const result = await session.execute({ toolCallId: "t1", name: "my_tool", params: { path: "a.txt" } });
+ * await session.dispose();
+ * ```
+ */
+export class Session {
+  readonly id: string;
+  readonly cwd: string;
+  readonly pending: PendingActionStore;
+  readonly #config: SessionConfig;
+  readonly #registry = new ToolRegistry();
+  readonly #emitter: SessionEmitter;
+  readonly #lifecycleContext: CustomToolContext;
+  readonly #execute: ExecuteDependencies;
+  readonly #hooksInFlight = new Set<Promise<void>>();
+  readonly #unsubscribePending: () => void;
+  #state: "new" | "started" | "disposed" = "new";
+
+  constructor(options: SessionOptions = {}) {
+    this.#config = resolveSessionOptions(options);
+    this.id = this.#config.sessionId;
+    this.cwd = this.#config.cwd;
+    this.pending = options.pending ?? new PendingActionStore();
+    this.#emitter = new SessionEmitter(this.#config.onListenerError);
+    const contextSource = { sessionId: this.id, cwd: this.cwd, pending: this.pending };
+    this.#lifecycleContext = createLifecycleContext(contextSource);
+    this.#execute = {
+      registry: this.#registry,
+      pending: this.pending,
+      pendingPolicy: this.#config.pendingPolicy,
+      activeToolNames: () => this.activeTools().map((tool) => tool.name),
+      contextSource,
+    };
+    this.#unsubscribePending = this.pending.subscribe((event) => {
+      this.#emitter.emit(event);
+      if (event.type === "action-pending") {
+        this.#emitter.emit({ type: "reminder", text: reminderText(event.record), record: event.record });
+      }
+    });
+    this.#registry.register(createResolveTool(this.pending) as CustomTool, RESOLVE_TOOL_ORIGIN);
+  }
+
+  /**
+   * Adds a tool. `origin` (a file path, a package name) appears in conflict messages;
+   * default `"the host"`. Throws a `TooldockError`: `E_NAME_CONFLICT` naming both origins,
+   * `E_NAME_INVALID`, `E_INVALID_SCHEMA` or `E_INVALID_TOOL`. A tool registered after
+   * `start()` gets its `start` event right away.
+   */
+  register(tool: CustomTool, origin?: string): void {
+    const { tool: registered } = this.#registry.register(tool, origin);
+    if (this.#state === "started")
+      this.#track(notifyTool(registered, { reason: "start" }, this.#lifecycleContext, this.#onHookFault));
+  }
+
+  /** The registered tool of that name, hidden ones included. */
+  get(name: string): CustomTool | undefined {
+    return this.#registry.get(name)?.tool;
+  }
+
+  /** Every registered tool, hidden ones (and `resolve`) included, in registration order. */
+  tools(): CustomTool[] {
+    return this.#registry.entries().map((entry) => entry.tool);
+  }
+
+  /** The tools to offer the model now: the visible ones, plus `resolve` while anything is pending. */
+  activeTools(): CustomTool[] {
+    const hasPending = this.pending.hasPending;
+    return this.tools().filter((tool) => !tool.hidden || (hasPending && tool.name === RESOLVE_TOOL_NAME));
+  }
+
+  /** `{ type: "tool", name: "resolve" }` while anything is pending; otherwise the configured choice. */
+  toolChoice(): ToolChoice {
+    return currentToolChoice(this.#config.toolChoice, this.pending.hasPending);
+  }
+
+  /**
+   * Runs one tool call. Never throws for the tool's or the call's fault: an unknown tool,
+   * invalid arguments, a call refused by the pending policy, a throw, an abort or a
+   * malformed result all come back as an `isError` result that tells the model what to do.
+   */
+  async execute(call: ToolCall): Promise<AgentToolResult> {
+    const { toolCallId, name } = call;
+    this.#emitter.emit({ type: "tool-call-start", toolCallId, name, params: call.params });
+    const result = await executeToolCall(this.#execute, call);
+    this.#emitter.emit({ type: "tool-call-end", toolCallId, name, result });
+    return result;
+  }
+
+  /** Adds a listener for every {@link SessionEvent}; returns the function that removes it. */
+  subscribe(listener: SessionListener): () => void {
+    return this.#emitter.subscribe(listener);
+  }
+
+  /** Sends `{ reason: "start" }` to every tool's `onSession`, in order. Idempotent. */
+  async start(): Promise<void> {
+    if (this.#state !== "new") return;
+    this.#state = "started";
+    await this.#track(
+      notifyTools(this.tools(), { reason: "start" }, this.#lifecycleContext, this.#onHookFault),
+    );
+  }
+
+  /**
+   * Discards every pending action (reason `session disposed`, calling each `reject`), then
+   * sends `{ reason: "shutdown" }` to every tool's `onSession`. Idempotent.
+   */
+  async dispose(): Promise<void> {
+    if (this.#state === "disposed") return;
+    this.#state = "disposed";
+    await Promise.all(this.#hooksInFlight);
+    await this.pending.clear("session disposed");
+    await notifyTools(this.tools(), { reason: "shutdown" }, this.#lifecycleContext, this.#onHookFault);
+    this.#unsubscribePending();
+  }
+
+  readonly #onHookFault: HookFaultHandler = (toolName, event, error) => {
+    this.#emitter.emit({ type: "tool-hook-failed", toolName, event, error });
+  };
+
+  #track(hook: Promise<void>): Promise<void> {
+    this.#hooksInFlight.add(hook);
+    return hook.finally(() => this.#hooksInFlight.delete(hook));
+  }
+}
