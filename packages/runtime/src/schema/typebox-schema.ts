@@ -1,5 +1,6 @@
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { ValueErrorType } from "@sinclair/typebox/errors";
 import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
@@ -56,10 +57,19 @@ function compile(schema: TSchema): TypeCheck<TSchema> {
   }
 }
 
+/**
+ * Every distinct issue. A missing property reports only that it is missing, not also that
+ * `undefined` has the wrong type.
+ */
 function collectIssues(check: TypeCheck<TSchema>, value: unknown): SchemaIssue[] {
+  const errors = [...check.Errors(value)];
+  const missing = new Set(
+    errors.filter((error) => error.type === ValueErrorType.ObjectRequiredProperty).map((error) => error.path),
+  );
   const seen = new Set<string>();
   const issues: SchemaIssue[] = [];
-  for (const error of check.Errors(value)) {
+  for (const error of errors) {
+    if (missing.has(error.path) && error.type !== ValueErrorType.ObjectRequiredProperty) continue;
     const key = `${error.path}\u0000${error.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
