@@ -38,13 +38,25 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       return 0;
     }
     if (name === "--help" || name === "-h") {
-      output.print(...formatMainHelp(COMMANDS.map((command) => command.spec), version));
+      output.print(
+        ...formatMainHelp(
+          COMMANDS.map((command) => command.spec),
+          version,
+        ),
+      );
       return 0;
     }
     if (name === "help") {
       const topic = COMMANDS.find((command) => command.spec.name === rest[0]);
       if (rest[0] !== undefined && !topic) throw new UsageError(`unknown command "${rest[0]}"`);
-      output.print(...(topic ? formatCommandHelp(topic.spec) : formatMainHelp(COMMANDS.map((c) => c.spec), version)));
+      output.print(
+        ...(topic
+          ? formatCommandHelp(topic.spec)
+          : formatMainHelp(
+              COMMANDS.map((c) => c.spec),
+              version,
+            )),
+      );
       return 0;
     }
     if (name === undefined) throw new UsageError("missing command");

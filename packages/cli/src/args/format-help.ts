@@ -1,11 +1,10 @@
-import type { CommandSpec } from "./command-spec.js";
+import type { CommandSpec, OptionSpec } from "./command-spec.js";
+
+const helpOption: OptionSpec = { type: "boolean", short: "h", description: "Show this help" };
 
 /** The `--help` text of one command: usage, summary, options (aligned) and details. */
 export function formatCommandHelp(spec: CommandSpec): string[] {
-  const options = Object.entries({
-    ...spec.options,
-    help: { type: "boolean" as const, short: "h", description: "Show this help" },
-  }).map(([name, option]) => {
+  const options = Object.entries({ ...spec.options, help: helpOption }).map(([name, option]) => {
     const flag = `${option.short ? `-${option.short}, ` : "    "}--${name}${option.type === "string" ? ` ${option.valueName ?? "VALUE"}` : ""}`;
     const choices = option.choices ? ` (${option.choices.join(" | ")})` : "";
     const repeat = option.multiple ? " (repeatable)" : "";

@@ -31,13 +31,20 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
       options: Object.fromEntries(
         Object.entries(options).map(([name, option]) => [
           name,
-          { type: option.type, short: option.short, multiple: option.multiple },
+          {
+            type: option.type,
+            ...(option.short === undefined ? {} : { short: option.short }),
+            ...(option.multiple === undefined ? {} : { multiple: option.multiple }),
+          },
         ]),
       ),
       allowPositionals: true,
       strict: true,
     });
   } catch (error) {
+    // Only the user's mistakes (ERR_PARSE_ARGS_*) are bad usage; anything else is a bug here.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS_")) throw error;
     throw new UsageError(conciseMessage(error as Error), spec.name);
   }
   const values = parsed.values as ParsedArgs["values"];

@@ -10,18 +10,27 @@ export const initCommand: Command = {
     summary: "Scaffold a publishable tool package (manifest, a tool, a vitest test)",
     usage: "tooldock init <dir> [--name TOOL_NAME]",
     options: {
-      name: { type: "string", valueName: "TOOL_NAME", description: "The tool's name (default: from the folder name)" },
+      name: {
+        type: "string",
+        valueName: "TOOL_NAME",
+        description: "The tool's name (default: from the folder name)",
+      },
     },
     positionals: { min: 1, max: 1 },
     details: [
-      "The folder must be new or empty. The package lists its tool in the \"tooldock\" field of",
+      'The folder must be new or empty. The package lists its tool in the "tooldock" field of',
       "package.json, has @tooldock/sdk as a peer dependency, and tests the tool with",
       "@tooldock/loader/testing.",
     ],
   },
   async run({ io, output, args, version }) {
     const [directory = "."] = args.positionals;
-    const scaffold = await scaffoldToolPackage({ directory, cwd: io.cwd, toolName: stringOption(args, "name"), version });
+    const scaffold = await scaffoldToolPackage({
+      directory,
+      cwd: io.cwd,
+      toolName: stringOption(args, "name"),
+      version,
+    });
     const { colors } = output;
     const shown = relative(io.cwd, scaffold.directory) || ".";
     output.print(

@@ -28,7 +28,8 @@ export const listCommand: Command = {
     } else {
       const { colors } = output;
       output.print(...formatToolTable(report.tools, colors, io.cwd));
-      if (report.diagnostics.length > 0) output.print("", ...formatDiagnostics(report.diagnostics, colors, io.cwd));
+      if (report.diagnostics.length > 0)
+        output.print("", ...formatDiagnostics(report.diagnostics, colors, io.cwd));
       output.print("", formatSummary(report, colors));
     }
     return report.ok ? 0 : 1;

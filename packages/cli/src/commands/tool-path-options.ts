@@ -11,8 +11,8 @@ export const toolsOption: OptionSpec = {
 
 /** Help text on where tools are looked for when no path is given. */
 export const DEFAULT_PATHS_HELP =
-  "Paths are files, folders or packages (with a \"tooldock\" field in package.json). With none, " +
-  "tooldock loads ./.tooldock/tools and, when ./package.json has a \"tooldock\" field, the current package.";
+  'Paths are files, folders or packages (with a "tooldock" field in package.json). With none, ' +
+  'tooldock loads ./.tooldock/tools and, when ./package.json has a "tooldock" field, the current package.';
 
 /** Positional paths (after `skip` leading positionals) followed by every `--tools`. */
 export function toolPathArgs(args: ParsedArgs, skip = 0): string[] {

@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { lintTools } from "../lint/strict-lints.js";
 import { loadTools } from "../load/load-tools.js";
+import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatSummary } from "../output/format-summary.js";
 import { formatToolTable } from "../output/format-tool-table.js";
-import { createColors } from "../output/colors.js";
 import { buildReport } from "../report/build-report.js";
 import { formatJunitReport } from "../report/junit-report.js";
 import type { LoadReport, ReportDocument } from "../report/report-types.js";
@@ -29,10 +29,16 @@ export const validateCommand: Command = {
   spec: {
     name: "validate",
     summary: "Check tool modules against the contract (for CI)",
-    usage: "tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict]",
+    usage:
+      "tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict]",
     options: {
       tools: toolsOption,
-      format: { type: "string", valueName: "FORMAT", choices: FORMATS, description: "Report format (default pretty)" },
+      format: {
+        type: "string",
+        valueName: "FORMAT",
+        choices: FORMATS,
+        description: "Report format (default pretty)",
+      },
       output: {
         type: "string",
         valueName: "FILE",
@@ -50,8 +56,15 @@ export const validateCommand: Command = {
   async run({ io, output, args }) {
     const strict = flagOption(args, "strict");
     const format = stringOption(args, "format") ?? "pretty";
-    const { report: loaded } = await loadTools({ io, output, paths: toolPathArgs(args), command: "validate" });
-    const load: LoadReport = strict ? { ...loaded, diagnostics: [...loaded.diagnostics, ...lintTools(loaded.tools)] } : loaded;
+    const { report: loaded } = await loadTools({
+      io,
+      output,
+      paths: toolPathArgs(args),
+      command: "validate",
+    });
+    const load: LoadReport = strict
+      ? { ...loaded, diagnostics: [...loaded.diagnostics, ...lintTools(loaded.tools)] }
+      : loaded;
     const report = buildReport(load, { strict });
     const render = (colors: ReturnType<typeof createColors>) =>
       format === "json"
@@ -64,7 +77,10 @@ export const validateCommand: Command = {
       output.write(render(output.colors));
     } else {
       await writeFile(resolve(io.cwd, file), render(createColors(false)));
-      output.print(...prettyLines(report, output.colors, io.cwd), output.colors.dim(`${format} report written to ${file}`));
+      output.print(
+        ...prettyLines(report, output.colors, io.cwd),
+        output.colors.dim(`${format} report written to ${file}`),
+      );
     }
     return report.ok ? 0 : 1;
   },

@@ -13,7 +13,10 @@ async function isDirectory(path: string): Promise<boolean> {
 
 async function hasToolManifest(directory: string): Promise<boolean> {
   try {
-    const manifest = JSON.parse(await readFile(join(directory, "package.json"), "utf8")) as Record<string, unknown>;
+    const manifest = JSON.parse(await readFile(join(directory, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     return MANIFEST_FIELDS.some((field) => {
       const value = manifest[field] as { tools?: unknown } | undefined;
       return Array.isArray(value?.tools);

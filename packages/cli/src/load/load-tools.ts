@@ -46,7 +46,9 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
       builtInToolNames: [AST_EDIT_TOOL_NAME],
       cacheDir: options.cacheDir ?? (io.env.TOOLDOCK_CACHE_DIR || undefined),
       onProgress: (event) => {
-        progress.update(`[${event.completed}/${event.total}] loading ${displayPath(event.path, io.cwd)}`);
+        progress.update(
+          `[${event.completed}/${event.total}] loaded ${displayPath(event.module.path, io.cwd)}`,
+        );
       },
     });
   } finally {

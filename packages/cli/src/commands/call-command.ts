@@ -1,0 +1,122 @@
+import { flagOption, stringOption } from "../args/parse-command-args.js";
+import { UsageError } from "../args/usage-error.js";
+import type { ToolCallOutcome } from "../call/run-tool-call.js";
+import { runToolCall } from "../call/run-tool-call.js";
+import type { Colors } from "../output/colors.js";
+import { formatDiagnostics } from "../output/format-diagnostics.js";
+import { formatActionPreview, formatPendingStack, formatToolChoice } from "../output/format-pending.js";
+import { formatResult, formatResultContent } from "../output/format-result.js";
+import type { Command } from "./command.js";
+import { parseJsonArgs } from "./parse-json-args.js";
+import { DEFAULT_PATHS_HELP, toolPathArgs, toolsOption } from "./tool-path-options.js";
+
+const summarize = (records: ToolCallOutcome["pending"]) =>
+  records.map(({ id, label, sourceToolName }) => ({ id, label, sourceToolName }));
+
+function prettyOutcome(
+  outcome: ToolCallOutcome,
+  toolName: string,
+  action: string | undefined,
+  colors: Colors,
+): string[] {
+  const lines = formatResult(toolName, outcome.result, colors);
+  if (outcome.staged.length > 0) {
+    const top = outcome.staged[0];
+    lines.push("", ...formatPendingStack(outcome.staged, colors));
+    const preview = formatActionPreview(top?.details, colors);
+    if (preview.length > 0)
+      lines.push("", colors.bold(`Preview of "${top?.label}":`), ...preview.map((line) => `  ${line}`));
+    lines.push("", formatToolChoice(outcome.toolChoice, colors));
+  }
+  for (const [index, resolution] of outcome.resolved.entries()) {
+    lines.push(
+      "",
+      ...formatResult(`resolve ${action} #${index + 1}: ${resolution.label}`, resolution.result, colors),
+    );
+  }
+  if (outcome.staged.length > 0 && action === undefined) {
+    lines.push(
+      "",
+      colors.yellow(
+        "Nothing has changed. Run again with --apply or --discard to resolve the staged action(s).",
+      ),
+    );
+  } else if (outcome.pending.length > 0) {
+    lines.push(
+      "",
+      colors.yellow(`${outcome.pending.length} action(s) stayed pending and were discarded on exit.`),
+    );
+  }
+  return lines;
+}
+
+/** `tooldock call <tool> [paths…] --args JSON [--apply | --discard] [--reason R] [--json]`. */
+export const callCommand: Command = {
+  spec: {
+    name: "call",
+    summary: "Run one tool in a fresh session; show its result, preview and pending stack",
+    usage:
+      "tooldock call <tool> [paths…] [--tools PATH]… [--args JSON] [--apply | --discard] [--reason TEXT] [--json]",
+    options: {
+      tools: toolsOption,
+      args: {
+        type: "string",
+        valueName: "JSON",
+        description: "The tool's arguments as a JSON object (default {})",
+      },
+      apply: { type: "boolean", description: "Apply every action the call staged, top first" },
+      discard: { type: "boolean", description: "Discard every action the call staged, top first" },
+      reason: {
+        type: "string",
+        valueName: "TEXT",
+        description: "The reason passed to resolve (default: from the command line)",
+      },
+      json: { type: "boolean", description: "Print { result, pending, resolved } as JSON" },
+    },
+    positionals: { min: 1, max: Number.POSITIVE_INFINITY },
+    details: [
+      DEFAULT_PATHS_HELP,
+      "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions",
+      "are only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a",
+      "resolution is an error.",
+    ],
+  },
+  async run({ io, output, args }) {
+    const [toolName = ""] = args.positionals;
+    const apply = flagOption(args, "apply");
+    const discard = flagOption(args, "discard");
+    if (apply && discard) throw new UsageError("--apply and --discard exclude each other; give one", "call");
+    const params = parseJsonArgs(stringOption(args, "args"));
+    const action = apply ? "apply" : discard ? "discard" : undefined;
+    const reason =
+      stringOption(args, "reason") ?? `${action ?? "resolve"} requested on the tooldock command line`;
+    if (reason.trim() === "") throw new UsageError("--reason may not be empty", "call");
+    const json = flagOption(args, "json");
+    const { errorColors } = output;
+    const outcome = await runToolCall({
+      io,
+      output,
+      toolName,
+      paths: toolPathArgs(args, 1),
+      params,
+      resolve: action ? { action, reason } : undefined,
+      onUpdate: json
+        ? undefined
+        : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),
+    });
+    const { diagnostics } = outcome.loaded.report;
+    if (diagnostics.length > 0) output.printError(...formatDiagnostics(diagnostics, errorColors, io.cwd), "");
+    if (json) {
+      output.printJson({
+        result: outcome.result,
+        pending: summarize(outcome.pending),
+        resolved: outcome.resolved.map((resolution) => resolution.result),
+      });
+    } else {
+      output.print(...prettyOutcome(outcome, toolName, action, output.colors));
+    }
+    const failed =
+      outcome.result.isError === true || outcome.resolved.some((resolution) => resolution.result.isError);
+    return failed ? 1 : 0;
+  },
+};

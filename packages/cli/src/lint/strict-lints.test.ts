@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { ToolEntry } from "../report/report-types.js";
+import { openAIStrictProblems } from "./openai-strict.js";
+import { lintTools } from "./strict-lints.js";
+
+const strictParameters = {
+  type: "object",
+  properties: { path: { type: "string", description: "Where" } },
+  required: ["path"],
+  additionalProperties: false,
+};
+
+const tool = (overrides: Partial<ToolEntry>): ToolEntry => ({
+  name: "good_tool",
+  label: "Good",
+  description: "Does one thing well.",
+  path: "/tools/good.ts",
+  hidden: false,
+  deferrable: false,
+  parameters: strictParameters,
+  ...overrides,
+});
+
+const codes = (entry: ToolEntry) => lintTools([entry]).map((diagnostic) => diagnostic.code);
+
+describe("lintTools", () => {
+  it("finds nothing in a well-described, strict-mode tool", () => {
+    expect(lintTools([tool({})])).toEqual([]);
+  });
+
+  it("flags empty tool and parameter descriptions", () => {
+    expect(codes(tool({ description: "  " }))).toEqual(["W_MISSING_DESCRIPTION"]);
+    const parameters = { ...strictParameters, properties: { path: { type: "string" } } };
+    const [diagnostic] = lintTools([tool({ parameters })]);
+    expect(diagnostic).toMatchObject({
+      code: "W_MISSING_PARAMETER_DESCRIPTION",
+      severity: "warning",
+      path: "/tools/good.ts",
+      toolName: "good_tool",
+    });
+    expect(diagnostic?.message).toContain('"path"');
+    expect(diagnostic?.hint).toBeTruthy();
+  });
+
+  it("flags a top-level schema that is not an object", () => {
+    expect(codes(tool({ parameters: { type: "string" } }))).toContain("W_SCHEMA_NOT_OBJECT");
+  });
+
+  it("flags names a provider rejects, naming the provider", () => {
+    const [diagnostic] = lintTools([tool({ name: "a".repeat(64) })]);
+    expect(diagnostic?.code).toBe("W_PROVIDER_NAME");
+    expect(diagnostic?.message).toContain("Gemini");
+    expect(codes(tool({ name: "has.dot" }))).toEqual(["W_PROVIDER_NAME"]);
+  });
+});
+
+describe("openAIStrictProblems", () => {
+  it("requires additionalProperties: false and every property required, at every level", () => {
+    const problems = openAIStrictProblems({
+      type: "object",
+      properties: {
+        a: { type: "string" },
+        nested: { type: "object", properties: { b: { type: "number" } }, required: ["b"] },
+        list: { type: "array", items: { type: "object", properties: {}, additionalProperties: false } },
+      },
+      required: ["nested", "list"],
+      additionalProperties: false,
+    });
+    expect(problems).toEqual([
+      "(root): every property must be required (optional: a)",
+      "nested: needs `additionalProperties: false`",
+    ]);
+  });
+
+  it("rejects unsupported keywords and a non-object root", () => {
+    expect(openAIStrictProblems({ type: "string" })[0]).toContain("(root)");
+    expect(
+      openAIStrictProblems({
+        type: "object",
+        properties: { x: { allOf: [{ type: "string" }], description: "x" } },
+        required: ["x"],
+        additionalProperties: false,
+      }),
+    ).toEqual(["x: `allOf` is not supported"]);
+  });
+});
