@@ -1,1 +1,33 @@
-export {};
+// Everything exported here is public API. Keep this list curated; never `export *`.
+
+/** The compile cache directory's environment variable. */
+export { CACHE_DIR_ENV } from "./compile/cache-dir.js";
+/** Which compiler turns tool sources into modules. */
+export type { CompilerName } from "./compile/module-compiler.js";
+/** Finds tool modules in files, directories and package directories (SPEC §5). */
+export {
+  type DiscoverToolModulesOptions,
+  type DiscoverToolModulesResult,
+  discoverToolModules,
+} from "./discover/discover-tool-modules.js";
+/** A discovered module: the path as found and its real path. */
+export type { DiscoveredModule } from "./discover/types.js";
+/** The `pi` API owner: active session, UI and logger looked up at call time. */
+export {
+  PENDING_STORE_UNAVAILABLE_MESSAGE,
+  ToolHost,
+  type ToolHostOptions,
+  type ToolHostSession,
+} from "./host-api/tool-host.js";
+/** Discovers, compiles, guards and validates tool modules; never throws for a module's fault. */
+export { loadCustomTools } from "./load/load-custom-tools.js";
+export type { LoadCustomToolsResult, LoadedCustomTool } from "./load/types.js";
+/** Options of a load, their defaults and environment variables. */
+export {
+  COMPILER_ENV,
+  DEFAULT_FACTORY_TIMEOUT_MS,
+  FACTORY_TIMEOUT_ENV,
+  type LoadCustomToolsOptions,
+  type LoadProgress,
+  type LoadSession,
+} from "./options.js";

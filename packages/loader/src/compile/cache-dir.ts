@@ -1,0 +1,23 @@
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** Environment variable that overrides the default cache directory. */
+export const CACHE_DIR_ENV = "TOOLDOCK_CACHE_DIR";
+
+/**
+ * The compile cache directory: the `cacheDir` option, else `$TOOLDOCK_CACHE_DIR`, else
+ * `<cwd>/node_modules/.cache/tooldock` when `<cwd>/node_modules` exists, else
+ * `<tmpdir>/tooldock-cache`.
+ */
+export function resolveCacheDir(
+  cwd: string,
+  cacheDir?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  if (cacheDir !== undefined) return resolve(cwd, cacheDir);
+  const fromEnv = env[CACHE_DIR_ENV];
+  if (fromEnv !== undefined && fromEnv !== "") return resolve(cwd, fromEnv);
+  const nodeModules = join(cwd, "node_modules");
+  return existsSync(nodeModules) ? join(nodeModules, ".cache", "tooldock") : join(tmpdir(), "tooldock-cache");
+}

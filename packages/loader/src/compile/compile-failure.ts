@@ -1,0 +1,21 @@
+import type { DiagnosticLocation } from "@tooldock/sdk";
+
+/**
+ * A module that does not compile. Thrown by compilers and turned into an `E_COMPILE`
+ * diagnostic by the loader.
+ */
+export class CompileFailure extends Error {
+  /** The file the first error is in (the entry or one of its relative imports). */
+  readonly file: string | undefined;
+  readonly location: DiagnosticLocation | undefined;
+
+  constructor(
+    message: string,
+    options: { file?: string | undefined; location?: DiagnosticLocation | undefined; cause?: unknown },
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "CompileFailure";
+    this.file = options.file;
+    this.location = options.location;
+  }
+}

@@ -1,0 +1,88 @@
+import { readFile } from "node:fs/promises";
+import { isBuiltin } from "node:module";
+import { extname, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Loader, Plugin } from "esbuild";
+import { canonicalHostSpecifier, hostModuleSource } from "./host-modules.js";
+import { rewriteSourceLocation } from "./source-location-rewrite.js";
+
+const HOST_NAMESPACE = "tooldock-host";
+const SKIP = Symbol("tooldock.skip-resolve");
+const SOURCE_LOADERS: Record<string, Loader> = {
+  ".ts": "ts",
+  ".mts": "ts",
+  ".cts": "ts",
+  ".tsx": "tsx",
+  ".js": "js",
+  ".mjs": "js",
+  ".cjs": "js",
+  ".jsx": "jsx",
+};
+
+/** What the plugin saw while bundling one entry; feeds the cache index. */
+export interface BundleRecord {
+  /** Host module specifiers the bundle reads from the registry, with the source served. */
+  hostModules: Map<string, string>;
+  /** Absolute paths of external packages the bundle imports. */
+  externals: Set<string>;
+}
+
+function isBareSpecifier(specifier: string): boolean {
+  return !/^(?:\.{1,2}(?:\/|$)|\/|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*:)/i.test(specifier);
+}
+
+function isInNodeModules(path: string): boolean {
+  return path.split(sep).includes("node_modules");
+}
+
+/**
+ * The esbuild plugin of the default compiler:
+ * - host specifiers (`@tooldock/sdk`, `@sinclair/typebox[/…]`, `zod[/…]` and the compatibility
+ *   aliases) become virtual modules that read the host's single copies;
+ * - other bare imports stay external, resolved from the importing file's folder by esbuild's
+ *   own resolver and rewritten to absolute file URLs (paths for `require`), so the cached
+ *   bundle imports the tool's own dependencies wherever the cache lives;
+ * - source files keep seeing their own location (see `rewriteSourceLocation`).
+ */
+export function createToolBundlePlugin(record: BundleRecord): Plugin {
+  return {
+    name: "tooldock",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === SKIP || args.kind === "entry-point") return undefined;
+        const canonical = canonicalHostSpecifier(args.path);
+        if (canonical !== undefined) return { path: canonical, namespace: HOST_NAMESPACE };
+        if (isBuiltin(args.path)) return { path: args.path, external: true };
+        if (!isBareSpecifier(args.path)) return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: SKIP,
+        });
+        // Unresolvable: fall through so esbuild reports "Could not resolve" at the import.
+        if (resolved.errors.length > 0 || resolved.path === "") return undefined;
+        if (resolved.external) return { path: resolved.path, external: true };
+        // tsconfig `paths` aliases to the tool's own sources are bundled like relative imports.
+        if (!isInNodeModules(resolved.path)) return { path: resolved.path };
+        record.externals.add(resolved.path);
+        const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
+        return { path, external: true };
+      });
+
+      build.onLoad({ filter: /.*/, namespace: HOST_NAMESPACE }, (args) => {
+        const contents = hostModuleSource(args.path);
+        record.hostModules.set(args.path, contents);
+        return { contents, loader: "js" };
+      });
+
+      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        if (isInNodeModules(args.path)) return undefined;
+        const loader = SOURCE_LOADERS[extname(args.path)];
+        if (loader === undefined) return undefined;
+        const source = await readFile(args.path, "utf8");
+        return { contents: rewriteSourceLocation(source, args.path), loader };
+      });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CompileFailure } from "./compile-failure.js";
+import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
+
+type CreateJiti = typeof import("jiti").createJiti;
+
+let jitiModule: Promise<{ createJiti: CreateJiti }> | undefined;
+
+/** jiti's transform errors end with `<file>:<line>:<column>`. */
+const JITI_ERROR_LOCATION = /^(\w*Error): ([\s\S]*?)\s*\n\s*(.+):(\d+):(\d+)\s*$/;
+
+/**
+ * Returns a function that evaluates an entry through jiti 2: a fresh module graph on every
+ * load (`moduleCache: false`, so an edit is seen on the next load in the same process), jiti's
+ * own transform cache under `<cacheDir>/jiti` (keyed by content), inline source maps, and the
+ * host's shared modules served as virtual modules. Syntax errors become {@link CompileFailure}.
+ */
+export async function prepareWithJiti(entry: string, cacheDir: string): Promise<() => Promise<unknown>> {
+  jitiModule ??= import("jiti");
+  const { createJiti } = await jitiModule;
+  await ensureHostModules();
+  const virtualModules: Record<string, unknown> = {};
+  for (const specifier of HOST_SPECIFIERS) virtualModules[specifier] = getHostModule(specifier);
+  const jiti = createJiti(entry, {
+    moduleCache: false,
+    fsCache: join(cacheDir, "jiti"),
+    sourceMaps: true,
+    interopDefault: true,
+    virtualModules,
+  });
+  return async () => {
+    try {
+      return await jiti.import(entry);
+    } catch (error) {
+      throw toCompileFailure(error) ?? unresolvedImport(error, entry) ?? error;
+    }
+  };
+}
+
+function toCompileFailure(error: unknown): CompileFailure | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const match = JITI_ERROR_LOCATION.exec(error.message);
+  if (match === null) return undefined;
+  const [, , text = "", file = "", lineText = "0", columnText = "0"] = match;
+  const line = Number(lineText);
+  const column = Number(columnText) + 1;
+  let sourceLine = "";
+  try {
+    sourceLine = readFileSync(file, "utf8").split(/\r?\n/)[line - 1] ?? "";
+  } catch {
+    // The file vanished; the location still says where.
+  }
+  return new CompileFailure(text.replace(/\s*\(\d+:\d+\)$/, ""), {
+    file,
+    location: { line, column, lineText: sourceLine },
+    cause: error,
+  });
+}
+
+/**
+ * jiti resolves imports while it evaluates; a package that is not installed surfaces as
+ * `MODULE_NOT_FOUND`. Report it like esbuild does ("Could not resolve"), at the import line
+ * when the entry names the package.
+ */
+function unresolvedImport(error: unknown, entry: string): CompileFailure | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") return undefined;
+  const specifier = /Cannot find (?:module|package) '([^']+)'/.exec((error as Error).message)?.[1];
+  if (specifier === undefined || specifier.startsWith("/") || specifier.startsWith(".")) return undefined;
+  let lines: string[] = [];
+  try {
+    lines = readFileSync(entry, "utf8").split(/\r?\n/);
+  } catch {
+    // Without the source there is no location to give.
+  }
+  const index = lines.findIndex((text) => text.includes(`"${specifier}"`) || text.includes(`'${specifier}'`));
+  const lineText = lines[index] ?? "";
+  const location =
+    index === -1
+      ? undefined
+      : { line: index + 1, column: Math.max(lineText.indexOf(specifier), 0), lineText };
+  return new CompileFailure(`Could not resolve "${specifier}"`, { file: entry, location, cause: error });
+}

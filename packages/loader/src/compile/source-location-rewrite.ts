@@ -1,0 +1,27 @@
+import { dirname } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const DECLARES_DIRNAME =
+  /\b(?:const|let|var|function|class)\s+__(?:dirname|filename)\b|\bimport\b[^;]*\b__(?:dirname|filename)\b/;
+const USES_DIRNAME = /\b__(?:dirname|filename)\b/;
+
+/**
+ * Rewrites a source file so that, once bundled into the cache, it still sees its own location:
+ * `import.meta.url`, `import.meta.dirname` and `import.meta.filename` become string literals
+ * of the source file, and a file that uses `__dirname` / `__filename` without declaring them
+ * gets them declared. Nothing is inserted as a new line, so line numbers (and with them the
+ * source map and compile-error locations) are unchanged.
+ */
+export function rewriteSourceLocation(source: string, filePath: string): string {
+  let code = source
+    .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(filePath).href))
+    .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(filePath)))
+    .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(filePath));
+  if (USES_DIRNAME.test(code) && !DECLARES_DIRNAME.test(code)) {
+    const declaration = `var __dirname = ${JSON.stringify(dirname(filePath))}, __filename = ${JSON.stringify(filePath)}; `;
+    // A hashbang must stay first: declare on the start of the second line instead.
+    const at = code.startsWith("#!") ? code.indexOf("\n") + 1 : 0;
+    code = at === 0 && code.startsWith("#!") ? code : `${code.slice(0, at)}${declaration}${code.slice(at)}`;
+  }
+  return code;
+}

@@ -1,0 +1,212 @@
+import { extname, join, resolve } from "node:path";
+import type { Diagnostic } from "@tooldock/sdk";
+import { createDiagnostic } from "../diagnostics.js";
+import { expandPath } from "./expand-path.js";
+import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
+import { readToolManifest } from "./read-manifest.js";
+import {
+  isHidden,
+  isMetadataFile,
+  isToolModuleFile,
+  SUBFOLDER_INDEX_FILES,
+  TOOL_MODULE_EXTENSIONS,
+} from "./tool-file.js";
+import type { DiscoveredModule } from "./types.js";
+
+/** Options of {@link discoverToolModules}. */
+export interface DiscoverToolModulesOptions {
+  /** Files, directories or package directories; `~` expands, relative paths resolve against `cwd`. */
+  paths: string[];
+  /** Default: `process.cwd()`. */
+  cwd?: string;
+  /** @internal A seam for tests that simulate unreadable folders. */
+  fileSystem?: DiscoveryFileSystem;
+}
+
+/** What {@link discoverToolModules} found. */
+export interface DiscoverToolModulesResult {
+  modules: DiscoveredModule[];
+  diagnostics: Diagnostic[];
+}
+
+interface DiscoveryState {
+  fileSystem: DiscoveryFileSystem;
+  modules: DiscoveredModule[];
+  diagnostics: Diagnostic[];
+  seen: Set<string>;
+  manifestsInProgress: Set<string>;
+}
+
+/**
+ * Finds tool modules (SPEC §5). A file is loaded as given; a directory contributes its
+ * top-level `*.ts *.mts *.cts *.js *.mjs *.cjs` (not `*.d.ts`, tests or hidden files) and each
+ * subfolder's `index.{ts,mts,js,mjs}`; a directory whose `package.json` has
+ * `"tooldock": { "tools": [...] }` (or an `omp` / `pi` field with `tools`) contributes exactly
+ * those entries. Modules are de-duplicated by real path. Never throws: a path that cannot be
+ * scanned is an `E_DISCOVERY` diagnostic, a `.md` / `.json` file an `E_NOT_EXECUTABLE` one.
+ *
+ * @example
+ * ```ts
+ * const { modules, diagnostics } = await discoverToolModules({ paths: ["~/.tooldock/tools", "./tools"] });
+ * ```
+ */
+export async function discoverToolModules(
+  options: DiscoverToolModulesOptions,
+): Promise<DiscoverToolModulesResult> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const state: DiscoveryState = {
+    fileSystem: options.fileSystem ?? nodeDiscoveryFileSystem,
+    modules: [],
+    diagnostics: [],
+    seen: new Set(),
+    manifestsInProgress: new Set(),
+  };
+  for (const given of options.paths) {
+    await visitPath(state, expandPath(given, cwd), given);
+  }
+  const unique = new Map(
+    state.diagnostics.map((diagnostic) => [
+      `${diagnostic.code}\0${diagnostic.path}\0${diagnostic.message}`,
+      diagnostic,
+    ]),
+  );
+  return { modules: state.modules, diagnostics: [...unique.values()] };
+}
+
+async function visitPath(state: DiscoveryState, path: string, given: string): Promise<void> {
+  let stats: { isFile(): boolean; isDirectory(): boolean };
+  try {
+    stats = await state.fileSystem.stat(path);
+  } catch (error) {
+    reportUnreadable(state, path, given, error);
+    return;
+  }
+  if (stats.isDirectory()) await visitDirectory(state, path);
+  else await visitExplicitFile(state, path);
+}
+
+async function visitExplicitFile(state: DiscoveryState, path: string): Promise<void> {
+  if (isMetadataFile(path) || !TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
+    state.diagnostics.push(
+      createDiagnostic("E_NOT_EXECUTABLE", {
+        message: `${path} is not a tool module: ${isMetadataFile(path) ? "metadata files (.md, .json) are never executed" : `"${extname(path) || "no extension"}" is not a module extension`}.`,
+        path,
+        hint: `Point Tooldock at a ${TOOL_MODULE_EXTENSIONS.join(" ")} file, or at the directory that holds it.`,
+      }),
+    );
+    return;
+  }
+  await addModule(state, path);
+}
+
+async function visitDirectory(state: DiscoveryState, directory: string): Promise<void> {
+  if (await visitManifest(state, directory)) return;
+  let entries: Awaited<ReturnType<DiscoveryFileSystem["readdir"]>>;
+  try {
+    entries = await state.fileSystem.readdir(directory);
+  } catch (error) {
+    reportUnreadable(state, directory, directory, error);
+    return;
+  }
+  const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of sorted) {
+    if (isHidden(entry.name) || entry.name === "node_modules") continue;
+    const path = join(directory, entry.name);
+    let isDirectory = entry.isDirectory();
+    if (entry.isSymbolicLink()) {
+      try {
+        isDirectory = (await state.fileSystem.stat(path)).isDirectory();
+      } catch (error) {
+        reportUnreadable(state, path, path, error);
+        continue;
+      }
+    }
+    if (isDirectory) await visitSubfolder(state, path);
+    else if (isToolModuleFile(path)) await addModule(state, path);
+  }
+}
+
+async function visitSubfolder(state: DiscoveryState, directory: string): Promise<void> {
+  if (await visitManifest(state, directory)) return;
+  for (const name of SUBFOLDER_INDEX_FILES) {
+    const path = join(directory, name);
+    try {
+      if ((await state.fileSystem.stat(path)).isFile()) {
+        await addModule(state, path);
+        return;
+      }
+    } catch {
+      // No such index file: try the next name.
+    }
+  }
+}
+
+/** Loads the entries a `package.json` lists; false when the directory has no tool manifest. */
+async function visitManifest(state: DiscoveryState, directory: string): Promise<boolean> {
+  const manifest = await readToolManifest(directory, state.fileSystem);
+  if (manifest.kind === "none") return false;
+  if (manifest.kind === "invalid") {
+    state.diagnostics.push(
+      createDiagnostic("E_DISCOVERY", {
+        message: `Cannot read the tool list of package ${directory}: ${manifest.reason}.`,
+        path: join(directory, "package.json"),
+        hint: manifest.hint,
+      }),
+    );
+    return true;
+  }
+  const key = await realPathOr(state, directory);
+  if (state.manifestsInProgress.has(key)) return true;
+  state.manifestsInProgress.add(key);
+  try {
+    for (const entry of manifest.entries) {
+      const path = resolve(directory, entry);
+      if (path === directory || key === (await realPathOr(state, path))) {
+        state.diagnostics.push(
+          createDiagnostic("E_DISCOVERY", {
+            message: `Package ${directory} lists itself ("${entry}") in "${manifest.field}.tools".`,
+            path: join(directory, "package.json"),
+            hint: `List the tool files, e.g. "${manifest.field}": { "tools": ["./index.ts"] }.`,
+          }),
+        );
+        continue;
+      }
+      await visitPath(state, path, entry);
+    }
+  } finally {
+    state.manifestsInProgress.delete(key);
+  }
+  return true;
+}
+
+async function addModule(state: DiscoveryState, path: string): Promise<void> {
+  let resolvedPath: string;
+  try {
+    resolvedPath = await state.fileSystem.realpath(path);
+  } catch (error) {
+    reportUnreadable(state, path, path, error);
+    return;
+  }
+  if (state.seen.has(resolvedPath)) return;
+  state.seen.add(resolvedPath);
+  state.modules.push({ path, resolvedPath });
+}
+
+async function realPathOr(state: DiscoveryState, path: string): Promise<string> {
+  try {
+    return await state.fileSystem.realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+function reportUnreadable(state: DiscoveryState, path: string, given: string, error: unknown): void {
+  const shown = given === path ? path : `${path} ("${given}")`;
+  state.diagnostics.push(
+    createDiagnostic("E_DISCOVERY", {
+      message: `Tool path ${shown} ${describeFileSystemError(error)}.`,
+      path,
+      hint: "Check the path and its permissions, or remove it from the tool paths.",
+    }),
+  );
+}

@@ -1,0 +1,12 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+
+/**
+ * Turns a user-given tool location into an absolute path: `~` and `~/…` expand to the home
+ * directory, relative paths resolve against `cwd`.
+ */
+export function expandPath(path: string, cwd: string, home: string = homedir()): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}

@@ -1,0 +1,75 @@
+/** Thrown in place of exiting; private so no tool can construct or recognise it by class. */
+class ProcessExitSentinel extends Error {
+  constructor(readonly exitCode: unknown) {
+    super(`process.exit(${exitCode === undefined ? "" : String(exitCode)}) was blocked by Tooldock`);
+    this.name = "ProcessExitSentinel";
+  }
+}
+
+interface GuardState {
+  exitCode: unknown;
+  exited: boolean;
+}
+
+const active = new Set<GuardState>();
+let originalExit: typeof process.exit | undefined;
+
+function install(): void {
+  if (originalExit !== undefined) return;
+  originalExit = process.exit;
+  process.exit = ((code?: unknown) => {
+    for (const state of active) {
+      state.exited = true;
+      state.exitCode = code;
+    }
+    throw new ProcessExitSentinel(code);
+  }) as typeof process.exit;
+}
+
+function uninstall(): void {
+  if (originalExit === undefined || active.size > 0) return;
+  process.exit = originalExit;
+  originalExit = undefined;
+}
+
+/** How a guarded step ended. */
+export type GuardedOutcome<T> =
+  | { status: "ok"; value: T }
+  | { status: "throw"; error: unknown }
+  | { status: "exit"; exitCode: unknown }
+  | { status: "timeout"; timeoutMs: number };
+
+/**
+ * Runs a step of loading a tool module (its import or its factory) with `process.exit`
+ * replaced by a function that throws, and, when `timeoutMs` is given, a deadline. The
+ * original `process.exit` is restored when the step settles or times out, whatever happens.
+ * A step that called `process.exit` reports `exit` even if it caught the throw.
+ */
+export async function runGuarded<T>(
+  step: () => T | Promise<T>,
+  timeoutMs?: number,
+): Promise<GuardedOutcome<Awaited<T>>> {
+  const state: GuardState = { exitCode: undefined, exited: false };
+  active.add(state);
+  install();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const running = (async () => step())().then(
+      (value): GuardedOutcome<Awaited<T>> => ({ status: "ok", value: value as Awaited<T> }),
+      (error: unknown): GuardedOutcome<Awaited<T>> => ({ status: "throw", error }),
+    );
+    const deadline =
+      timeoutMs === undefined
+        ? undefined
+        : new Promise<GuardedOutcome<Awaited<T>>>((resolve) => {
+            timer = setTimeout(() => resolve({ status: "timeout", timeoutMs }), timeoutMs);
+          });
+    const outcome = await (deadline === undefined ? running : Promise.race([running, deadline]));
+    if (state.exited) return { status: "exit", exitCode: state.exitCode };
+    return outcome;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    active.delete(state);
+    uninstall();
+  }
+}

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import type { ExecOptions, ExecResult } from "@tooldock/sdk";
+
+/** Exit code reported when the program cannot be started (as a shell reports "not found"). */
+export const EXEC_SPAWN_FAILURE_CODE = 127;
+
+/**
+ * Runs `command` with `args` and no shell; resolves with its output, never rejects.
+ *
+ * - A process killed by a signal reports `code` 128 + the signal number and the `signal` name.
+ * - `killed` is true when `signal` aborted or `timeout` expired (the process gets `SIGTERM`).
+ * - A program that cannot be started resolves with code 127 and the reason in `stderr`.
+ */
+export function execCommand(
+  command: string,
+  args: string[],
+  defaultCwd: string,
+  options: ExecOptions = {},
+): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    let stdout = "";
+    let stderr = "";
+    let killed = false;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? defaultCwd,
+      shell: false,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const kill = () => {
+      killed = true;
+      child.kill("SIGTERM");
+    };
+    const finish = (result: ExecResult) => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", kill);
+      resolve(result);
+    };
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", (error) => {
+      finish({ stdout, stderr: stderr + error.message, code: EXEC_SPAWN_FAILURE_CODE, killed });
+    });
+    child.on("close", (code, signal) => {
+      const result: ExecResult = { stdout, stderr, code: code ?? 1, killed };
+      if (signal !== null) {
+        result.code = code ?? 128 + (constants.signals[signal] ?? 0);
+        result.signal = signal;
+      }
+      finish(result);
+    });
+    if (options.timeout !== undefined && options.timeout > 0) timer = setTimeout(kill, options.timeout);
+    if (options.signal?.aborted) kill();
+    else options.signal?.addEventListener("abort", kill, { once: true });
+  });
+}

@@ -1,0 +1,90 @@
+import type { Diagnostic } from "@tooldock/sdk";
+import { enableSourceMaps } from "../compile/enable-source-maps.js";
+import { createModuleCompiler } from "../compile/module-compiler.js";
+import { createDiagnostic, describeError } from "../diagnostics.js";
+import { discoverToolModules } from "../discover/discover-tool-modules.js";
+import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
+import { acceptTools, type NameClaims } from "../validate/accept-tools.js";
+import { loadModule } from "./load-module.js";
+import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
+
+/**
+ * Discovers, compiles and loads custom tool modules (SPEC §5). Never throws for a module's
+ * fault: each one becomes a {@link Diagnostic} and loading goes on with the next module.
+ * Modules load one after another, in discovery order; the first module to claim a tool name
+ * keeps it. With `session`, the tools are registered into it (origin: the module path) and it
+ * becomes the host's active session.
+ *
+ * @example
+ * ```ts
+ * const session = new Session({ cwd });
+ * const { tools, diagnostics } = await loadCustomTools({ paths: ["./tools"], cwd, session });
+ * for (const d of diagnostics) console.error(`${d.code} ${d.message}\n  ${d.hint}`);
+ * ```
+ */
+export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<LoadCustomToolsResult> {
+  const context = normalizeLoadOptions(options);
+  enableSourceMaps();
+  const discovered = await discoverToolModules({ paths: context.paths, cwd: context.cwd });
+  const diagnostics: Diagnostic[] = [...discovered.diagnostics];
+  const tools: LoadedCustomTool[] = [];
+  const claims: NameClaims = new Map();
+  const api = context.host.createAPI();
+  const compiler = createModuleCompiler(context.compiler, context.cacheDir, (warning) =>
+    diagnostics.push(warning),
+  );
+  if (context.session !== undefined) context.host.setActiveSession(context.session);
+
+  try {
+    let completed = 0;
+    for (const module of discovered.modules) {
+      const before = { tools: tools.length, diagnostics: diagnostics.length };
+      const outcome = await loadModule(module, { compiler, api, factoryTimeoutMs: context.factoryTimeoutMs });
+      if (!outcome.ok) diagnostics.push(outcome.diagnostic);
+      else {
+        const accepted = acceptTools(module, outcome.entries, context.reservedNames, claims);
+        diagnostics.push(...accepted.diagnostics);
+        for (const tool of accepted.tools) {
+          const registered = register(context.session, tool, module);
+          if (registered !== undefined) {
+            diagnostics.push(registered);
+            continue;
+          }
+          tools.push({ tool, path: module.path, resolvedPath: module.resolvedPath });
+        }
+      }
+      completed += 1;
+      context.onProgress?.({
+        completed,
+        total: discovered.modules.length,
+        module,
+        tools: tools.length - before.tools,
+        diagnostics: diagnostics.length - before.diagnostics,
+      });
+    }
+  } finally {
+    await compiler.close();
+  }
+  return { tools, diagnostics, modules: discovered.modules };
+}
+
+/** Registers a tool into the session; a name the session already holds is `E_NAME_CONFLICT`. */
+function register(
+  session: LoadCustomToolsOptions["session"],
+  tool: LoadedCustomTool["tool"],
+  module: { path: string; resolvedPath: string },
+): Diagnostic | undefined {
+  if (session === undefined) return undefined;
+  try {
+    session.register(tool, module.path);
+    return undefined;
+  } catch (error) {
+    return createDiagnostic("E_NAME_CONFLICT", {
+      message: `Tool "${tool.name}" from ${module.path} could not be registered in the session: ${describeError(error)}`,
+      path: module.path,
+      resolvedPath: module.resolvedPath,
+      toolName: tool.name,
+      hint: "Rename the tool; the session already holds a tool of that name.",
+    });
+  }
+}

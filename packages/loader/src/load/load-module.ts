@@ -1,0 +1,124 @@
+import type { CustomToolAPI, Diagnostic } from "@tooldock/sdk";
+import { CompileFailure } from "../compile/compile-failure.js";
+import type { ModuleCompiler } from "../compile/module-compiler.js";
+import { createDiagnostic, describeError } from "../diagnostics.js";
+import type { DiscoveredModule } from "../discover/types.js";
+import { runGuarded } from "../guards/process-exit-guard.js";
+import { describeExports, resolveFactory } from "./resolve-factory.js";
+
+/** The entries a module's factory returned, or the diagnostic that stopped it. */
+export type ModuleOutcome = { ok: true; entries: unknown[] } | { ok: false; diagnostic: Diagnostic };
+
+interface LoadModuleStep {
+  compiler: ModuleCompiler;
+  api: CustomToolAPI;
+  factoryTimeoutMs: number;
+}
+
+/**
+ * Compiles, imports and runs the factory of one module, each fault becoming one diagnostic:
+ * `E_COMPILE`, `E_IMPORT`, `E_PROCESS_EXIT`, `E_NO_FACTORY`, `E_FACTORY_THROW`,
+ * `E_FACTORY_TIMEOUT`. The import and the factory run with `process.exit` guarded.
+ */
+export async function loadModule(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
+  const { path, resolvedPath } = module;
+  const fail = (diagnostic: Diagnostic): ModuleOutcome => ({ ok: false, diagnostic });
+
+  let evaluate: () => Promise<unknown>;
+  try {
+    evaluate = await step.compiler.prepare(resolvedPath);
+  } catch (error) {
+    return fail(compileDiagnostic(module, error));
+  }
+
+  // The import runs under the same deadline: top-level await that never settles is a fault too.
+  const imported = await runGuarded(evaluate, step.factoryTimeoutMs);
+  if (imported.status === "exit")
+    return fail(exitDiagnostic(module, imported.exitCode, "while it was imported"));
+  if (imported.status === "timeout") {
+    return fail(
+      createDiagnostic("E_IMPORT", {
+        message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
+        path,
+        resolvedPath,
+        hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
+      }),
+    );
+  }
+  if (imported.status === "throw") {
+    if (imported.error instanceof CompileFailure) return fail(compileDiagnostic(module, imported.error));
+    return fail(
+      createDiagnostic("E_IMPORT", {
+        message: `Importing ${path} threw: ${describeError(imported.error)}`,
+        path,
+        resolvedPath,
+        hint: "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
+      }),
+    );
+  }
+
+  const factory = resolveFactory(imported.value);
+  if (factory === undefined) {
+    return fail(
+      createDiagnostic("E_NO_FACTORY", {
+        message: `${path} exports no tool factory: ${describeExports(imported.value)}.`,
+        path,
+        resolvedPath,
+        hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
+      }),
+    );
+  }
+
+  const produced = await runGuarded(() => factory(step.api), step.factoryTimeoutMs);
+  if (produced.status === "exit") return fail(exitDiagnostic(module, produced.exitCode, "in its factory"));
+  if (produced.status === "timeout") {
+    return fail(
+      createDiagnostic("E_FACTORY_TIMEOUT", {
+        message: `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
+        path,
+        resolvedPath,
+        hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
+      }),
+    );
+  }
+  if (produced.status === "throw") {
+    return fail(
+      createDiagnostic("E_FACTORY_THROW", {
+        message: `The factory of ${path} threw: ${describeError(produced.error)}`,
+        path,
+        resolvedPath,
+        hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
+      }),
+    );
+  }
+  const entries = Array.isArray(produced.value) ? produced.value : [produced.value];
+  return { ok: true, entries };
+}
+
+function compileDiagnostic(module: DiscoveredModule, error: unknown): Diagnostic {
+  const failure = error instanceof CompileFailure ? error : undefined;
+  const text = describeError(error);
+  const location = failure?.location;
+  const where =
+    location === undefined ? "" : ` (${failure?.file ?? module.path}:${location.line}:${location.column})`;
+  const unresolved = /Could not resolve "([^"]+)"/.exec(text)?.[1];
+  return createDiagnostic("E_COMPILE", {
+    message: `${module.path} does not compile: ${text}${where}.`,
+    path: module.path,
+    resolvedPath: module.resolvedPath,
+    location,
+    hint:
+      unresolved === undefined
+        ? "Fix the error at the location shown; the module is recompiled on the next load."
+        : `Install "${unresolved}" next to the tool (run your package manager in the tool's folder) or fix the import path.`,
+  });
+}
+
+function exitDiagnostic(module: DiscoveredModule, exitCode: unknown, when: string): Diagnostic {
+  return createDiagnostic("E_PROCESS_EXIT", {
+    message: `${module.path} called process.exit(${exitCode === undefined ? "" : String(exitCode)}) ${when}; Tooldock blocked it and skipped the module.`,
+    path: module.path,
+    resolvedPath: module.resolvedPath,
+    hint: "Throw an error instead of exiting: a tool module must never end the host process.",
+  });
+}

@@ -1,0 +1,89 @@
+import { resolve } from "node:path";
+import type { CustomTool } from "@tooldock/sdk";
+import { resolveCacheDir } from "./compile/cache-dir.js";
+import type { CompilerName } from "./compile/module-compiler.js";
+import type { DiscoveredModule } from "./discover/types.js";
+import { ToolHost, type ToolHostSession } from "./host-api/tool-host.js";
+
+/** Environment variable that picks the compiler when the option is not given. */
+export const COMPILER_ENV = "TOOLDOCK_COMPILER";
+/** Environment variable for the factory timeout (milliseconds) when the option is not given. */
+export const FACTORY_TIMEOUT_ENV = "TOOLDOCK_FACTORY_TIMEOUT_MS";
+/** Default of `factoryTimeoutMs`. */
+export const DEFAULT_FACTORY_TIMEOUT_MS = 10_000;
+
+/** What `loadCustomTools` needs of a session to register tools into it. A runtime `Session` fits. */
+export interface LoadSession extends ToolHostSession {
+  register(tool: CustomTool, origin?: string): void;
+}
+
+/** Reported after each module is loaded (or failed). */
+export interface LoadProgress {
+  /** Modules done so far, this one included. */
+  completed: number;
+  total: number;
+  module: DiscoveredModule;
+  /** Tools this module contributed. */
+  tools: number;
+  /** Diagnostics this module produced. */
+  diagnostics: number;
+}
+
+/** Options of `loadCustomTools`. Every option has a default; see the package README. */
+export interface LoadCustomToolsOptions {
+  /** Files, directories or package directories to load tools from. */
+  paths: string[];
+  /** Base of relative paths and the `cwd` a default host gives tools. Default: the host's `cwd`, else `process.cwd()`. */
+  cwd?: string;
+  /** Owns the `pi` API handed to factories. Default: a new `ToolHost({ cwd })`. */
+  host?: ToolHost;
+  /** Registers the loaded tools into this session (origin: the module path) and makes it the host's active session. */
+  session?: LoadSession;
+  /** Names of the host's built-in tools; a module may not claim them (`resolve` is always reserved). Default: `[]`. */
+  builtInToolNames?: string[];
+  /** Default: `$TOOLDOCK_COMPILER`, else `"esbuild"` (falling back to jiti when esbuild cannot load). */
+  compiler?: CompilerName;
+  /** Compile cache. Default: `$TOOLDOCK_CACHE_DIR`, else `<cwd>/node_modules/.cache/tooldock`, else `<tmpdir>/tooldock-cache`. */
+  cacheDir?: string;
+  /** Deadline for each factory to settle. Default: `$TOOLDOCK_FACTORY_TIMEOUT_MS`, else 10000. */
+  factoryTimeoutMs?: number;
+  /** Called after each module. */
+  onProgress?: (progress: LoadProgress) => void;
+}
+
+/** Options normalised once; every later step reads this. */
+export interface LoadContext {
+  paths: string[];
+  cwd: string;
+  host: ToolHost;
+  session: LoadSession | undefined;
+  reservedNames: ReadonlySet<string>;
+  compiler: CompilerName;
+  cacheDir: string;
+  factoryTimeoutMs: number;
+  onProgress: ((progress: LoadProgress) => void) | undefined;
+}
+
+/** Applies defaults and environment variables to the options of a load. */
+export function normalizeLoadOptions(
+  options: LoadCustomToolsOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): LoadContext {
+  const cwd = resolve(options.cwd ?? options.host?.cwd ?? process.cwd());
+  const compiler = options.compiler ?? (env[COMPILER_ENV] === "jiti" ? "jiti" : "esbuild");
+  const fromEnv = Number(env[FACTORY_TIMEOUT_ENV]);
+  const factoryTimeoutMs =
+    options.factoryTimeoutMs ??
+    (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_FACTORY_TIMEOUT_MS);
+  return {
+    paths: options.paths,
+    cwd,
+    host: options.host ?? new ToolHost({ cwd }),
+    session: options.session,
+    reservedNames: new Set(options.builtInToolNames ?? []),
+    compiler,
+    cacheDir: resolveCacheDir(cwd, options.cacheDir, env),
+    factoryTimeoutMs,
+    onProgress: options.onProgress,
+  };
+}

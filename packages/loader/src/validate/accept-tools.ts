@@ -1,0 +1,92 @@
+import type { CustomTool, Diagnostic } from "@tooldock/sdk";
+import { createDiagnostic } from "../diagnostics.js";
+import type { DiscoveredModule } from "../discover/types.js";
+import { checkToolName } from "./check-tool-name.js";
+import { checkToolSchema } from "./check-tool-schema.js";
+import { checkToolShape } from "./check-tool-shape.js";
+
+/** Names claimed so far in a load: tool name → path of the module that claimed it first. */
+export type NameClaims = Map<string, string>;
+
+/**
+ * Checks every entry a module's factory returned and keeps the valid ones: the shape
+ * (`E_INVALID_TOOL`), the name (`E_NAME_INVALID`, reserved names included), the schema
+ * (`E_INVALID_SCHEMA`) and uniqueness across modules (`E_NAME_CONFLICT`: the first module to
+ * claim a name keeps it). Invalid entries never claim a name.
+ */
+export function acceptTools(
+  module: DiscoveredModule,
+  entries: unknown[],
+  reserved: ReadonlySet<string>,
+  claims: NameClaims,
+): { tools: CustomTool[]; diagnostics: Diagnostic[] } {
+  const { path, resolvedPath } = module;
+  const tools: CustomTool[] = [];
+  const diagnostics: Diagnostic[] = [];
+  entries.forEach((entry, index) => {
+    const shapeProblems = checkToolShape(entry);
+    const name =
+      typeof (entry as { name?: unknown } | null)?.name === "string"
+        ? (entry as { name: string }).name
+        : undefined;
+    const label = name === undefined ? `Entry ${index}` : `Tool "${name}"`;
+    if (shapeProblems.length > 0) {
+      diagnostics.push(
+        createDiagnostic("E_INVALID_TOOL", {
+          message: `${label} returned by the factory of ${path} is not a tool: ${shapeProblems.join("; ")}.`,
+          path,
+          resolvedPath,
+          toolName: name,
+          hint: "Return objects with string `name`, `label` and `description`, a `parameters` schema and an `execute` function (`defineTool` checks this as you type).",
+        }),
+      );
+      return;
+    }
+    const tool = entry as CustomTool;
+    const nameProblem = checkToolName(tool.name, reserved);
+    if (nameProblem !== undefined) {
+      diagnostics.push(
+        createDiagnostic("E_NAME_INVALID", {
+          message: `Tool name "${tool.name}" in ${path} cannot be used: ${nameProblem}.`,
+          path,
+          resolvedPath,
+          toolName: tool.name,
+          hint: 'Rename the tool, e.g. "my_tool" (letters, digits, "_" and "-", at most 64 characters, not a built-in name).',
+        }),
+      );
+      return;
+    }
+    const schemaProblem = checkToolSchema(tool.parameters);
+    if (schemaProblem !== undefined) {
+      diagnostics.push(
+        createDiagnostic("E_INVALID_SCHEMA", {
+          message: `Tool "${tool.name}" in ${path} has unusable parameters: ${schemaProblem}`,
+          path,
+          resolvedPath,
+          toolName: tool.name,
+          hint: "Declare the parameters as an object schema: `Type.Object({ ... })` (TypeBox) or `z.object({ ... })` (zod v4), from `pi.typebox` / `pi.zod`.",
+        }),
+      );
+      return;
+    }
+    const owner = claims.get(tool.name);
+    if (owner !== undefined) {
+      diagnostics.push(nameConflict(module, tool.name, owner));
+      return;
+    }
+    claims.set(tool.name, path);
+    tools.push(tool);
+  });
+  return { tools, diagnostics };
+}
+
+/** The `E_NAME_CONFLICT` diagnostic for a name another module (or the session) already holds. */
+export function nameConflict(module: DiscoveredModule, name: string, owner: string): Diagnostic {
+  return createDiagnostic("E_NAME_CONFLICT", {
+    message: `Tool name "${name}" in ${module.path} is already taken by ${owner}; the first module to claim a name keeps it.`,
+    path: module.path,
+    resolvedPath: module.resolvedPath,
+    toolName: name,
+    hint: "Rename one of the two tools, or remove one of the modules from the tool paths.",
+  });
+}

@@ -1,0 +1,17 @@
+import { asSchema } from "@tooldock/runtime";
+import { describeError } from "../diagnostics.js";
+
+/**
+ * Why a tool's `parameters` cannot be used, or `undefined` when they convert to a JSON Schema
+ * whose top level is an object (via the runtime's `asSchema`, the same conversion a session
+ * uses when it offers the tool to a model).
+ */
+export function checkToolSchema(parameters: unknown): string | undefined {
+  try {
+    const schema = asSchema(parameters);
+    if (schema.jsonSchema.type !== "object") return "the top level of the schema is not an object";
+    return undefined;
+  } catch (error) {
+    return describeError(error);
+  }
+}

@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto";
+import { cp, mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CustomToolContext } from "@tooldock/sdk";
+
+/** Root of the fixture folders: the `cwd` of fixture loads and `<cwd>` in snapshots. */
+export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
+
+/**
+ * A fresh cache directory for a test run. It lives under `node_modules/.cache` like the
+ * default, which also makes vitest import the bundles natively instead of transforming them.
+ */
+export function testCacheDir(label: string): string {
+  return join(
+    dirname(fileURLToPath(import.meta.url)),
+    "..",
+    "node_modules",
+    ".cache",
+    "tooldock-test",
+    `${label}-${randomBytes(4).toString("hex")}`,
+  );
+}
+
+/** A scratch copy of a fixture (for tests that edit files), also under `node_modules/.cache`. */
+export async function scratchCopy(fixture: string): Promise<string> {
+  const target = join(testCacheDir("scratch"), fixture);
+  await mkdir(dirname(target), { recursive: true });
+  await cp(join(fixturesDir, fixture), target, { recursive: true });
+  return target;
+}
+
+/** Replaces absolute paths in a value with `<cwd>` (the fixtures folder) for snapshots. */
+export function rewritePaths<T>(value: T, cwd: string = fixturesDir): T {
+  return JSON.parse(JSON.stringify(value).split(cwd).join("<cwd>")) as T;
+}
+
+/** A tool context for calling `execute` directly. */
+export function fakeContext(cwd: string = fixturesDir): CustomToolContext {
+  return { sessionId: "test", cwd, hasPendingActions: () => false, abort: () => {} };
+}
