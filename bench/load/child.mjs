@@ -111,29 +111,26 @@ switch (task.variant) {
   }
   case "tooldock-esbuild-cold":
   case "tooldock-esbuild-warm":
-  case "tooldock-jiti": {
+  case "tooldock-jiti-cold":
+  case "tooldock-jiti-warm": {
     const session = new runtime.Session({ cwd: task.toolsDir });
     const host = new loader.ToolHost({ cwd: task.toolsDir });
     host.setActiveSession(session);
-    /** @type {string[]} */
-    const progressTypes = [];
     const result = await loader.loadCustomTools({
       paths: [task.toolsDir],
       cwd: task.toolsDir,
       host,
       session,
-      compiler: task.variant === "tooldock-jiti" ? "jiti" : "esbuild",
+      compiler: task.variant.startsWith("tooldock-jiti") ? "jiti" : "esbuild",
       cacheDir: task.cacheDir,
-      /** @param {any} event */
-      onProgress(event) {
-        if (progressTypes.length < 8 && !progressTypes.includes(event?.type)) progressTypes.push(event?.type);
-        if (Number.isNaN(firstMs) && isToolReady(event)) firstMs = performance.now() - start;
+      /** @param {any} progress */
+      onProgress(progress) {
+        if (Number.isNaN(firstMs) && isToolReady(progress)) firstMs = performance.now() - start;
       },
     });
     tools = result.tools.map((/** @type {any} */ loaded) => loaded.tool);
     extra.diagnostics = result.diagnostics.length;
     if (result.diagnostics.length > 0) extra.firstDiagnostic = result.diagnostics[0];
-    extra.progressTypes = progressTypes;
     break;
   }
   default:
@@ -145,11 +142,12 @@ if (Number.isNaN(firstMs)) extra.firstMsMissing = true;
 collect();
 const rssAfter = process.memoryUsage().rss;
 
-/** @param {any} event */
-function isToolReady(event) {
-  if (!event || typeof event !== "object") return false;
-  if (Array.isArray(event.tools) && event.tools.length > 0) return true;
-  return event.tool !== undefined || event.type === "tool-ready" || event.type === "module-loaded";
+/**
+ * A `LoadProgress` of a module that contributed tools (they are registered by then).
+ * @param {any} progress
+ */
+function isToolReady(progress) {
+  return typeof progress?.tools === "number" && progress.tools > 0;
 }
 
 // Correctness: every tool is there and works (after the clock stopped).

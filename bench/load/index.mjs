@@ -20,7 +20,8 @@ export const LOAD_VARIANTS = [
   { id: "native-bundle-seq", label: "native import(), pre-bundled, one at a time", tooldock: false },
   { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
   { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
-  { id: "tooldock-jiti", label: "Tooldock, jiti", tooldock: true },
+  { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true },
+  { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true },
   { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false },
   { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false },
 ];
@@ -64,6 +65,7 @@ export async function runLoadBenchmark(options) {
       const warmCache = {
         "jiti-fscache": join(dir, "cache-jiti"),
         "tooldock-esbuild-warm": join(dir, "cache-tooldock"),
+        "tooldock-jiti-warm": join(dir, "cache-tooldock-jiti"),
       };
       /** @type {Record<string, { runs: any[]; errors: string[] }>} */
       const samples = Object.fromEntries(variants.map((variant) => [variant.id, { runs: [], errors: [] }]));
@@ -85,7 +87,7 @@ export async function runLoadBenchmark(options) {
           const sample = samples[variant.id];
           if (sample.errors.length > 0 && sample.runs.length === 0 && round > 0) continue;
           let cacheDir = warmCache[/** @type {keyof typeof warmCache} */ (variant.id)];
-          const fresh = variant.id === "tooldock-esbuild-cold" || variant.id === "tooldock-jiti";
+          const fresh = variant.id.endsWith("-cold");
           if (fresh) cacheDir = await mkdtemp(join(dir, `cache-${variant.id}-`));
           const outcome = await runChild([
             "--expose-gc",
