@@ -1,11 +1,14 @@
 // Everything exported here is public API. Keep this list curated; never `export *`.
+// The surface test (index.test.ts) fails when this list changes by accident.
 
+// The built-in ast_edit tool (built in ./ast-edit/).
+export { type AstEditToolOptions, createAstEditTool } from "./ast-edit/index.js";
+// Pending actions and the hidden `resolve` tool (SPEC §3).
 export type {
   PendingActionEvent,
   PendingActionListener,
   PendingActionRecord,
 } from "./pending/pending-action-record.js";
-/** @see {@link PendingActionStore} */
 export {
   DEFAULT_SOURCE_TOOL_NAME,
   PendingActionStore,
@@ -15,6 +18,7 @@ export type { ResolveDetails } from "./pending/resolve-details.js";
 export { NOTHING_PENDING_MESSAGE } from "./pending/resolve-messages.js";
 export type { ResolveParams } from "./pending/resolve-parameters.js";
 export { createResolveTool, RESOLVE_TOOL_NAME } from "./pending/resolve-tool.js";
+// Schemas: TypeBox or zod v4 into JSON Schema and a validator.
 export { asSchema } from "./schema/as-schema.js";
 export { TOOL_NAME_PATTERN } from "./schema/tool-name.js";
 export {
@@ -23,3 +27,30 @@ export {
   type SchemaValidation,
   type ToolSchema,
 } from "./schema/tool-schema.js";
+// Sessions (SPEC §4).
+export type { ToolCall } from "./session/execute/tool-call.js";
+export { RESOLVE_TOOL_ORIGIN, Session } from "./session/session.js";
+export type { SessionEvent, SessionListener } from "./session/session-events.js";
+export type { PendingPolicy, SessionOptions } from "./session/session-options.js";
+export type { ToolChoice } from "./session/tool-choice.js";
+export type { SessionToolContext } from "./session/tool-context.js";
+// Provider adapters: tools and tool choice as each API's request fields.
+export {
+  type AnthropicRequest,
+  type AnthropicTool,
+  type AnthropicToolChoice,
+  toAnthropicRequest,
+} from "./steering/anthropic-request.js";
+export {
+  type GeminiFunctionCallingConfig,
+  type GeminiFunctionDeclaration,
+  type GeminiRequest,
+  toGeminiRequest,
+} from "./steering/gemini-request.js";
+export {
+  type OpenAIRequest,
+  type OpenAITool,
+  type OpenAIToolChoice,
+  toOpenAIRequest,
+} from "./steering/openai-request.js";
+export type { ToolDefinition } from "./steering/tool-definitions.js";

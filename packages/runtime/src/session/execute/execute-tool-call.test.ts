@@ -24,7 +24,7 @@ describe("Session.execute", () => {
 
   it("passes zod's parsed output to the tool", async () => {
     const session = new Session();
-    const execute = vi.fn(async () => textResult("ok"));
+    const execute = vi.fn(async (_id: string, _params: unknown) => textResult("ok"));
     session.register({
       name: "count",
       label: "Count",

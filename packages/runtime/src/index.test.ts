@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import * as runtime from "./index.js";
+
+describe("@tooldock/runtime public surface", () => {
+  it("exports exactly these runtime values (types are checked by tsc)", () => {
+    expect(Object.keys(runtime).sort()).toEqual([
+      "DEFAULT_SOURCE_TOOL_NAME",
+      "NOTHING_PENDING_MESSAGE",
+      "PendingActionStore",
+      "RESOLVE_TOOL_NAME",
+      "RESOLVE_TOOL_ORIGIN",
+      "Session",
+      "TOOL_NAME_PATTERN",
+      "asSchema",
+      "createAstEditTool",
+      "createResolveTool",
+      "formatSchemaIssue",
+      "toAnthropicRequest",
+      "toGeminiRequest",
+      "toOpenAIRequest",
+    ]);
+  });
+
+  it("pins the exact strings of SPEC §3", () => {
+    expect(runtime.RESOLVE_TOOL_NAME).toBe("resolve");
+    expect(runtime.DEFAULT_SOURCE_TOOL_NAME).toBe("custom_tool");
+    expect(runtime.NOTHING_PENDING_MESSAGE).toBe(
+      "No pending action to resolve. Nothing to apply or discard.",
+    );
+    expect(runtime.TOOL_NAME_PATTERN.source).toBe("^[A-Za-z_][A-Za-z0-9_-]{0,63}$");
+  });
+});
