@@ -8,7 +8,7 @@ import { packageUrl } from "../lib/resolve.mjs";
 
 /**
  * @typedef {{ variant: string; n: number; toolsDir: string; entries: string[]; nativeEntries: string[];
- *   bundledEntries: string[]; cacheDir?: string }} LoadTask
+ *   bundledEntries: string[]; cacheDir?: string; profile?: string }} LoadTask
  */
 
 /** @type {LoadTask} */
@@ -51,6 +51,33 @@ const pi = {
   },
 };
 
+/**
+ * The CPU profiler of this process (bench/load/profile.mjs), started just before the clock so
+ * the profile covers the load only.
+ */
+async function startProfiler() {
+  const { Session } = await import("node:inspector");
+  const { writeFile } = await import("node:fs/promises");
+  const session = new Session();
+  session.connect();
+  /** @param {string} method @param {object} [params] @returns {Promise<any>} */
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 100 });
+  await post("Profiler.start");
+  return {
+    /** @param {string} file */
+    async stop(file) {
+      const { profile } = await post("Profiler.stop");
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 /** @param {string} file */
 const importNative = (file) => import(pathToFileURL(file).href);
 
@@ -69,6 +96,7 @@ let firstMs = Number.NaN;
 /** @type {Record<string, unknown>} */
 const extra = {};
 
+const profiler = task.profile ? await startProfiler() : undefined;
 collect();
 const rssBefore = process.memoryUsage().rss;
 const start = performance.now();
@@ -138,6 +166,7 @@ switch (task.variant) {
 }
 
 const allMs = performance.now() - start;
+if (profiler) await profiler.stop(String(task.profile));
 if (Number.isNaN(firstMs)) extra.firstMsMissing = true;
 collect();
 const rssAfter = process.memoryUsage().rss;

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Profiles one load variant: generates N tools, fills the caches, runs the measurement child
+// with the CPU profiler on from "start loading" to "all ready", and prints where the time went (self time by function and by package).
+//   node bench/load/profile.mjs <variant> [n] [--top 25]
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { runChild } from "../lib/child.mjs";
+import { summarizeProfile } from "../lib/profile-summary.mjs";
+import { generateTools } from "./generate.mjs";
+import { compileFloors } from "./prepare.mjs";
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: "string", default: "25" }, keep: { type: "boolean", default: false } },
+});
+const [variant = "tooldock-esbuild-warm", size = "500"] = positionals;
+const n = Number(size);
+const childScript = fileURLToPath(new URL("./child.mjs", import.meta.url));
+
+const root = await mkdtemp(join(tmpdir(), "tooldock-bench-profile-"));
+try {
+  const generated = await generateTools(root, n);
+  const floors = await compileFloors({ root, ...generated });
+  const cacheDir = join(root, "cache");
+  const task = { ...generated, ...floors, n, variant, cacheDir };
+  if (!variant.endsWith("-cold")) await runChild(["--expose-gc", childScript, JSON.stringify(task)]);
+  const profileFile = join(root, "load.cpuprofile");
+  const outcome = await runChild([
+    "--expose-gc",
+    childScript,
+    JSON.stringify({ ...task, profile: profileFile }),
+  ]);
+  if (!outcome.ok) throw new Error(outcome.error);
+  const profile = JSON.parse(await readFile(profileFile, "utf8"));
+  console.log(
+    `${variant}, N=${n}: all ready ${outcome.value.allMs.toFixed(1)} ms, first ${outcome.value.firstMs.toFixed(1)} ms`,
+  );
+  console.log(summarizeProfile(profile, Number(values.top)));
+  if (values.keep) console.log(`profile kept in ${profileFile} (open it in Chrome DevTools)`);
+} finally {
+  if (!values.keep) await rm(root, { recursive: true, force: true });
+}
