@@ -1,9 +1,10 @@
 import { type LoadCustomToolsResult, loadCustomTools, type ToolHost } from "@tooldock/loader";
-import { AST_EDIT_TOOL_NAME, type Session } from "@tooldock/runtime";
+import type { Session } from "@tooldock/runtime";
 import type { CliIo } from "../cli-io.js";
 import type { Output } from "../output/output.js";
 import { displayPath } from "../report/diagnostic-text.js";
 import type { LoadReport } from "../report/report-types.js";
+import { BUILT_IN_TOOL_NAMES } from "./built-in-tools.js";
 import { defaultToolPaths } from "./default-tool-paths.js";
 import { toToolEntry } from "./to-tool-entry.js";
 
@@ -43,7 +44,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
       cwd: io.cwd,
       host: options.host,
       session: options.session,
-      builtInToolNames: [AST_EDIT_TOOL_NAME],
+      builtInToolNames: [...BUILT_IN_TOOL_NAMES],
       cacheDir: options.cacheDir ?? (io.env.TOOLDOCK_CACHE_DIR || undefined),
       onProgress: (event) => {
         progress.update(
