@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /** Thrown in place of exiting; private so no tool can construct or recognise it by class. */
 class ProcessExitSentinel extends Error {
   constructor(readonly exitCode: unknown) {
@@ -12,16 +14,20 @@ interface GuardState {
 }
 
 const active = new Set<GuardState>();
+/** Attributes a `process.exit` call to the guarded step whose async context made it. */
+const currentStep = new AsyncLocalStorage<GuardState>();
 let originalExit: typeof process.exit | undefined;
 
 function install(): void {
   if (originalExit !== undefined) return;
-  originalExit = process.exit;
+  const exit = process.exit;
+  originalExit = exit;
   process.exit = ((code?: unknown) => {
-    for (const state of active) {
-      state.exited = true;
-      state.exitCode = code;
-    }
+    const state = currentStep.getStore();
+    // A call from outside every guarded step (the host itself) exits as usual.
+    if (state === undefined) return exit.call(process, code as number | undefined);
+    state.exited = true;
+    state.exitCode = code;
     throw new ProcessExitSentinel(code);
   }) as typeof process.exit;
 }
@@ -43,7 +49,8 @@ export type GuardedOutcome<T> =
  * Runs a step of loading a tool module (its import or its factory) with `process.exit`
  * replaced by a function that throws, and, when `timeoutMs` is given, a deadline. The
  * original `process.exit` is restored when the step settles or times out, whatever happens.
- * A step that called `process.exit` reports `exit` even if it caught the throw.
+ * A step that called `process.exit` reports `exit` even if it caught the throw; calls are
+ * attributed to their step through its async context, so overlapping loads do not mix up.
  */
 export async function runGuarded<T>(
   step: () => T | Promise<T>,
@@ -54,10 +61,12 @@ export async function runGuarded<T>(
   install();
   let timer: NodeJS.Timeout | undefined;
   try {
-    const running = (async () => step())().then(
-      (value): GuardedOutcome<Awaited<T>> => ({ status: "ok", value: value as Awaited<T> }),
-      (error: unknown): GuardedOutcome<Awaited<T>> => ({ status: "throw", error }),
-    );
+    const running = currentStep
+      .run(state, async () => step())
+      .then(
+        (value): GuardedOutcome<Awaited<T>> => ({ status: "ok", value: value as Awaited<T> }),
+        (error: unknown): GuardedOutcome<Awaited<T>> => ({ status: "throw", error }),
+      );
     const deadline =
       timeoutMs === undefined
         ? undefined

@@ -1,4 +1,9 @@
-import type { Diagnostic } from "@tooldock/sdk";
+import {
+  DIAGNOSTIC_ERROR_CODES,
+  type Diagnostic,
+  type DiagnosticErrorCode,
+  TooldockError,
+} from "@tooldock/sdk";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { createModuleCompiler } from "../compile/module-compiler.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
@@ -68,7 +73,10 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   return { tools, diagnostics, modules: discovered.modules };
 }
 
-/** Registers a tool into the session; a name the session already holds is `E_NAME_CONFLICT`. */
+/**
+ * Registers a tool into the session. The session re-checks the tool; a refusal becomes a
+ * diagnostic with the session's own code (a name it already holds is `E_NAME_CONFLICT`).
+ */
 function register(
   session: LoadCustomToolsOptions["session"],
   tool: LoadedCustomTool["tool"],
@@ -79,12 +87,19 @@ function register(
     session.register(tool, module.path);
     return undefined;
   } catch (error) {
-    return createDiagnostic("E_NAME_CONFLICT", {
-      message: `Tool "${tool.name}" from ${module.path} could not be registered in the session: ${describeError(error)}`,
+    const code =
+      TooldockError.isInstance(error) && (DIAGNOSTIC_ERROR_CODES as readonly string[]).includes(error.code)
+        ? (error.code as DiagnosticErrorCode)
+        : "E_NAME_CONFLICT";
+    return createDiagnostic(code, {
+      message: `Tool "${tool.name}" from ${module.path} was refused by the session: ${describeError(error)}`,
       path: module.path,
       resolvedPath: module.resolvedPath,
       toolName: tool.name,
-      hint: "Rename the tool; the session already holds a tool of that name.",
+      hint:
+        code === "E_NAME_CONFLICT"
+          ? "Rename the tool; the session already holds a tool of that name."
+          : "Fix the tool as the message says; the session checks every tool it registers.",
     });
   }
 }

@@ -1,0 +1,101 @@
+import { resolve as resolvePath } from "node:path";
+import { type PendingActionRecord, Session, type SessionOptions } from "@tooldock/runtime";
+import type { AgentToolResult, Diagnostic, Logger, UIContext } from "@tooldock/sdk";
+import type { CompilerName } from "../compile/module-compiler.js";
+import { ToolHost } from "../host-api/tool-host.js";
+import { loadCustomTools } from "../load/load-custom-tools.js";
+import type { LoadedCustomTool } from "../load/types.js";
+
+/** Options of {@link createToolHarness}. */
+export interface ToolHarnessOptions {
+  /** The tool module(s) or folder(s) under test. */
+  paths: string | string[];
+  /** Base of relative paths and the `cwd` tools see. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Default: as `loadCustomTools` (`$TOOLDOCK_COMPILER`, else `"esbuild"`). */
+  compiler?: CompilerName;
+  /** Default: as `loadCustomTools`. */
+  cacheDir?: string;
+  /** Default: as `loadCustomTools` (10000). */
+  factoryTimeoutMs?: number;
+  /** Names the host under test reserves for its built-in tools. Default: `[]`. */
+  builtInToolNames?: string[];
+  /** A UI for the tools (`pi.hasUI` is true); also settable later with `harness.host.setUIContext`. */
+  ui?: UIContext;
+  /** Receives the tools' `pi.logger` messages. Default: dropped. */
+  logger?: Logger;
+  /** Passed to the fresh `Session` (its `cwd` defaults to the harness `cwd`). */
+  session?: Omit<SessionOptions, "cwd">;
+}
+
+/** A loaded tool module in a fresh session, driven the way a host and a model would drive it. */
+export interface ToolHarness {
+  session: Session;
+  /** The host whose `pi` the tools received; its active session is {@link ToolHarness.session}. */
+  host: ToolHost;
+  tools: LoadedCustomTool[];
+  diagnostics: Diagnostic[];
+  /** Calls a tool through the session: arguments are validated, faults come back as `isError` results. */
+  call(name: string, params: unknown, options?: { signal?: AbortSignal }): Promise<AgentToolResult>;
+  /** The pending actions, top first. */
+  readonly pending: PendingActionRecord[];
+  /** Calls the hidden `resolve` tool: applies or discards the top pending action. */
+  resolve(action: "apply" | "discard", reason: string): Promise<AgentToolResult>;
+  /** Disposes the session (pending actions are discarded, tools get `shutdown`). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Loads tool modules exactly as a host does (discovery, compilation, guards, validation) into
+ * a fresh `Session`, started, with the host's `pi` API bound to it. For tool authors' tests.
+ *
+ * @example
+ * ```ts
+ * import { createToolHarness } from "@tooldock/loader/testing";
+ *
+ * it("stages a rename", async () => {
+ *   const harness = await createToolHarness({ paths: "./src/rename.ts" });
+ *   expect(harness.diagnostics).toEqual([]);
+ *   await harness.call("rename", { from: "a.txt", to: "b.txt" });
+ *   expect(harness.pending.map((action) => action.label)).toEqual(["Rename a.txt"]);
+ *   await harness.resolve("apply", "looks right");
+ *   await harness.dispose();
+ * });
+ * ```
+ */
+export async function createToolHarness(options: ToolHarnessOptions): Promise<ToolHarness> {
+  const cwd = resolvePath(options.cwd ?? process.cwd());
+  const session = new Session({ ...options.session, cwd });
+  const host = new ToolHost({ cwd, ui: options.ui, logger: options.logger });
+  const loaded = await loadCustomTools({
+    paths: typeof options.paths === "string" ? [options.paths] : options.paths,
+    cwd,
+    host,
+    session,
+    compiler: options.compiler,
+    cacheDir: options.cacheDir,
+    factoryTimeoutMs: options.factoryTimeoutMs,
+    builtInToolNames: options.builtInToolNames,
+  });
+  await session.start();
+  let calls = 0;
+  const execute = (name: string, params: unknown, signal?: AbortSignal) => {
+    calls += 1;
+    return session.execute({ toolCallId: `harness-call-${calls}`, name, params, signal });
+  };
+  return {
+    session,
+    host,
+    tools: loaded.tools,
+    diagnostics: loaded.diagnostics,
+    call: (name, params, callOptions) => execute(name, params, callOptions?.signal),
+    get pending() {
+      return session.pending.list();
+    },
+    resolve: (action, reason) => execute("resolve", { action, reason }),
+    async dispose() {
+      await session.dispose();
+      if (host.activeSession === session) host.setActiveSession(undefined);
+    },
+  };
+}
