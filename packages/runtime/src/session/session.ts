@@ -63,7 +63,7 @@ export class Session {
         this.#emitter.emit({ type: "reminder", text: reminderText(event.record), record: event.record });
       }
     });
-    this.#registry.register(createResolveTool(this.pending) as CustomTool, RESOLVE_TOOL_ORIGIN);
+    this.#registry.register(createResolveTool(this.pending), RESOLVE_TOOL_ORIGIN);
   }
 
   /**

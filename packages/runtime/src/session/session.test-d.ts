@@ -1,0 +1,39 @@
+import { Type } from "@sinclair/typebox";
+import { type CustomTool, type CustomToolContext, defineTool, textResult } from "@tooldock/sdk";
+import { describe, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { PendingActionStore } from "../pending/pending-action-store.js";
+import { createResolveTool } from "../pending/resolve-tool.js";
+import { Session } from "./session.js";
+import type { SessionToolContext } from "./tool-context.js";
+
+describe("Session types", () => {
+  it("registers tools declared with defineTool, TypeBox or zod, without casts", () => {
+    const session = new Session();
+    session.register(
+      defineTool({
+        name: "typebox_tool",
+        label: "T",
+        description: "t",
+        parameters: Type.Object({ path: Type.String() }),
+        execute: async (_id, params) => textResult(params.path),
+      }),
+    );
+    session.register(
+      defineTool({
+        name: "zod_tool",
+        label: "Z",
+        description: "z",
+        parameters: z.object({ count: z.number() }),
+        execute: async (_id, params) => textResult(String(params.count)),
+      }),
+    );
+    session.register(createResolveTool(new PendingActionStore()));
+  });
+
+  it("gives built-ins a context that is a CustomToolContext plus pushPendingAction", () => {
+    expectTypeOf<SessionToolContext>().toExtend<CustomToolContext>();
+    expectTypeOf<SessionToolContext["pushPendingAction"]>().parameter(0).toHaveProperty("apply");
+    expectTypeOf(createResolveTool(new PendingActionStore())).toExtend<CustomTool>();
+  });
+});
