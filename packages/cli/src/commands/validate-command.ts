@@ -1,6 +1,7 @@
-import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
+import { UsageError } from "../args/usage-error.js";
 import { lintTools } from "../lint/strict-lints.js";
 import { loadTools } from "../load/load-tools.js";
 import { createColors } from "../output/colors.js";
@@ -76,7 +77,13 @@ export const validateCommand: Command = {
     if (file === undefined) {
       output.write(render(output.colors));
     } else {
-      await writeFile(resolve(io.cwd, file), render(createColors(false)));
+      const target = resolve(io.cwd, file);
+      try {
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, render(createColors(false)));
+      } catch (error) {
+        throw new UsageError(`cannot write --output ${file}: ${(error as Error).message}`, "validate");
+      }
       output.print(
         ...prettyLines(report, output.colors, io.cwd),
         output.colors.dim(`${format} report written to ${file}`),
