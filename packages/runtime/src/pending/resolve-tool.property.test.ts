@@ -5,9 +5,16 @@ import { fakeContext, textOf } from "../../test/fake-context.js";
 import { PendingActionStore } from "./pending-action-store.js";
 import { createResolveTool } from "./resolve-tool.js";
 
-type Command = "push" | "apply-ok" | "apply-throw" | "discard" | "reject-throw";
+type Command = "push" | "apply-ok" | "apply-throw" | "discard" | "reject-throw" | "resolve-on-empty";
 
-const command = fc.constantFrom<Command>("push", "apply-ok", "apply-throw", "discard", "reject-throw");
+const command = fc.constantFrom<Command>(
+  "push",
+  "apply-ok",
+  "apply-throw",
+  "discard",
+  "reject-throw",
+  "resolve-on-empty",
+);
 
 /**
  * Random sequences of push / apply / discard against a plain array model. The callbacks
@@ -41,6 +48,20 @@ async function runScenario(commands: Command[]): Promise<void> {
         },
       });
       model.push(record.id);
+    } else if (step === "resolve-on-empty") {
+      // Discard down to an empty stack, then both resolve actions must find nothing.
+      while (model.length > 0) {
+        rejectThrows = false;
+        await resolve.execute("drain", { action: "discard", reason: "drain" }, undefined, fakeContext());
+        discarded.add(model.pop() as string);
+      }
+      calls.length = 0;
+      for (const action of ["apply", "discard"] as const) {
+        const result = await resolve.execute("empty", { action, reason: "r" }, undefined, fakeContext());
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toBe("No pending action to resolve. Nothing to apply or discard.");
+      }
+      expect(calls).toEqual([]); // no callback runs for a resolve on an empty stack
     } else {
       applyThrows = step === "apply-throw";
       rejectThrows = step === "reject-throw";
