@@ -2,11 +2,26 @@ import type { CommandSpec, OptionSpec } from "./command-spec.js";
 
 const helpOption: OptionSpec = { type: "boolean", short: "h", description: "Show this help" };
 
+/** Breaks a paragraph into lines of at most `width` characters, at spaces. */
+export function wrap(paragraph: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  return line ? [...lines, line] : lines;
+}
+
 /** The `--help` text of one command: usage, summary, options (aligned) and details. */
 export function formatCommandHelp(spec: CommandSpec): string[] {
   const options = Object.entries({ ...spec.options, help: helpOption }).map(([name, option]) => {
     const flag = `${option.short ? `-${option.short}, ` : "    "}--${name}${option.type === "string" ? ` ${option.valueName ?? "VALUE"}` : ""}`;
-    const choices = option.choices ? ` (${option.choices.join(" | ")})` : "";
+    const choices = option.choices ? `: ${option.choices.join(" | ")}` : "";
     const repeat = option.multiple ? " (repeatable)" : "";
     return [flag, `${option.description}${choices}${repeat}`] as const;
   });
@@ -18,7 +33,15 @@ export function formatCommandHelp(spec: CommandSpec): string[] {
     "",
     "Options:",
     ...options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
-    ...(spec.details.length > 0 ? ["", ...spec.details] : []),
+    ...(spec.details.length > 0
+      ? [
+          "",
+          ...spec.details.flatMap((paragraph, index) => [
+            ...(index > 0 ? [""] : []),
+            ...wrap(paragraph, 100),
+          ]),
+        ]
+      : []),
   ];
 }
 

@@ -76,9 +76,9 @@ export const callCommand: Command = {
     positionals: { min: 1, max: Number.POSITIVE_INFINITY },
     details: [
       DEFAULT_PATHS_HELP,
-      "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions",
-      "are only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a",
-      "resolution is an error.",
+      "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions are " +
+        "only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a resolution is an error.",
+      'Example: tooldock call batch_rename_preview ./tools --args \'{"files":["a.md"],"find":"a","replace":"b","regex":false}\' --apply',
     ],
   },
   async run({ io, output, args }) {

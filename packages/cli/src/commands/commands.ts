@@ -3,6 +3,7 @@ import type { Command } from "./command.js";
 import { demoCommand } from "./demo-command.js";
 import { initCommand } from "./init-command.js";
 import { listCommand } from "./list-command.js";
+import { mcpCommand } from "./mcp-command.js";
 import { schemaCommand } from "./schema-command.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -14,4 +15,5 @@ export const COMMANDS: readonly Command[] = [
   schemaCommand,
   initCommand,
   demoCommand,
+  mcpCommand,
 ];

@@ -10,10 +10,7 @@ export const demoCommand: Command = {
     options: {},
     positionals: { min: 0, max: 0 },
     details: [
-      "Loads @tooldock/examples, previews and applies a batch rename (showing the pending stack and",
-      "the steering to resolve), previews and discards an ast_edit, then stacks two actions and",
-      "resolves them last-in first-out. Everything happens in a temporary folder (compile cache",
-      "included) that is removed at the end.",
+      "Loads @tooldock/examples, previews and applies a batch rename (showing the pending stack and the steering to resolve), previews and discards an ast_edit, then stacks two actions and resolves them last-in first-out. Everything happens in a temporary folder (compile cache included) that is removed at the end.",
     ],
   },
   run: ({ io, output }) => runDemo(io, output),

@@ -18,9 +18,7 @@ export const initCommand: Command = {
     },
     positionals: { min: 1, max: 1 },
     details: [
-      'The folder must be new or empty. The package lists its tool in the "tooldock" field of',
-      "package.json, has @tooldock/sdk as a peer dependency, and tests the tool with",
-      "@tooldock/loader/testing.",
+      'The folder must be new or empty. The package lists its tool in the "tooldock" field of package.json, has @tooldock/sdk as a peer dependency, and tests the tool with @tooldock/loader/testing.',
     ],
   },
   async run({ io, output, args, version }) {

@@ -45,9 +45,7 @@ export const schemaCommand: Command = {
     positionals: { min: 0, max: Number.POSITIVE_INFINITY },
     details: [
       DEFAULT_PATHS_HELP,
-      "Prints the `tools` array of the provider's request (Gemini: its `tools` with functionDeclarations),",
-      "for the tools offered to the model (hidden tools left out). Diagnostics go to stderr; exit code 1",
-      "when a module failed to load.",
+      "Prints the `tools` array of the provider's request (Gemini: its `tools` with functionDeclarations), for the tools offered to the model (hidden tools left out). Diagnostics go to stderr; exit code 1 when a module failed to load.",
     ],
   },
   async run({ io, output, args }) {

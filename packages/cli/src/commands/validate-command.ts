@@ -52,7 +52,11 @@ export const validateCommand: Command = {
       },
     },
     positionals: { min: 0, max: Number.POSITIVE_INFINITY },
-    details: [DEFAULT_PATHS_HELP, "Exit code 1 when any error (with --strict, any warning) is found."],
+    details: [
+      DEFAULT_PATHS_HELP,
+      "Exit code 1 when any error (with --strict, any warning) is found.",
+      "CI: tooldock validate ./tools --strict --format junit --output reports/tooldock.xml",
+    ],
   },
   async run({ io, output, args }) {
     const strict = flagOption(args, "strict");

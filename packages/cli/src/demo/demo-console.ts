@@ -10,6 +10,7 @@ export class DemoConsole {
   readonly #output: Output;
   #calls = 0;
   #failures = 0;
+  readonly #reminders: string[] = [];
 
   constructor(output: Output) {
     this.#output = output;
@@ -20,13 +21,20 @@ export class DemoConsole {
     return this.#failures;
   }
 
+  /** Shows the reminders a session emits (what a host injects into the conversation). */
+  watch(session: Session): () => void {
+    return session.subscribe((event) => {
+      if (event.type === "reminder") this.#reminders.push(event.text);
+    });
+  }
+
   step(title: string): void {
     const { colors } = this.#output;
     this.#output.print("", colors.bold(colors.cyan(`▶ ${title}`)));
   }
 
   say(...lines: string[]): void {
-    this.#output.print(...lines.map((line) => `  ${line}`));
+    this.#output.print(...lines.map((line) => (line === "" ? "" : `  ${line}`)));
   }
 
   /** Runs one call through the session like a host would, prints it, and counts surprises. */
@@ -36,6 +44,7 @@ export class DemoConsole {
     this.say(colors.dim(`model → ${name} ${JSON.stringify(params)}`));
     const result = await session.execute({ toolCallId: `demo-${this.#calls}`, name, params });
     this.#output.print(...formatResult(name, result, colors).map((line) => `  ${line}`));
+    for (const text of this.#reminders.splice(0)) this.say(colors.dim(`reminder for the model: ${text}`));
     if (result.isError === true && !expectError) this.#failures += 1;
     if (result.isError !== true && expectError) this.#failures += 1;
     return result;

@@ -50,6 +50,7 @@ export async function runDemo(io: CliIo, output: Output): Promise<number> {
     );
     if (report.diagnostics.length > 0)
       demo.say(...formatDiagnostics(report.diagnostics, output.colors, examples));
+    demo.watch(session);
     await session.start();
 
     await renameStep(demo, session, workspace.cwd);
@@ -60,6 +61,7 @@ export async function runDemo(io: CliIo, output: Output): Promise<number> {
     stacking.register(createAstEditTool({ cwd: workspace.cwd }), "built-in");
     for (const loaded of result.tools) stacking.register(loaded.tool, loaded.path);
     host.setActiveSession(stacking);
+    demo.watch(stacking);
     await stacking.start();
     await stackStep(demo, stacking, workspace.cwd);
 
