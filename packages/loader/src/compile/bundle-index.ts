@@ -50,6 +50,19 @@ export async function writeBundleIndex(cacheDir: string, entry: BundleIndexEntry
   await writeFileAtomic(indexPath(cacheDir, entry.entry), JSON.stringify(entry));
 }
 
+/** The last recorded compile of an entry, if any. */
+export async function readBundleIndex(
+  cacheDir: string,
+  entry: string,
+): Promise<BundleIndexEntry | undefined> {
+  try {
+    const recorded = JSON.parse(await readFile(indexPath(cacheDir, entry), "utf8")) as BundleIndexEntry;
+    return recorded.entry === entry ? recorded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The cached bundle of an entry when nothing it was built from has changed: same compiler
  * context, same tsconfig, every input file unchanged, same host module exports and every

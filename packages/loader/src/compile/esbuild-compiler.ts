@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BuildFailure, BuildOptions, Message } from "esbuild";
@@ -8,6 +8,7 @@ import {
   bundlePath,
   computeBundleKey,
   findCurrentBundle,
+  readBundleIndex,
   writeBundleIndex,
 } from "./bundle-index.js";
 import { CompileFailure } from "./compile-failure.js";
@@ -107,8 +108,12 @@ export async function compileWithEsbuild(
   };
   const key = computeBundleKey(unkeyed);
   const output = result.outputFiles[0]?.text ?? "";
+  const previous = await readBundleIndex(cacheDir, entry);
   await writeFileAtomic(bundlePath(cacheDir, key), output);
   await writeBundleIndex(cacheDir, { ...unkeyed, key });
+  // Each entry keeps only its current bundle; modules already imported stay in memory.
+  if (previous !== undefined && previous.key !== key)
+    await rm(bundlePath(cacheDir, previous.key), { force: true });
   return { url: pathToFileURL(bundlePath(cacheDir, key)).href, fromCache: false };
 }
 
