@@ -4,6 +4,8 @@ import * as runtime from "./index.js";
 describe("@tooldock/runtime public surface", () => {
   it("exports exactly these runtime values (types are checked by tsc)", () => {
     expect(Object.keys(runtime).sort()).toEqual([
+      "AST_EDIT_TOOL_NAME",
+      "AstEditError",
       "DEFAULT_SOURCE_TOOL_NAME",
       "NOTHING_PENDING_MESSAGE",
       "PendingActionStore",

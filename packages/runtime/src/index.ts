@@ -2,7 +2,15 @@
 // The surface test (index.test.ts) fails when this list changes by accident.
 
 // The built-in ast_edit tool (built in ./ast-edit/).
-export { type AstEditToolOptions, createAstEditTool } from "./ast-edit/index.js";
+export {
+  AST_EDIT_TOOL_NAME,
+  type AstEditApplyDetails,
+  type AstEditDetails,
+  AstEditError,
+  type AstEditErrorCode,
+  type AstEditToolOptions,
+  createAstEditTool,
+} from "./ast-edit/index.js";
 // Pending actions and the hidden `resolve` tool (SPEC §3).
 export type {
   PendingActionEvent,
