@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import * as loader from "../src/index.js";
+import * as testing from "../src/testing/index.js";
+
+// Pins the public surface: a change here must be deliberate (and documented in the README).
+describe("@tooldock/loader public surface", () => {
+  it("exports exactly the documented runtime values", () => {
+    expect(Object.keys(loader).sort()).toMatchInlineSnapshot(`
+      [
+        "CACHE_DIR_ENV",
+        "COMPILER_ENV",
+        "DEFAULT_FACTORY_TIMEOUT_MS",
+        "FACTORY_TIMEOUT_ENV",
+        "PENDING_STORE_UNAVAILABLE_MESSAGE",
+        "ToolHost",
+        "discoverToolModules",
+        "loadCustomTools",
+      ]
+    `);
+  });
+
+  it("@tooldock/loader/testing exports the harness", () => {
+    expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+      [
+        "createToolHarness",
+      ]
+    `);
+  });
+});
