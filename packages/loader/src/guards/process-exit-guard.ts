@@ -75,6 +75,11 @@ export async function runGuarded<T>(
           });
     const outcome = await (deadline === undefined ? running : Promise.race([running, deadline]));
     if (state.exited) return { status: "exit", exitCode: state.exitCode };
+    // An ES module that exited while it was first evaluated is cached in that failed state:
+    // importing it again rethrows the same sentinel without calling process.exit.
+    if (outcome.status === "throw" && outcome.error instanceof ProcessExitSentinel) {
+      return { status: "exit", exitCode: outcome.error.exitCode };
+    }
     return outcome;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
