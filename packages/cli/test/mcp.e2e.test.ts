@@ -18,6 +18,8 @@ const binPath = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const examplesTools = fileURLToPath(new URL("../../examples/tools/", import.meta.url));
 const brokenTools = fileURLToPath(new URL("./fixtures/mcp/broken/", import.meta.url));
 const noisyTools = fileURLToPath(new URL("./fixtures/mcp/noisy/", import.meta.url));
+/** A module that keeps the event loop busy with a timer it never clears. */
+const lingeringTools = fileURLToPath(new URL("./fixtures/mcp/lingering/", import.meta.url));
 const clientProcess = fileURLToPath(new URL("./fixtures/mcp/client-process.mjs", import.meta.url));
 
 const renameArgs = { files: ["draft-a.txt", "draft-b.txt"], find: "draft", replace: "final", regex: false };
@@ -43,7 +45,9 @@ afterEach(async () => {
 
 const listFiles = async () => (await readdir(workDir)).sort();
 const textOf = (result: unknown) =>
-  (result as CallToolResult).content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+  (result as CallToolResult).content
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("\n");
 
 interface Connected {
   client: Client;
@@ -55,7 +59,7 @@ interface Connected {
 /** Connects the SDK's client to a server over `transport` and records list_changed notifications. */
 async function connectClient(transport: Transport): Promise<Omit<Connected, "stderr">> {
   const client = new Client({ name: "e2e", version: "1.0.0" });
-  let waiters: Array<() => void> = [];
+  const waiters: Array<() => void> = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     for (const wake of waiters.splice(0)) wake();
   });
@@ -92,7 +96,10 @@ describe("tooldock mcp (built, over stdio)", () => {
     expect(names).not.toContain("resolve");
     const rename = tools.find((tool) => tool.name === "batch_rename_preview");
     expect(rename?.annotations?.readOnlyHint).toBe(false);
-    expect(rename?.inputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["files"]) });
+    expect(rename?.inputSchema).toMatchObject({
+      type: "object",
+      required: expect.arrayContaining(["files"]),
+    });
 
     const listChanged = nextListChanged();
     const preview = await client.callTool({ name: "batch_rename_preview", arguments: renameArgs });
@@ -110,7 +117,10 @@ describe("tooldock mcp (built, over stdio)", () => {
     expect(textOf(refused)).toContain("resolve");
 
     const hidden = nextListChanged();
-    const applied = await client.callTool({ name: "resolve", arguments: { action: "apply", reason: "as planned" } });
+    const applied = await client.callTool({
+      name: "resolve",
+      arguments: { action: "apply", reason: "as planned" },
+    });
     expect(applied.isError).toBeUndefined();
     expect(textOf(applied)).toContain("Renamed 2 file(s)");
     expect(await listFiles()).toEqual(["final-a.txt", "final-b.txt", "keep.txt"]);
@@ -145,8 +155,11 @@ describe("tooldock mcp (built, over stdio)", () => {
     expect(stderr()).toContain("noisy: raw stdout write");
   });
 
-  it("exits with 0 when stdin closes, discarding what is pending", async () => {
-    const child = spawn(process.execPath, [binPath, "mcp", examplesTools], {
+  it.each([
+    ["stdin closes", (child: ChildProcess) => child.stdin?.end()],
+    ["it gets SIGTERM", (child: ChildProcess) => child.kill("SIGTERM")],
+  ])("exits with 0 when %s, discarding what is pending, despite a busy tool", async (_when, stop) => {
+    const child = spawn(process.execPath, [binPath, "mcp", examplesTools, lingeringTools], {
       cwd: workDir,
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -161,21 +174,25 @@ describe("tooldock mcp (built, over stdio)", () => {
     // The server transport speaks the same newline-delimited JSON; reading the child's
     // stdout and writing its stdin makes it a client transport without a second spawn.
     const { client } = await connectClient(new StdioServerTransport(child.stdout, child.stdin));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("ticks");
     await client.callTool({ name: "batch_rename_preview", arguments: renameArgs });
-    child.stdin.end();
+    stop(child);
     expect(await exited).toBe(0);
     expect(stderr).toContain('discarding 1 pending action(s): Rename 2 file(s): "draft" → "final"');
     expect(await listFiles()).toEqual(["draft-a.txt", "draft-b.txt", "keep.txt"]);
   });
 
   it("leaves no server process behind when the client is killed", async () => {
-    const client = spawn(process.execPath, [clientProcess, binPath, examplesTools, workDir], {
+    const client = spawn(process.execPath, [clientProcess, binPath, workDir, examplesTools, lingeringTools], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     cleanups.push(async () => {
       if (client.exitCode === null) client.kill("SIGKILL");
     });
     const { pid, tools } = await firstJsonLine(client);
+    cleanups.push(async () => {
+      if (isAlive(pid)) process.kill(pid, "SIGKILL");
+    });
     expect(tools).toBeGreaterThan(0);
     expect(isAlive(pid)).toBe(true);
     client.kill("SIGKILL");

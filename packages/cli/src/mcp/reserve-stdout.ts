@@ -1,6 +1,8 @@
+import type { Writable } from "node:stream";
+
 /** The stream to write the protocol to, and the way to give stdout back. */
 export interface ReservedStdout {
-  protocol: NodeJS.WritableStream;
+  protocol: Writable;
   release(): void;
 }
 
@@ -9,7 +11,7 @@ export interface ReservedStdout {
  * (a tool's `console.log`, a library's progress line) goes to `stderr`, and the returned
  * `protocol` stream is the only way to reach the real stdout.
  */
-export function reserveStdout(stdout: NodeJS.WriteStream, stderr: NodeJS.WritableStream): ReservedStdout {
+export function reserveStdout(stdout: Writable, stderr: Writable): ReservedStdout {
   const write = stdout.write;
   const protocolWrite = write.bind(stdout);
   const protocol = new Proxy(stdout, {

@@ -3,10 +3,13 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { loadCustomTools, ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
+import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { createColors } from "../output/colors.js";
+import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { createMcpServer } from "./create-mcp-server.js";
-import { formatDiagnostic } from "./format-diagnostic.js";
-import { type ReservedStdout, reserveStdout } from "./reserve-stdout.js";
+import { reserveStdout } from "./reserve-stdout.js";
 import { createStderrLogger } from "./stderr-logger.js";
+import { whenClientGone } from "./when-client-gone.js";
 
 /** Options of {@link serveMcp}. */
 export interface ServeMcpOptions {
@@ -22,36 +25,33 @@ export interface ServeMcpOptions {
   stderr?: Writable;
   /** Aborting stops the server as if stdin had closed. */
   signal?: AbortSignal;
-  /** Compiler of the tool modules (see `@tooldock/loader`). Default: the loader's, `"esbuild"`. */
-  compiler?: "esbuild" | "jiti";
-  /** Milliseconds a tool factory may take. Default: the loader's, `10000`. */
-  factoryTimeoutMs?: number;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
 export interface ServeMcpResult {
-  /** Names of the tools the session registered. */
+  /** Names of the tools that loaded and were served. */
   tools: string[];
-  /** Every load diagnostic (also written to stderr as they were found). */
+  /** Every load diagnostic (also written to stderr). */
   diagnostics: Diagnostic[];
 }
 
 /**
  * `tooldock mcp`: loads tool modules into one session and serves it over MCP on stdio until
- * stdin closes, stdout breaks (the client went away) or `signal` aborts; then disposes the
+ * the client is gone (stdin closes, stdout breaks) or `signal` aborts; then disposes the
  * session, which discards every pending action through its `reject`.
  *
- * Diagnostics go to stderr and never stop the server. While it runs, writes to
- * `process.stdout` by anyone but the protocol (a tool's `console.log`) are sent to stderr.
+ * Diagnostics go to stderr and never stop the server. When `stdout` is `process.stdout`,
+ * writes to it by anyone but the protocol (a tool's `console.log`) go to stderr meanwhile.
+ *
+ * @example
+ * await serveMcp({ paths: ["./tools"] }); // resolves when the client disconnects
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const cwd = options.cwd ?? process.cwd();
-  const reserved: ReservedStdout | undefined =
-    stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
-
+  const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   const session = new Session({ cwd });
   try {
     const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
@@ -61,20 +61,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       cwd,
       host,
       session,
-      ...(options.compiler ? { compiler: options.compiler } : {}),
-      ...(options.factoryTimeoutMs !== undefined ? { factoryTimeoutMs: options.factoryTimeoutMs } : {}),
+      builtInToolNames: [...BUILT_IN_TOOL_NAMES],
     });
-    const diagnostics = [...loaded.diagnostics];
-    for (const { tool, path } of loaded.tools) {
-      if (session.get(tool.name) === tool) continue;
-      try {
-        session.register(tool, path);
-      } catch (error) {
-        stderr.write(`tooldock mcp: ${tool.name} from ${path} was not served: ${messageOf(error)}\n`);
-      }
+    if (loaded.diagnostics.length > 0) {
+      stderr.write(`${formatDiagnostics(loaded.diagnostics, createColors(false), cwd).join("\n")}\n`);
     }
-    for (const diagnostic of diagnostics) stderr.write(formatDiagnostic(diagnostic));
-    const tools = session.tools().map((tool) => tool.name);
     stderr.write(
       `tooldock mcp: serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on stdio\n`,
     );
@@ -85,12 +76,12 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       onError: (error) => stderr.write(`tooldock mcp: ${messageOf(error)}\n`),
     });
     mcp.server.onerror = (error) => stderr.write(`tooldock mcp: protocol error: ${error.message}\n`);
-    const stopped = whenStopped(stdin, stdout, options.signal);
+    const gone = whenClientGone(stdin, stdout, options.signal);
     await mcp.connect(new StdioServerTransport(stdin, reserved?.protocol ?? stdout));
-    await Promise.race([stopped.promise, mcp.closed]);
-    stopped.dispose();
+    await Promise.race([gone.promise, mcp.closed]);
+    gone.dispose();
     await mcp.close();
-    return { tools, diagnostics };
+    return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     const pending = session.pending.list();
     if (pending.length > 0) {
@@ -100,28 +91,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     await session.dispose();
     reserved?.release();
   }
-}
-
-/** Settles when the client is gone: stdin ended or closed, stdout failed, or `signal` aborted. */
-function whenStopped(stdin: Readable, stdout: Writable, signal: AbortSignal | undefined) {
-  let stop = () => {};
-  const promise = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
-  stdin.once("end", stop);
-  stdin.once("close", stop);
-  // Stays attached: a write that fails after the stop (EPIPE) must not crash the process.
-  stdout.on("error", stop);
-  signal?.addEventListener("abort", stop, { once: true });
-  if (signal?.aborted) stop();
-  return {
-    promise,
-    dispose() {
-      stdin.off("end", stop);
-      stdin.off("close", stop);
-      signal?.removeEventListener("abort", stop);
-    },
-  };
 }
 
 function messageOf(error: unknown): string {
