@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point of `pnpm bench`:
 //   node bench/run.mjs [load] [runtime] [cli] [--smoke] [--json] [--out FILE]
-//                      [--sizes 10,100,500] [--runs 5]
+//                      [--sizes 10,100,500] [--runs 5] [--variants a,b] [--keep]
 // With no benchmark named, runs all three. `--smoke` runs tiny sizes once each (used by the
 // test suite); `--json` prints the JSON report instead of Markdown; `--out` also writes it to FILE.
 // Progress goes to stderr.
@@ -20,6 +20,7 @@ const { values, positionals } = parseArgs({
     out: { type: "string" },
     sizes: { type: "string" },
     runs: { type: "string" },
+    variants: { type: "string" },
     keep: { type: "boolean", default: false },
   },
 });
@@ -41,7 +42,8 @@ const started = Date.now();
 const report = { machine: describeMachine(), smoke, benchmarks: {} };
 const sections = [];
 if (selected.includes("load")) {
-  const load = await runLoadBenchmark({ sizes, runs, log, keep: values.keep });
+  const variants = values.variants?.split(",");
+  const load = await runLoadBenchmark({ sizes, runs, variants, log, keep: values.keep });
   report.benchmarks.load = load;
   sections.push(`## load\n\n${formatLoadReport(load)}`);
 }

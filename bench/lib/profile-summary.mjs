@@ -58,3 +58,14 @@ export function summarizeProfile(profile, top) {
       .join("\n");
   return `self time by owner (total ${ms(total).trim()}):\n${rank(byOwner)}\n\nself time by function:\n${rank(byFunction)}`;
 }
+
+// As a command: node bench/lib/profile-summary.mjs <file.cpuprofile> [top]
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/bench\//, "/bench/"))) {
+  const { readFile } = await import("node:fs/promises");
+  const [file, top = "25"] = process.argv.slice(2);
+  if (!file) {
+    console.error("usage: node bench/lib/profile-summary.mjs <file.cpuprofile> [top]");
+    process.exit(2);
+  }
+  console.log(summarizeProfile(JSON.parse(await readFile(file, "utf8")), Number(top)));
+}

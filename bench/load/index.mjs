@@ -12,7 +12,10 @@ import { compileFloors } from "./prepare.mjs";
 
 const childScript = fileURLToPath(new URL("./child.mjs", import.meta.url));
 
-/** Every variant, floors first. `floor` is the one ratios are taken against. */
+/**
+ * Every variant, floors first. `maxN`: the slowest baselines (seconds per run at N = 100) are
+ * measured up to that size only, to keep a full run bounded; no target reads them at N = 500.
+ */
 export const LOAD_VARIANTS = [
   { id: "native-file", label: "native import(), one .mjs per source file (floor)", tooldock: false },
   { id: "native-bundle", label: "native import(), one pre-bundled .mjs per tool", tooldock: false },
@@ -20,10 +23,10 @@ export const LOAD_VARIANTS = [
   { id: "native-bundle-seq", label: "native import(), pre-bundled, one at a time", tooldock: false },
   { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
   { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
-  { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true },
-  { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true },
+  { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true, maxN: 100 },
+  { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true, maxN: 100 },
   { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false },
-  { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false },
+  { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false, maxN: 100 },
 ];
 export const FLOOR = "native-file";
 
@@ -46,13 +49,17 @@ async function tooldockAvailability() {
 }
 
 /**
- * @param {{ sizes: number[]; runs: number; log?: (line: string) => void; keep?: boolean }} options
+ * @param {{ sizes: number[]; runs: number; variants?: string[]; log?: (line: string) => void; keep?: boolean }} options
  */
 export async function runLoadBenchmark(options) {
   const log = options.log ?? (() => {});
   const tooldock = await tooldockAvailability();
   if (!tooldock.available) log(`load: Tooldock rows skipped (${tooldock.reason})`);
-  const variants = LOAD_VARIANTS.filter((variant) => tooldock.available || !variant.tooldock);
+  const variants = LOAD_VARIANTS.filter(
+    (variant) =>
+      (tooldock.available || !variant.tooldock) &&
+      (options.variants === undefined || variant.id === FLOOR || options.variants.includes(variant.id)),
+  );
   const root = await mkdtemp(join(tmpdir(), "tooldock-bench-load-"));
   /** @type {any[]} */
   const results = [];
@@ -67,8 +74,9 @@ export async function runLoadBenchmark(options) {
         "tooldock-esbuild-warm": join(dir, "cache-tooldock"),
         "tooldock-jiti-warm": join(dir, "cache-tooldock-jiti"),
       };
+      const measured = variants.filter((variant) => variant.maxN === undefined || n <= variant.maxN);
       /** @type {Record<string, { runs: any[]; errors: string[] }>} */
-      const samples = Object.fromEntries(variants.map((variant) => [variant.id, { runs: [], errors: [] }]));
+      const samples = Object.fromEntries(measured.map((variant) => [variant.id, { runs: [], errors: [] }]));
 
       // Setup, not timed: fill the warm caches once.
       for (const [variant, cacheDir] of Object.entries(warmCache)) {
@@ -82,7 +90,7 @@ export async function runLoadBenchmark(options) {
       }
 
       for (let round = 0; round < options.runs; round += 1) {
-        const order = round % 2 === 0 ? variants : [...variants].reverse();
+        const order = round % 2 === 0 ? measured : [...measured].reverse();
         for (const variant of order) {
           const sample = samples[variant.id];
           if (sample.errors.length > 0 && sample.runs.length === 0 && round > 0) continue;
@@ -116,6 +124,18 @@ export async function runLoadBenchmark(options) {
 
       const floorAll = median(samples[FLOOR].runs.map((run) => run.allMs));
       for (const variant of variants) {
+        if (!samples[variant.id]) {
+          results.push({
+            n,
+            variant: variant.id,
+            label: variant.label,
+            status: "skipped",
+            reason: `measured up to N = ${variant.maxN} only (seconds per run; keeps a full run bounded)`,
+            runs: 0,
+            errors: [],
+          });
+          continue;
+        }
         const { runs, errors } = samples[variant.id];
         const allMs = median(runs.map((run) => run.allMs));
         results.push({
@@ -136,6 +156,10 @@ export async function runLoadBenchmark(options) {
           firstReported: runs.every((run) => !run.firstMsMissing),
           samples: runs.map((run) => ({ allMs: run.allMs, firstMs: run.firstMs })),
         });
+        const row = results.at(-1);
+        log(
+          `load: N=${n} ${variant.id}: all ${fixed(row.median.allMs)} ms, first ${fixed(row.median.firstMs)} ms, ${ratio(row.ratioToFloor)}${errors.length ? `, errors: ${errors[0]?.slice(0, 200)}` : ""}`,
+        );
       }
     }
   } finally {
@@ -153,15 +177,19 @@ export async function runLoadBenchmark(options) {
 
 /** @param {Awaited<ReturnType<typeof runLoadBenchmark>>} report */
 export function formatLoadReport(report) {
-  const rows = report.results.map((row) => [
-    row.n,
-    row.label,
-    row.status === "ok" ? fixed(row.median.allMs) : `error: ${row.errors[0] ?? ""}`.slice(0, 120),
-    row.status === "ok" ? `${fixed(row.median.firstMs)}${row.firstReported ? "" : " (= all)"}` : "–",
-    fixed(row.median.rssPerToolKb),
-    ratio(row.ratioToFloor),
-    fixed(row.median.importMs),
-  ]);
+  const rows = report.results.map((row) =>
+    row.status === "skipped"
+      ? [row.n, row.label, "not measured", "–", "–", "–", "–"]
+      : [
+          row.n,
+          row.label,
+          row.status === "ok" ? fixed(row.median.allMs) : `error: ${row.errors[0] ?? ""}`.slice(0, 120),
+          row.status === "ok" ? `${fixed(row.median.firstMs)}${row.firstReported ? "" : " (= all)"}` : "–",
+          fixed(row.median.rssPerToolKb),
+          ratio(row.ratioToFloor),
+          fixed(row.median.importMs),
+        ],
+  );
   return markdownTable(
     ["N", "variant", "all ready (ms)", "first ready (ms)", "RSS/tool (KB)", "× floor", "host imports (ms)"],
     rows,

@@ -1,16 +1,36 @@
 // bench/runtime, measured in a fresh process: per-call cost of `session.execute` against a
 // direct call of the tool's `execute`, for a TypeBox and a zod tool; push + resolve round trips.
-// Usage: node --expose-gc bench/runtime/child.mjs '{"calls":20000,"batches":15}'
+// Usage: node bench/runtime/child.mjs '{"calls":20000,"batches":15,"afterLoad":false}'
+// With `afterLoad`, the process first loads one generated tool module through the built
+// `loadCustomTools`, as a host does before it runs tool calls.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { packageUrl } from "../lib/resolve.mjs";
 import { median } from "../lib/stats.mjs";
+import { generateTools } from "../load/generate.mjs";
 
-const { calls, batches } = JSON.parse(process.argv[2] ?? "{}");
+const { calls, batches, afterLoad = false } = JSON.parse(process.argv[2] ?? "{}");
 const { Type } = await import(packageUrl("@sinclair/typebox"));
 const { z } = await import(packageUrl("zod"));
 const runtime = await import(packageUrl("@tooldock/runtime"));
 
+if (afterLoad) {
+  const { loadCustomTools } = await import(packageUrl("@tooldock/loader"));
+  const root = await mkdtemp(join(tmpdir(), "tooldock-bench-runtime-"));
+  try {
+    const { toolsDir } = await generateTools(root, 1);
+    const loaded = await loadCustomTools({ paths: [toolsDir], cwd: root, cacheDir: join(root, "cache") });
+    if (loaded.tools.length !== 1) throw new Error(`loadCustomTools loaded ${loaded.tools.length} of 1 tool`);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 const result = { content: [{ type: "text", text: "ok" }] };
+// Tools declare the parameters they use, as authors write them; `signalTool` also takes the
+// abort signal (the fifth parameter), which a runtime may only create for tools that can see it.
 const typeboxTool = {
   name: "read_lines",
   label: "Read lines",
@@ -21,7 +41,16 @@ const typeboxTool = {
     end: Type.Optional(Type.Integer({ minimum: 1 })),
     encoding: Type.Optional(Type.Union([Type.Literal("utf8"), Type.Literal("latin1")])),
   }),
-  execute: async () => result,
+  async execute(_toolCallId, _params) {
+    return result;
+  },
+};
+const signalTool = {
+  ...typeboxTool,
+  name: "read_lines_abortable",
+  async execute(_toolCallId, _params, _onUpdate, _ctx, signal) {
+    return signal?.aborted ? { ...result, isError: true } : result;
+  },
 };
 const zodTool = {
   name: "read_lines_zod",
@@ -33,13 +62,16 @@ const zodTool = {
     end: z.number().int().min(1).optional(),
     encoding: z.enum(["utf8", "latin1"]).optional(),
   }),
-  execute: async () => result,
+  async execute(_toolCallId, _params) {
+    return result;
+  },
 };
 const params = { path: "src/index.ts", start: 10, end: 40, encoding: "utf8" };
 
 const session = new runtime.Session({ cwd: process.cwd() });
 session.register(typeboxTool, "bench");
 session.register(zodTool, "bench");
+session.register(signalTool, "bench");
 const ctx = { sessionId: session.id, cwd: session.cwd, hasPendingActions: () => false, abort: () => {} };
 
 /** @param {string} name @returns {Promise<void>} */
@@ -81,12 +113,15 @@ async function compare(arms) {
 
 await checkSession(typeboxTool.name);
 await checkSession(zodTool.name);
+await checkSession(signalTool.name);
 
 const perCall = await compare({
   typeboxDirect: () => typeboxTool.execute("call", params, undefined, ctx),
   typeboxSession: () => session.execute({ toolCallId: "call", name: typeboxTool.name, params }),
   zodDirect: () => zodTool.execute("call", params, undefined, ctx),
   zodSession: () => session.execute({ toolCallId: "call", name: zodTool.name, params }),
+  signalDirect: () => signalTool.execute("call", params, undefined, ctx, undefined),
+  signalSession: () => session.execute({ toolCallId: "call", name: signalTool.name, params }),
 });
 
 const store = new runtime.PendingActionStore();
@@ -112,4 +147,4 @@ const roundTrips = await compare({
 });
 if (store.size !== 0 || pendingSession.pending.size !== 0) throw new Error("the pending stack did not drain");
 
-process.stdout.write(`${JSON.stringify({ calls, batches, perCall, roundTrips })}\n`);
+process.stdout.write(`${JSON.stringify({ calls, batches, afterLoad, perCall, roundTrips })}\n`);

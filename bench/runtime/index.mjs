@@ -28,35 +28,44 @@ export async function runRuntimeBenchmark(options) {
     options.log?.(`runtime: skipped (${availability.reason})`);
     return { ...base, status: "skipped", reason: availability.reason, results: [] };
   }
-  const outcome = await runChild([childScript, JSON.stringify(options)]);
-  if (!outcome.ok) return { ...base, status: "error", reason: outcome.error, results: [] };
-  const { perCall, roundTrips } = outcome.value;
+  const task = { calls: options.calls, batches: options.batches };
+  const fresh = await runChild([childScript, JSON.stringify(task)]);
+  if (!fresh.ok) return { ...base, status: "error", reason: fresh.error, results: [] };
+  const loaded = await runChild([childScript, JSON.stringify({ ...task, afterLoad: true })]);
+  if (!loaded.ok) return { ...base, status: "error", reason: loaded.error, results: [] };
+  const a = fresh.value;
+  const b = loaded.value;
+  /** @param {string} id @param {string} label @param {string} arm */
+  const perCallRow = (id, label, arm) => ({
+    id,
+    label,
+    directNs: a.perCall[`${arm}Direct`],
+    sessionNs: a.perCall[`${arm}Session`],
+    overheadNs: a.perCall[`${arm}Session`] - a.perCall[`${arm}Direct`],
+    afterLoad: {
+      directNs: b.perCall[`${arm}Direct`],
+      sessionNs: b.perCall[`${arm}Session`],
+      overheadNs: b.perCall[`${arm}Session`] - b.perCall[`${arm}Direct`],
+    },
+  });
+  /** @param {string} id @param {string} label @param {string} arm */
+  const roundTripRow = (id, label, arm) => ({
+    id,
+    label,
+    roundTripNs: a.roundTrips[arm],
+    afterLoad: { roundTripNs: b.roundTrips[arm] },
+  });
   const results = [
-    {
-      id: "typebox",
-      label: "TypeBox tool: session.execute vs direct execute",
-      directNs: perCall.typeboxDirect,
-      sessionNs: perCall.typeboxSession,
-      overheadNs: perCall.typeboxSession - perCall.typeboxDirect,
-    },
-    {
-      id: "zod",
-      label: "zod tool: session.execute vs direct execute",
-      directNs: perCall.zodDirect,
-      sessionNs: perCall.zodSession,
-      overheadNs: perCall.zodSession - perCall.zodDirect,
-    },
-    { id: "push-pop", label: "store.push + store.pop", roundTripNs: roundTrips.pushPop },
-    {
-      id: "push-resolve",
-      label: "store.push + resolve tool (apply)",
-      roundTripNs: roundTrips.pushResolveTool,
-    },
-    {
-      id: "push-resolve-session",
-      label: "pending.push + session.execute(resolve, apply)",
-      roundTripNs: roundTrips.pushResolveSession,
-    },
+    perCallRow("typebox", "TypeBox tool: session.execute vs direct execute", "typebox"),
+    perCallRow("zod", "zod tool: session.execute vs direct execute", "zod"),
+    perCallRow("typebox-signal", "TypeBox tool taking the abort signal: session.execute vs direct", "signal"),
+    roundTripRow("push-pop", "store.push + store.pop", "pushPop"),
+    roundTripRow("push-resolve", "store.push + resolve tool (apply)", "pushResolveTool"),
+    roundTripRow(
+      "push-resolve-session",
+      "pending.push + session.execute(resolve, apply)",
+      "pushResolveSession",
+    ),
   ];
   return { ...base, status: "ok", results };
 }
@@ -66,11 +75,23 @@ export function formatRuntimeReport(report) {
   if (report.status !== "ok") return `runtime: ${report.status} (${report.reason})`;
   const us = (/** @type {number} */ ns) => fixed(ns / 1000, 2);
   return markdownTable(
-    ["measure", "direct (µs/call)", "via Tooldock (µs/call)", "overhead (µs/call)"],
+    [
+      "measure",
+      "direct (µs/call)",
+      "via Tooldock (µs/call)",
+      "overhead (µs/call)",
+      "after loadCustomTools: direct / via / overhead (µs)",
+    ],
     report.results.map((row) =>
       "overheadNs" in row
-        ? [row.label, us(row.directNs), us(row.sessionNs), us(row.overheadNs)]
-        : [row.label, "–", us(row.roundTripNs), "–"],
+        ? [
+            row.label,
+            us(row.directNs),
+            us(row.sessionNs),
+            us(row.overheadNs),
+            `${us(row.afterLoad.directNs)} / ${us(row.afterLoad.sessionNs)} / ${us(row.afterLoad.overheadNs)}`,
+          ]
+        : [row.label, "–", us(row.roundTripNs), "–", `– / ${us(row.afterLoad.roundTripNs)} / –`],
     ),
   );
 }
