@@ -11,6 +11,7 @@ import {
   readBundleIndex,
   writeBundleIndex,
 } from "./bundle-index.js";
+import { CacheWriteError } from "./cache-write-error.js";
 import { CompileFailure } from "./compile-failure.js";
 import { esbuildVersion } from "./compiler-version.js";
 import type { EsbuildBatch } from "./esbuild-batch.js";
@@ -57,7 +58,8 @@ export function esbuildContextHash(): string {
 /**
  * Compiles one entry with esbuild into `<cacheDir>/bundles/<key>.mjs`, or returns the cached
  * bundle when the index proves it current (without importing esbuild). Throws
- * {@link CompileFailure} when the module does not build.
+ * {@link CompileFailure} when the module does not build and {@link CacheWriteError} when the
+ * bundle cannot be written.
  */
 export async function compileWithEsbuild(
   entry: string,
@@ -109,8 +111,12 @@ export async function compileWithEsbuild(
   const key = computeBundleKey(unkeyed);
   const output = result.outputFiles[0]?.text ?? "";
   const previous = await readBundleIndex(cacheDir, entry);
-  await writeFileAtomic(bundlePath(cacheDir, key), output);
-  await writeBundleIndex(cacheDir, { ...unkeyed, key });
+  try {
+    await writeFileAtomic(bundlePath(cacheDir, key), output);
+    await writeBundleIndex(cacheDir, { ...unkeyed, key });
+  } catch (error) {
+    throw new CacheWriteError(cacheDir, { cause: error });
+  }
   // Each entry keeps only its current bundle; modules already imported stay in memory.
   if (previous !== undefined && previous.key !== key)
     await rm(bundlePath(cacheDir, previous.key), { force: true });

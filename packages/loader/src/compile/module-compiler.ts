@@ -1,4 +1,6 @@
 import type { Diagnostic } from "@tooldock/sdk";
+import { CACHE_DIR_ENV } from "./cache-dir.js";
+import { CacheWriteError } from "./cache-write-error.js";
 import { EsbuildBatch } from "./esbuild-batch.js";
 import { compileWithEsbuild } from "./esbuild-compiler.js";
 import { prepareWithJiti } from "./jiti-compiler.js";
@@ -18,8 +20,9 @@ export interface ModuleCompiler {
 }
 
 /**
- * The compiler of a batch. `esbuild` falls back to `jiti` (with one `W_COMPILER_FALLBACK`
- * warning) when esbuild cannot be imported, e.g. a platform without its binary.
+ * The compiler of a batch. `esbuild` falls back to `jiti` for the rest of the batch, with one
+ * warning, when esbuild cannot be imported (`W_COMPILER_FALLBACK`, e.g. a platform without
+ * its binary) or when the cache cannot be written (`W_CACHE_UNWRITABLE`).
  */
 export function createModuleCompiler(
   name: CompilerName,
@@ -35,15 +38,27 @@ export function createModuleCompiler(
           const bundle = await compileWithEsbuild(entry, cacheDir, batch);
           return () => import(/* @vite-ignore */ bundle.url);
         } catch (error) {
-          if (!batch.failedToImport) throw error;
-          useJiti = true;
-          onWarning({
-            code: "W_COMPILER_FALLBACK",
-            severity: "warning",
-            message: `esbuild could not be loaded (${error instanceof Error ? error.message : String(error)}); compiling with jiti instead.`,
-            path: entry,
-            hint: 'Reinstall esbuild for this platform, or pass compiler: "jiti" to silence this warning.',
-          });
+          if (error instanceof CacheWriteError) {
+            useJiti = true;
+            onWarning({
+              code: "W_CACHE_UNWRITABLE",
+              severity: "warning",
+              message: `esbuild ${error.message}; compiling with jiti instead, without a cache.`,
+              path: entry,
+              hint: `Make ${error.cacheDir} writable, or point cacheDir / $${CACHE_DIR_ENV} at a writable folder.`,
+            });
+          } else if (batch.failedToImport) {
+            useJiti = true;
+            onWarning({
+              code: "W_COMPILER_FALLBACK",
+              severity: "warning",
+              message: `esbuild could not be loaded (${error instanceof Error ? error.message : String(error)}); compiling with jiti instead.`,
+              path: entry,
+              hint: 'Reinstall esbuild for this platform, or pass compiler: "jiti" to silence this warning.',
+            });
+          } else {
+            throw error;
+          }
         }
       }
       return prepareWithJiti(entry, cacheDir);

@@ -1,0 +1,11 @@
+/** The compile cache could not be written (read-only, full, or not a directory). */
+export class CacheWriteError extends Error {
+  constructor(
+    readonly cacheDir: string,
+    options: { cause: unknown },
+  ) {
+    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(`cannot write the compile cache in ${cacheDir} (${reason})`, options);
+    this.name = "CacheWriteError";
+  }
+}
