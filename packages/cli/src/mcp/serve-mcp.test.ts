@@ -1,0 +1,83 @@
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { serveMcp } from "./serve-mcp.js";
+
+const fixtures = fileURLToPath(new URL("../../test/fixtures/mcp/", import.meta.url));
+const examplesTools = fileURLToPath(new URL("../../../examples/tools/", import.meta.url));
+
+/** serveMcp on in-memory pipes, with the SDK's client on the other ends. */
+async function start(paths: string[], options: { cwd?: string; signal?: AbortSignal } = {}) {
+  const toServer = new PassThrough();
+  const fromServer = new PassThrough();
+  const stderr = new PassThrough();
+  let stderrText = "";
+  stderr.on("data", (chunk: Buffer) => {
+    stderrText += chunk.toString();
+  });
+  const served = serveMcp({
+    paths,
+    cwd: options.cwd ?? fixtures,
+    stdin: toServer,
+    stdout: fromServer,
+    stderr,
+    signal: options.signal,
+  });
+  const client = new Client({ name: "unit", version: "1.0.0" });
+  // A stdio transport reading the server's stdout and writing its stdin is a client transport.
+  await client.connect(new StdioServerTransport(fromServer, toServer));
+  let protocolText = "";
+  fromServer.on("data", (chunk: Buffer) => {
+    protocolText += chunk.toString();
+  });
+  return { client, served, toServer, stderr: () => stderrText, protocol: () => protocolText };
+}
+
+const textOf = (result: unknown) =>
+  (result as CallToolResult).content
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("\n");
+
+describe("serveMcp", () => {
+  it("serves the modules that load, reports the others on stderr, and stops when stdin ends", async () => {
+    const server = await start(["broken", "noisy"]);
+    expect((await server.client.listTools()).tools.map((tool) => tool.name)).toEqual(["noisy"]);
+    expect(textOf(await server.client.callTool({ name: "noisy", arguments: {} }))).toBe("quiet result");
+    server.toServer.end();
+    const result = await server.served;
+    expect(result.tools).toEqual(["noisy"]);
+    expect(result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E_COMPILE"]);
+    expect(server.stderr()).toMatch(/error E_COMPILE .*does-not-compile\.ts/);
+    expect(server.stderr()).toContain("[info] noisy: logger line");
+    expect(server.stderr()).toContain("tooldock mcp: serving 1 tool(s) from 2 module(s) on stdio");
+    for (const line of server.protocol().trim().split("\n")) {
+      expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+    }
+  });
+
+  it("stops on abort and discards what is pending through its reject", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "tooldock-serve-mcp-"));
+    try {
+      await writeFile(join(cwd, "old-name.txt"), "x");
+      const controller = new AbortController();
+      const server = await start([examplesTools], { cwd, signal: controller.signal });
+      const staged = await server.client.callTool({
+        name: "batch_rename_preview",
+        arguments: { files: ["old-name.txt"], find: "old", replace: "new", regex: false },
+      });
+      expect(textOf(staged)).toMatch(/nothing has changed yet/i);
+      controller.abort();
+      await server.served;
+      expect(server.stderr()).toContain('discarding 1 pending action(s): Rename 1 file(s): "old" → "new"');
+      expect(await readdir(cwd)).toEqual(["old-name.txt"]);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+});
