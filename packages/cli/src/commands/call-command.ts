@@ -4,7 +4,7 @@ import type { ToolCallOutcome } from "../call/run-tool-call.js";
 import { runToolCall } from "../call/run-tool-call.js";
 import type { Colors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
-import { formatActionPreview, formatPendingStack, formatToolChoice } from "../output/format-pending.js";
+import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "../output/format-pending.js";
 import { formatResult, formatResultContent } from "../output/format-result.js";
 import type { Command } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
@@ -23,9 +23,18 @@ function prettyOutcome(
   if (outcome.staged.length > 0) {
     const top = outcome.staged[0];
     lines.push("", ...formatPendingStack(outcome.staged, colors));
-    const preview = formatActionPreview(top?.details, colors);
-    if (preview.length > 0)
-      lines.push("", colors.bold(`Preview of "${top?.label}":`), ...preview.map((line) => `  ${line}`));
+    // The tool's result is its preview; show the action's diff only when the result left it out.
+    const shown = outcome.result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+    const diffs = actionDiffs(top?.details).filter(
+      (diff) => !shown.includes(diff.trim().split("\n")[0] ?? ""),
+    );
+    if (diffs.length > 0) {
+      lines.push(
+        "",
+        colors.bold(`Preview of "${top?.label}":`),
+        ...formatDiffs(diffs, colors).map((line) => `  ${line}`),
+      );
+    }
     lines.push("", formatToolChoice(outcome.toolChoice, colors));
   }
   for (const [index, resolution] of outcome.resolved.entries()) {

@@ -4,8 +4,8 @@ import { formatTable } from "./table.js";
 
 const MAX_PREVIEW_LINES = 40;
 
-/** Unified diffs found in an action's details (`diff`, or `files[].diff`), coloured. */
-function diffLines(details: unknown, colors: Colors): string[] {
+/** Unified diffs found in an action's details (`diff`, or `files[].diff`), uncoloured. */
+export function actionDiffs(details: unknown): string[] {
   if (typeof details !== "object" || details === null) return [];
   const record = details as { diff?: unknown; files?: unknown };
   const diffs: string[] = [];
@@ -13,7 +13,12 @@ function diffLines(details: unknown, colors: Colors): string[] {
   if (Array.isArray(record.files)) {
     for (const file of record.files) if (typeof file?.diff === "string") diffs.push(file.diff);
   }
-  return diffs
+  return diffs;
+}
+
+/** Diffs as coloured lines (added green, removed red, the rest dim), at most 40 lines. */
+export function formatDiffs(diffs: readonly string[], colors: Colors): string[] {
+  const lines = diffs
     .flatMap((diff) => diff.trimEnd().split("\n"))
     .map((line) =>
       line.startsWith("+") && !line.startsWith("+++")
@@ -22,18 +27,6 @@ function diffLines(details: unknown, colors: Colors): string[] {
           ? colors.red(line)
           : colors.dim(line),
     );
-}
-
-/** What an action will do, from its details: diffs when there are any, otherwise its JSON. */
-export function formatActionPreview(details: unknown, colors: Colors): string[] {
-  if (details === undefined) return [];
-  const diff = diffLines(details, colors);
-  const lines =
-    diff.length > 0
-      ? diff
-      : JSON.stringify(details, null, 2)
-          .split("\n")
-          .map((line) => colors.dim(line));
   if (lines.length <= MAX_PREVIEW_LINES) return lines;
   return [
     ...lines.slice(0, MAX_PREVIEW_LINES),

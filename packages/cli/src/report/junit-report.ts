@@ -1,11 +1,11 @@
 import type { Diagnostic } from "@tooldock/sdk";
-import { formatDiagnosticText } from "./diagnostic-text.js";
+import { displayPath, formatDiagnosticText } from "./diagnostic-text.js";
 import { groupByModule } from "./group-by-module.js";
 import type { LoadReport } from "./report-types.js";
 import { escapeXml, xmlAttributes } from "./xml.js";
 
 /**
- * JUnit XML for CI: one `<testsuite>` per module; in it one passing `<testcase>` per tool
+ * JUnit XML for CI: one `<testsuite>` per module (named by its path relative to `cwd`); in it one passing `<testcase>` per tool
  * (or one `loads` case for a module with neither tools nor findings) and one failing
  * `<testcase>` per error diagnostic (with `strict`, per warning too). Warnings that do not
  * fail go to the suite's `<system-out>`.
@@ -17,7 +17,7 @@ export function formatJunitReport(load: LoadReport, options: { strict: boolean; 
   let failures = 0;
   for (const module of groupByModule(load)) {
     const cases: string[] = [];
-    const classname = module.path;
+    const classname = displayPath(module.path, options.cwd);
     for (const tool of module.tools) {
       cases.push(`    <testcase ${xmlAttributes({ classname, name: tool.name })}/>`);
     }

@@ -1,0 +1,74 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "./cli-io.js";
+import { run } from "./run.js";
+
+/** An in-memory {@link CliIo}: what the CLI wrote, split by stream. */
+function memoryIo(cwd = process.cwd()) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const io: CliIo = {
+    stdout: { write: (chunk: string) => stdout.push(chunk) },
+    stderr: { write: (chunk: string) => stderr.push(chunk) },
+    cwd,
+    env: {},
+  };
+  return { io, stdout: () => stdout.join(""), stderr: () => stderr.join("") };
+}
+
+describe("run (in-process)", () => {
+  it("prints the version and exits 0", async () => {
+    const memory = memoryIo();
+    expect(await run(["--version"], memory.io)).toBe(0);
+    expect(memory.stdout()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it("prints help for `help <command>` like `<command> --help`", async () => {
+    const viaHelp = memoryIo();
+    const viaFlag = memoryIo();
+    expect(await run(["help", "validate"], viaHelp.io)).toBe(0);
+    expect(await run(["validate", "-h"], viaFlag.io)).toBe(0);
+    expect(viaHelp.stdout()).toBe(viaFlag.stdout());
+    expect(viaHelp.stdout()).toContain("--format FORMAT");
+  });
+
+  it("reports bad usage on stderr with the usage line and exits 2, printing nothing on stdout", async () => {
+    const memory = memoryIo();
+    expect(await run(["validate", "--format", "xml"], memory.io)).toBe(2);
+    expect(memory.stdout()).toBe("");
+    expect(memory.stderr().split("\n").slice(0, 2)).toEqual([
+      'tooldock: --format must be one of pretty, json, junit (got "xml")',
+      "usage: tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict]",
+    ]);
+  });
+
+  it("treats a missing or unknown command as bad usage", async () => {
+    const missing = memoryIo();
+    expect(await run([], missing.io)).toBe(2);
+    expect(missing.stderr()).toContain("missing command");
+    const unknown = memoryIo();
+    expect(await run(["frobnicate"], unknown.io)).toBe(2);
+    expect(unknown.stderr()).toContain('unknown command "frobnicate" (commands: list, validate, call, schema, init, demo');
+  });
+
+  it("scaffolds with init relative to the io's cwd", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "tooldock-run-"));
+    try {
+      const memory = memoryIo(cwd);
+      expect(await run(["init", "my-tools"], memory.io)).toBe(0);
+      expect((await readdir(join(cwd, "my-tools"))).sort()).toEqual([
+        ".gitignore",
+        "README.md",
+        "package.json",
+        "test",
+        "tools",
+        "tsconfig.json",
+      ]);
+      expect(memory.stdout()).toContain("Created my-tools with tool my_tools in my-tools");
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+});
