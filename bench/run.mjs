@@ -43,7 +43,14 @@ const report = { machine: describeMachine(), smoke, benchmarks: {} };
 const sections = [];
 if (selected.includes("load")) {
   const variants = values.variants?.split(",");
-  const load = await runLoadBenchmark({ sizes, runs, variants, log, keep: values.keep });
+  const load = await runLoadBenchmark({
+    sizes,
+    runs,
+    variants,
+    log,
+    keep: values.keep,
+    parallel: smoke ? 4 : 1,
+  });
   report.benchmarks.load = load;
   sections.push(`## load\n\n${formatLoadReport(load)}`);
 }

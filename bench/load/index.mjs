@@ -30,6 +30,25 @@ export const LOAD_VARIANTS = [
 ];
 export const FLOOR = "native-file";
 
+/**
+ * Runs `task` over `items`, at most `limit` at a time (one at a time by default), in order.
+ * @template T
+ * @param {T[]} items
+ * @param {number | undefined} limit
+ * @param {(item: T) => Promise<void>} task
+ */
+async function inParallel(items, limit = 1, task) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next];
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+}
+
 /** Can the built Tooldock packages load tools yet? */
 async function tooldockAvailability() {
   try {
@@ -49,7 +68,10 @@ async function tooldockAvailability() {
 }
 
 /**
- * @param {{ sizes: number[]; runs: number; variants?: string[]; log?: (line: string) => void; keep?: boolean }} options
+ * `parallel` > 1 runs that many measurements at once: only for the smoke run, whose figures are
+ * not read (a real run measures one process at a time).
+ * @param {{ sizes: number[]; runs: number; variants?: string[]; parallel?: number; log?: (line: string) => void;
+ *   keep?: boolean }} options
  */
 export async function runLoadBenchmark(options) {
   const log = options.log ?? (() => {});
@@ -79,21 +101,21 @@ export async function runLoadBenchmark(options) {
       const samples = Object.fromEntries(measured.map((variant) => [variant.id, { runs: [], errors: [] }]));
 
       // Setup, not timed: fill the warm caches once.
-      for (const [variant, cacheDir] of Object.entries(warmCache)) {
-        if (!samples[variant]) continue;
+      await inParallel(Object.entries(warmCache), options.parallel, async ([variant, cacheDir]) => {
+        if (!samples[variant]) return;
         const primed = await runChild([
           "--expose-gc",
           childScript,
           JSON.stringify({ ...base, variant, cacheDir }),
         ]);
         if (!primed.ok) samples[variant].errors.push(`priming the cache failed: ${primed.error}`);
-      }
+      });
 
       for (let round = 0; round < options.runs; round += 1) {
         const order = round % 2 === 0 ? measured : [...measured].reverse();
-        for (const variant of order) {
+        await inParallel(order, options.parallel, async (variant) => {
           const sample = samples[variant.id];
-          if (sample.errors.length > 0 && sample.runs.length === 0 && round > 0) continue;
+          if (sample.errors.length > 0 && sample.runs.length === 0 && round > 0) return;
           let cacheDir = warmCache[/** @type {keyof typeof warmCache} */ (variant.id)];
           const fresh = variant.id.endsWith("-cold");
           if (fresh) cacheDir = await mkdtemp(join(dir, `cache-${variant.id}-`));
@@ -105,7 +127,7 @@ export async function runLoadBenchmark(options) {
           if (fresh && cacheDir) await rm(cacheDir, { recursive: true, force: true });
           if (!outcome.ok) {
             sample.errors.push(outcome.error);
-            continue;
+            return;
           }
           const value = outcome.value;
           const problem =
@@ -118,7 +140,7 @@ export async function runLoadBenchmark(options) {
                   : "";
           if (problem) sample.errors.push(problem);
           else sample.runs.push({ ...value, processMs: outcome.wallMs });
-        }
+        });
         log(`load: N=${n} round ${round + 1}/${options.runs} done`);
       }
 
