@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { fakeContext, testCacheDir } from "./helpers.js";
 
-const esbuildImports = vi.hoisted(() => ({ count: 0 }));
+const esbuildImports = vi.hoisted(() => ({ count: 0, stops: 0 }));
 
 const source = (text: string) => `export default (pi) => ({
   name: "warm", label: "Warm", description: "Cached.", parameters: pi.typebox.Type.Object({}),
@@ -23,7 +23,12 @@ describe("a fully warm start", () => {
       vi.resetModules();
       vi.doMock("esbuild", async (importOriginal) => {
         esbuildImports.count += 1;
-        return importOriginal();
+        const esbuild = await importOriginal<typeof import("esbuild")>();
+        const stop = async () => {
+          esbuildImports.stops += 1;
+          await esbuild.stop();
+        };
+        return { ...esbuild, stop };
       });
       const { loadCustomTools } = await import("../src/index.js");
       const { tools, diagnostics } = await loadCustomTools({ paths: [dir], cwd: dir, cacheDir });
@@ -33,12 +38,12 @@ describe("a fully warm start", () => {
     };
 
     expect(await load()).toBe("cold");
-    expect(esbuildImports.count).toBe(1);
+    expect(esbuildImports).toEqual({ count: 1, stops: 1 }); // the service is stopped after the batch
     expect(await load()).toBe("cold");
-    expect(esbuildImports.count).toBe(1); // warm: esbuild was never imported
+    expect(esbuildImports).toEqual({ count: 1, stops: 1 }); // warm: esbuild was never imported
 
     await writeFile(join(dir, "warm.mjs"), source("edited"));
     expect(await load()).toBe("edited");
-    expect(esbuildImports.count).toBe(2); // a miss in a fresh loader imports it again
+    expect(esbuildImports).toEqual({ count: 2, stops: 2 }); // a miss in a fresh loader imports it again
   });
 });
