@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.js";
 import { run } from "./run.js";
@@ -50,7 +51,22 @@ describe("run (in-process)", () => {
     expect(missing.stderr()).toContain("missing command");
     const unknown = memoryIo();
     expect(await run(["frobnicate"], unknown.io)).toBe(2);
-    expect(unknown.stderr()).toContain('unknown command "frobnicate" (commands: list, validate, call, schema, init, demo');
+    expect(unknown.stderr()).toContain(
+      'unknown command "frobnicate" (commands: list, validate, call, schema, init, demo',
+    );
+  });
+
+  it("shows a progress line on a terminal's stderr while modules load, then erases it", async () => {
+    const memory = memoryIo();
+    const stderr: string[] = [];
+    memory.io.stderr = { write: (chunk: string) => stderr.push(chunk), isTTY: true, columns: 120 };
+    memory.io.env = { NO_COLOR: "1" };
+    const examples = fileURLToPath(new URL("../../examples", import.meta.url));
+    expect(await run(["list", examples], memory.io)).toBe(0);
+    expect(stderr.filter((chunk) => chunk.includes("loaded"))).toHaveLength(5);
+    expect(stderr[0]?.startsWith("\r\u001b[2K[1/5] loaded ")).toBe(true);
+    expect(stderr.at(-1)).toBe("\r\u001b[2K");
+    expect(memory.stdout()).toContain("batch_rename_preview");
   });
 
   it("scaffolds with init relative to the io's cwd", async () => {

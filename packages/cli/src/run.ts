@@ -6,7 +6,7 @@ import { COMMANDS } from "./commands/commands.js";
 import { createOutput, type Output } from "./output/output.js";
 import { cliVersion } from "./version.js";
 
-const MAIN_USAGE = "tooldock <list|validate|call|schema|init|demo> [options]  (tooldock --help)";
+const MAIN_USAGE = `tooldock <${COMMANDS.map((command) => command.spec.name).join("|")}> [options]`;
 
 function printUsageError(output: Output, error: UsageError): void {
   const spec = COMMANDS.find((command) => command.spec.name === error.command)?.spec;
