@@ -51,6 +51,18 @@ function registry(): Record<string, ModuleNamespace> {
 }
 
 /**
+ * Registers a shared module the caller already imported, unless a copy is registered (the
+ * first copy wins), and returns the registered copy. Lets the `pi` API and compiled tools
+ * see the very same objects even when two copies of the loader run in one process.
+ */
+export function registerHostModule(specifier: string, namespace: ModuleNamespace): ModuleNamespace {
+  const modules = registry();
+  const canonical = canonicalHostSpecifier(specifier) ?? specifier;
+  modules[canonical] ??= namespace;
+  return modules[canonical];
+}
+
+/**
  * Imports the named shared modules (all of them by default) and registers them. The first
  * copy registered in a process wins, so every loader in it hands tools the same objects.
  */

@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import * as TypeBox from "@sinclair/typebox";
 import type { CustomToolAPI, CustomToolPendingAction, Logger, UIContext } from "@tooldock/sdk";
 import * as Sdk from "@tooldock/sdk";
-import { z } from "zod";
+import * as Zod from "zod";
+import { registerHostModule } from "../compile/host-modules.js";
 import { execCommand } from "./exec.js";
 import { noOpUI } from "./no-op-ui.js";
 import { silentLogger } from "./silent-logger.js";
@@ -78,9 +79,9 @@ export class ToolHost {
       get hasUI() {
         return host.#ui !== undefined;
       },
-      typebox: TypeBox,
-      zod: z,
-      pi: Sdk,
+      typebox: registerHostModule("@sinclair/typebox", TypeBox) as typeof TypeBox,
+      zod: (registerHostModule("zod", Zod) as typeof Zod).z,
+      pi: registerHostModule("@tooldock/sdk", Sdk) as typeof Sdk,
       pushPendingAction(action) {
         const store = host.#session?.pending;
         if (store === undefined || store === null) throw new Error(PENDING_STORE_UNAVAILABLE_MESSAGE);
