@@ -1,12 +1,7 @@
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
+import { cliVersion } from "../version.js";
 
 /** Name and version the server reports in `initialize`; the version is the CLI package's. */
-export const SERVER_INFO: { name: string; version: string } = {
-  name: "tooldock",
-  version: (require("../../package.json") as { version: string }).version,
-};
+export const SERVER_INFO: { name: string; version: string } = { name: "tooldock", version: cliVersion() };
 
 /** What the server tells the client about the pending-action workflow in `initialize`. */
 export const SERVER_INSTRUCTIONS = [
