@@ -43,7 +43,9 @@ function prettyOutcome(
       ...formatResult(`resolve ${action} #${index + 1}: ${resolution.label}`, resolution.result, colors),
     );
   }
-  if (outcome.staged.length > 0 && action === undefined) {
+  if (outcome.staged.length === 0 && action !== undefined) {
+    lines.push("", colors.dim(`The tool staged no action: nothing to ${action}.`));
+  } else if (outcome.staged.length > 0 && action === undefined) {
     lines.push(
       "",
       colors.yellow(
