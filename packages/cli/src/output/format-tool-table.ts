@@ -14,7 +14,7 @@ export function formatToolTable(tools: readonly ToolEntry[], colors: Colors, cwd
   return formatTable(
     tools,
     [
-      { header: "TOOL", value: (tool) => tool.name, style: (text) => colors.bold(text) },
+      { header: "TOOL", value: (tool) => tool.name, style: (text) => colors.bold(text), maxWidth: 36 },
       { header: "LABEL", value: (tool) => tool.label, maxWidth: 28 },
       { header: "PARAMS", value: (tool) => String(countParameters(tool.parameters)) },
       { header: "FLAGS", value: flags, style: (text) => colors.magenta(text) },
