@@ -47,7 +47,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       const outcome = await loadModule(module, { compiler, api, factoryTimeoutMs: context.factoryTimeoutMs });
       if (!outcome.ok) diagnostics.push(outcome.diagnostic);
       else {
-        const accepted = acceptTools(module, outcome.entries, context.reservedNames, claims);
+        const accepted = acceptToolsSafely(module, outcome.entries, context.reservedNames, claims);
         diagnostics.push(...accepted.diagnostics);
         for (const tool of accepted.tools) {
           const registered = register(context.session, tool, module);
@@ -71,6 +71,26 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     await compiler.close();
   }
   return { tools, diagnostics, modules: discovered.modules };
+}
+
+/** {@link acceptTools}, with entries whose property reads throw reported as `E_INVALID_TOOL`. */
+function acceptToolsSafely(...args: Parameters<typeof acceptTools>): ReturnType<typeof acceptTools> {
+  try {
+    return acceptTools(...args);
+  } catch (error) {
+    const [module] = args;
+    return {
+      tools: [],
+      diagnostics: [
+        createDiagnostic("E_INVALID_TOOL", {
+          message: `Checking the tools returned by the factory of ${module.path} threw: ${describeError(error)}`,
+          path: module.path,
+          resolvedPath: module.resolvedPath,
+          hint: "Return plain objects (no throwing getters or proxies) with `name`, `label`, `description`, `parameters` and `execute`.",
+        }),
+      ],
+    };
+  }
 }
 
 /**

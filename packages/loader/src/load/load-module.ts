@@ -57,11 +57,19 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     );
   }
 
-  const factory = resolveFactory(imported.value);
+  let factory: ReturnType<typeof resolveFactory>;
+  let exported: string;
+  try {
+    factory = resolveFactory(imported.value);
+    exported = factory === undefined ? describeExports(imported.value) : "";
+  } catch (error) {
+    factory = undefined;
+    exported = `reading its exports threw (${describeError(error)})`;
+  }
   if (factory === undefined) {
     return fail(
       createDiagnostic("E_NO_FACTORY", {
-        message: `${path} exports no tool factory: ${describeExports(imported.value)}.`,
+        message: `${path} exports no tool factory: ${exported}.`,
         path,
         resolvedPath,
         hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
