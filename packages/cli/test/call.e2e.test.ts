@@ -1,4 +1,5 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, examplesDir, runCli, tempDir } from "./cli-process.js";
 
@@ -88,6 +89,24 @@ describe("tooldock call", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("No file was renamed");
     expect(await files()).toEqual(["draft-a.md", "draft-b.md"]);
+  });
+
+  it("runs the built-in ast_edit: a preview changes nothing, --apply writes", async () => {
+    const source = 'console.log("hi");\n';
+    await writeFile(join(dir.path, "app.ts"), source);
+    const args = JSON.stringify({
+      ops: [{ pat: "console.log($$$A)", out: "logger.info($$$A)" }],
+      path: "app.ts",
+    });
+    const preview = await runCli(["call", "ast_edit", examplesDir, "--args", args], { cwd: dir.path });
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain("AST Edit: 1 replacement(s) in 1 file(s)");
+    expect(await readFile(join(dir.path, "app.ts"), "utf8")).toBe(source);
+    const applied = await runCli(["call", "ast_edit", examplesDir, "--args", args, "--apply"], {
+      cwd: dir.path,
+    });
+    expect(applied.code).toBe(0);
+    expect(await readFile(join(dir.path, "app.ts"), "utf8")).toBe('logger.info("hi");\n');
   });
 
   it("exits 1 on a tool error result (invalid arguments, unknown tool)", async () => {
