@@ -5,6 +5,7 @@ export function tooldockRange(version: string): string {
   return `^${version}`;
 }
 
+/** `package.json`: the `tooldock` manifest, `@tooldock/sdk` as a peer, test and validate scripts. */
 export function packageJsonTemplate(names: ScaffoldNames, version: string): string {
   const range = tooldockRange(version);
   const manifest = {
@@ -31,6 +32,7 @@ export function packageJsonTemplate(names: ScaffoldNames, version: string): stri
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
+/** The tool module: a TypeBox tool that counts words, with an error result for empty text. */
 export function toolTemplate(names: ScaffoldNames): string {
   return `// A Tooldock tool module: the default export is a factory that receives the host API (\`pi\`).
 // Schemas come from \`pi.typebox\` (or \`pi.zod\`) so the host's single copy validates them.
@@ -57,6 +59,7 @@ export default defineToolFactory((pi: CustomToolAPI) => {
 `;
 }
 
+/** The vitest test: loads the package through `@tooldock/loader/testing` as a host would. */
 export function testTemplate(names: ScaffoldNames): string {
   return `import { fileURLToPath } from "node:url";
 import { createToolHarness, type ToolHarness } from "@tooldock/loader/testing";
@@ -100,6 +103,7 @@ describe("${names.toolName}", () => {
 `;
 }
 
+/** `tsconfig.json` for editors and `tsc --noEmit` (the loader compiles the tools itself). */
 export function tsconfigTemplate(): string {
   const config = {
     compilerOptions: {
@@ -117,6 +121,7 @@ export function tsconfigTemplate(): string {
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
+/** The package README: the tool, how to develop it, how hosts use it. */
 export function readmeTemplate(names: ScaffoldNames): string {
   return `# ${names.packageName}
 
@@ -143,4 +148,5 @@ or from the command line: \`npx tooldock call ${names.toolName} . --args '{"text
 `;
 }
 
+/** `.gitignore`. */
 export const GITIGNORE_TEMPLATE = "node_modules\n.tooldock-cache\n";

@@ -5,4 +5,5 @@
  */
 export const AST_EDIT_TOOL_NAME = "ast_edit";
 
+/** Every built-in the CLI registers; passed to the loader as reserved names. */
 export const BUILT_IN_TOOL_NAMES: readonly string[] = [AST_EDIT_TOOL_NAME];

@@ -14,6 +14,7 @@ export function colorEnabled(stream: OutputStream, env: Record<string, string | 
   return stream.isTTY === true && env.TERM !== "dumb";
 }
 
+/** picocolors functions, on or off. */
 export function createColors(enabled: boolean): Colors {
   return picocolors.createColors(enabled);
 }

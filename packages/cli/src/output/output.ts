@@ -21,6 +21,7 @@ export interface Output {
   progress(): ProgressLine;
 }
 
+/** The {@link Output} of one run: colour decided per stream from `io` (TTY, `NO_COLOR`, `FORCE_COLOR`). */
 export function createOutput(io: CliIo): Output {
   const colors = createColors(colorEnabled(io.stdout, io.env));
   const errorColors = createColors(colorEnabled(io.stderr, io.env));
