@@ -83,7 +83,10 @@ export function acceptTools(
 /** The `E_NAME_CONFLICT` diagnostic for a name another module (or the session) already holds. */
 export function nameConflict(module: DiscoveredModule, name: string, owner: string): Diagnostic {
   return createDiagnostic("E_NAME_CONFLICT", {
-    message: `Tool name "${name}" in ${module.path} is already taken by ${owner}; the first module to claim a name keeps it.`,
+    message:
+      owner === module.path
+        ? `Tool name "${name}" is returned twice by the factory of ${module.path}; the first one is kept.`
+        : `Tool name "${name}" in ${module.path} is already taken by ${owner}; the first module to claim a name keeps it.`,
     path: module.path,
     resolvedPath: module.resolvedPath,
     toolName: name,
