@@ -69,6 +69,17 @@ describe("run (in-process)", () => {
     expect(memory.stdout()).toContain("batch_rename_preview");
   });
 
+  it("turns an unexpected fault into exit 2 with the error on stderr", async () => {
+    const memory = memoryIo();
+    memory.io.stdout = {
+      write: () => {
+        throw new Error("stdout is gone");
+      },
+    };
+    expect(await run(["--version"], memory.io)).toBe(2);
+    expect(memory.stderr()).toContain("tooldock: internal error: Error: stdout is gone");
+  });
+
   it("scaffolds with init relative to the io's cwd", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "tooldock-run-"));
     try {
