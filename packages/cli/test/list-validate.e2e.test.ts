@@ -76,6 +76,21 @@ describe("tooldock list / validate on the examples", () => {
     expect(run.code).toBe(0);
   });
 
+  it("takes modules from positional paths and repeated --tools alike", async () => {
+    const tools = join(examplesDir, "tools");
+    const run = await runCli([
+      "list",
+      join(tools, "notes.ts"),
+      "--tools",
+      join(tools, "text-stats.ts"),
+      "--tools",
+      join(tools, "project-info.ts"),
+      "--json",
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).summary).toEqual({ modules: 3, tools: 5, errors: 0, warnings: 0 });
+  });
+
   it("uses the package's own manifest when run inside it with no path", async () => {
     const run = await runCli(["list", "--json"], { cwd: examplesDir });
     expect(run.code).toBe(0);
