@@ -172,6 +172,20 @@ describe.each(compilers)("fixtures with compiler %s", (compiler) => {
     expect(diagnostic?.message).toContain(join(fixturesDir, "error-name-conflict/b-second.ts"));
   });
 
+  it("warns about a factory that returns no tools", async () => {
+    const result = await load(["warning-no-tools"]);
+    expect(result.tools).toEqual([]);
+    expect(rewritePaths(result.diagnostics)).toEqual([
+      {
+        code: "W_NO_TOOLS",
+        severity: "warning",
+        message: "The factory of <cwd>/warning-no-tools/empty.ts returned no tools.",
+        path: "<cwd>/warning-no-tools/empty.ts",
+        hint: "Return at least one tool, or remove the module from the tool paths if it is not a tool.",
+      },
+    ]);
+  });
+
   it("points compile errors at the line", async () => {
     const result = await load(["error-compile/broken.ts"]);
     expect(result.diagnostics[0]?.code).toBe("E_COMPILE");

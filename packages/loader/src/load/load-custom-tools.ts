@@ -46,6 +46,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       const before = { tools: tools.length, diagnostics: diagnostics.length };
       const outcome = await loadModule(module, { compiler, api, factoryTimeoutMs: context.factoryTimeoutMs });
       if (!outcome.ok) diagnostics.push(outcome.diagnostic);
+      else if (outcome.entries.length === 0) diagnostics.push(noToolsWarning(module));
       else {
         const accepted = acceptToolsSafely(module, outcome.entries, context.reservedNames, claims);
         diagnostics.push(...accepted.diagnostics);
@@ -71,6 +72,19 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     await compiler.close();
   }
   return { tools, diagnostics, modules: discovered.modules };
+}
+
+/** A factory that returned an empty array loads fine but contributes nothing: say so. */
+function noToolsWarning(module: { path: string; resolvedPath: string }): Diagnostic {
+  const diagnostic: Diagnostic = {
+    code: "W_NO_TOOLS",
+    severity: "warning",
+    message: `The factory of ${module.path} returned no tools.`,
+    path: module.path,
+    hint: "Return at least one tool, or remove the module from the tool paths if it is not a tool.",
+  };
+  if (module.resolvedPath !== module.path) diagnostic.resolvedPath = module.resolvedPath;
+  return diagnostic;
 }
 
 /** {@link acceptTools}, with entries whose property reads throw reported as `E_INVALID_TOOL`. */

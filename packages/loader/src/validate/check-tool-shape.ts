@@ -5,7 +5,7 @@
  */
 export function checkToolShape(entry: unknown): string[] {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-    return [`it is ${describeValue(entry)}, not an object`];
+    return [`it is ${entry === undefined ? "undefined" : describeValue(entry)}, not an object`];
   }
   const tool = entry as Record<string, unknown>;
   const problems: string[] = [];

@@ -1,0 +1,55 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ToolHost } from "./host-api/tool-host.js";
+import { normalizeLoadOptions } from "./options.js";
+
+const packageDir = join(import.meta.dirname, "..");
+
+describe("normalizeLoadOptions", () => {
+  it("applies the documented defaults", () => {
+    const context = normalizeLoadOptions({ paths: ["tools"], cwd: packageDir }, {});
+    expect(context).toMatchObject({
+      cwd: packageDir,
+      compiler: "esbuild",
+      factoryTimeoutMs: 10_000,
+      cacheDir: join(packageDir, "node_modules/.cache/tooldock"),
+      session: undefined,
+    });
+    expect([...context.reservedNames]).toEqual([]);
+    expect(context.host.cwd).toBe(packageDir);
+  });
+
+  it("reads the environment when an option is not given, and prefers the option", () => {
+    const env = {
+      TOOLDOCK_COMPILER: "jiti",
+      TOOLDOCK_CACHE_DIR: "cache",
+      TOOLDOCK_FACTORY_TIMEOUT_MS: "250",
+    };
+    expect(normalizeLoadOptions({ paths: [], cwd: "/work" }, env)).toMatchObject({
+      compiler: "jiti",
+      cacheDir: "/work/cache",
+      factoryTimeoutMs: 250,
+    });
+    expect(
+      normalizeLoadOptions(
+        { paths: [], cwd: "/work", compiler: "esbuild", cacheDir: "/c", factoryTimeoutMs: 5 },
+        env,
+      ),
+    ).toMatchObject({ compiler: "esbuild", cacheDir: "/c", factoryTimeoutMs: 5 });
+  });
+
+  it("falls back to the temp folder without node_modules, and ignores bad env values", () => {
+    const context = normalizeLoadOptions(
+      { paths: [], cwd: "/tooldock-no-such-dir" },
+      { TOOLDOCK_FACTORY_TIMEOUT_MS: "soon" },
+    );
+    expect(context.cacheDir).toBe(join(tmpdir(), "tooldock-cache"));
+    expect(context.factoryTimeoutMs).toBe(10_000);
+  });
+
+  it("takes cwd from the host when only a host is given", () => {
+    const host = new ToolHost({ cwd: "/srv/agent" });
+    expect(normalizeLoadOptions({ paths: [], host }, {}).cwd).toBe("/srv/agent");
+  });
+});
