@@ -37,6 +37,7 @@ export {
 } from "./schema/tool-schema.js";
 // Sessions (SPEC §4).
 export type { ToolCall } from "./session/execute/tool-call.js";
+export type { ToolCallFault, ToolCallFaultEvent } from "./session/execute/tool-call-fault.js";
 export { RESOLVE_TOOL_ORIGIN, Session } from "./session/session.js";
 export type { SessionEvent, SessionListener } from "./session/session-events.js";
 export type { PendingPolicy, SessionOptions } from "./session/session-options.js";

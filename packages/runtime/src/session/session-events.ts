@@ -1,5 +1,6 @@
 import type { AgentToolResult, CustomToolSessionEvent } from "@tooldock/sdk";
 import type { PendingActionEvent, PendingActionRecord } from "../pending/pending-action-record.js";
+import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
 
 /**
  * What {@link Session.subscribe} listeners receive: the session's own events and every event
@@ -8,12 +9,15 @@ import type { PendingActionEvent, PendingActionRecord } from "../pending/pending
  * - `tool-call-start` / `tool-call-end`: around every `execute`, whatever the outcome.
  * - `reminder`: on every push, `text` for the host to inject into the conversation.
  * - `tool-hook-failed`: a tool's `onSession` threw; the session carried on.
+ * - `tool-call-fault`: a fault the session contained without changing a call's result (a
+ *   late settle, a refused late push, dropped details or updates, a failing `onUpdate`).
  */
 export type SessionEvent =
   | { type: "tool-call-start"; toolCallId: string; name: string; params: unknown }
   | { type: "tool-call-end"; toolCallId: string; name: string; result: AgentToolResult }
   | { type: "reminder"; text: string; record: PendingActionRecord }
   | { type: "tool-hook-failed"; toolName: string; event: CustomToolSessionEvent; error: unknown }
+  | ToolCallFaultEvent
   | PendingActionEvent;
 
 /** Receives every {@link SessionEvent}. */
@@ -36,13 +40,24 @@ export class SessionEmitter {
     };
   }
 
+  /** Never throws: a listener that throws or rejects, and even a throwing `onListenerError`, are contained. */
   emit(event: SessionEvent): void {
     for (const listener of [...this.#listeners]) {
       try {
-        listener(event);
+        const returned: unknown = listener(event);
+        if (typeof returned === "object" && returned !== null)
+          Promise.resolve(returned).then(undefined, (error: unknown) => this.#listenerFailed(error, event));
       } catch (error) {
-        this.#onListenerError(error, event);
+        this.#listenerFailed(error, event);
       }
+    }
+  }
+
+  #listenerFailed(error: unknown, event: SessionEvent): void {
+    try {
+      this.#onListenerError(error, event);
+    } catch {
+      // The host's own error handler failed; there is nobody left to tell.
     }
   }
 }

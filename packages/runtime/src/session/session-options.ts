@@ -1,3 +1,4 @@
+import { TooldockError } from "@tooldock/sdk";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
 import type { SessionEvent } from "./session-events.js";
 import type { ToolChoice } from "./tool-choice.js";
@@ -7,6 +8,13 @@ import type { ToolChoice } from "./tool-choice.js";
  * `"block"` answers with an error that says to call `resolve` first; `"allow"` runs it.
  */
 export type PendingPolicy = "block" | "allow";
+
+/** Default of {@link SessionOptions.executeTimeoutMs}: ten minutes. */
+export const DEFAULT_EXECUTE_TIMEOUT_MS = 600_000;
+/** Default of {@link SessionOptions.maxResultChars}. */
+export const DEFAULT_MAX_RESULT_CHARS = 100_000;
+/** Default of {@link SessionOptions.updateIntervalMs}. */
+export const DEFAULT_UPDATE_INTERVAL_MS = 50;
 
 /** Options of {@link Session}. Every one has a default. */
 export interface SessionOptions {
@@ -22,6 +30,31 @@ export interface SessionOptions {
   pending?: PendingActionStore;
   /** Called when a session listener throws; the session carries on. Default: ignored. */
   onListenerError?: (error: unknown, event: SessionEvent) => void;
+  /**
+   * Longest a tool call may run, in milliseconds. At the deadline the tool's `signal` is
+   * aborted (reason: a `TimeoutError` `DOMException`) and `execute` answers with an error
+   * result saying the tool timed out; a late result is dropped. `0` or `Infinity`: no limit.
+   * Default 600000 (ten minutes). At most 2147483647.
+   */
+  executeTimeoutMs?: number;
+  /**
+   * Most characters of text content a result (or a partial update) may carry; beyond it the
+   * text is cut and ends with `… [truncated N characters]`. Images are not counted.
+   * `Infinity`: no limit. Default 100000.
+   */
+  maxResultChars?: number;
+  /**
+   * Least time between two partial results passed to the host's `onUpdate`: the first goes
+   * at once, later ones within the interval are coalesced (the newest wins). `0`: every
+   * update is passed on. Default 50.
+   */
+  updateIntervalMs?: number;
+  /**
+   * Hidden tools to offer the model anyway: `true` for all of them, or their names.
+   * `resolve` is never affected: it is offered exactly while something is pending.
+   * Default `false`.
+   */
+  exposeHiddenTools?: boolean | readonly string[];
 }
 
 /** {@link SessionOptions} with every default filled in, read once by the session. */
@@ -31,15 +64,49 @@ export interface SessionConfig {
   toolChoice: ToolChoice;
   pendingPolicy: PendingPolicy;
   onListenerError: (error: unknown, event: SessionEvent) => void;
+  /** `Infinity` when there is no limit. */
+  executeTimeoutMs: number;
+  maxResultChars: number;
+  updateIntervalMs: number;
+  /** Whether a hidden tool (other than `resolve`) of that name is offered. */
+  exposesHidden: (name: string) => boolean;
 }
 
-/** Fills in the defaults of {@link SessionOptions}. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Fills in the defaults of {@link SessionOptions}; a bad number throws `E_INVALID_OPTION`. */
 export function resolveSessionOptions(options: SessionOptions): SessionConfig {
+  const timeout = options.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
+  checkNumber("executeTimeoutMs", timeout, 0, MAX_TIMER_MS);
+  const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+  checkNumber("maxResultChars", maxResultChars, 1, Number.MAX_SAFE_INTEGER);
+  const updateIntervalMs = options.updateIntervalMs ?? DEFAULT_UPDATE_INTERVAL_MS;
+  checkNumber("updateIntervalMs", updateIntervalMs, 0, MAX_TIMER_MS);
   return {
     cwd: options.cwd ?? process.cwd(),
     sessionId: options.sessionId ?? globalThis.crypto.randomUUID(),
     toolChoice: options.toolChoice ?? "auto",
     pendingPolicy: options.pendingPolicy ?? "block",
     onListenerError: options.onListenerError ?? (() => {}),
+    executeTimeoutMs: timeout === 0 ? Number.POSITIVE_INFINITY : timeout,
+    maxResultChars,
+    updateIntervalMs,
+    exposesHidden: hiddenExposure(options.exposeHiddenTools ?? false),
   };
+}
+
+/** Accepts an integer in [min, max], or `Infinity` (no limit). */
+function checkNumber(name: string, value: number, min: number, max: number): void {
+  if (value === Number.POSITIVE_INFINITY) return;
+  if (Number.isInteger(value) && value >= min && value <= max) return;
+  throw new TooldockError(
+    "E_INVALID_OPTION",
+    `Session option ${name} must be an integer from ${min} to ${max}, or Infinity; got ${String(value)}. Fix the option.`,
+  );
+}
+
+function hiddenExposure(value: boolean | readonly string[]): (name: string) => boolean {
+  if (typeof value === "boolean") return () => value;
+  const names = new Set(value);
+  return (name) => names.has(name);
 }

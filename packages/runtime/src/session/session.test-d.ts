@@ -4,7 +4,9 @@ import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool } from "../pending/resolve-tool.js";
+import type { ToolCallFault } from "./execute/tool-call-fault.js";
 import { Session } from "./session.js";
+import type { SessionEvent } from "./session-events.js";
 import type { SessionToolContext } from "./tool-context.js";
 
 describe("Session types", () => {
@@ -35,5 +37,13 @@ describe("Session types", () => {
     expectTypeOf<SessionToolContext>().toExtend<CustomToolContext>();
     expectTypeOf<SessionToolContext["pushPendingAction"]>().parameter(0).toHaveProperty("apply");
     expectTypeOf(createResolveTool(new PendingActionStore())).toExtend<CustomTool>();
+  });
+
+  it("narrows a tool-call-fault event to its fault kind and accepts exposeHiddenTools", () => {
+    const onEvent = (event: SessionEvent) => {
+      if (event.type === "tool-call-fault") expectTypeOf(event.fault).toEqualTypeOf<ToolCallFault>();
+    };
+    new Session({ exposeHiddenTools: ["admin"] }).subscribe(onEvent);
+    new Session({ exposeHiddenTools: true, executeTimeoutMs: 0, maxResultChars: Number.POSITIVE_INFINITY });
   });
 });

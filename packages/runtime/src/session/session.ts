@@ -40,6 +40,8 @@ export class Session {
   readonly #execute: ExecuteDependencies;
   readonly #hooksInFlight = new Set<Promise<void>>();
   readonly #unsubscribePending: () => void;
+  /** Aborted by `dispose()`: ends the calls in flight and refuses new ones. */
+  readonly #disposal = new AbortController();
   #state: "new" | "started" | "disposed" = "new";
 
   constructor(options: SessionOptions = {}) {
@@ -55,7 +57,14 @@ export class Session {
       pending: this.pending,
       pendingPolicy: this.#config.pendingPolicy,
       activeToolNames: () => this.activeTools().map((tool) => tool.name),
-      contextSource,
+      run: {
+        source: contextSource,
+        sessionSignal: this.#disposal.signal,
+        timeoutMs: this.#config.executeTimeoutMs,
+        updateIntervalMs: this.#config.updateIntervalMs,
+      },
+      maxResultChars: this.#config.maxResultChars,
+      onFault: (event) => this.#emitter.emit(event),
     };
     this.#unsubscribePending = this.pending.subscribe((event) => {
       this.#emitter.emit(event);
@@ -88,10 +97,17 @@ export class Session {
     return this.#registry.entries().map((entry) => entry.tool);
   }
 
-  /** The tools to offer the model now: the visible ones, plus `resolve` while anything is pending. */
+  /**
+   * The tools to offer the model now, in registration order: the visible ones, the hidden
+   * ones the host exposed (`exposeHiddenTools`), and `resolve` exactly while anything is
+   * pending. The provider adapters send this list.
+   */
   activeTools(): CustomTool[] {
     const hasPending = this.pending.hasPending;
-    return this.tools().filter((tool) => !tool.hidden || (hasPending && tool.name === RESOLVE_TOOL_NAME));
+    const exposes = this.#config.exposesHidden;
+    return this.tools().filter((tool) =>
+      tool.name === RESOLVE_TOOL_NAME ? hasPending : !tool.hidden || exposes(tool.name),
+    );
   }
 
   /** `{ type: "tool", name: "resolve" }` while anything is pending; otherwise the configured choice. */
@@ -101,8 +117,10 @@ export class Session {
 
   /**
    * Runs one tool call. Never throws for the tool's or the call's fault: an unknown tool,
-   * invalid arguments, a call refused by the pending policy, a throw, an abort or a
-   * malformed result all come back as an `isError` result that tells the model what to do.
+   * invalid arguments, a call refused by the pending policy, a throw, an abort, a timeout
+   * (`executeTimeoutMs`), a malformed result or a disposed session all come back as an
+   * `isError` result that tells the model what to do. Text beyond `maxResultChars` is cut
+   * with a marker; faults that do not change the result are emitted as `tool-call-fault`.
    */
   async execute(call: ToolCall): Promise<AgentToolResult> {
     const { toolCallId, name } = call;
@@ -127,12 +145,14 @@ export class Session {
   }
 
   /**
-   * Discards every pending action (reason `session disposed`, calling each `reject`), then
-   * sends `{ reason: "shutdown" }` to every tool's `onSession`. Idempotent.
+   * Stops the calls in flight (each answers that the session was disposed) and refuses
+   * later ones, discards every pending action (reason `session disposed`, calling each
+   * `reject`), then sends `{ reason: "shutdown" }` to every tool's `onSession`. Idempotent.
    */
   async dispose(): Promise<void> {
     if (this.#state === "disposed") return;
     this.#state = "disposed";
+    this.#disposal.abort();
     await Promise.all(this.#hooksInFlight);
     await this.pending.clear("session disposed");
     await notifyTools(this.tools(), { reason: "shutdown" }, this.#lifecycleContext, this.#onHookFault);

@@ -1,4 +1,4 @@
-import type { CustomToolContext, CustomToolPendingAction } from "@tooldock/sdk";
+import { type CustomToolContext, type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
 import { assertPendingAction } from "../pending/assert-pending-action.js";
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
@@ -27,11 +27,23 @@ export interface ToolContextSource {
   pending: PendingActionStore;
 }
 
-/** The context of one `execute` call; `abort` fires the call's own controller. */
-export function createToolContext(
-  source: ToolContextSource,
-  call: { toolCallId: string; toolName: string; controller: AbortController },
-): SessionToolContext {
+/** What one call's context needs to know about the call. */
+export interface ToolCallScope {
+  toolCallId: string;
+  toolName: string;
+  controller: AbortController;
+  /** True once `execute` has answered (or is answering: the call was aborted or timed out). */
+  hasEnded(): boolean;
+  /** Told about a push refused because the call had ended. */
+  onLatePush(error: TooldockError): void;
+}
+
+/**
+ * The context of one `execute` call; `abort` fires the call's own controller. Once the call
+ * has ended, `pushPendingAction` throws `E_CALL_ENDED`: the model never saw a preview of
+ * such an action, so it must not be staged.
+ */
+export function createToolContext(source: ToolContextSource, call: ToolCallScope): SessionToolContext {
   return {
     sessionId: source.sessionId,
     cwd: source.cwd,
@@ -39,8 +51,33 @@ export function createToolContext(
     toolName: call.toolName,
     hasPendingActions: () => source.pending.hasPending,
     abort: () => call.controller.abort(new Error(`The tool "${call.toolName}" aborted its own call.`)),
-    pushPendingAction: (action) => source.pending.push(withSourceToolName(action, call.toolName)),
+    pushPendingAction: (action) => {
+      if (call.hasEnded()) {
+        const error = latePushError(call, action);
+        call.onLatePush(error);
+        throw error;
+      }
+      return source.pending.push(withSourceToolName(action, call.toolName));
+    },
   };
+}
+
+function latePushError(call: ToolCallScope, action: unknown): TooldockError {
+  return new TooldockError(
+    "E_CALL_ENDED",
+    `Tool "${call.toolName}" cannot stage the pending action ${quotedLabel(action)}: its call ` +
+      `${call.toolCallId} has already ended, so the model would never see a preview of it. ` +
+      "Stage pending actions before execute returns.",
+  );
+}
+
+function quotedLabel(action: unknown): string {
+  try {
+    const label = (action as { label?: unknown }).label;
+    return typeof label === "string" ? `"${label}"` : "(no label)";
+  } catch {
+    return "(unreadable label)";
+  }
 }
 
 /**

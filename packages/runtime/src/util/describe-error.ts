@@ -1,21 +1,37 @@
 /**
  * A one-line description of any thrown value, for messages the model reads: an `Error`'s
  * message, a string as is, `null`/`undefined` by name, other values as JSON when possible.
+ * Never throws: a value that fights being read (a throwing `message` getter, a hostile
+ * `Proxy`, a throwing `toJSON`) is described as `an unreadable <kind>`.
  */
 export function describeError(value: unknown): string {
-  if (value instanceof Error) return value.message.trim() || value.name;
+  try {
+    return describeReadable(value);
+  } catch {
+    return describeUnreadable(value);
+  }
+}
+
+function describeReadable(value: unknown): string {
   if (typeof value === "string") return value.trim() || "(empty string)";
   if (value === null || value === undefined) return String(value);
-  if (typeof value === "object") {
-    const message = (value as { message?: unknown }).message;
-    if (typeof message === "string" && message.trim() !== "") return message.trim();
-    try {
-      const json = JSON.stringify(value);
-      if (json !== undefined) return json;
-    } catch {
-      // Circular or otherwise unserialisable: fall through to the tag.
-    }
-    return Object.prototype.toString.call(value);
+  if (typeof value !== "object" && typeof value !== "function") return String(value);
+  const message = (value as { message?: unknown }).message;
+  if (typeof message === "string" && message.trim() !== "") return message.trim();
+  if (value instanceof Error) return value.name;
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch {
+    // Circular or otherwise unserialisable: fall through to the tag.
   }
-  return String(value);
+  return Object.prototype.toString.call(value);
+}
+
+function describeUnreadable(value: unknown): string {
+  try {
+    return `an unreadable ${Object.prototype.toString.call(value).slice(8, -1)}`;
+  } catch {
+    return "an unreadable value";
+  }
 }

@@ -138,14 +138,16 @@ describe("Session.execute", () => {
     expect(textOf(result)).toContain("fault in the tool");
   });
 
-  it("passes through a well-formed image result and an isError result", async () => {
+  it("passes on a well-formed image result (as a fresh copy) and an isError result", async () => {
     const session = new Session();
     const image = { content: [{ type: "image" as const, data: "AAAA", mimeType: "image/png" }] };
     session.register(toolReturning("img", async () => image));
     session.register(
       toolReturning("err", async () => ({ content: [{ type: "text", text: "no" }], isError: true })),
     );
-    expect(await run(session, "img")).toBe(image);
+    const copied = await run(session, "img");
+    expect(copied).toEqual(image);
+    expect(copied).not.toBe(image); // read once into a plain object: the host never runs the tool's getters
     expect(await run(session, "err")).toEqual({ content: [{ type: "text", text: "no" }], isError: true });
   });
 });

@@ -1,13 +1,16 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import type { PendingActionStore } from "../../pending/pending-action-store.js";
 import type { PendingPolicy } from "../session-options.js";
-import type { ToolContextSource } from "../tool-context.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import { checkPendingPolicy } from "./check-pending-policy.js";
-import { checkResult } from "./check-result.js";
+import { copyParams } from "./copy-params.js";
 import { lookupTool } from "./lookup-tool.js";
-import { runTool } from "./run-tool.js";
-import type { ToolCall } from "./tool-call.js";
+import { readResult } from "./read-result.js";
+import { type RunToolOptions, runTool } from "./run-tool.js";
+import { failed, type ToolCall } from "./tool-call.js";
+import type { ReportFault, ToolCallFaultEvent } from "./tool-call-fault.js";
+import { toolCallMessages } from "./tool-call-messages.js";
+import { truncateContent } from "./truncate-content.js";
 import { validateArguments } from "./validate-arguments.js";
 
 /** What the pipeline needs from its session. */
@@ -17,24 +20,71 @@ export interface ExecuteDependencies {
   pendingPolicy: PendingPolicy;
   /** Names offered to the model now, for the unknown-tool message. */
   activeToolNames(): string[];
-  contextSource: ToolContextSource;
+  /** Context, signals and limits of a run; `prepareUpdate` is filled in here. */
+  run: Omit<RunToolOptions, "prepareUpdate">;
+  /** Most text characters of a result or partial result. */
+  maxResultChars: number;
+  /** Receives the faults the pipeline contained; must not throw. */
+  onFault(event: ToolCallFaultEvent): void;
 }
 
 /**
- * The execute pipeline: lookup → pending policy → validate → run (with abort) → result
- * check. Every fault of the tool or the call ends as an `isError` result; it never throws.
+ * The execute pipeline: session open → lookup → pending policy → copy and validate the
+ * arguments → run (abort, timeout, updates) → read the result → truncate. Every fault of
+ * the tool or the call ends as an `isError` result; it never throws.
  */
 export async function executeToolCall(
   dependencies: ExecuteDependencies,
   call: ToolCall,
 ): Promise<AgentToolResult> {
+  const report: ReportFault = (fault, error) =>
+    dependencies.onFault({
+      type: "tool-call-fault",
+      toolCallId: call.toolCallId,
+      name: call.name,
+      fault,
+      ...(error === undefined ? {} : { error }),
+    });
+  const result = await runSteps(dependencies, call, report);
+  return truncateContent(result, dependencies.maxResultChars);
+}
+
+async function runSteps(
+  dependencies: ExecuteDependencies,
+  call: ToolCall,
+  report: ReportFault,
+): Promise<AgentToolResult> {
+  if (dependencies.run.sessionSignal.aborted)
+    return failed(toolCallMessages.sessionDisposed(call.name)).result;
   const lookup = lookupTool(dependencies.registry, call.name, dependencies.activeToolNames);
   if (!lookup.ok) return lookup.result;
   const policy = checkPendingPolicy(dependencies.pendingPolicy, dependencies.pending, call.name);
   if (!policy.ok) return policy.result;
-  const validation = validateArguments(lookup.value, call.params);
+  const validation = validateArguments(lookup.value, copyParams(call.params));
   if (!validation.ok) return validation.result;
-  const run = await runTool(lookup.value, validation.value, call, dependencies.contextSource);
+  const prepareUpdate = (partial: unknown, reportUpdate: ReportFault) =>
+    preparePartial(partial, dependencies.maxResultChars, reportUpdate);
+  const run = await runTool(
+    lookup.value,
+    validation.value,
+    call,
+    { ...dependencies.run, prepareUpdate },
+    report,
+  );
   if (!run.ok) return run.result;
-  return checkResult(call.name, run.value);
+  const reading = readResult(run.value);
+  if (!reading.ok) return failed(toolCallMessages.malformedResult(call.name, reading.problem)).result;
+  if (reading.detailsError) report("details-dropped", reading.detailsError.error);
+  return reading.result;
+}
+
+/** A partial result as the host may see it: read like a result and truncated, or dropped. */
+function preparePartial(partial: unknown, maxResultChars: number, report: ReportFault) {
+  const reading = readResult(partial);
+  if (!reading.ok) {
+    report("update-dropped", new Error(`Malformed partial result: ${reading.problem}.`));
+    return undefined;
+  }
+  if (reading.detailsError) report("details-dropped", reading.detailsError.error);
+  return truncateContent(reading.result, maxResultChars);
 }

@@ -50,6 +50,28 @@ export const toolCallMessages = {
     );
   },
 
+  timedOut(name: string, timeoutMs: number): string {
+    return (
+      `Tool "${name}" timed out after ${formatDuration(timeoutMs)} without finishing and was stopped. ` +
+      "Its work may be partial: check the current state, then call it again with a smaller task or try another approach."
+    );
+  },
+
+  stoppedByDispose(name: string): string {
+    return `Tool "${name}" was stopped before it finished because the session was disposed. Its work may be partial.`;
+  },
+
+  sessionDisposed(name: string): string {
+    return (
+      `Cannot run "${name}": this session was disposed and runs no more tool calls. ` +
+      "Tell the user; the host has to start a new session."
+    );
+  },
+
+  truncated(omitted: number): string {
+    return `\n… [truncated ${omitted} characters]`;
+  },
+
   malformedResult(name: string, problem: string): string {
     return (
       `Tool "${name}" returned a malformed result: ${problem}. ` +
@@ -57,3 +79,10 @@ export const toolCallMessages = {
     );
   },
 };
+
+/** `250 ms`, `30 s`, `1.5 s`, `10 min`. */
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}

@@ -1,0 +1,86 @@
+import type { AgentToolResult } from "@tooldock/sdk";
+import { describeError } from "../../util/describe-error.js";
+
+type Block = AgentToolResult["content"][number];
+
+/**
+ * A tool's return value read once into a fresh, plain result, or the problem with it. Only
+ * the contract's fields are copied (`content` blocks, `details`, `isError`), so getters and
+ * proxies run once, here, and never again in the host. `details` that cannot be read or
+ * turned into JSON are dropped (`detailsError` says why) and the content is kept.
+ */
+export type ResultReading =
+  | { ok: true; result: AgentToolResult; detailsError?: { error: unknown } }
+  | { ok: false; problem: string };
+
+/** Reads a result; never throws. */
+export function readResult(value: unknown): ResultReading {
+  try {
+    return readShape(value);
+  } catch (error) {
+    return { ok: false, problem: `reading it threw (${describeError(error)})` };
+  }
+}
+
+function readShape(value: unknown): ResultReading {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, problem: `expected an object with a content array, got ${describeKind(value)}` };
+  }
+  const record = value as { content?: unknown; isError?: unknown; details?: unknown };
+  const content = record.content;
+  if (!Array.isArray(content))
+    return { ok: false, problem: `content must be an array of blocks, got ${describeKind(content)}` };
+  const blocks: Block[] = [];
+  for (let index = 0; index < content.length; index++) {
+    const block = copyBlock(content[index]);
+    if (block === undefined) {
+      return {
+        ok: false,
+        problem: `content[${index}] is not a valid block (expected { type: "text", text } or { type: "image", data, mimeType })`,
+      };
+    }
+    blocks.push(block);
+  }
+  const isError = record.isError;
+  if (isError !== undefined && typeof isError !== "boolean")
+    return { ok: false, problem: `isError must be a boolean, got ${describeKind(isError)}` };
+  const result: AgentToolResult = { content: blocks };
+  if (isError !== undefined) result.isError = isError;
+  const details = readDetails(record);
+  if ("error" in details) return { ok: true, result, detailsError: details };
+  if (details.value !== undefined) result.details = details.value;
+  return { ok: true, result };
+}
+
+function copyBlock(block: unknown): Block | undefined {
+  if (typeof block !== "object" || block === null) return undefined;
+  const candidate = block as Record<string, unknown>;
+  const type = candidate.type;
+  if (type === "text") {
+    const text = candidate.text;
+    return typeof text === "string" ? { type, text } : undefined;
+  }
+  if (type === "image") {
+    const data = candidate.data;
+    const mimeType = candidate.mimeType;
+    return typeof data === "string" && typeof mimeType === "string" ? { type, data, mimeType } : undefined;
+  }
+  return undefined;
+}
+
+/** `details` as is when it can be read and serialised to JSON; otherwise the reason. */
+function readDetails(record: { details?: unknown }): { value: unknown } | { error: unknown } {
+  try {
+    const value = record.details;
+    JSON.stringify(value);
+    return { value };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value;
+}
