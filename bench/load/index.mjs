@@ -24,8 +24,8 @@ export const LOAD_VARIANTS = [
   { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
   { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
   { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true, maxN: 100 },
-  { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true, maxN: 100 },
-  { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false },
+  { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true, maxN: 10 },
+  { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false, maxN: 100 },
   { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false, maxN: 100 },
 ];
 export const FLOOR = "native-file";
