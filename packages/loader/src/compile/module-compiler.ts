@@ -31,6 +31,13 @@ export function createModuleCompiler(
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
   let useJiti = name === "jiti";
+  const warned = new Set<string>();
+  // Modules compile concurrently: several may hit the same fault; warn about it once.
+  const warnOnce = (diagnostic: Diagnostic) => {
+    if (warned.has(diagnostic.code)) return;
+    warned.add(diagnostic.code);
+    onWarning(diagnostic);
+  };
   return {
     async prepare(entry) {
       if (!useJiti) {
@@ -40,7 +47,7 @@ export function createModuleCompiler(
         } catch (error) {
           if (error instanceof CacheWriteError) {
             useJiti = true;
-            onWarning({
+            warnOnce({
               code: "W_CACHE_UNWRITABLE",
               severity: "warning",
               message: `esbuild ${error.message}; compiling with jiti instead, without a cache.`,
@@ -49,7 +56,7 @@ export function createModuleCompiler(
             });
           } else if (batch.failedToImport) {
             useJiti = true;
-            onWarning({
+            warnOnce({
               code: "W_COMPILER_FALLBACK",
               severity: "warning",
               message: `esbuild could not be loaded (${error instanceof Error ? error.message : String(error)}); compiling with jiti instead.`,

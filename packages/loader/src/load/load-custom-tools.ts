@@ -10,13 +10,15 @@ import { createDiagnostic, describeError } from "../diagnostics.js";
 import { discoverToolModules } from "../discover/discover-tool-modules.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import { acceptTools, type NameClaims } from "../validate/accept-tools.js";
+import { CompileAhead } from "./compile-ahead.js";
 import { loadModule } from "./load-module.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
 /**
  * Discovers, compiles and loads custom tool modules (SPEC §5). Never throws for a module's
  * fault: each one becomes a {@link Diagnostic} and loading goes on with the next module.
- * Modules load one after another, in discovery order; the first module to claim a tool name
+ * Modules are imported one after another, in discovery order (compilation runs a few modules
+ * ahead, bounded); the first module to claim a tool name
  * keeps it. With `session`, the tools are registered into it (origin: the module path) and it
  * becomes the host's active session.
  *
@@ -40,11 +42,13 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   );
   if (context.session !== undefined) context.host.setActiveSession(context.session);
 
+  const compileAhead = new CompileAhead(compiler, discovered.modules);
   try {
     let completed = 0;
-    for (const module of discovered.modules) {
+    for (const [index, module] of discovered.modules.entries()) {
       const before = { tools: tools.length, diagnostics: diagnostics.length };
-      const outcome = await loadModule(module, { compiler, api, factoryTimeoutMs: context.factoryTimeoutMs });
+      const compiled = compileAhead.take(index);
+      const outcome = await loadModule(module, { compiled, api, factoryTimeoutMs: context.factoryTimeoutMs });
       if (!outcome.ok) diagnostics.push(outcome.diagnostic);
       else if (outcome.entries.length === 0) diagnostics.push(noToolsWarning(module));
       else {
@@ -69,6 +73,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       });
     }
   } finally {
+    await compileAhead.settle();
     await compiler.close();
   }
   return { tools, diagnostics, modules: discovered.modules };

@@ -1,6 +1,5 @@
 import type { CustomToolAPI, Diagnostic } from "@tooldock/sdk";
 import { CompileFailure } from "../compile/compile-failure.js";
-import type { ModuleCompiler } from "../compile/module-compiler.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { runGuarded } from "../guards/process-exit-guard.js";
@@ -10,13 +9,14 @@ import { describeExports, resolveFactory } from "./resolve-factory.js";
 export type ModuleOutcome = { ok: true; entries: unknown[] } | { ok: false; diagnostic: Diagnostic };
 
 interface LoadModuleStep {
-  compiler: ModuleCompiler;
+  /** The module's compilation, started earlier (see `CompileAhead`). */
+  compiled: Promise<() => Promise<unknown>>;
   api: CustomToolAPI;
   factoryTimeoutMs: number;
 }
 
 /**
- * Compiles, imports and runs the factory of one module, each fault becoming one diagnostic:
+ * Imports the compiled module and runs its factory, each fault becoming one diagnostic:
  * `E_COMPILE`, `E_IMPORT`, `E_PROCESS_EXIT`, `E_NO_FACTORY`, `E_FACTORY_THROW`,
  * `E_FACTORY_TIMEOUT`. The import and the factory run with `process.exit` guarded.
  */
@@ -26,7 +26,7 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
 
   let evaluate: () => Promise<unknown>;
   try {
-    evaluate = await step.compiler.prepare(resolvedPath);
+    evaluate = await step.compiled;
   } catch (error) {
     return fail(compileDiagnostic(module, error));
   }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { ModuleCompiler } from "../compile/module-compiler.js";
+import { COMPILE_AHEAD, CompileAhead } from "./compile-ahead.js";
+
+const modules = Array.from({ length: 8 }, (_, index) => ({
+  path: `/t/${index}.ts`,
+  resolvedPath: `/t/${index}.ts`,
+}));
+
+function recordingCompiler(): ModuleCompiler & { started: string[] } {
+  const started: string[] = [];
+  return {
+    started,
+    async prepare(entry) {
+      started.push(entry);
+      if (entry === "/t/2.ts") throw new Error("does not compile");
+      return async () => entry;
+    },
+    close: async () => {},
+  };
+}
+
+describe("CompileAhead", () => {
+  it("compiles a bounded window ahead, in order, each module once", async () => {
+    const compiler = recordingCompiler();
+    const queue = new CompileAhead(compiler, modules);
+    const first = await queue.take(0);
+    expect(await first()).toBe("/t/0.ts");
+    expect(compiler.started).toEqual(modules.slice(0, COMPILE_AHEAD + 1).map((module) => module.path));
+    await queue.take(1);
+    expect(compiler.started).toHaveLength(COMPILE_AHEAD + 2);
+    await expect(queue.take(2)).rejects.toThrow("does not compile");
+    await queue.settle();
+    expect(new Set(compiler.started).size).toBe(compiler.started.length);
+  });
+});

@@ -1,0 +1,46 @@
+import type { ModuleCompiler } from "../compile/module-compiler.js";
+import type { DiscoveredModule } from "../discover/types.js";
+
+/** How many modules are compiled ahead of the one being imported. */
+export const COMPILE_AHEAD = 3;
+
+/**
+ * Compiles modules a few ahead of the one being imported, so compilation (esbuild runs in its
+ * own process) overlaps the sequential import-and-factory step. Only compilation runs
+ * concurrently; no tool code does. Concurrency is bounded by {@link COMPILE_AHEAD}.
+ */
+export class CompileAhead {
+  readonly #compiler: ModuleCompiler;
+  readonly #modules: readonly DiscoveredModule[];
+  readonly #prepared = new Map<number, Promise<() => Promise<unknown>>>();
+
+  constructor(compiler: ModuleCompiler, modules: readonly DiscoveredModule[]) {
+    this.#compiler = compiler;
+    this.#modules = modules;
+  }
+
+  /** The compiled module at `index` (rejects with the compile error); schedules the next ones. */
+  take(index: number): Promise<() => Promise<unknown>> {
+    for (let ahead = index; ahead <= index + COMPILE_AHEAD && ahead < this.#modules.length; ahead += 1) {
+      this.#schedule(ahead);
+    }
+    const prepared = this.#prepared.get(index) as Promise<() => Promise<unknown>>;
+    this.#prepared.delete(index);
+    return prepared;
+  }
+
+  /** Waits for compilations still running (their results are not needed), so none outlives the batch. */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.#prepared.values());
+    this.#prepared.clear();
+  }
+
+  #schedule(index: number): void {
+    if (this.#prepared.has(index)) return;
+    const module = this.#modules[index];
+    if (module === undefined) return;
+    const prepared = this.#compiler.prepare(module.resolvedPath);
+    prepared.catch(() => {}); // observed later by take(); avoids an unhandled rejection meanwhile
+    this.#prepared.set(index, prepared);
+  }
+}
