@@ -1,7 +1,10 @@
 // One load measurement in a fresh process. Usage (spawned by bench/load/index.mjs):
-//   node --expose-gc bench/load/child.mjs '<json task>'
+//   node --expose-gc bench/load/child.mjs <task.json> '{"variant":"…","cacheDir":"…"}'
+// (the file holds the module lists, too long for one argument at N = 500; the second argument
+// picks the variant).
 // The host's own libraries are imported first (a host has them before it loads tools); the clock
 // starts just before the first tool module is touched. Prints one JSON line on stdout.
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { packageUrl } from "../lib/resolve.mjs";
@@ -12,7 +15,10 @@ import { packageUrl } from "../lib/resolve.mjs";
  */
 
 /** @type {LoadTask} */
-const task = JSON.parse(process.argv[2] ?? "{}");
+const task = {
+  ...JSON.parse(readFileSync(String(process.argv[2]), "utf8")),
+  ...JSON.parse(process.argv[3] ?? "{}"),
+};
 const gc = /** @type {(() => void) | undefined} */ (globalThis.gc);
 const collect = () => {
   gc?.();

@@ -1,6 +1,6 @@
 // bench/load: time to load N generated tool modules, in a fresh process per measurement,
 // variants interleaved round by round (A B C … then … C B A), median of the runs.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -90,7 +90,11 @@ export async function runLoadBenchmark(options) {
       const dir = join(root, `n${n}`);
       const generated = await generateTools(dir, n);
       const floors = await compileFloors({ root: dir, ...generated });
-      const base = { n, toolsDir: generated.toolsDir, entries: generated.entries, ...floors };
+      const taskFile = join(dir, "task.json");
+      await writeFile(
+        taskFile,
+        JSON.stringify({ n, toolsDir: generated.toolsDir, entries: generated.entries, ...floors }),
+      );
       const warmCache = {
         "jiti-fscache": join(dir, "cache-jiti"),
         "tooldock-esbuild-warm": join(dir, "cache-tooldock"),
@@ -106,7 +110,8 @@ export async function runLoadBenchmark(options) {
         const primed = await runChild([
           "--expose-gc",
           childScript,
-          JSON.stringify({ ...base, variant, cacheDir }),
+          taskFile,
+          JSON.stringify({ variant, cacheDir }),
         ]);
         if (!primed.ok) samples[variant].errors.push(`priming the cache failed: ${primed.error}`);
       });
@@ -122,7 +127,8 @@ export async function runLoadBenchmark(options) {
           const outcome = await runChild([
             "--expose-gc",
             childScript,
-            JSON.stringify({ ...base, variant: variant.id, cacheDir }),
+            taskFile,
+            JSON.stringify({ variant: variant.id, cacheDir }),
           ]);
           if (fresh && cacheDir) await rm(cacheDir, { recursive: true, force: true });
           if (!outcome.ok) {

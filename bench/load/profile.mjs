@@ -2,7 +2,7 @@
 // Profiles one load variant: generates N tools, fills the caches, runs the measurement child
 // with the CPU profiler on from "start loading" to "all ready", and prints where the time went (self time by function and by package).
 //   node bench/load/profile.mjs <variant> [n] [--top 25]
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,13 +25,17 @@ try {
   const generated = await generateTools(root, n);
   const floors = await compileFloors({ root, ...generated });
   const cacheDir = join(root, "cache");
-  const task = { ...generated, ...floors, n, variant, cacheDir };
-  if (!variant.endsWith("-cold")) await runChild(["--expose-gc", childScript, JSON.stringify(task)]);
+  const taskFile = join(root, "task.json");
+  await writeFile(taskFile, JSON.stringify({ ...generated, ...floors, n }));
+  const pick = { variant, cacheDir };
+  if (!variant.endsWith("-cold"))
+    await runChild(["--expose-gc", childScript, taskFile, JSON.stringify(pick)]);
   const profileFile = join(root, "load.cpuprofile");
   const outcome = await runChild([
     "--expose-gc",
     childScript,
-    JSON.stringify({ ...task, profile: profileFile }),
+    taskFile,
+    JSON.stringify({ ...pick, profile: profileFile }),
   ]);
   if (!outcome.ok) throw new Error(outcome.error);
   const profile = JSON.parse(await readFile(profileFile, "utf8"));
