@@ -9,6 +9,7 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatCliReport, runCliBenchmark } from "./cli/index.mjs";
 import { describeMachine } from "./lib/machine.mjs";
+import { evaluateTargets, formatTargets } from "./lib/targets.mjs";
 import { formatLoadReport, runLoadBenchmark } from "./load/index.mjs";
 import { formatRuntimeReport, runRuntimeBenchmark } from "./runtime/index.mjs";
 
@@ -69,6 +70,8 @@ if (selected.includes("cli")) {
   sections.push(`## cli\n\n${formatCliReport(cli)}`);
 }
 report.durationMs = Date.now() - started;
+report.targets = evaluateTargets(report);
+if (selected.length === known.length) sections.push(`## targets\n\n${formatTargets(report.targets)}`);
 
 const machine = report.machine;
 const header = `# Tooldock benchmarks\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(" ")}, ${machine.date}`;
