@@ -58,3 +58,23 @@ describe("Session after dispose()", () => {
     expect(session.pending.size).toBe(0);
   });
 });
+
+describe("the signal dispose() aborts", () => {
+  it("runs many calls in parallel without a listener-leak warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const session = new Session();
+      session.register(echoTool());
+      const calls = Array.from({ length: 30 }, (_, index) =>
+        session.execute({ toolCallId: `t${index}`, name: "echo", params: { text: String(index) } }),
+      );
+      expect((await Promise.all(calls)).map(textOf)).toHaveLength(30);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { AgentToolResult, CustomTool, CustomToolContext } from "@tooldock/sdk";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
@@ -49,6 +50,8 @@ export class Session {
     this.id = this.#config.sessionId;
     this.cwd = this.#config.cwd;
     this.pending = options.pending ?? new PendingActionStore();
+    // Every call in flight listens to it: many parallel calls are normal, not a leak.
+    setMaxListeners(0, this.#disposal.signal);
     this.#emitter = new SessionEmitter(this.#config.onListenerError);
     const contextSource = { sessionId: this.id, cwd: this.cwd, pending: this.pending };
     this.#lifecycleContext = createLifecycleContext(contextSource);

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { expectFailed, type NamedScenario } from "./scenario.js";
 
 class HostileError extends Error {
@@ -62,6 +63,24 @@ export const throwingScenarios: NamedScenario[] = [
     },
     "[object Object]",
   ),
+  {
+    name: "throws an Error with a 1 MB message: the error result is truncated too",
+    make: () => ({
+      options: { maxResultChars: 40 },
+      execute: async () => {
+        throw new Error("x".repeat(1_000_000));
+      },
+      check: (result) => {
+        expect(result.isError).toBe(true);
+        expect(result.content).toEqual([
+          {
+            type: "text",
+            text: `Tool "hostile" failed: ${"x".repeat(17)}\n… [truncated 1000063 characters]`,
+          },
+        ]);
+      },
+    }),
+  },
   {
     name: "throws synchronously from a non-async execute",
     make: () => ({
