@@ -1,6 +1,6 @@
 import { type AgentToolResult, textResult } from "@tooldock/sdk";
+import { writeFilesTogether } from "./apply-transaction.js";
 import { AstEditError } from "./ast-edit-error.js";
-import { writeFileAtomic } from "./atomic-write.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { type FileRewrite, hashContent, type RewritePlan } from "./plan.js";
 import { type RewriteOperation, rewriteSource } from "./rewrite.js";
@@ -15,15 +15,17 @@ export interface AstEditApplyDetails {
 /**
  * Makes a previewed rewrite for real. First every previewed file is read again and compared
  * with its preview-time hash: one changed or removed file refuses the whole apply before
- * anything is written. Then the rewrite is run again on the current text and each file is
- * written atomically, in path order. If a write fails, the files already written get their
- * previous text back, so an apply changes every file or none (as far as the disk allows).
+ * anything is written. Then the rewrite is run again on the current text and the files are
+ * replaced together through an intent journal in `cwd` ({@link writeFilesTogether}): if this
+ * process dies midway, the next start rolls the apply back or forward, so an apply changes
+ * every file or none. If a write fails in this process, nothing is left changed.
  *
  * @throws {AstEditError} `E_AST_EDIT_STALE` or `E_AST_EDIT_WRITE`; the runtime then keeps the
  *   action pending.
  */
 export async function applyPlan(
   fileSystem: AstEditFileSystem,
+  cwd: string,
   plan: RewritePlan,
   operations: readonly RewriteOperation[],
   limit: number,
@@ -38,15 +40,11 @@ export async function applyPlan(
     return { file, content: outcome.output, replacements: outcome.replacements };
   });
 
-  const written: FileRewrite[] = [];
-  for (const { file, content } of writes) {
-    try {
-      await writeFileAtomic(fileSystem, file.absolutePath, content);
-      written.push(file);
-    } catch (error) {
-      throw await rollBack(fileSystem, file, written, error);
-    }
-  }
+  await writeFilesTogether(
+    fileSystem,
+    cwd,
+    writes.map(({ file, content }) => ({ ...file, content })),
+  );
 
   const replacements = writes.reduce((sum, write) => sum + write.replacements, 0);
   const files = writes.map(({ file, replacements: count }) => ({
@@ -86,31 +84,5 @@ async function readUnchanged(
     "E_AST_EDIT_STALE",
     `Cannot apply AST Edit: ${problems.join("; ")}. Nothing was written. ` +
       'Call resolve with action "discard" to drop this stale preview, then call ast_edit again to preview the rewrite against the current files.',
-  );
-}
-
-/** Restores the files already written and returns the error to throw. */
-async function rollBack(
-  fileSystem: AstEditFileSystem,
-  failed: FileRewrite,
-  written: readonly FileRewrite[],
-  cause: unknown,
-): Promise<AstEditError> {
-  const notRestored: string[] = [];
-  for (const file of written) {
-    await writeFileAtomic(fileSystem, file.absolutePath, file.original).catch(() =>
-      notRestored.push(file.relativePath),
-    );
-  }
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  const state =
-    notRestored.length === 0
-      ? `Nothing was changed${written.length > 0 ? ` (${written.length} file(s) already written were restored)` : ""}.`
-      : `These files hold the rewrite and could not be restored: ${notRestored.join(", ")}.`;
-  return new AstEditError(
-    "E_AST_EDIT_WRITE",
-    `Cannot apply AST Edit: writing ${failed.relativePath} failed: ${reason}. ${state} ` +
-      'Fix the cause (permissions, disk space) and call resolve with "apply" again, or "discard" to drop the change.',
-    { cause },
   );
 }

@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AgentToolResult, CustomToolContext, CustomToolPendingAction } from "@tooldock/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -294,5 +294,97 @@ describe("ast_edit apply", () => {
 
     await actions[0]?.apply("retry");
     expect(await read("src/b.ts")).toBe("logger.info(b);\n");
+  });
+});
+
+describe("ast_edit crash recovery", () => {
+  const JOURNAL = ".tooldock-ast-edit-00000000000a.journal";
+  const TEMP = "src/.b.ts.0123456789ab.tooldock-tmp";
+
+  /** What a SIGKILLed apply leaves after its commit: b.ts staged but not renamed yet. */
+  async function interruptedApply(): Promise<void> {
+    await write({ ...LOGS, [TEMP]: "logger.info(b);\n" });
+    const { hashContent } = await import("./plan.js");
+    const files = [
+      {
+        path: join(cwd, "src/b.ts"),
+        temporaryPath: join(cwd, TEMP),
+        beforeHash: hashContent(Buffer.from(LOGS["src/b.ts"])),
+        afterHash: hashContent(Buffer.from("logger.info(b);\n")),
+      },
+    ];
+    // Above the default Linux pid_max (2^22), so no running process has this pid.
+    const journal = { version: 1, state: "committed", pid: 2 ** 22 + 1, hostname: hostname(), files };
+    await writeFile(join(cwd, JOURNAL), JSON.stringify(journal));
+  }
+
+  it("finishes an interrupted apply at the session's start and leaves no litter", async () => {
+    await interruptedApply();
+    const tool = createAstEditTool({ cwd });
+    await tool.onSession?.(
+      { reason: "start" },
+      { sessionId: "s", cwd, hasPendingActions: () => false, abort() {} },
+    );
+    expect(await read("src/b.ts")).toBe("logger.info(b);\n");
+    expect((await readdir(cwd, { recursive: true })).sort()).toEqual([
+      "src",
+      "src/a.ts",
+      "src/b.ts",
+      "src/c.ts",
+    ]);
+  });
+
+  it("recovers before the first call when the host sends no start event, and tells the model once", async () => {
+    await interruptedApply();
+    const actions: CustomToolPendingAction[] = [];
+    const ctx = {
+      sessionId: "test",
+      cwd,
+      hasPendingActions: () => false,
+      abort: () => {},
+      pushPendingAction: (action: CustomToolPendingAction) => actions.push(action),
+    };
+    const tool = createAstEditTool({ cwd });
+    const first = await tool.execute("1", LOG_TO_LOGGER, undefined, ctx);
+    const note = "An interrupted ast_edit apply of 1 file(s) was completed: wrote src/b.ts.";
+    expect(text(first)).toContain(note);
+    expect((first.details as { warnings: string[] }).warnings).toEqual([note]);
+    expect(text(first)).toContain("AST Edit preview: 2 replacement(s) in 1 file(s)");
+    expect((await readdir(cwd, { recursive: true })).sort()).toEqual([
+      "src",
+      "src/a.ts",
+      "src/b.ts",
+      "src/c.ts",
+    ]);
+
+    const second = await tool.execute("2", LOG_TO_LOGGER, undefined, ctx);
+    expect(text(second)).not.toContain("interrupted");
+  });
+
+  it("writes nothing and leaves no temporary file or journal when staging a file fails", async () => {
+    await write(LOGS);
+    const { open } = await import("node:fs/promises");
+    const { actions } = await preview(LOG_TO_LOGGER, {
+      fileSystem: {
+        open: (async (path: string, flags?: string) => {
+          if (path.includes(".b.ts.") && flags === "wx")
+            throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+          return open(path, flags);
+        }) as typeof open,
+      },
+    });
+    await expect(actions[0]?.apply("go")).rejects.toMatchObject({
+      code: "E_AST_EDIT_WRITE",
+      message: expect.stringContaining(
+        "writing src/b.ts failed: ENOSPC: no space left on device. Nothing was changed.",
+      ),
+    });
+    expect(await read("src/a.ts")).toBe(LOGS["src/a.ts"]);
+    expect((await readdir(cwd, { recursive: true })).sort()).toEqual([
+      "src",
+      "src/a.ts",
+      "src/b.ts",
+      "src/c.ts",
+    ]);
   });
 });

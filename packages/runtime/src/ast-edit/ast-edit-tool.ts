@@ -14,6 +14,7 @@ import { formatNoReplacements, formatPreview, pendingLabel } from "./format-prev
 import { languageFromName, SUPPORTED_LANGUAGE_NAMES } from "./languages.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
 import { planRewrite } from "./plan.js";
+import { recoverInterruptedApplies } from "./recover.js";
 
 /** The name `ast_edit` registers under and stages its pending actions as. */
 export const AST_EDIT_TOOL_NAME = "ast_edit";
@@ -72,6 +73,15 @@ export function createAstEditTool(
 ): CustomTool<typeof astEditParameters, AstEditDetails> {
   const fileSystem = resolveFileSystem(options.fileSystem);
   const maxDiffCharacters = options.maxDiffCharacters ?? 20_000;
+  // Runs once per tool, at the session's start or before the first call, whichever is first.
+  let recovery: Promise<string[]> | undefined;
+  const recover = () => {
+    recovery ??= recoverInterruptedApplies(fileSystem, options.cwd).catch((error: unknown) => [
+      `Could not check ${options.cwd} for an interrupted ast_edit apply: ${error instanceof Error ? error.message : String(error)}.`,
+    ]);
+    return recovery;
+  };
+  let recoveryReported = false;
 
   return {
     name: AST_EDIT_TOOL_NAME,
@@ -79,6 +89,9 @@ export function createAstEditTool(
     description: DESCRIPTION,
     parameters: astEditParameters,
     deferrable: true,
+    async onSession(event) {
+      if (event.reason === "start") await recover();
+    },
     async execute(_toolCallId, params: AstEditParameters, _onUpdate, ctx: CustomToolContext, signal) {
       const push =
         options.pushPendingAction ?? (ctx as CustomToolContext & PendingActionContext).pushPendingAction;
@@ -107,6 +120,10 @@ export function createAstEditTool(
       // A copy: the staged apply must not see later changes to the caller's arguments.
       const operations = params.ops.map(({ pat, out }) => ({ pat, out }));
 
+      const recoveryNotes = await recover();
+      const notes = recoveryReported ? [] : recoveryNotes;
+      recoveryReported = true;
+
       try {
         const files = await collectFiles(fileSystem, {
           cwd: options.cwd,
@@ -115,6 +132,7 @@ export function createAstEditTool(
           language,
         });
         const plan = await planRewrite(fileSystem, files, operations, limit, signal);
+        plan.warnings.unshift(...notes);
         const details: AstEditDetails = {
           replacements: plan.replacements,
           files: plan.files.map((file) => ({
@@ -135,7 +153,7 @@ export function createAstEditTool(
           label,
           sourceToolName: AST_EDIT_TOOL_NAME,
           details: { replacements: plan.replacements, files: details.files, ops: operations },
-          apply: (reason) => applyPlan(fileSystem, plan, operations, limit, reason),
+          apply: (reason) => applyPlan(fileSystem, options.cwd, plan, operations, limit, reason),
         });
         return textResult(formatPreview(plan, operations, maxDiffCharacters), {
           ...details,

@@ -3,8 +3,19 @@ import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { AstEditFileSystem } from "./file-system.js";
 
-/** Marks the temporary files {@link writeFileAtomic} creates (and removes on failure). */
+/** Marks the temporary files `ast_edit` creates (and removes on failure or at the next start). */
 export const TEMPORARY_FILE_MARKER = ".tooldock-tmp";
+
+/**
+ * The exact name of a temporary file {@link temporaryPathFor} makes:
+ * `.<name>.<12 hex digits>.tooldock-tmp`. The recovery sweep removes only files named so.
+ */
+export const TEMPORARY_FILE_NAME: RegExp = /^\..+\.[0-9a-f]{12}\.tooldock-tmp$/;
+
+/** A fresh temporary path beside `path`: `.<name>.<random>.tooldock-tmp` in the same directory. */
+export function temporaryPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}${TEMPORARY_FILE_MARKER}`);
+}
 
 /**
  * Replaces `path` with `content` so that readers see the old file or the new one, never a
@@ -17,11 +28,28 @@ export async function writeFileAtomic(
   path: string,
   content: string,
 ): Promise<void> {
-  const directory = dirname(path);
-  const temporaryPath = join(
-    directory,
-    `.${basename(path)}.${randomBytes(6).toString("hex")}${TEMPORARY_FILE_MARKER}`,
-  );
+  const temporaryPath = temporaryPathFor(path);
+  await writeTemporaryFile(fileSystem, path, temporaryPath, content);
+  try {
+    await fileSystem.rename(temporaryPath, path);
+  } catch (error) {
+    await fileSystem.rm(temporaryPath, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(fileSystem, dirname(path));
+}
+
+/**
+ * Writes `content` to the new file `temporaryPath` (which must not exist), with the permission
+ * bits of `path` when it exists, and flushes it to disk. On failure the temporary file is
+ * removed and the error rethrown.
+ */
+export async function writeTemporaryFile(
+  fileSystem: AstEditFileSystem,
+  path: string,
+  temporaryPath: string,
+  content: string,
+): Promise<void> {
   const mode = await fileSystem.stat(path).then(
     (stats) => stats.mode & 0o7777,
     () => undefined,
@@ -34,17 +62,15 @@ export async function writeFileAtomic(
     await handle.sync();
     await handle.close();
     handle = undefined;
-    await fileSystem.rename(temporaryPath, path);
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await fileSystem.rm(temporaryPath, { force: true }).catch(() => undefined);
     throw error;
   }
-  await syncDirectory(fileSystem, directory);
 }
 
-/** Flushes the rename itself to disk. Best effort: not every platform can open a directory. */
-async function syncDirectory(fileSystem: AstEditFileSystem, directory: string): Promise<void> {
+/** Flushes renames in `directory` to disk. Best effort: not every platform can open a directory. */
+export async function syncDirectory(fileSystem: AstEditFileSystem, directory: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await fileSystem.open(directory, "r");

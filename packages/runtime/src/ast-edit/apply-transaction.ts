@@ -1,0 +1,132 @@
+import { dirname, resolve } from "node:path";
+import { type JournalEntry, newJournalPath, prepareJournal, writeJournal } from "./apply-journal.js";
+import { AstEditError } from "./ast-edit-error.js";
+import { syncDirectory, temporaryPathFor, writeFileAtomic, writeTemporaryFile } from "./atomic-write.js";
+import type { AstEditFileSystem } from "./file-system.js";
+import { hashContent } from "./plan.js";
+
+/** One file to replace: where, what it held (and its hash), and what it will hold. */
+export interface FileWrite {
+  absolutePath: string;
+  relativePath: string;
+  original: string;
+  hash: string;
+  content: string;
+}
+
+/**
+ * Replaces every file in `writes` so that, even if the process dies at any point, the next
+ * start of `ast_edit` (see `recoverInterruptedApplies`) leaves all of them in their old text
+ * or all in their new text:
+ *
+ * 1. a journal in `cwd` lists each target, its temporary file and both hashes (`prepared`);
+ * 2. each new text goes to its temporary file, `fsync`ed, and the directories are synced;
+ * 3. the journal is replaced atomically by its `committed` state: the commit point;
+ * 4. each temporary file is renamed over its target, in order; the directories are synced;
+ * 5. the journal is removed.
+ *
+ * A crash before 3 is rolled back (temporary files removed), after it rolled forward.
+ *
+ * @throws {AstEditError} `E_AST_EDIT_WRITE` when a step fails in this process; the files are
+ *   then put back as they were (a failed rename restores the files already renamed).
+ */
+export async function writeFilesTogether(
+  fileSystem: AstEditFileSystem,
+  cwd: string,
+  writes: readonly FileWrite[],
+): Promise<void> {
+  const journalPath = newJournalPath(resolve(cwd));
+  const entries: JournalEntry[] = writes.map((write) => ({
+    path: write.absolutePath,
+    temporaryPath: temporaryPathFor(write.absolutePath),
+    beforeHash: write.hash,
+    afterHash: hashContent(Buffer.from(write.content, "utf8")),
+  }));
+  const journal = prepareJournal(entries);
+  const directories = [...new Set(writes.map((write) => dirname(write.absolutePath)))];
+
+  let step = "the apply journal";
+  try {
+    await writeJournal(fileSystem, journalPath, journal);
+    for (const [index, write] of writes.entries()) {
+      step = write.relativePath;
+      await writeTemporaryFile(
+        fileSystem,
+        write.absolutePath,
+        entryAt(entries, index).temporaryPath,
+        write.content,
+      );
+    }
+    for (const directory of directories) await syncDirectory(fileSystem, directory);
+    step = "the apply journal";
+    await writeJournal(fileSystem, journalPath, { ...journal, state: "committed" });
+  } catch (error) {
+    await removeAll(fileSystem, [journalPath, ...entries.map((entry) => entry.temporaryPath)]);
+    throw writeError(step, error, 0, []);
+  }
+
+  for (const [index, write] of writes.entries()) {
+    try {
+      await fileSystem.rename(entryAt(entries, index).temporaryPath, write.absolutePath);
+    } catch (error) {
+      throw await rollBack(fileSystem, journalPath, writes, entries, index, error);
+    }
+  }
+  for (const directory of directories) await syncDirectory(fileSystem, directory);
+  await fileSystem.rm(journalPath, { force: true }).catch(() => undefined);
+}
+
+function entryAt(entries: readonly JournalEntry[], index: number): JournalEntry {
+  const entry = entries[index];
+  if (entry === undefined) throw new RangeError(`no journal entry ${index}`);
+  return entry;
+}
+
+/**
+ * After the rename of `writes[failedIndex]` failed: drops the journal (so no later start rolls
+ * forward), removes the temporary files not renamed, restores the files already renamed.
+ */
+async function rollBack(
+  fileSystem: AstEditFileSystem,
+  journalPath: string,
+  writes: readonly FileWrite[],
+  entries: readonly JournalEntry[],
+  failedIndex: number,
+  cause: unknown,
+): Promise<AstEditError> {
+  await removeAll(fileSystem, [journalPath]);
+  await removeAll(
+    fileSystem,
+    entries.slice(failedIndex).map((entry) => entry.temporaryPath),
+  );
+  const notRestored: string[] = [];
+  for (const write of writes.slice(0, failedIndex)) {
+    await writeFileAtomic(fileSystem, write.absolutePath, write.original).catch(() =>
+      notRestored.push(write.relativePath),
+    );
+  }
+  return writeError(writes[failedIndex]?.relativePath ?? "a file", cause, failedIndex, notRestored);
+}
+
+async function removeAll(fileSystem: AstEditFileSystem, paths: readonly string[]): Promise<void> {
+  for (const path of paths) await fileSystem.rm(path, { force: true }).catch(() => undefined);
+}
+
+function writeError(
+  what: string,
+  cause: unknown,
+  written: number,
+  notRestored: readonly string[],
+): AstEditError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const state =
+    notRestored.length === 0
+      ? `Nothing was changed${written > 0 ? ` (${written} file(s) already written were restored)` : ""}.`
+      : `These files hold the rewrite and could not be restored: ${notRestored.join(", ")}.`;
+  return new AstEditError(
+    "E_AST_EDIT_WRITE",
+    `Cannot apply AST Edit: writing ${what} failed: ${reason}. ${state} ` +
+      'Fix the cause (permissions, disk space) and call resolve with "apply" again, or "discard" to drop the change.',
+    { cause },
+  );
+}
