@@ -250,6 +250,8 @@ describe("ast_edit apply killed with SIGKILL", () => {
       figures.runs++;
       figures[plan.mode === "step" ? "step" : "timer"]++;
       if (landed) figures.landedDuringApply++;
+      // A child held before an fs call cannot finish: these kills always land inside apply.
+      if (plan.mode === "step" && !plan.insideCall) expect(landed, `${where}: did not land`).toBe(true);
       if (new Set(Object.values(states)).size > 1) figures.mixedBeforeRecovery++;
       if ((await litter(cwd)).length > 0) figures.litterBeforeRecovery++;
 
@@ -286,7 +288,5 @@ describe("ast_edit apply killed with SIGKILL", () => {
 
     console.log(`crash-apply figures: ${JSON.stringify({ ...figures, eventsPerApply, writePhaseMs })}`);
     expect(figures.runs).toBe(RUNS);
-    // Step-mode kills always land before the last fs call returns; timer kills mostly do.
-    expect(figures.landedDuringApply).toBeGreaterThanOrEqual(Math.ceil(RUNS / 2));
   }, 600_000);
 });
