@@ -93,7 +93,10 @@ describe("Session events", () => {
     const reminders = events.filter((event) => event.type === "reminder");
     expect(reminders).toHaveLength(2);
     const [first, second] = reminders;
-    expect(first?.type === "reminder" && first.text).toMatch(/^Nothing has changed yet/);
+    expect(first?.type === "reminder" && first.text).toBe(
+      "Nothing has changed yet. Call the `resolve` tool to apply or discard Rename 2 file(s) " +
+        '(action "apply" or "discard", with a reason) before doing anything else.',
+    );
     expect(first?.type === "reminder" && first.text).toContain("`resolve`");
     expect(first?.type === "reminder" && first.text).toContain("apply or discard Rename 2 file(s)");
     expect(second?.type === "reminder" && second.record.label).toBe("Delete cache");
