@@ -28,8 +28,11 @@ try {
   const taskFile = join(root, "task.json");
   await writeFile(taskFile, JSON.stringify({ ...generated, ...floors, n }));
   const pick = { variant, cacheDir };
-  if (!variant.endsWith("-cold"))
-    await runChild(["--expose-gc", childScript, taskFile, JSON.stringify(pick)]);
+  if (!variant.endsWith("-cold")) {
+    // The prototype reads the cache Tooldock's esbuild compiler writes.
+    const primer = variant === "prototype-warm" ? "tooldock-esbuild-warm" : variant;
+    await runChild(["--expose-gc", childScript, taskFile, JSON.stringify({ ...pick, variant: primer })]);
+  }
   const profileFile = join(root, "load.cpuprofile");
   const outcome = await runChild([
     "--expose-gc",
