@@ -17,15 +17,30 @@ interface LoadRow {
   ratioToFloor: number;
 }
 
-interface Section {
+interface Section<Row> {
   status: "ok" | "error" | "skipped";
   reason?: string;
-  results: unknown[];
+  results: Row[];
+}
+
+interface RuntimeRow {
+  id: string;
+  overheadNs?: number;
+  roundTripNs?: number;
+}
+
+interface CliRow {
+  id: string;
+  wallMs: number;
 }
 
 interface SmokeReport {
   machine: { node: string; cpus: number };
-  benchmarks: { load: { floor: string; results: LoadRow[] }; runtime: Section; cli: Section };
+  benchmarks: {
+    load: { floor: string; tooldock: { available: boolean; reason: string }; results: LoadRow[] };
+    runtime: Section<RuntimeRow>;
+    cli: Section<CliRow>;
+  };
 }
 
 /** The three benchmarks in smoke mode, side by side (their figures are not read). */
@@ -56,6 +71,11 @@ describe("pnpm bench --smoke", () => {
     for (const baseline of ["native-file", "native-bundle", "jiti-nocache", "jiti-fscache"]) {
       expect(variants).toContain(baseline);
     }
+    if (load.tooldock.available) {
+      for (const tooldock of ["tooldock-esbuild-warm", "tooldock-esbuild-cold", "tooldock-jiti-warm"]) {
+        expect(variants).toContain(tooldock);
+      }
+    } else expect(load.tooldock.reason).toMatch(/not built yet/);
     for (const row of rows) {
       expect(row.errors, `${row.variant}: ${row.errors.join("; ")}`).toEqual([]);
       expect(row.status).toBe("ok");
@@ -65,9 +85,28 @@ describe("pnpm bench --smoke", () => {
     }
     expect(rows.find((row) => row.variant === "native-file")?.ratioToFloor).toBe(1);
 
-    for (const section of [report.benchmarks.runtime, report.benchmarks.cli]) {
+    const { runtime, cli } = report.benchmarks;
+    for (const section of [runtime, cli]) {
       if (section.status === "skipped") expect(section.reason).toMatch(/not built yet/);
       else expect(section.status, section.reason).toBe("ok");
+    }
+    if (runtime.status === "ok") {
+      expect(runtime.results.map((row) => row.id)).toEqual([
+        "typebox",
+        "zod",
+        "typebox-signal",
+        "push-pop",
+        "push-resolve",
+        "push-resolve-session",
+      ]);
+      for (const row of runtime.results) {
+        const figure = row.overheadNs ?? row.roundTripNs;
+        expect(Number.isFinite(figure), `${row.id} has a figure`).toBe(true);
+      }
+    }
+    if (cli.status === "ok") {
+      expect(cli.results.map((row) => row.id)).toEqual(["node-e", "tooldock-list"]);
+      expect(cli.results.every((row) => row.wallMs > 0)).toBe(true);
     }
   });
 });
