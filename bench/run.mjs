@@ -70,8 +70,11 @@ if (selected.includes("cli")) {
   sections.push(`## cli\n\n${formatCliReport(cli)}`);
 }
 report.durationMs = Date.now() - started;
-report.targets = evaluateTargets(report);
-if (selected.length === known.length) sections.push(`## targets\n\n${formatTargets(report.targets)}`);
+// A smoke run's figures say nothing (tiny sizes, one run): no verdict on the targets.
+if (!smoke) {
+  report.targets = evaluateTargets(report);
+  if (selected.length === known.length) sections.push(`## targets\n\n${formatTargets(report.targets)}`);
+}
 
 const machine = report.machine;
 const header = `# Tooldock benchmarks\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(" ")}, ${machine.date}`;
