@@ -1,4 +1,9 @@
-import type { Diagnostic, DiagnosticErrorCode, DiagnosticLocation } from "@tooldock/sdk";
+import type {
+  Diagnostic,
+  DiagnosticErrorCode,
+  DiagnosticLocation,
+  DiagnosticWarningCode,
+} from "@tooldock/sdk";
 
 /** Fields of an error diagnostic besides its code and severity. */
 export interface DiagnosticFields {
@@ -35,4 +40,9 @@ export function describeError(error: unknown): string {
   } catch {
     return String(error);
   }
+}
+
+/** Builds a warning diagnostic (`W_…`), with the same field rules as {@link createDiagnostic}. */
+export function createWarning(code: DiagnosticWarningCode, fields: DiagnosticFields): Diagnostic {
+  return { ...createDiagnostic("E_IMPORT", fields), code, severity: "warning" };
 }

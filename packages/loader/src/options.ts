@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { CustomTool } from "@tooldock/sdk";
 import { resolveCacheDir } from "./compile/cache-dir.js";
 import type { CompilerName } from "./compile/module-compiler.js";
+import type { DiscoveryFileSystem } from "./discover/file-system.js";
 import type { DiscoveredModule } from "./discover/types.js";
 import { ToolHost, type ToolHostSession } from "./host-api/tool-host.js";
 
@@ -49,6 +50,8 @@ export interface LoadCustomToolsOptions {
   factoryTimeoutMs?: number;
   /** Called after each module. */
   onProgress?: (progress: LoadProgress) => void;
+  /** @internal A seam for tests that simulate file-system faults during discovery. */
+  fileSystem?: DiscoveryFileSystem;
 }
 
 /** Options normalised once; every later step reads this. */
@@ -62,6 +65,7 @@ export interface LoadContext {
   cacheDir: string;
   factoryTimeoutMs: number;
   onProgress: ((progress: LoadProgress) => void) | undefined;
+  fileSystem: DiscoveryFileSystem | undefined;
 }
 
 /** Applies defaults and environment variables to the options of a load. */
@@ -85,5 +89,6 @@ export function normalizeLoadOptions(
     cacheDir: resolveCacheDir(cwd, options.cacheDir, env),
     factoryTimeoutMs,
     onProgress: options.onProgress,
+    fileSystem: options.fileSystem,
   };
 }

@@ -82,6 +82,7 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
     return;
   }
   if (stats.isDirectory()) await visitDirectory(state, path);
+  else if (!stats.isFile()) reportNotRegular(state, path);
   else await visitExplicitFile(state, path);
 }
 
@@ -112,33 +113,67 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
   for (const entry of sorted) {
     if (isHidden(entry.name) || entry.name === "node_modules") continue;
     const path = join(directory, entry.name);
-    let isDirectory = entry.isDirectory();
+    let kind: EntryKind = entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other";
     if (entry.isSymbolicLink()) {
       try {
-        isDirectory = (await state.fileSystem.stat(path)).isDirectory();
+        kind = entryKind(await state.fileSystem.stat(path));
       } catch (error) {
         reportUnreadable(state, path, path, error);
         continue;
       }
     }
-    if (isDirectory) await visitSubfolder(state, path);
-    else if (isToolModuleFile(path)) await addModule(state, path);
+    if (kind === "directory") await visitSubfolder(state, path);
+    else if (!isToolModuleFile(path)) continue;
+    else if (kind === "file") await addModule(state, path);
+    else reportNotRegular(state, path);
   }
+}
+
+type EntryKind = "file" | "directory" | "other";
+
+function entryKind(stats: { isFile(): boolean; isDirectory(): boolean }): EntryKind {
+  return stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
 }
 
 async function visitSubfolder(state: DiscoveryState, directory: string): Promise<void> {
   if (await visitManifest(state, directory)) return;
   for (const name of SUBFOLDER_INDEX_FILES) {
     const path = join(directory, name);
+    let kind: EntryKind;
     try {
-      if ((await state.fileSystem.stat(path)).isFile()) {
-        await addModule(state, path);
-        return;
-      }
-    } catch {
-      // No such index file: try the next name.
+      kind = entryKind(await state.fileSystem.stat(path));
+    } catch (error) {
+      if (isMissing(error)) continue; // No such index file: try the next name.
+      reportUnreadable(state, path, path, error); // a symlink loop, no permission, …
+      return;
     }
+    if (kind === "directory") continue;
+    if (kind === "file") await addModule(state, path);
+    else reportNotRegular(state, path);
+    return;
   }
+  // No index file. If the folder itself is gone (removed while it was scanned), say so.
+  try {
+    await state.fileSystem.stat(directory);
+  } catch (error) {
+    reportUnreadable(state, directory, directory, error);
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** A device, FIFO or socket named like a module: reading it could block or never end. */
+function reportNotRegular(state: DiscoveryState, path: string): void {
+  state.diagnostics.push(
+    createDiagnostic("E_DISCOVERY", {
+      message: `Tool path ${path} is not a regular file (a device, FIFO or socket); it is never read.`,
+      path,
+      hint: "Point Tooldock at a module file; if this is a symbolic link, check where it leads.",
+    }),
+  );
 }
 
 /** Loads the entries a `package.json` lists; false when the directory has no tool manifest. */

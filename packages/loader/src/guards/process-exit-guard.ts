@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ModuleFaults } from "./module-faults.js";
 
 /** Thrown in place of exiting; private so no tool can construct or recognise it by class. */
 class ProcessExitSentinel extends Error {
@@ -11,12 +12,17 @@ class ProcessExitSentinel extends Error {
 interface GuardState {
   exitCode: unknown;
   exited: boolean;
+  /** The step has settled or timed out; a later call comes from a timer or callback it started. */
+  settled: boolean;
+  /** Where late faults of the module are recorded, when the step belongs to a load batch. */
+  faults: ModuleFaults | undefined;
 }
 
 const active = new Set<GuardState>();
-/** Attributes a `process.exit` call to the guarded step whose async context made it. */
+/** Attributes a `process.exit` call (or a rejection, or a timer) to the step whose async context made it. */
 const currentStep = new AsyncLocalStorage<GuardState>();
 let originalExit: typeof process.exit | undefined;
+let holds = 0;
 
 function install(): void {
   if (originalExit !== undefined) return;
@@ -26,6 +32,12 @@ function install(): void {
     const state = currentStep.getStore();
     // A call from outside every guarded step (the host itself) exits as usual.
     if (state === undefined) return exit.call(process, code as number | undefined);
+    if (state.settled) {
+      // From a timer or callback of a module whose step has ended: throwing here would be an
+      // uncaught exception, which ends the host just the same. Block it and record it.
+      state.faults?.lateExits.push(code);
+      return undefined as never;
+    }
     state.exited = true;
     state.exitCode = code;
     throw new ProcessExitSentinel(code);
@@ -33,9 +45,31 @@ function install(): void {
 }
 
 function uninstall(): void {
-  if (originalExit === undefined || active.size > 0) return;
+  if (originalExit === undefined || active.size > 0 || holds > 0) return;
   process.exit = originalExit;
   originalExit = undefined;
+}
+
+/** The faults record of the module whose async context is running, if any. */
+export function currentModuleFaults(): ModuleFaults | undefined {
+  return currentStep.getStore()?.faults;
+}
+
+/**
+ * Keeps the `process.exit` replacement installed until the returned release is called (a load
+ * batch holds it from its first import to its end), so calls from timers a module started are
+ * blocked while the batch runs. Release is idempotent.
+ */
+export function holdExitGuard(): () => void {
+  holds += 1;
+  install();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds -= 1;
+    uninstall();
+  };
 }
 
 /** How a guarded step ended. */
@@ -48,15 +82,18 @@ export type GuardedOutcome<T> =
 /**
  * Runs a step of loading a tool module (its import or its factory) with `process.exit`
  * replaced by a function that throws, and, when `timeoutMs` is given, a deadline. The
- * original `process.exit` is restored when the step settles or times out, whatever happens.
- * A step that called `process.exit` reports `exit` even if it caught the throw; calls are
- * attributed to their step through its async context, so overlapping loads do not mix up.
+ * original `process.exit` is restored when the step settles or times out (unless a batch holds
+ * the guard, see {@link holdExitGuard}). A step that called `process.exit` reports `exit` even
+ * if it caught the throw; calls are attributed to their step through its async context, so
+ * overlapping loads do not mix up. A call made after the step ended (from a timer it started)
+ * while the guard is installed is blocked without a throw and recorded in `faults`.
  */
 export async function runGuarded<T>(
   step: () => T | Promise<T>,
   timeoutMs?: number,
+  faults?: ModuleFaults,
 ): Promise<GuardedOutcome<Awaited<T>>> {
-  const state: GuardState = { exitCode: undefined, exited: false };
+  const state: GuardState = { exitCode: undefined, exited: false, settled: false, faults };
   active.add(state);
   install();
   let timer: NodeJS.Timeout | undefined;
@@ -82,6 +119,7 @@ export async function runGuarded<T>(
     }
     return outcome;
   } finally {
+    state.settled = true;
     if (timer !== undefined) clearTimeout(timer);
     active.delete(state);
     uninstall();

@@ -8,9 +8,13 @@ import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { createModuleCompiler } from "../compile/module-compiler.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import { discoverToolModules } from "../discover/discover-tool-modules.js";
+import type { DiscoveredModule } from "../discover/types.js";
+import { watchGlobals } from "../guards/global-snapshot.js";
+import { LoadGuard } from "../guards/load-guard.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import { acceptTools, type NameClaims } from "../validate/accept-tools.js";
 import { CompileAhead } from "./compile-ahead.js";
+import { lateFaultDiagnostics, tamperingWarning } from "./fault-diagnostics.js";
 import { loadModule } from "./load-module.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
@@ -32,9 +36,12 @@ import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<LoadCustomToolsResult> {
   const context = normalizeLoadOptions(options);
   enableSourceMaps();
-  const discovered = await discoverToolModules({ paths: context.paths, cwd: context.cwd });
+  const discovered = await discoverToolModules({
+    paths: context.paths,
+    cwd: context.cwd,
+    fileSystem: context.fileSystem,
+  });
   const diagnostics: Diagnostic[] = [...discovered.diagnostics];
-  const tools: LoadedCustomTool[] = [];
   const claims: NameClaims = new Map();
   const api = context.host.createAPI();
   const compiler = createModuleCompiler(context.compiler, context.cacheDir, (warning) =>
@@ -43,38 +50,61 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   if (context.session !== undefined) context.host.setActiveSession(context.session);
 
   const compileAhead = new CompileAhead(compiler, discovered.modules);
+  const guard = new LoadGuard();
+  // Tools are registered into the session once the batch has ended, so that a module found to
+  // be hostile late in the batch (process.exit from a timer) can still be left out.
+  const accepted: Array<{ tool: LoadedCustomTool["tool"]; module: DiscoveredModule }> = [];
   try {
     let completed = 0;
     for (const [index, module] of discovered.modules.entries()) {
-      const before = { tools: tools.length, diagnostics: diagnostics.length };
+      const before = { tools: accepted.length, diagnostics: diagnostics.length };
       const compiled = compileAhead.take(index);
-      const outcome = await loadModule(module, { compiled, api, factoryTimeoutMs: context.factoryTimeoutMs });
+      const checkGlobals = watchGlobals();
+      const outcome = await loadModule(module, {
+        compiled,
+        api,
+        factoryTimeoutMs: context.factoryTimeoutMs,
+        faults: guard.faultsOf(module.resolvedPath),
+      });
+      const changes = checkGlobals();
       if (!outcome.ok) diagnostics.push(outcome.diagnostic);
       else if (outcome.entries.length === 0) diagnostics.push(noToolsWarning(module));
       else {
-        const accepted = acceptToolsSafely(module, outcome.entries, context.reservedNames, claims);
-        diagnostics.push(...accepted.diagnostics);
-        for (const tool of accepted.tools) {
-          const registered = register(context.session, tool, module);
-          if (registered !== undefined) {
-            diagnostics.push(registered);
-            continue;
-          }
-          tools.push({ tool, path: module.path, resolvedPath: module.resolvedPath });
-        }
+        const checked = acceptToolsSafely(module, outcome.entries, context.reservedNames, claims);
+        diagnostics.push(...checked.diagnostics);
+        for (const tool of checked.tools) accepted.push({ tool, module });
       }
+      if (changes.length > 0) diagnostics.push(tamperingWarning(module, changes));
       completed += 1;
       context.onProgress?.({
         completed,
         total: discovered.modules.length,
         module,
-        tools: tools.length - before.tools,
+        tools: accepted.length - before.tools,
         diagnostics: diagnostics.length - before.diagnostics,
       });
     }
   } finally {
     await compileAhead.settle();
     await compiler.close();
+    await guard.close();
+  }
+
+  const skipped = new Set<string>();
+  for (const module of discovered.modules) {
+    const late = lateFaultDiagnostics(module, guard.faultsOf(module.resolvedPath));
+    diagnostics.push(...late);
+    if (late.some((diagnostic) => diagnostic.severity === "error")) skipped.add(module.resolvedPath);
+  }
+  const tools: LoadedCustomTool[] = [];
+  for (const { tool, module } of accepted) {
+    if (skipped.has(module.resolvedPath)) continue;
+    const refused = register(context.session, tool, module);
+    if (refused !== undefined) {
+      diagnostics.push(refused);
+      continue;
+    }
+    tools.push({ tool, path: module.path, resolvedPath: module.resolvedPath });
   }
   return { tools, diagnostics, modules: discovered.modules };
 }

@@ -2,7 +2,9 @@ import type { CustomToolAPI, Diagnostic } from "@tooldock/sdk";
 import { CompileFailure } from "../compile/compile-failure.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
+import type { ModuleFaults } from "../guards/module-faults.js";
 import { runGuarded } from "../guards/process-exit-guard.js";
+import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
 /** The entries a module's factory returned, or the diagnostic that stopped it. */
@@ -13,6 +15,8 @@ interface LoadModuleStep {
   compiled: Promise<() => Promise<unknown>>;
   api: CustomToolAPI;
   factoryTimeoutMs: number;
+  /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
+  faults?: ModuleFaults;
 }
 
 /**
@@ -28,11 +32,11 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   try {
     evaluate = await step.compiled;
   } catch (error) {
-    return fail(compileDiagnostic(module, error));
+    return fail(unreadableDiagnostic(module, error) ?? compileDiagnostic(module, error));
   }
 
   // The import runs under the same deadline: top-level await that never settles is a fault too.
-  const imported = await runGuarded(evaluate, step.factoryTimeoutMs);
+  const imported = await runGuarded(evaluate, step.factoryTimeoutMs, step.faults);
   if (imported.status === "exit")
     return fail(exitDiagnostic(module, imported.exitCode, "while it was imported"));
   if (imported.status === "timeout") {
@@ -46,6 +50,8 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     );
   }
   if (imported.status === "throw") {
+    const unreadable = unreadableDiagnostic(module, imported.error);
+    if (unreadable !== undefined) return fail(unreadable);
     if (imported.error instanceof CompileFailure) return fail(compileDiagnostic(module, imported.error));
     return fail(
       createDiagnostic("E_IMPORT", {
@@ -77,7 +83,7 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     );
   }
 
-  const produced = await runGuarded(() => factory(step.api), step.factoryTimeoutMs);
+  const produced = await runGuarded(() => factory(step.api), step.factoryTimeoutMs, step.faults);
   if (produced.status === "exit") return fail(exitDiagnostic(module, produced.exitCode, "in its factory"));
   if (produced.status === "timeout") {
     return fail(
@@ -101,25 +107,6 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   }
   const entries = Array.isArray(produced.value) ? produced.value : [produced.value];
   return { ok: true, entries };
-}
-
-function compileDiagnostic(module: DiscoveredModule, error: unknown): Diagnostic {
-  const failure = error instanceof CompileFailure ? error : undefined;
-  const text = describeError(error);
-  const location = failure?.location;
-  const where =
-    location === undefined ? "" : ` (${failure?.file ?? module.path}:${location.line}:${location.column})`;
-  const unresolved = /Could not resolve "([^"]+)"/.exec(text)?.[1];
-  return createDiagnostic("E_COMPILE", {
-    message: `${module.path} does not compile: ${text}${where}.`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
-    location,
-    hint:
-      unresolved === undefined
-        ? "Fix the error at the location shown; the module is recompiled on the next load."
-        : `Install "${unresolved}" next to the tool (run your package manager in the tool's folder) or fix the import path.`,
-  });
 }
 
 function exitDiagnostic(module: DiscoveredModule, exitCode: unknown, when: string): Diagnostic {

@@ -5,6 +5,13 @@ import { checkToolName } from "./check-tool-name.js";
 import { checkToolSchema } from "./check-tool-schema.js";
 import { checkToolShape } from "./check-tool-shape.js";
 
+/**
+ * The most tools one module may return. No model takes that many tools in one request, and
+ * checking tens of thousands of schemas would stall the load; a module over the limit
+ * contributes none (`E_INVALID_TOOL`).
+ */
+export const MAX_TOOLS_PER_MODULE = 1000;
+
 /** Names claimed so far in a load: tool name → path of the module that claimed it first. */
 export type NameClaims = Map<string, string>;
 
@@ -12,7 +19,8 @@ export type NameClaims = Map<string, string>;
  * Checks every entry a module's factory returned and keeps the valid ones: the shape
  * (`E_INVALID_TOOL`), the name (`E_NAME_INVALID`, reserved names included), the schema
  * (`E_INVALID_SCHEMA`) and uniqueness across modules (`E_NAME_CONFLICT`: the first module to
- * claim a name keeps it). Invalid entries never claim a name.
+ * claim a name keeps it). Invalid entries never claim a name. A module that returns more than
+ * {@link MAX_TOOLS_PER_MODULE} entries contributes none.
  */
 export function acceptTools(
   module: DiscoveredModule,
@@ -23,6 +31,17 @@ export function acceptTools(
   const { path, resolvedPath } = module;
   const tools: CustomTool[] = [];
   const diagnostics: Diagnostic[] = [];
+  if (entries.length > MAX_TOOLS_PER_MODULE) {
+    diagnostics.push(
+      createDiagnostic("E_INVALID_TOOL", {
+        message: `The factory of ${path} returned ${entries.length} entries; a module may return at most ${MAX_TOOLS_PER_MODULE} tools, so none of them was loaded.`,
+        path,
+        resolvedPath,
+        hint: `Split the tools over several modules, or return only the tools the model needs (at most ${MAX_TOOLS_PER_MODULE} per module).`,
+      }),
+    );
+    return { tools, diagnostics };
+  }
   entries.forEach((entry, index) => {
     const shapeProblems = checkToolShape(entry);
     const name =

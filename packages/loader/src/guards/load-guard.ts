@@ -1,0 +1,39 @@
+import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
+import { holdExitGuard } from "./process-exit-guard.js";
+import { holdRejectionGuard } from "./rejection-guard.js";
+import { holdTimerTracking } from "./timer-tracker.js";
+
+/**
+ * The guards of one load batch, held from its first import to its end: `process.exit` stays
+ * replaced (calls from a module's timers are blocked and recorded), unhandled rejections from a
+ * module's async context are caught and recorded, and the timers modules create are tracked.
+ * Each module gets a {@link ModuleFaults} record that its guarded steps carry in their async
+ * context.
+ */
+export class LoadGuard {
+  readonly #releases: Array<() => void> = [holdExitGuard(), holdRejectionGuard(), holdTimerTracking()];
+  readonly #faults = new Map<string, ModuleFaults>();
+
+  /** The record of a module (by its real path), created on first use. */
+  faultsOf(resolvedPath: string): ModuleFaults {
+    let faults = this.#faults.get(resolvedPath);
+    if (faults === undefined) {
+      faults = createModuleFaults();
+      this.#faults.set(resolvedPath, faults);
+    }
+    return faults;
+  }
+
+  /**
+   * Ends the batch: first lets the timers that are already due run (a `setTimeout(…, 0)` a
+   * module started fires before this one, which was started later with the same delay), so
+   * their exits and rejections are still caught; then releases every guard.
+   */
+  async close(): Promise<void> {
+    try {
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    } finally {
+      for (const release of this.#releases.splice(0).reverse()) release();
+    }
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * What a module did outside its guarded steps while its load batch ran: calls to
+ * `process.exit` from timers or callbacks it started, promises it left rejected with no handler,
+ * and the timers it created. Filled in through the module's async context (timers, promise
+ * callbacks and event handlers started by its import or factory carry it), read at the end of
+ * the batch.
+ */
+export interface ModuleFaults {
+  /** Exit codes of `process.exit` calls made after the step that started them had ended. */
+  lateExits: unknown[];
+  /** Reasons of the module's promises that were rejected with no handler. */
+  rejections: unknown[];
+  /** Every timer the module created (`setTimeout`, `setInterval`). */
+  timers: Set<NodeJS.Timeout>;
+}
+
+/** An empty record for one module. */
+export function createModuleFaults(): ModuleFaults {
+  return { lateExits: [], rejections: [], timers: new Set() };
+}
+
+/** Timers of a module that are still pending and keep the process alive (not fired, cleared or `unref`ed). */
+export function activeTimers(faults: ModuleFaults): number {
+  let count = 0;
+  for (const timer of faults.timers) {
+    // `_destroyed` is set once a timer has fired (one-shot) or was cleared; Node has no public flag.
+    if ((timer as { _destroyed?: boolean })._destroyed !== true && timer.hasRef()) count += 1;
+  }
+  return count;
+}
