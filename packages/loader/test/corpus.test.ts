@@ -1,0 +1,219 @@
+import { rm } from "node:fs/promises";
+import { join, sep } from "node:path";
+import { Session } from "@tooldock/runtime";
+import type { Diagnostic } from "@tooldock/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DiscoveryFileSystem, nodeDiscoveryFileSystem } from "../src/discover/file-system.js";
+import { type CompilerName, loadCustomTools, ToolHost } from "../src/index.js";
+import { testCacheDir } from "./helpers.js";
+import {
+  corpusDir,
+  type PreparedCorpus,
+  type PreparedCorpusCase,
+  prepareCorpus,
+  readCorpusCases,
+} from "./prepare-corpus.mjs";
+
+// The broken-module corpus (issue 7): each case folder under test/corpus/ holds one fault and
+// declares the diagnostic it must produce in expected.json. Every case is loaded beside a
+// canary module, with both compilers; the canary must load and run through a Session, the
+// case must produce exactly its expected diagnostic, and the process must come out unharmed.
+
+const compilers: CompilerName[] = ["esbuild", "jiti"];
+const cases = await readCorpusCases();
+const canaryPath = join(import.meta.dirname, "corpus-canary.ts");
+/** Bounded so the never-settling cases stay fast; no assertion depends on timing. */
+const factoryTimeoutMs = 400;
+const families = ["compile", "import", "factory", "names", "fs", "tampering"];
+
+describe("the corpus", () => {
+  it("has at least 40 cases, each in a known family and listed in the corpus README", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const readme = await readFile(join(corpusDir, "README.md"), "utf8");
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+    for (const { id, expected } of cases) {
+      expect(families).toContain(id.split("-")[0]);
+      expect(expected.code).toMatch(/^(E|W)_[A-Z_]+$/);
+      expect(expected.severity).toBe(expected.code.startsWith("W_") ? "warning" : "error");
+      expect(readme).toContain(`\`${id}\``);
+    }
+    for (const family of families) expect(cases.some(({ id }) => id.startsWith(`${family}-`))).toBe(true);
+  });
+});
+
+describe.each(compilers)("the corpus with compiler %s", (compiler) => {
+  const cacheDir = testCacheDir(`corpus-${compiler}`);
+  let prepared: PreparedCorpus;
+
+  beforeAll(async () => {
+    prepared = await prepareCorpus(join(testCacheDir(`corpus-copy-${compiler}`), "corpus"));
+  });
+  afterAll(async () => {
+    await prepared?.cleanup();
+  });
+
+  it.for(cases.map(({ id }) => id))("%s", async (id, context) => {
+    const entry = prepared.cases.find((candidate) => candidate.id === id) as PreparedCorpusCase;
+    if (entry.skipped !== undefined) {
+      console.warn(`[corpus] ${id} (${compiler}) skipped: ${entry.skipped}`);
+      context.skip(entry.skipped);
+      return;
+    }
+    const { expected } = entry;
+    const before = { exit: process.exit, emit: process.emit, exitCode: process.exitCode };
+    const originals = { includes: Array.prototype.includes, fetch: globalThis.fetch };
+
+    const host = new ToolHost({ cwd: prepared.root });
+    const session = new Session({ cwd: prepared.root });
+    const result = await loadCustomTools({
+      paths: [entry.dir, canaryPath],
+      cwd: prepared.root,
+      compiler,
+      cacheDir,
+      host,
+      session,
+      builtInToolNames: ["ast_edit"],
+      factoryTimeoutMs,
+      fileSystem:
+        entry.removeDuringScan === undefined ? undefined : removingAfterListing(entry.removeDuringScan),
+    });
+
+    try {
+      // The case: exactly its expected diagnostic, about one of its own files.
+      const own = result.diagnostics.filter((diagnostic) => diagnostic.path !== canaryPath);
+      expect(own.length + diagnosticsOf(result.diagnostics, canaryPath).length).toBe(
+        result.diagnostics.length,
+      );
+      const errors = own.filter((diagnostic) => diagnostic.severity === "error");
+      const matching = own.filter((diagnostic) => diagnostic.code === expected.code);
+      if (expected.severity === "error")
+        expect(errors.map((diagnostic) => diagnostic.code)).toEqual([expected.code]);
+      else expect(errors).toEqual([]);
+      expect(matching).toHaveLength(1);
+      const [diagnostic] = matching as [Diagnostic];
+      expect(diagnostic.severity).toBe(expected.severity);
+      expect(diagnostic.path.startsWith(`${entry.dir}${sep}`)).toBe(true);
+      if (expected.module !== undefined) expect(diagnostic.path).toBe(join(entry.dir, expected.module));
+      expect(diagnostic.message).toContain(diagnostic.path); // names the module
+      expect(diagnostic.hint).toMatch(/\S/);
+      expect(JSON.stringify(diagnostic).length).toBeLessThan(2000);
+
+      // The canary, and only the tools the case keeps, loaded; the canary runs.
+      expect(diagnosticsOf(result.diagnostics, canaryPath)).toEqual([]);
+      expect(result.tools.map((loaded) => loaded.tool.name).sort()).toEqual(
+        [...(expected.keptTools ?? []), "corpus_canary"].sort(),
+      );
+      const called = await session.execute({ toolCallId: `canary-${id}`, name: "corpus_canary", params: {} });
+      expect(called.isError).toBeFalsy();
+      expect(called.content).toEqual([{ type: "text", text: "alive" }]);
+
+      // The process is unharmed: its exit and event functions are its own again, no exit code set.
+      expect(process.exit).toBe(before.exit);
+      expect(process.emit).toBe(before.emit);
+      expect(process.exitCode).toBe(before.exitCode);
+      expect(Array.prototype.includes).toBe(originals.includes);
+      expect(globalThis.fetch).toBe(originals.fetch);
+      expect(Object.hasOwn(Object.prototype, "polluted")).toBe(false);
+
+      caseSpecificChecks(id, diagnostic, prepared);
+    } finally {
+      await session.dispose();
+      clearLeakedInterval();
+    }
+  });
+});
+
+describe.each(compilers)("the whole corpus in one batch with compiler %s", (compiler) => {
+  it("reports each case's diagnostic about its own files, and the canary still runs", async () => {
+    const prepared = await prepareCorpus(join(testCacheDir(`corpus-batch-${compiler}`), "corpus"));
+    const session = new Session({ cwd: prepared.root });
+    const before = { exit: process.exit, emit: process.emit };
+    try {
+      const result = await loadCustomTools({
+        paths: [prepared.root, canaryPath],
+        cwd: prepared.root,
+        compiler,
+        cacheDir: testCacheDir(`corpus-batch-${compiler}`),
+        session,
+        builtInToolNames: ["ast_edit"],
+        factoryTimeoutMs,
+      });
+      for (const entry of prepared.cases) {
+        if (entry.skipped !== undefined || entry.removeDuringScan !== undefined) continue;
+        const own = result.diagnostics.filter((diagnostic) =>
+          diagnostic.path.startsWith(`${entry.dir}${sep}`),
+        );
+        const errors = own.filter((diagnostic) => diagnostic.severity === "error").map((d) => d.code);
+        const warnings = own.filter((diagnostic) => diagnostic.severity === "warning").map((d) => d.code);
+        if (entry.expected.severity === "error")
+          expect([entry.id, errors]).toEqual([entry.id, [entry.expected.code]]);
+        else expect([entry.id, errors, warnings]).toEqual([entry.id, [], [entry.expected.code]]);
+      }
+      const called = await session.execute({ toolCallId: "canary", name: "corpus_canary", params: {} });
+      expect(called.content).toEqual([{ type: "text", text: "alive" }]);
+      expect(process.exit).toBe(before.exit);
+      expect(process.emit).toBe(before.emit);
+    } finally {
+      await session.dispose();
+      clearLeakedInterval();
+      await prepared.cleanup();
+    }
+  });
+});
+
+/** What some cases promise beyond their code. */
+function caseSpecificChecks(id: string, diagnostic: Diagnostic, prepared: PreparedCorpus): void {
+  switch (id) {
+    case "compile-binary-file":
+      expect(diagnostic.message).toContain("is a binary file (it contains NUL bytes)");
+      expect(diagnostic.location).toBeUndefined();
+      break;
+    case "compile-large-file":
+      expect(diagnostic.location?.line).toBe(1);
+      expect(diagnostic.location?.lineText).toContain("const broken: = 1;");
+      expect(diagnostic.location?.lineText.length).toBeLessThanOrEqual(202);
+      break;
+    case "fs-symlink-outside":
+      expect(diagnostic.resolvedPath).toBe(join(prepared.outside, id, "tool.ts"));
+      break;
+    case "tampering-array-prototype":
+      expect(diagnostic.message).toContain("Array.prototype.includes (replaced, restored)");
+      break;
+    case "tampering-object-prototype":
+      expect(diagnostic.message).toContain("Object.prototype.polluted (added, removed)");
+      break;
+    case "tampering-fetch":
+      expect(diagnostic.message).toContain("globalThis.fetch (replaced, restored)");
+      break;
+    case "tampering-unhandled-rejection":
+      expect(diagnostic.message).toContain("corpus: nobody handles this");
+      break;
+    case "import-process-exit-timer":
+      expect(diagnostic.message).toContain("process.exit(9) from a timer or callback");
+      break;
+  }
+}
+
+function diagnosticsOf(diagnostics: Diagnostic[], path: string): Diagnostic[] {
+  return diagnostics.filter((diagnostic) => diagnostic.path === path);
+}
+
+/** The real file system, except that `folder` is deleted right after it has been listed. */
+function removingAfterListing(folder: string): DiscoveryFileSystem {
+  return {
+    ...nodeDiscoveryFileSystem,
+    async readdir(path) {
+      const entries = await nodeDiscoveryFileSystem.readdir(path);
+      if (path === folder) await rm(folder, { recursive: true, force: true });
+      return entries;
+    },
+  };
+}
+
+/** The interval the `tampering-interval` case leaks on purpose, so the test process can end. */
+function clearLeakedInterval(): void {
+  const key = Symbol.for("tooldock.corpus.interval");
+  const interval = (globalThis as Record<symbol, unknown>)[key];
+  if (interval !== undefined) clearInterval(interval as NodeJS.Timeout);
+  Reflect.deleteProperty(globalThis, key);
+}

@@ -1,0 +1,5 @@
+import type { CustomToolAPI } from "@tooldock/sdk";
+
+export default async (_pi: CustomToolAPI) => {
+  throw new Error("corpus: factory rejects");
+};

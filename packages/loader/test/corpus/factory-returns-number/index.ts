@@ -1,0 +1,3 @@
+import type { CustomToolAPI } from "@tooldock/sdk";
+
+export default (_pi: CustomToolAPI) => 42;

@@ -1,0 +1,5 @@
+import type { CustomToolAPI } from "@tooldock/sdk";
+
+export default (_pi: CustomToolAPI) => {
+  throw new Error("corpus: factory throws");
+};
