@@ -31,3 +31,5 @@ export {
   type LoadProgress,
   type LoadSession,
 } from "./options.js";
+/** The most tools one module may return; a module over the limit contributes none (`E_INVALID_TOOL`). */
+export { MAX_TOOLS_PER_MODULE } from "./validate/accept-tools.js";

@@ -24,7 +24,7 @@ export interface LoadProgress {
   completed: number;
   total: number;
   module: DiscoveredModule;
-  /** Tools this module contributed. */
+  /** Tools of this module that passed every check (registration into `session` happens when the batch ends). */
   tools: number;
   /** Diagnostics this module produced. */
   diagnostics: number;

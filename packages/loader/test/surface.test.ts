@@ -11,6 +11,7 @@ describe("@tooldock/loader public surface", () => {
         "COMPILER_ENV",
         "DEFAULT_FACTORY_TIMEOUT_MS",
         "FACTORY_TIMEOUT_ENV",
+        "MAX_TOOLS_PER_MODULE",
         "PENDING_STORE_UNAVAILABLE_MESSAGE",
         "ToolHost",
         "discoverToolModules",

@@ -126,11 +126,17 @@ interface Snapshot {
  * - other additions (a polyfill of a missing method or global) and added `process` listeners
  *   are kept, and reported.
  *
- * It lists every change, restored or not.
+ * It lists every change, restored or not, and may be called again: each call compares with the
+ * state the previous call left (one snapshot serves a whole batch, one comparison per module).
  */
 export function watchGlobals(): () => GlobalChange[] {
-  const before = takeSnapshot();
-  return () => compareAndRestore(before);
+  let before = takeSnapshot();
+  return () => {
+    const changes = compareAndRestore(before);
+    // Kept additions become part of the state the next check compares with.
+    if (changes.length > 0) before = takeSnapshot();
+    return changes;
+  };
 }
 
 function takeSnapshot(): Snapshot {

@@ -51,6 +51,8 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
 
   const compileAhead = new CompileAhead(compiler, discovered.modules);
   const guard = new LoadGuard();
+  // Compared after each module: what changed since the previous one is that module's doing.
+  const checkGlobals = watchGlobals();
   // Tools are registered into the session once the batch has ended, so that a module found to
   // be hostile late in the batch (process.exit from a timer) can still be left out.
   const accepted: Array<{ tool: LoadedCustomTool["tool"]; module: DiscoveredModule }> = [];
@@ -59,7 +61,6 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     for (const [index, module] of discovered.modules.entries()) {
       const before = { tools: accepted.length, diagnostics: diagnostics.length };
       const compiled = compileAhead.take(index);
-      const checkGlobals = watchGlobals();
       const outcome = await loadModule(module, {
         compiled,
         api,
