@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { Session } from "@tooldock/runtime";
@@ -174,7 +175,8 @@ function caseSpecificChecks(id: string, diagnostic: Diagnostic, prepared: Prepar
       expect(diagnostic.location?.lineText.length).toBeLessThanOrEqual(202);
       break;
     case "fs-symlink-outside":
-      expect(diagnostic.resolvedPath).toBe(join(prepared.outside, id, "tool.ts"));
+      expect(diagnostic.resolvedPath).toBe(realpathSync(join(prepared.outside, id, "tool.ts")));
+      expect(diagnostic.path).toBe(join(prepared.root, id, "index.ts"));
       break;
     case "tampering-array-prototype":
       expect(diagnostic.message).toContain("Array.prototype.includes (replaced, restored)");
