@@ -50,8 +50,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   if (context.session !== undefined) context.host.setActiveSession(context.session);
 
   const compileAhead = new CompileAhead(compiler, discovered.modules);
-  const guard = new LoadGuard();
-  // Compared after each module: what changed since the previous one is that module's doing.
+  const guard = new LoadGuard(); // released in the `finally` below, whatever happens
+  // Taken once the guards are installed, so their wrappers are part of the expected state;
+  // compared after each module: what changed since the previous one is that module's doing.
   const checkGlobals = watchGlobals();
   // Tools are registered into the session once the batch has ended, so that a module found to
   // be hostile late in the batch (process.exit from a timer) can still be left out.
