@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { Session } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
@@ -26,6 +28,7 @@ const canaryPath = join(import.meta.dirname, "corpus-canary.ts");
 /** Bounded so the never-settling cases stay fast; no assertion depends on timing. */
 const factoryTimeoutMs = 400;
 const families = ["compile", "import", "factory", "names", "fs", "tampering"];
+const unprivilegedScript = join(import.meta.dirname, "load-unprivileged.mjs");
 
 describe("the corpus", () => {
   it("has at least 40 cases, each in a known family and listed in the corpus README", async () => {
@@ -56,6 +59,7 @@ describe.each(compilers)("the corpus with compiler %s", (compiler) => {
   it.for(cases.map(({ id }) => id))("%s", async (id, context) => {
     const entry = prepared.cases.find((candidate) => candidate.id === id) as PreparedCorpusCase;
     if (entry.skipped !== undefined) {
+      // Covered by "unreadable paths, loaded by an unprivileged child" below where setpriv works.
       console.warn(`[corpus] ${id} (${compiler}) skipped: ${entry.skipped}`);
       context.skip(entry.skipped);
       return;
@@ -161,6 +165,72 @@ describe.each(compilers)("the whole corpus in one batch with compiler %s", (comp
     }
   });
 });
+
+/**
+ * Root reads files whatever their permission bits say, so the `chmod` cases are skipped above
+ * when the tests run as root (as in CI). Here they are made meaningful anyway: a child process
+ * that has dropped to an unprivileged user (through `setpriv`) loads them.
+ */
+describe("unreadable paths, loaded by an unprivileged child", () => {
+  const chmodCases = cases.filter(({ expected }) => expected.setup?.some((step) => step.kind === "chmod"));
+  const skipReason = unprivilegedSkipReason();
+
+  it.for(compilers)("%s", async (compiler, context) => {
+    if (skipReason !== undefined) {
+      console.warn(`[corpus] unprivileged child (${compiler}) skipped: ${skipReason}`);
+      context.skip(skipReason);
+      return;
+    }
+    // Outside the repository's node_modules, which the unprivileged user cannot write to.
+    const scratch = await mkdtemp(join(tmpdir(), "tooldock-corpus-unprivileged-"));
+    await chmod(scratch, 0o777);
+    const prepared = await prepareCorpus(join(scratch, "corpus"));
+    try {
+      const dirs = chmodCases.map(({ id }) => join(prepared.root, id));
+      const output = spawnSync(
+        "setpriv",
+        [
+          "--reuid=65534",
+          "--regid=65534",
+          "--clear-groups",
+          process.execPath,
+          unprivilegedScript,
+          prepared.root,
+          join(scratch, "cache"),
+          compiler,
+          ...dirs,
+          canaryPath,
+        ],
+        { encoding: "utf8", timeout: 60_000 },
+      );
+      expect(output.stderr).toBe("");
+      const result = JSON.parse(output.stdout) as { tools: string[]; diagnostics: Diagnostic[] };
+      expect(result.tools).toEqual(["corpus_canary"]);
+      for (const { id, expected } of chmodCases) {
+        const own = result.diagnostics.filter((d) => d.path.startsWith(join(prepared.root, id) + sep));
+        expect([id, own.map((d) => [d.code, d.severity])]).toEqual([
+          id,
+          [[expected.code, expected.severity]],
+        ]);
+        expect(own[0]?.message).toContain("cannot be read (permission denied)");
+      }
+      expect(result.diagnostics).toHaveLength(chmodCases.length);
+    } finally {
+      await prepared.cleanup();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Why the unprivileged child cannot (or need not) run here; `undefined` when it can. */
+function unprivilegedSkipReason(): string | undefined {
+  if (process.getuid?.() !== 0)
+    return "not running as root: permission bits hold, so the chmod cases above are meaningful";
+  const probe = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "true"]);
+  if (probe.error !== undefined || probe.status !== 0)
+    return "running as root without a working `setpriv` to drop to an unprivileged user";
+  return undefined;
+}
 
 /** What some cases promise beyond their code. */
 function caseSpecificChecks(id: string, diagnostic: Diagnostic, prepared: PreparedCorpus): void {
