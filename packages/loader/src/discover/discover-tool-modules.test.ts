@@ -146,6 +146,54 @@ describe("discoverToolModules", () => {
   });
 });
 
+describe("discoverToolModules on files that must never be read", () => {
+  let scratch: string;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "tooldock-discover-special-"));
+    await mkdir(join(scratch, "tools/looping-index"), { recursive: true });
+    await mkdir(join(scratch, "tools/vanishing"), { recursive: true });
+    await symlink("/dev/zero", join(scratch, "tools/zero.ts"));
+    await symlink("index.ts", join(scratch, "tools/looping-index/index.ts"));
+  });
+
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("reports a device behind a module name, a looping subfolder index and a folder removed while scanned", async () => {
+    const fileSystem: DiscoveryFileSystem = {
+      ...nodeDiscoveryFileSystem,
+      readdir: async (path) => {
+        const entries = await nodeDiscoveryFileSystem.readdir(path);
+        // The subfolder is listed, then removed before discovery looks inside it.
+        if (path === join(scratch, "tools")) await rm(join(scratch, "tools/vanishing"), { recursive: true });
+        return entries;
+      },
+    };
+    const { modules, diagnostics } = await discoverToolModules({
+      paths: ["tools", "/dev/null"],
+      cwd: scratch,
+      fileSystem,
+    });
+    expect(modules).toEqual([]);
+    expect(
+      diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message.replaceAll(scratch, "<root>")]),
+    ).toEqual([
+      ["E_DISCOVERY", "Tool path <root>/tools/looping-index/index.ts is a symbolic link loop."],
+      ["E_DISCOVERY", "Tool path <root>/tools/vanishing does not exist."],
+      [
+        "E_DISCOVERY",
+        "Tool path <root>/tools/zero.ts is not a regular file (a device, FIFO or socket); it is never read.",
+      ],
+      [
+        "E_DISCOVERY",
+        "Tool path /dev/null is not a regular file (a device, FIFO or socket); it is never read.",
+      ],
+    ]);
+  });
+});
+
 describe("expandPath", () => {
   it("expands ~ and resolves relative paths against cwd", () => {
     expect(expandPath("~", "/work")).toBe(homedir());
