@@ -1,10 +1,8 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
-import { findTsconfig, type TsconfigSnapshot } from "./find-tsconfig.js";
+import type { TsconfigSnapshot } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
-import { ensureHostModules, hostModuleSource } from "./host-modules.js";
 
 /** The last compile of one entry: enough to prove the cached bundle is still current. */
 export interface BundleIndexEntry {
@@ -15,23 +13,30 @@ export interface BundleIndexEntry {
   tsconfig: TsconfigSnapshot | null;
   /** Absolute path → content hash of every bundled source file. */
   inputs: Record<string, string>;
+  /**
+   * Absolute path → stat fingerprint (see `fingerprintOf`) taken before the content was
+   * hashed. A matching stat proves the file unchanged without reading it; an input without
+   * one (changed too recently when recorded) is always checked by content. Not in the key.
+   */
+  stats: Record<string, string>;
   /** Host specifier → hash of the virtual module source served for it. */
   hostModules: Record<string, string>;
   /** Absolute paths of external packages the bundle imports. */
   externals: string[];
 }
 
-/** Where the bundle of a key lives. */
+/** Where the bundle of a key lives (its source map is beside it, `<bundle>.map`). */
 export function bundlePath(cacheDir: string, key: string): string {
   return join(cacheDir, "bundles", `${key}.mjs`);
 }
 
-function indexPath(cacheDir: string, entry: string): string {
+/** Where the index of an entry lives. */
+export function indexPath(cacheDir: string, entry: string): string {
   return join(cacheDir, "index", `${hash(entry).slice(0, 32)}.json`);
 }
 
-/** The cache key: a hash over everything that can change the bundle. */
-export function computeBundleKey(entry: Omit<BundleIndexEntry, "key">): string {
+/** The cache key: a hash over everything that can change the bundle (not the stats). */
+export function computeBundleKey(entry: Omit<BundleIndexEntry, "key" | "stats">): string {
   const inputs = Object.keys(entry.inputs)
     .sort()
     .map((path) => `${path}\0${entry.inputs[path]}`);
@@ -50,49 +55,12 @@ export async function writeBundleIndex(cacheDir: string, entry: BundleIndexEntry
   await writeFileAtomic(indexPath(cacheDir, entry.entry), JSON.stringify(entry));
 }
 
-/** The last recorded compile of an entry, if any. */
-export async function readBundleIndex(
-  cacheDir: string,
-  entry: string,
-): Promise<BundleIndexEntry | undefined> {
+/** The last recorded compile of an entry, if any (one synchronous read). */
+export function readBundleIndex(cacheDir: string, entry: string): BundleIndexEntry | undefined {
   try {
-    const recorded = JSON.parse(await readFile(indexPath(cacheDir, entry), "utf8")) as BundleIndexEntry;
-    return recorded.entry === entry ? recorded : undefined;
+    const recorded = JSON.parse(readFileSync(indexPath(cacheDir, entry), "utf8")) as BundleIndexEntry;
+    return recorded.entry === entry && typeof recorded.stats === "object" ? recorded : undefined;
   } catch {
     return undefined;
   }
-}
-
-/**
- * The cached bundle of an entry when nothing it was built from has changed: same compiler
- * context, same tsconfig, every input file unchanged, same host module exports and every
- * external package still in place. Reads files and hashes; never imports esbuild.
- */
-export async function findCurrentBundle(
-  cacheDir: string,
-  entry: string,
-  context: string,
-): Promise<BundleIndexEntry | undefined> {
-  let recorded: BundleIndexEntry;
-  try {
-    recorded = JSON.parse(await readFile(indexPath(cacheDir, entry), "utf8")) as BundleIndexEntry;
-  } catch {
-    return undefined;
-  }
-  if (recorded.entry !== entry || recorded.context !== context) return undefined;
-  if (!existsSync(bundlePath(cacheDir, recorded.key))) return undefined;
-  if (JSON.stringify(await findTsconfig(entry, hash)) !== JSON.stringify(recorded.tsconfig)) return undefined;
-  for (const [path, inputHash] of Object.entries(recorded.inputs)) {
-    try {
-      if (hash(await readFile(path)) !== inputHash) return undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  if (!recorded.externals.every((path) => existsSync(path))) return undefined;
-  await ensureHostModules(Object.keys(recorded.hostModules));
-  for (const [specifier, sourceHash] of Object.entries(recorded.hostModules)) {
-    if (hash(hostModuleSource(specifier)) !== sourceHash) return undefined;
-  }
-  return recorded;
 }

@@ -1,12 +1,11 @@
-import { readFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { extname, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Loader, Plugin } from "esbuild";
-import { canonicalHostSpecifier, hostModuleSource } from "./host-modules.js";
+import { canonicalHostSpecifier, ensureHostModules, hostModuleSource } from "./host-modules.js";
+import { type InputRecord, readInput } from "./read-input.js";
 import { rewriteSourceLocation } from "./source-location-rewrite.js";
 
-const HOST_NAMESPACE = "tooldock-host";
 const SKIP = Symbol("tooldock.skip-resolve");
 const SOURCE_LOADERS: Record<string, Loader> = {
   ".ts": "ts",
@@ -19,13 +18,16 @@ const SOURCE_LOADERS: Record<string, Loader> = {
   ".jsx": "jsx",
 };
 
-/** What the plugin saw while bundling one entry; feeds the cache index. */
+/** What the plugin saw while bundling (one or many entries); feeds the cache index. */
 export interface BundleRecord {
-  /** Host module specifiers the bundle reads from the registry, with the source served. */
-  hostModules: Map<string, string>;
-  /** Absolute paths of external packages the bundle imports. */
-  externals: Set<string>;
+  /** External package imports: the path written into the bundle → the absolute file path. */
+  externals: Map<string, string>;
+  /** Every source file the plugin read, hashed as it was handed to esbuild. */
+  sources: Map<string, InputRecord>;
 }
+
+/** The namespace of host virtual modules (metafile inputs `tooldock-host:<specifier>`). */
+export const HOST_NAMESPACE = "tooldock-host";
 
 function isBareSpecifier(specifier: string): boolean {
   return !/^(?:\.{1,2}(?:\/|$)|\/|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*:)/i.test(specifier);
@@ -42,13 +44,16 @@ function isInNodeModules(path: string): boolean {
  * - other bare imports stay external, resolved from the importing file's folder by esbuild's
  *   own resolver and rewritten to absolute file URLs (paths for `require`), so the cached
  *   bundle imports the tool's own dependencies wherever the cache lives;
- * - source files keep seeing their own location (see `rewriteSourceLocation`).
+ * - source files keep seeing their own location (see `rewriteSourceLocation`), and are hashed
+ *   as they are read, so the cache index needs no second read.
+ * Only bare specifiers reach `onResolve` (relative and absolute imports stay inside esbuild),
+ * and host modules are imported only when a bundle uses them.
  */
 export function createToolBundlePlugin(record: BundleRecord): Plugin {
   return {
     name: "tooldock",
     setup(build) {
-      build.onResolve({ filter: /.*/ }, async (args) => {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === SKIP || args.kind === "entry-point") return undefined;
         const canonical = canonicalHostSpecifier(args.path);
         if (canonical !== undefined) return { path: canonical, namespace: HOST_NAMESPACE };
@@ -65,23 +70,23 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
         if (resolved.external) return { path: resolved.path, external: true };
         // tsconfig `paths` aliases to the tool's own sources are bundled like relative imports.
         if (!isInNodeModules(resolved.path)) return { path: resolved.path };
-        record.externals.add(resolved.path);
         const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
+        record.externals.set(path, resolved.path);
         return { path, external: true };
       });
 
-      build.onLoad({ filter: /.*/, namespace: HOST_NAMESPACE }, (args) => {
-        const contents = hostModuleSource(args.path);
-        record.hostModules.set(args.path, contents);
-        return { contents, loader: "js" };
+      build.onLoad({ filter: /.*/, namespace: HOST_NAMESPACE }, async (args) => {
+        await ensureHostModules([args.path]);
+        return { contents: hostModuleSource(args.path), loader: "js" };
       });
 
-      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => {
         if (isInNodeModules(args.path)) return undefined;
         const loader = SOURCE_LOADERS[extname(args.path)];
         if (loader === undefined) return undefined;
-        const source = await readFile(args.path, "utf8");
-        return { contents: rewriteSourceLocation(source, args.path), loader };
+        const { bytes, record: input } = readInput(args.path);
+        record.sources.set(args.path, input);
+        return { contents: rewriteSourceLocation(bytes.toString("utf8"), args.path), loader };
       });
     },
   };

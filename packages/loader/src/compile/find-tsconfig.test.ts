@@ -45,6 +45,16 @@ describe("findTsconfig", () => {
     expect((await findTsconfig(entry, hash))?.hash).not.toBe(afterBaseEdit?.hash);
   });
 
+  it("answers the other entries of a batch from the memo, and a fresh lookup sees an edit", async () => {
+    const memo = new Map();
+    const first = findTsconfig(join(root, "project/tools/deep/tool.ts"), hash, memo);
+    expect(memo.get(join(root, "project/tools"))).toEqual(first);
+    await writeFile(join(root, "project/tsconfig.json"), '{ "compilerOptions": { "strict": false } }');
+    // Same batch: the sibling folder's walk stops at the memoised parent.
+    expect(findTsconfig(join(root, "project/tools/other.ts"), hash, memo)).toEqual(first);
+    expect(findTsconfig(join(root, "project/tools/other.ts"), hash)?.hash).not.toBe(first?.hash);
+  });
+
   it("returns null when no folder up to the root has one", async () => {
     expect(await findTsconfig("/tooldock-no-such-dir/x/tool.ts", hash)).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 
@@ -12,38 +12,54 @@ export interface TsconfigSnapshot {
 /** At most this many configs are followed through `extends` (a guard against cycles). */
 const MAX_EXTENDS_DEPTH = 10;
 
+/** Folder → the tsconfig that applies to files in it; share one per load batch. */
+export type TsconfigMemo = Map<string, TsconfigSnapshot | null>;
+
 /**
  * The nearest `tsconfig.json` from a file's folder up to the root, with a hash of its content
  * and of the configs it `extends` (relative paths and packages), or `null` when there is none.
+ * Synchronous (an `existsSync` per folder costs microseconds; a promise read is four
+ * thread-pool round trips). With `memo`, every folder walked records the answer, so the other
+ * entries of a batch under the same folders cost a map lookup; a tsconfig edited while a
+ * batch runs is seen by the next batch.
  */
-export async function findTsconfig(
+export function findTsconfig(
   file: string,
   hashContent: (text: string) => string,
-): Promise<TsconfigSnapshot | null> {
+  memo: TsconfigMemo = new Map(),
+): TsconfigSnapshot | null {
+  const walked: string[] = [];
   let directory = dirname(file);
-  for (;;) {
+  let found: TsconfigSnapshot | null | undefined;
+  while (found === undefined) {
+    found = memo.get(directory);
+    if (found !== undefined) break;
+    walked.push(directory);
     const candidate = join(directory, "tsconfig.json");
-    const text = await readText(candidate);
+    const text = existsSync(candidate) ? readText(candidate) : undefined;
     if (text !== undefined) {
-      const chain = [text, ...(await readExtendsChain(candidate, text))];
-      return { path: candidate, hash: hashContent(chain.join("\0")) };
+      const chain = [text, ...readExtendsChain(candidate, text)];
+      found = { path: candidate, hash: hashContent(chain.join("\0")) };
+      break;
     }
     const parent = dirname(directory);
-    if (parent === directory) return null;
+    if (parent === directory) found = null;
     directory = parent;
   }
+  for (const folder of walked) memo.set(folder, found);
+  return found;
 }
 
-async function readExtendsChain(path: string, text: string, depth = 0): Promise<string[]> {
+function readExtendsChain(path: string, text: string, depth = 0): string[] {
   if (depth >= MAX_EXTENDS_DEPTH) return [];
   const texts: string[] = [];
   for (const target of extendsOf(text)) {
     const basePath = resolveExtends(target, dirname(path));
-    const baseText = basePath === undefined ? undefined : await readText(basePath);
+    const baseText = basePath === undefined ? undefined : readText(basePath);
     // A base that cannot be found still counts: its name is part of the key.
     texts.push(baseText ?? `missing:${target}`);
     if (basePath !== undefined && baseText !== undefined) {
-      texts.push(...(await readExtendsChain(basePath, baseText, depth + 1)));
+      texts.push(...readExtendsChain(basePath, baseText, depth + 1));
     }
   }
   return texts;
@@ -72,9 +88,9 @@ function resolveExtends(target: string, from: string): string | undefined {
   }
 }
 
-async function readText(path: string): Promise<string | undefined> {
+function readText(path: string): string | undefined {
   try {
-    return await readFile(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }

@@ -1,3 +1,5 @@
+import { hash } from "./hash.js";
+
 /**
  * The host's single copies of the modules tools share with it. Compiled tools never bundle
  * or resolve these themselves: both compilers route the specifiers below to the objects
@@ -105,4 +107,20 @@ export function hostModuleSource(specifier: string): string {
     "default" in namespace ? "export default m.default;" : "",
   ];
   return lines.filter(Boolean).join("\n");
+}
+
+const sourceHashes = new Map<string, string>();
+
+/**
+ * Hash of {@link hostModuleSource}, computed once per process: a registered copy never
+ * changes (the first one wins), so neither does the source served for it.
+ */
+export function hostModuleSourceHash(specifier: string): string {
+  const canonical = canonicalHostSpecifier(specifier) ?? specifier;
+  let sourceHash = sourceHashes.get(canonical);
+  if (sourceHash === undefined) {
+    sourceHash = hash(hostModuleSource(canonical));
+    sourceHashes.set(canonical, sourceHash);
+  }
+  return sourceHash;
 }

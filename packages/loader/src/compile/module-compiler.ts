@@ -2,7 +2,7 @@ import type { Diagnostic } from "@tooldock/sdk";
 import { CACHE_DIR_ENV } from "./cache-dir.js";
 import { CacheWriteError } from "./cache-write-error.js";
 import { EsbuildBatch } from "./esbuild-batch.js";
-import { compileWithEsbuild } from "./esbuild-compiler.js";
+import { EsbuildQueue } from "./esbuild-queue.js";
 import { prepareWithJiti } from "./jiti-compiler.js";
 
 /** Which compiler turns tool sources into modules. */
@@ -15,6 +15,13 @@ export interface ModuleCompiler {
    * Throws `CompileFailure` when it does not compile.
    */
   prepare(entry: string): Promise<() => Promise<unknown>>;
+  /**
+   * Announces entries the batch will prepare, in order (call again as discovery finds more).
+   * Optional; with it, the next cache miss builds every stale announced entry in the same
+   * esbuild build instead of only those asked for so far (one build per request is the cold
+   * path's main cost).
+   */
+  plan?(entries: readonly string[]): void;
   /** Ends the batch: stops esbuild's service when it was started and no other batch uses it. */
   close(): Promise<void>;
 }
@@ -30,6 +37,7 @@ export function createModuleCompiler(
   onWarning: (diagnostic: Diagnostic) => void,
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
+  const queue = new EsbuildQueue(cacheDir, batch);
   let useJiti = name === "jiti";
   const warned = new Set<string>();
   // Modules compile concurrently: several may hit the same fault; warn about it once.
@@ -39,10 +47,13 @@ export function createModuleCompiler(
     onWarning(diagnostic);
   };
   return {
+    plan(entries) {
+      if (!useJiti) queue.plan(entries);
+    },
     async prepare(entry) {
       if (!useJiti) {
         try {
-          const bundle = await compileWithEsbuild(entry, cacheDir, batch);
+          const bundle = await queue.compile(entry);
           return () => import(/* @vite-ignore */ bundle.url);
         } catch (error) {
           if (error instanceof CacheWriteError) {
@@ -70,6 +81,9 @@ export function createModuleCompiler(
       }
       return prepareWithJiti(entry, cacheDir);
     },
-    close: () => batch.close(),
+    async close() {
+      await queue.settle();
+      await batch.close();
+    },
   };
 }

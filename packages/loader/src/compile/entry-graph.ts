@@ -1,0 +1,47 @@
+import { resolve } from "node:path";
+import type { Metafile } from "esbuild";
+import { HOST_NAMESPACE } from "./esbuild-plugin.js";
+
+/** What one entry of a (possibly multi-entry) build was made of. */
+export interface EntryGraph {
+  /** Absolute paths of the source files bundled into it, the entry first. */
+  files: string[];
+  /** Host specifiers it reads from the registry. */
+  hostModules: string[];
+  /** External imports exactly as written into the bundle (file URLs, paths, `node:` names). */
+  externals: string[];
+}
+
+/**
+ * Walks the metafile's import graph from one entry. Every file esbuild loaded for the entry
+ * counts, including files that contribute no bytes (tree-shaken now, maybe not after an
+ * edit), which is what a build of that entry alone would list as its inputs.
+ */
+export function entryGraph(metafile: Metafile, workingDir: string, entry: string): EntryGraph {
+  const keys = new Map<string, string>();
+  for (const key of Object.keys(metafile.inputs)) {
+    if (!isVirtual(key)) keys.set(resolve(workingDir, key), key);
+  }
+  const graph: EntryGraph = { files: [], hostModules: [], externals: [] };
+  const start = keys.get(entry);
+  if (start === undefined) return graph;
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+    if (key.startsWith(`${HOST_NAMESPACE}:`)) graph.hostModules.push(key.slice(HOST_NAMESPACE.length + 1));
+    else if (!isVirtual(key)) graph.files.push(resolve(workingDir, key));
+    for (const imported of metafile.inputs[key]?.imports ?? []) {
+      if (imported.external) graph.externals.push(imported.path);
+      else if (!seen.has(imported.path) && metafile.inputs[imported.path] !== undefined) {
+        seen.add(imported.path);
+        queue.push(imported.path);
+      }
+    }
+  }
+  return graph;
+}
+
+/** `namespace:path` keys (host modules, esbuild's own) are not files. */
+function isVirtual(key: string): boolean {
+  return /^[a-z-]+:/.test(key);
+}

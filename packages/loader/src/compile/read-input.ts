@@ -1,0 +1,22 @@
+import { readFileSync, statSync } from "node:fs";
+import { hash } from "./hash.js";
+import { fingerprintOf } from "./input-fingerprint.js";
+
+/** A source file as the cache records it. */
+export interface InputRecord {
+  /** Content hash of the bytes that were read. */
+  hash: string;
+  /** Stat fingerprint taken before reading; `undefined` when the file changed too recently. */
+  fingerprint: string | undefined;
+}
+
+/**
+ * Reads a file and records it: the stat is taken *before* the read, so a write racing with
+ * the read leaves a fingerprint older than the hashed content, which the next check sees as
+ * a mismatch and settles by hashing again. Synchronous: a small file costs microseconds.
+ */
+export function readInput(path: string): { bytes: Buffer; record: InputRecord } {
+  const stats = statSync(path);
+  const bytes = readFileSync(path);
+  return { bytes, record: { hash: hash(bytes), fingerprint: fingerprintOf(stats) } };
+}

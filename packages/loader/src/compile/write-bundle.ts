@@ -1,0 +1,76 @@
+import { rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { writeFileAtomicSync } from "./atomic-write.js";
+import type { BuiltEntry } from "./build-entries.js";
+import {
+  type BundleIndexEntry,
+  bundlePath,
+  computeBundleKey,
+  indexPath,
+  readBundleIndex,
+} from "./bundle-index.js";
+import { CacheWriteError } from "./cache-write-error.js";
+import type { TsconfigSnapshot } from "./find-tsconfig.js";
+import { hostModuleSourceHash } from "./host-modules.js";
+import { readInput } from "./read-input.js";
+
+/** Where the source map of a key lives (built with `outdir` there, so its paths resolve). */
+export function mapsDir(cacheDir: string): string {
+  return join(cacheDir, "maps");
+}
+
+function mapPath(cacheDir: string, key: string): string {
+  return join(mapsDir(cacheDir), `${key}.mjs.map`);
+}
+
+/**
+ * Writes a built entry into the cache: its source map (`<cacheDir>/maps/<key>.mjs.map`), then
+ * the bundle (`<cacheDir>/bundles/<key>.mjs`, linked to the map by a relative
+ * `sourceMappingURL` comment), then the index that makes both current, each atomically and
+ * synchronously (a batch writes many small files).
+ * The entry's previous bundle is removed. Returns the bundle's path; throws
+ * {@link CacheWriteError} when the cache cannot be written.
+ */
+export function writeBundle(
+  cacheDir: string,
+  entry: string,
+  built: BuiltEntry,
+  context: string,
+  tsconfig: TsconfigSnapshot | null,
+): string {
+  const inputs: Record<string, string> = {};
+  const stats: Record<string, string> = {};
+  for (const path of built.graph.files) {
+    // Files the plugin did not read itself (JSON, text assets) are read here, once.
+    const input = built.sources.get(path) ?? readInput(path).record;
+    inputs[path] = input.hash;
+    if (input.fingerprint !== undefined) stats[path] = input.fingerprint;
+  }
+  const hostModules: Record<string, string> = {};
+  for (const specifier of built.graph.hostModules) hostModules[specifier] = hostModuleSourceHash(specifier);
+  const externals = new Set<string>();
+  for (const written of built.graph.externals) {
+    const path = built.externals.get(written);
+    if (path !== undefined) externals.add(path);
+  }
+  const unkeyed = { entry, context, tsconfig, inputs, hostModules, externals: [...externals].sort() };
+  const key = computeBundleKey(unkeyed);
+  const path = bundlePath(cacheDir, key);
+  const previous = readBundleIndex(cacheDir, entry);
+  try {
+    writeFileAtomicSync(mapPath(cacheDir, key), built.map);
+    const mapUrl = relative(dirname(path), mapPath(cacheDir, key)).split("\\").join("/");
+    writeFileAtomicSync(path, `${built.code}//# sourceMappingURL=${mapUrl}\n`);
+    const index: BundleIndexEntry = { ...unkeyed, key, stats };
+    writeFileAtomicSync(indexPath(cacheDir, entry), JSON.stringify(index));
+  } catch (error) {
+    throw new CacheWriteError(cacheDir, { cause: error });
+  }
+  // Each entry keeps only its current bundle; modules already imported stay in memory.
+  if (previous !== undefined && previous.key !== key) {
+    const old = bundlePath(cacheDir, previous.key);
+    rmSync(old, { force: true });
+    rmSync(mapPath(cacheDir, previous.key), { force: true });
+  }
+  return path;
+}
