@@ -2,7 +2,8 @@ import { type AgentToolResult, textResult } from "@tooldock/sdk";
 import { writeFilesTogether } from "./apply-transaction.js";
 import { AstEditError } from "./ast-edit-error.js";
 import type { AstEditFileSystem } from "./file-system.js";
-import { type FileRewrite, hashContent, type RewritePlan } from "./plan.js";
+import { hashContent } from "./hash-content.js";
+import type { FileRewrite, RewritePlan } from "./plan.js";
 import { type RewriteOperation, rewriteSource } from "./rewrite.js";
 
 /** `details` of the result of a successful apply. */

@@ -3,7 +3,7 @@ import { type JournalEntry, newJournalPath, prepareJournal, writeJournal } from 
 import { AstEditError } from "./ast-edit-error.js";
 import { syncDirectory, temporaryPathFor, writeFileAtomic, writeTemporaryFile } from "./atomic-write.js";
 import type { AstEditFileSystem } from "./file-system.js";
-import { hashContent } from "./plan.js";
+import { hashContent } from "./hash-content.js";
 
 /** One file to replace: where, what it held (and its hash), and what it will hold. */
 export interface FileWrite {

@@ -304,7 +304,7 @@ describe("ast_edit crash recovery", () => {
   /** What a SIGKILLed apply leaves after its commit: b.ts staged but not renamed yet. */
   async function interruptedApply(): Promise<void> {
     await write({ ...LOGS, [TEMP]: "logger.info(b);\n" });
-    const { hashContent } = await import("./plan.js");
+    const { hashContent } = await import("./hash-content.js");
     const files = [
       {
         path: join(cwd, "src/b.ts"),

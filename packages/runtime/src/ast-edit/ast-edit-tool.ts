@@ -1,19 +1,11 @@
-import { Value } from "@sinclair/typebox/value";
 import {
   type CustomTool,
   type CustomToolContext,
   type CustomToolPendingAction,
   errorResult,
-  TooldockError,
-  textResult,
 } from "@tooldock/sdk";
-import { applyPlan } from "./apply-plan.js";
-import { collectFiles } from "./collect-files.js";
 import { type AstEditFileSystem, resolveFileSystem } from "./file-system.js";
-import { formatNoReplacements, formatPreview, pendingLabel } from "./format-preview.js";
-import { languageFromName, SUPPORTED_LANGUAGE_NAMES } from "./languages.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
-import { planRewrite } from "./plan.js";
 import { recoverInterruptedApplies } from "./recover.js";
 
 /** The name `ast_edit` registers under and stages its pending actions as. */
@@ -102,72 +94,31 @@ export function createAstEditTool(
             "or pass pushPendingAction in the options.",
         );
       }
-      if (!Value.Check(astEditParameters, params)) {
-        const problems = [...Value.Errors(astEditParameters, params)].map(
-          (error) => `${error.path || "/"}: ${error.message}`,
-        );
+      let engine: typeof import("./preview.js");
+      try {
+        engine = await import("./preview.js");
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
         return errorResult(
-          `Invalid ast_edit arguments: ${problems.join("; ")}. Pass ops as [{ pat, out }] with a non-empty pat.`,
+          `ast_edit could not load its rewrite engine (@ast-grep/napi and diff): ${reason}. ` +
+            "Nothing was changed. Tell the user: reinstall @tooldock/runtime so that the @ast-grep/napi binary for this platform is installed.",
         );
       }
-      const language = params.lang === undefined ? undefined : languageFromName(params.lang);
-      if (params.lang !== undefined && language === undefined) {
-        return errorResult(
-          `ast_edit does not support lang "${params.lang}". Use one of ${SUPPORTED_LANGUAGE_NAMES.join(", ")}, or leave lang out to infer it from each file's extension.`,
-        );
-      }
-      const limit = params.limit ?? Number.POSITIVE_INFINITY;
-      // A copy: the staged apply must not see later changes to the caller's arguments.
-      const operations = params.ops.map(({ pat, out }) => ({ pat, out }));
+      const checked = engine.checkArguments(params);
+      if ("content" in checked) return checked;
 
       const recoveryNotes = await recover();
       const notes = recoveryReported ? [] : recoveryNotes;
       recoveryReported = true;
-
-      try {
-        const files = await collectFiles(fileSystem, {
-          cwd: options.cwd,
-          path: params.path,
-          glob: params.glob,
-          language,
-        });
-        const plan = await planRewrite(fileSystem, files, operations, limit, signal);
-        plan.warnings.unshift(...notes);
-        const details: AstEditDetails = {
-          replacements: plan.replacements,
-          files: plan.files.map((file) => ({
-            path: file.relativePath,
-            replacements: file.replacements,
-            diff: file.diff,
-          })),
-          scannedFiles: plan.scannedFiles,
-          limitReached: plan.limitReached,
-          warnings: [...plan.patternWarnings, ...plan.warnings],
-        };
-        if (plan.replacements === 0) {
-          const text = formatNoReplacements(plan, params.path ?? "the working directory");
-          return plan.patternWarnings.length > 0 ? errorResult(text, details) : textResult(text, details);
-        }
-        const label = pendingLabel(plan);
-        push({
-          label,
-          sourceToolName: AST_EDIT_TOOL_NAME,
-          details: { replacements: plan.replacements, files: details.files, ops: operations },
-          apply: (reason) => applyPlan(fileSystem, options.cwd, plan, operations, limit, reason),
-        });
-        return textResult(formatPreview(plan, operations, maxDiffCharacters), {
-          ...details,
-          pendingLabel: label,
-        });
-      } catch (error) {
-        if (TooldockError.isInstance(error)) return errorResult(error.message);
-        if (signal?.aborted)
-          return errorResult("ast_edit was aborted before it finished. Nothing was changed.");
-        const reason = error instanceof Error ? error.message : String(error);
-        return errorResult(
-          `ast_edit failed: ${reason}. Nothing was changed or staged; check path and patterns and try again.`,
-        );
-      }
+      return engine.previewRewrite({
+        ...checked,
+        cwd: options.cwd,
+        fileSystem,
+        maxDiffCharacters,
+        push,
+        notes,
+        signal,
+      });
     },
   };
 }

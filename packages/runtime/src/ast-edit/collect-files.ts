@@ -4,9 +4,7 @@ import { AstEditError } from "./ast-edit-error.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { createGlobMatcher } from "./glob.js";
 import { languageFromPath, SUPPORTED_LANGUAGE_NAMES } from "./languages.js";
-
-/** Directories a directory walk never enters. */
-export const SKIPPED_DIRECTORIES: readonly string[] = ["node_modules", ".git", ".hg", ".svn"];
+import { SKIPPED_DIRECTORIES } from "./skipped-directories.js";
 
 /** A file `ast_edit` will parse. */
 export interface SourceFile {

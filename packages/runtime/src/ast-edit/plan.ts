@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { SourceFile } from "./collect-files.js";
 import type { AstEditFileSystem } from "./file-system.js";
+import { hashContent } from "./hash-content.js";
 import { checkPattern, patternSyntaxError, type RewriteOperation, rewriteSource } from "./rewrite.js";
 
 /** The rewrite of one file as previewed: what it held, what it will hold, and the diff. */
@@ -103,11 +103,6 @@ export async function planRewrite(
     }
   });
   return plan;
-}
-
-/** SHA-256 of `bytes`, hex. */
-export function hashContent(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
 
 function unifiedDiff(relativePath: string, original: string, rewritten: string): string {

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ApplyJournal, type JournalEntry, writeJournal } from "./apply-journal.js";
 import { resolveFileSystem } from "./file-system.js";
-import { hashContent } from "./plan.js";
+import { hashContent } from "./hash-content.js";
 import { processMayBeRunning, recoverInterruptedApplies } from "./recover.js";
 
 const fileSystem = resolveFileSystem();

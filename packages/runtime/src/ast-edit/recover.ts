@@ -2,9 +2,9 @@ import { hostname } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type ApplyJournal, JOURNAL_NAME, readJournal } from "./apply-journal.js";
 import { syncDirectory, TEMPORARY_FILE_NAME } from "./atomic-write.js";
-import { SKIPPED_DIRECTORIES } from "./collect-files.js";
 import type { AstEditFileSystem } from "./file-system.js";
-import { hashContent } from "./plan.js";
+import { hashContent } from "./hash-content.js";
+import { SKIPPED_DIRECTORIES } from "./skipped-directories.js";
 
 /** Tells whether the process that wrote a journal may still be running (and applying). */
 export type OwnerCheck = (journal: ApplyJournal) => boolean;

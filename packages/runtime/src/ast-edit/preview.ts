@@ -1,0 +1,108 @@
+import type { Lang } from "@ast-grep/napi";
+import { Value } from "@sinclair/typebox/value";
+import {
+  type AgentToolResult,
+  type CustomToolPendingAction,
+  errorResult,
+  TooldockError,
+  textResult,
+} from "@tooldock/sdk";
+import { applyPlan } from "./apply-plan.js";
+import { AST_EDIT_TOOL_NAME, type AstEditDetails } from "./ast-edit-tool.js";
+import { collectFiles } from "./collect-files.js";
+import type { AstEditFileSystem } from "./file-system.js";
+import { formatNoReplacements, formatPreview, pendingLabel } from "./format-preview.js";
+import { languageFromName, SUPPORTED_LANGUAGE_NAMES } from "./languages.js";
+import { type AstEditParameters, astEditParameters } from "./parameters.js";
+import { planRewrite } from "./plan.js";
+import type { RewriteOperation } from "./rewrite.js";
+
+/** The arguments of an `ast_edit` call, checked. */
+export interface CheckedArguments {
+  params: AstEditParameters;
+  language: Lang | undefined;
+  limit: number;
+  /** A copy: the staged apply must not see later changes to the caller's arguments. */
+  operations: RewriteOperation[];
+}
+
+/** Checks an `ast_edit` call's arguments: the checked request, or the error result for the model. */
+export function checkArguments(
+  params: AstEditParameters,
+): CheckedArguments | AgentToolResult<AstEditDetails> {
+  if (!Value.Check(astEditParameters, params)) {
+    const problems = [...Value.Errors(astEditParameters, params)].map(
+      (error) => `${error.path || "/"}: ${error.message}`,
+    );
+    return errorResult(
+      `Invalid ast_edit arguments: ${problems.join("; ")}. Pass ops as [{ pat, out }] with a non-empty pat.`,
+    );
+  }
+  const language = params.lang === undefined ? undefined : languageFromName(params.lang);
+  if (params.lang !== undefined && language === undefined) {
+    return errorResult(
+      `ast_edit does not support lang "${params.lang}". Use one of ${SUPPORTED_LANGUAGE_NAMES.join(", ")}, or leave lang out to infer it from each file's extension.`,
+    );
+  }
+  const limit = params.limit ?? Number.POSITIVE_INFINITY;
+  return { params, language, limit, operations: params.ops.map(({ pat, out }) => ({ pat, out })) };
+}
+
+/** One checked `ast_edit` call, as the tool hands it over. */
+export interface PreviewRequest extends CheckedArguments {
+  cwd: string;
+  fileSystem: AstEditFileSystem;
+  maxDiffCharacters: number;
+  push: (action: CustomToolPendingAction) => void;
+  /** What recovering an interrupted apply did, for the first result. */
+  notes: string[];
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The work of an `ast_edit` call: plans the rewrite, stages it as a pending action (whose
+ * `apply` writes it) and returns the preview. This module holds everything that needs
+ * `@ast-grep/napi` and `diff`; the tool imports it on its first call, so importing
+ * `@tooldock/runtime` loads neither.
+ */
+export async function previewRewrite(request: PreviewRequest): Promise<AgentToolResult<AstEditDetails>> {
+  const { cwd, fileSystem, params, language, limit, operations, push, signal } = request;
+  try {
+    const files = await collectFiles(fileSystem, { cwd, path: params.path, glob: params.glob, language });
+    const plan = await planRewrite(fileSystem, files, operations, limit, signal);
+    plan.warnings.unshift(...request.notes);
+    const details: AstEditDetails = {
+      replacements: plan.replacements,
+      files: plan.files.map((file) => ({
+        path: file.relativePath,
+        replacements: file.replacements,
+        diff: file.diff,
+      })),
+      scannedFiles: plan.scannedFiles,
+      limitReached: plan.limitReached,
+      warnings: [...plan.patternWarnings, ...plan.warnings],
+    };
+    if (plan.replacements === 0) {
+      const text = formatNoReplacements(plan, params.path ?? "the working directory");
+      return plan.patternWarnings.length > 0 ? errorResult(text, details) : textResult(text, details);
+    }
+    const label = pendingLabel(plan);
+    push({
+      label,
+      sourceToolName: AST_EDIT_TOOL_NAME,
+      details: { replacements: plan.replacements, files: details.files, ops: operations },
+      apply: (reason) => applyPlan(fileSystem, cwd, plan, operations, limit, reason),
+    });
+    return textResult(formatPreview(plan, operations, request.maxDiffCharacters), {
+      ...details,
+      pendingLabel: label,
+    });
+  } catch (error) {
+    if (TooldockError.isInstance(error)) return errorResult(error.message);
+    if (signal?.aborted) return errorResult("ast_edit was aborted before it finished. Nothing was changed.");
+    const reason = error instanceof Error ? error.message : String(error);
+    return errorResult(
+      `ast_edit failed: ${reason}. Nothing was changed or staged; check path and patterns and try again.`,
+    );
+  }
+}
