@@ -2,6 +2,9 @@
 import { processIo } from "./cli-io.js";
 import { run } from "./run.js";
 
+/** After the command is done, how long anything a tool module left running may delay the exit. */
+const EXIT_GRACE_MS = 200;
+
 const argv = process.argv.slice(2);
 const controller = new AbortController();
 if (argv[0] === "call") {
@@ -14,3 +17,6 @@ if (argv[0] === "call") {
 }
 
 process.exitCode = await run(argv, processIo(controller.signal));
+// A loaded module can leave an interval or a socket that keeps the event loop alive forever; the
+// report is out, so end the process after a short grace. Unref'd: a clean process exits at once.
+setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

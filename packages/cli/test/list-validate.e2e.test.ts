@@ -162,3 +162,30 @@ describe("tooldock list / validate on broken modules", () => {
     }
   });
 });
+
+describe("tooldock validate with a module that leaves work running", () => {
+  it("exits once the report is out, even though an interval would keep the process alive", async () => {
+    const dir = await tempDir({
+      "leaky.ts": [
+        'import type { CustomToolAPI } from "@tooldock/sdk";',
+        "setInterval(() => {}, 1000);",
+        "export default (pi: CustomToolAPI) => ({",
+        '  name: "leaky_tool",',
+        '  label: "Leaky tool",',
+        '  description: "Leaves an interval running.",',
+        "  parameters: pi.typebox.Type.Object({}),",
+        "  async execute() {",
+        "    return { content: [] };",
+        "  },",
+        "});",
+      ].join("\n"),
+    });
+    try {
+      const run = await runCli(["validate", dir.path, "--format", "json"]);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(["leaky_tool"]);
+    } finally {
+      await dir.remove();
+    }
+  });
+});

@@ -1,9 +1,8 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { ToolHost } from "@tooldock/loader";
-import { createAstEditTool, Session } from "@tooldock/runtime";
+import { AST_EDIT_TOOL_NAME, createAstEditTool, Session } from "@tooldock/runtime";
 import type { CliIo } from "../cli-io.js";
-import { AST_EDIT_TOOL_NAME } from "../load/built-in-tools.js";
 import { loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatToolTable } from "../output/format-tool-table.js";
