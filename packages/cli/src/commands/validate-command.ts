@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { flagOption, stringOption } from "../args/parse-command-args.js";
+import { flagOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { resolveIsolateOptions } from "../isolate/isolate-options.js";
+import { loadToolsIsolated } from "../isolate/load-tools-isolated.js";
 import { lintTools } from "../lint/strict-lints.js";
 import { loadTools } from "../load/load-tools.js";
 import { createColors } from "../output/colors.js";
@@ -25,13 +27,20 @@ function prettyLines(report: ReportDocument, colors: ReturnType<typeof createCol
   ];
 }
 
+/** `--isolate-timeout` and `--isolate-memory` mean nothing without `--isolate`: say so. */
+function rejectIsolateOptions(args: ParsedArgs): void {
+  for (const name of ["isolate-timeout", "isolate-memory"]) {
+    if (stringOption(args, name) !== undefined) throw new UsageError(`--${name} needs --isolate`, "validate");
+  }
+}
+
 /** `tooldock validate`: the contract check for CI, with pretty, JSON and JUnit reports. */
 export const validateCommand: Command = {
   spec: {
     name: "validate",
     summary: "Check tool modules against the contract (for CI)",
     usage:
-      "tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict]",
+      "tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict] [--isolate [--isolate-timeout MS] [--isolate-memory MB]]",
     options: {
       tools: toolsOption,
       format: {
@@ -50,23 +59,49 @@ export const validateCommand: Command = {
         description:
           "Add contract lints (descriptions, object schema, provider names, OpenAI strict mode) and fail on any warning",
       },
+      isolate: {
+        type: "boolean",
+        description:
+          "Load each module in a child process of its own, so a hang, process.exit, crash or out-of-memory module becomes a diagnostic",
+      },
+      "isolate-timeout": {
+        type: "string",
+        valueName: "MS",
+        description:
+          "With --isolate: time each module gets to load (default 10000, or $TOOLDOCK_ISOLATE_TIMEOUT_MS)",
+      },
+      "isolate-memory": {
+        type: "string",
+        valueName: "MB",
+        description:
+          "With --isolate: heap cap of each module's process (default 512, or $TOOLDOCK_ISOLATE_MEMORY_MB)",
+      },
     },
     positionals: { min: 0, max: Number.POSITIVE_INFINITY },
     details: [
       DEFAULT_PATHS_HELP,
       "Exit code 1 when any error (with --strict, any warning) is found.",
       "CI: tooldock validate ./tools --strict --format junit --output reports/tooldock.xml",
+      "--isolate runs each module in its own Node process (up to one per CPU at a time) with a deadline and a heap cap: " +
+        "a module that loops forever is E_FACTORY_TIMEOUT, one that calls process.exit (even from a timer), crashes or runs out of memory is E_PROCESS_EXIT. " +
+        "It costs one process start per module. Untrusted or third-party tool folders: tooldock validate ./vendor-tools --isolate --isolate-timeout 5000",
     ],
   },
   async run({ io, output, args }) {
     const strict = flagOption(args, "strict");
     const format = stringOption(args, "format") ?? "pretty";
-    const { report: loaded } = await loadTools({
-      io,
-      output,
-      paths: toolPathArgs(args),
-      command: "validate",
-    });
+    const paths = toolPathArgs(args);
+    const isolate = flagOption(args, "isolate");
+    if (!isolate) rejectIsolateOptions(args);
+    const loaded = isolate
+      ? await loadToolsIsolated({
+          io,
+          output,
+          paths,
+          command: "validate",
+          isolate: resolveIsolateOptions(args, io.env),
+        })
+      : (await loadTools({ io, output, paths, command: "validate" })).report;
     const load: LoadReport = strict
       ? { ...loaded, diagnostics: [...loaded.diagnostics, ...lintTools(loaded.tools)] }
       : loaded;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { ToolEntry } from "../report/report-types.js";
+import { claimToolNames, type NameClaims } from "./claim-tool-names.js";
+
+const tool = (name: string, path: string): ToolEntry => ({
+  name,
+  label: name,
+  description: "d",
+  path,
+  hidden: false,
+  deferrable: false,
+  parameters: { type: "object" },
+});
+
+describe("claimToolNames", () => {
+  it("lets the first module keep a name and reports the later one, naming both files", () => {
+    const claims: NameClaims = new Map();
+    const first = { path: "/t/a.ts", resolvedPath: "/t/a.ts" };
+    const second = { path: "/t/b.ts", resolvedPath: "/real/b.ts" };
+    expect(claimToolNames(first, [tool("x", first.path)], claims).tools.map((entry) => entry.name)).toEqual([
+      "x",
+    ]);
+    const later = claimToolNames(second, [tool("x", second.path), tool("y", second.path)], claims);
+    expect(later.tools.map((entry) => entry.name)).toEqual(["y"]);
+    expect(later.diagnostics).toEqual([
+      {
+        code: "E_NAME_CONFLICT",
+        severity: "error",
+        message:
+          'Tool name "x" in /t/b.ts is already taken by /t/a.ts; the first module to claim a name keeps it.',
+        path: "/t/b.ts",
+        resolvedPath: "/real/b.ts",
+        toolName: "x",
+        hint: "Rename one of the two tools, or remove one of the modules from the tool paths.",
+      },
+    ]);
+  });
+});
