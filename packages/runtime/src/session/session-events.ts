@@ -40,8 +40,14 @@ export class SessionEmitter {
     };
   }
 
+  /** True when anyone listens: the session builds no event nobody would receive. */
+  get hasListeners(): boolean {
+    return this.#listeners.size > 0;
+  }
+
   /** Never throws: a listener that throws or rejects, and even a throwing `onListenerError`, are contained. */
   emit(event: SessionEvent): void {
+    if (this.#listeners.size === 0) return;
     for (const listener of [...this.#listeners]) {
       try {
         const returned: unknown = listener(event);

@@ -1,8 +1,9 @@
-import { setMaxListeners } from "node:events";
 import type { AgentToolResult, CustomTool, CustomToolContext } from "@tooldock/sdk";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
+import { DeadlineTimers } from "./execute/deadline-timers.js";
 import { type ExecuteDependencies, executeToolCall } from "./execute/execute-tool-call.js";
+import { InFlightCalls } from "./execute/in-flight-calls.js";
 import type { ToolCall } from "./execute/tool-call.js";
 import { type HookFaultHandler, notifyTool, notifyTools } from "./lifecycle.js";
 import { reminderText } from "./reminder.js";
@@ -41,8 +42,9 @@ export class Session {
   readonly #execute: ExecuteDependencies;
   readonly #hooksInFlight = new Set<Promise<void>>();
   readonly #unsubscribePending: () => void;
-  /** Aborted by `dispose()`: ends the calls in flight and refuses new ones. */
-  readonly #disposal = new AbortController();
+  /** Closed by `dispose()`: stops the calls in flight and refuses new ones. */
+  readonly #inFlight = new InFlightCalls();
+  readonly #deadlines: DeadlineTimers;
   #state: "new" | "started" | "disposed" = "new";
 
   constructor(options: SessionOptions = {}) {
@@ -50,8 +52,7 @@ export class Session {
     this.id = this.#config.sessionId;
     this.cwd = this.#config.cwd;
     this.pending = options.pending ?? new PendingActionStore();
-    // Every call in flight listens to it: many parallel calls are normal, not a leak.
-    setMaxListeners(0, this.#disposal.signal);
+    this.#deadlines = new DeadlineTimers(this.#config.executeTimeoutMs);
     this.#emitter = new SessionEmitter(this.#config.onListenerError);
     const contextSource = { sessionId: this.id, cwd: this.cwd, pending: this.pending };
     this.#lifecycleContext = createLifecycleContext(contextSource);
@@ -62,11 +63,11 @@ export class Session {
       activeToolNames: () => this.activeTools().map((tool) => tool.name),
       run: {
         source: contextSource,
-        sessionSignal: this.#disposal.signal,
-        timeoutMs: this.#config.executeTimeoutMs,
+        inFlight: this.#inFlight,
+        deadlines: this.#deadlines,
         updateIntervalMs: this.#config.updateIntervalMs,
+        maxResultChars: this.#config.maxResultChars,
       },
-      maxResultChars: this.#config.maxResultChars,
       onFault: (event) => this.#emitter.emit(event),
     };
     this.#unsubscribePending = this.pending.subscribe((event) => {
@@ -127,9 +128,11 @@ export class Session {
    */
   async execute(call: ToolCall): Promise<AgentToolResult> {
     const { toolCallId, name } = call;
-    this.#emitter.emit({ type: "tool-call-start", toolCallId, name, params: call.params });
+    const emitter = this.#emitter;
+    if (emitter.hasListeners)
+      emitter.emit({ type: "tool-call-start", toolCallId, name, params: call.params });
     const result = await executeToolCall(this.#execute, call);
-    this.#emitter.emit({ type: "tool-call-end", toolCallId, name, result });
+    if (emitter.hasListeners) emitter.emit({ type: "tool-call-end", toolCallId, name, result });
     return result;
   }
 
@@ -155,7 +158,8 @@ export class Session {
   async dispose(): Promise<void> {
     if (this.#state === "disposed") return;
     this.#state = "disposed";
-    this.#disposal.abort();
+    this.#inFlight.close();
+    this.#deadlines.close();
     await Promise.all(this.#hooksInFlight);
     await this.pending.clear("session disposed");
     await notifyTools(this.tools(), { reason: "shutdown" }, this.#lifecycleContext, this.#onHookFault);

@@ -2,6 +2,7 @@ import { type CustomToolContext, type CustomToolPendingAction, TooldockError } f
 import { assertPendingAction } from "../pending/assert-pending-action.js";
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
+import type { CallAbort } from "./execute/call-abort.js";
 
 /**
  * The context a `Session` passes to `execute`: the SDK's `CustomToolContext` plus a way to
@@ -31,15 +32,18 @@ export interface ToolContextSource {
 export interface ToolCallScope {
   toolCallId: string;
   toolName: string;
-  controller: AbortController;
-  /** True once `execute` has answered (or is answering: the call was aborted or timed out). */
-  hasEnded(): boolean;
+  /**
+   * `ended` is true once `execute` has answered (or is answering: the call was aborted or
+   * timed out); `stop` ends the call.
+   */
+  abort: Pick<CallAbort, "ended" | "stop">;
   /** Told about a push refused because the call had ended. */
   onLatePush(error: TooldockError): void;
 }
 
 /**
- * The context of one `execute` call; `abort` fires the call's own controller. Once the call
+ * The context of one `execute` call; `abort` stops the call (and aborts the tool's signal,
+ * when it has one), answering that the tool aborted its own call. Once the call
  * has ended, `pushPendingAction` throws `E_CALL_ENDED`: the model never saw a preview of
  * such an action, so it must not be staged.
  */
@@ -50,9 +54,9 @@ export function createToolContext(source: ToolContextSource, call: ToolCallScope
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     hasPendingActions: () => source.pending.hasPending,
-    abort: () => call.controller.abort(new Error(`The tool "${call.toolName}" aborted its own call.`)),
+    abort: () => call.abort.stop("aborted", new Error(`The tool "${call.toolName}" aborted its own call.`)),
     pushPendingAction: (action) => {
-      if (call.hasEnded()) {
+      if (call.abort.ended) {
         const error = latePushError(call, action);
         call.onLatePush(error);
         throw error;

@@ -2,12 +2,17 @@ import { type CustomTool, TooldockError } from "@tooldock/sdk";
 import { asSchema } from "../schema/as-schema.js";
 import { TOOL_NAME_PATTERN } from "../schema/tool-name.js";
 import type { ToolSchema } from "../schema/tool-schema.js";
+import { toolSeesSignal } from "./execute/tool-sees-signal.js";
 
-/** A registered tool, where it came from, and its schema. */
+/** A registered tool, where it came from, its schema, and whether it can see its signal. */
 export interface RegisteredTool {
   tool: CustomTool;
   origin: string;
   schema: ToolSchema;
+  /** `tool.execute` as registered; a call re-checks a tool whose `execute` was replaced since. */
+  execute: CustomTool["execute"];
+  /** `toolSeesSignal(execute)`, computed once: only such a tool gets an `AbortSignal`. */
+  seesSignal: boolean;
 }
 
 /** The origin a tool gets when `register` is called without one. */
@@ -39,7 +44,9 @@ export class ToolRegistry {
         `Tool name "${tool.name}" from ${origin} is already taken by ${existing.origin}. Rename one of the two tools.`,
       );
     }
-    const entry: RegisteredTool = { tool, origin, schema: schemaOf(tool, origin) };
+    const execute = tool.execute;
+    const schema = schemaOf(tool, origin);
+    const entry: RegisteredTool = { tool, origin, schema, execute, seesSignal: toolSeesSignal(execute) };
     this.#entries.set(tool.name, entry);
     return entry;
   }

@@ -1,64 +1,98 @@
+import type { DeadlineTimer, DeadlineTimers } from "./deadline-timers.js";
+import type { InFlightCalls, InFlightEntry } from "./in-flight-calls.js";
 import { failed, type StepOutcome } from "./tool-call.js";
 import { toolCallMessages } from "./tool-call-messages.js";
+
+/** What stopped a call before its tool settled. */
+export type StopCause = "aborted" | "timeout" | "disposed";
 
 /** What can stop one call before its tool settles. */
 export interface CallAbortOptions {
   name: string;
-  /** The host's signal for this call. */
+  /** The host's signal for this call (already checked not to be aborted). */
   hostSignal: AbortSignal | undefined;
-  /** Aborted when the session is disposed. */
-  sessionSignal: AbortSignal;
-  /** `Infinity`: no deadline. */
-  timeoutMs: number;
-}
-
-/** One call's abort wiring. */
-export interface CallAbort {
-  /** The tool's `signal` comes from it; `ctx.abort()` aborts it. */
-  controller: AbortController;
-  /** Settles with the error result for the model once the controller aborts, whoever aborted it. */
-  stopped: Promise<StepOutcome<never>>;
-  /** Removes the listeners and the timer; call it when the call ends. */
-  release(): void;
+  /** The session's deadline timers: this call's stops it at the deadline. */
+  deadlines: DeadlineTimers;
+  /** Whether the tool gets an `AbortSignal` (see `toolSeesSignal`). */
+  withSignal: boolean;
+  /** The session's calls in flight: this call is in it until it ends (`dispose()` stops them). */
+  inFlight: InFlightCalls;
+  /** Called once, when the call stops first, with the error result for the model. */
+  onStop(outcome: StepOutcome<never>): void;
 }
 
 /**
- * A call's own `AbortController`, aborted by the host's signal, by `dispose()` or at the
- * deadline (reason: a `TimeoutError` `DOMException`, as `AbortSignal.timeout` gives). The
- * result says which of them stopped the tool.
+ * One call's stop wiring. The host's signal, `ctx.abort()`, `dispose()` (through the
+ * session's `InFlightCalls`) and the deadline each call {@link CallAbort.stop}, which ends the
+ * call at once with the error result that says which of them stopped it. The tool's `signal`
+ * (created only for a tool that can see it) is then aborted with the matching reason: the
+ * host's, `ctx.abort()`'s error, a `TimeoutError` `DOMException` (as `AbortSignal.timeout`
+ * gives) or a disposal error. Nothing listens on the call's own signal.
  */
-export function createCallAbort(options: CallAbortOptions): CallAbort {
-  const { name, hostSignal, sessionSignal, timeoutMs } = options;
-  const controller = new AbortController();
-  let cause: "aborted" | "timeout" | "disposed" = "aborted";
-  const messageFor = (why: typeof cause) => {
-    if (why === "timeout") return toolCallMessages.timedOut(name, timeoutMs);
-    if (why === "disposed") return toolCallMessages.stoppedByDispose(name);
-    return toolCallMessages.aborted(name, controller.signal.reason);
-  };
-  const stopped = new Promise<StepOutcome<never>>((resolve) => {
-    controller.signal.addEventListener("abort", () => resolve(failed(messageFor(cause))), { once: true });
-  });
+export class CallAbort {
+  /** The tool's `signal`; undefined for a tool that cannot see it. */
+  readonly signal: AbortSignal | undefined;
+  readonly #controller: AbortController | undefined;
+  readonly #options: CallAbortOptions;
+  readonly #onHostAbort: (() => void) | undefined;
+  readonly #inFlight: InFlightEntry;
+  readonly #timer: DeadlineTimer | undefined;
+  #ended = false;
 
-  const onHostAbort = () => controller.abort(hostSignal?.reason);
-  const onDispose = () => {
-    cause = "disposed";
-    controller.abort(new Error("The session was disposed."));
-  };
-  hostSignal?.addEventListener("abort", onHostAbort, { once: true });
-  sessionSignal.addEventListener("abort", onDispose, { once: true });
-  const timer = Number.isFinite(timeoutMs)
-    ? setTimeout(() => {
-        cause = "timeout";
-        const message = `Tool "${name}" did not finish within ${timeoutMs} ms.`;
-        controller.abort(new DOMException(message, "TimeoutError"));
-      }, timeoutMs)
-    : undefined;
+  constructor(options: CallAbortOptions) {
+    this.#options = options;
+    if (options.withSignal) {
+      this.#controller = new AbortController();
+      this.signal = this.#controller.signal;
+    }
+    const hostSignal = options.hostSignal;
+    if (hostSignal !== undefined) {
+      this.#onHostAbort = () => this.stop("aborted", hostSignal.reason);
+      hostSignal.addEventListener("abort", this.#onHostAbort, { once: true });
+    }
+    this.#timer = options.deadlines.start(this);
+    this.#inFlight = options.inFlight.add(this);
+  }
 
-  const release = () => {
-    hostSignal?.removeEventListener("abort", onHostAbort);
-    sessionSignal.removeEventListener("abort", onDispose);
-    if (timer !== undefined) clearTimeout(timer);
-  };
-  return { controller, stopped, release };
+  /** True once the call has ended, whether its tool settled or it was stopped. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /**
+   * Ends the call now with the error result for `cause`; does nothing once it has ended.
+   * `reason` is the abort reason of an `"aborted"` call (the host's, or `ctx.abort()`'s).
+   */
+  stop(cause: StopCause, reason?: unknown): void {
+    if (!this.end()) return;
+    const { name, onStop } = this.#options;
+    const timeoutMs = this.#options.deadlines.timeoutMs;
+    // The answer first: whatever the tool's abort listeners do next comes after its call.
+    if (cause === "timeout") {
+      onStop(failed(toolCallMessages.timedOut(name, timeoutMs)));
+      const message = `Tool "${name}" did not finish within ${timeoutMs} ms.`;
+      this.#controller?.abort(new DOMException(message, "TimeoutError"));
+    } else if (cause === "disposed") {
+      onStop(failed(toolCallMessages.stoppedByDispose(name)));
+      this.#controller?.abort(new Error("The session was disposed."));
+    } else {
+      onStop(failed(toolCallMessages.aborted(name, reason)));
+      this.#controller?.abort(reason);
+    }
+  }
+
+  /**
+   * Marks the call ended, takes it out of the calls in flight, removes the host listener and
+   * clears the timer. Returns false when it had already ended: the tool settled after a stop,
+   * or was stopped after it settled.
+   */
+  end(): boolean {
+    if (this.#ended) return false;
+    this.#ended = true;
+    this.#options.inFlight.delete(this.#inFlight);
+    if (this.#timer !== undefined) this.#options.deadlines.release(this.#timer);
+    if (this.#onHostAbort !== undefined)
+      this.#options.hostSignal?.removeEventListener("abort", this.#onHostAbort);
+    return true;
+  }
 }

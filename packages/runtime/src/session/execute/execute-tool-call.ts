@@ -20,10 +20,8 @@ export interface ExecuteDependencies {
   pendingPolicy: PendingPolicy;
   /** Names offered to the model now, for the unknown-tool message. */
   activeToolNames(): string[];
-  /** Context, signals and limits of a run; `prepareUpdate` is filled in here. */
-  run: Omit<RunToolOptions, "prepareUpdate">;
-  /** Most text characters of a result or partial result. */
-  maxResultChars: number;
+  /** Context, calls in flight and limits of a run (`maxResultChars` also bounds the result). */
+  run: RunToolOptions;
   /** Receives the faults the pipeline contained; must not throw. */
   onFault(event: ToolCallFaultEvent): void;
 }
@@ -46,7 +44,7 @@ export async function executeToolCall(
       ...(error === undefined ? {} : { error }),
     });
   const result = await runSteps(dependencies, call, report);
-  return truncateContent(result, dependencies.maxResultChars);
+  return truncateContent(result, dependencies.run.maxResultChars);
 }
 
 async function runSteps(
@@ -54,37 +52,17 @@ async function runSteps(
   call: ToolCall,
   report: ReportFault,
 ): Promise<AgentToolResult> {
-  if (dependencies.run.sessionSignal.aborted)
-    return failed(toolCallMessages.sessionDisposed(call.name)).result;
+  if (dependencies.run.inFlight.closed) return failed(toolCallMessages.sessionDisposed(call.name)).result;
   const lookup = lookupTool(dependencies.registry, call.name, dependencies.activeToolNames);
   if (!lookup.ok) return lookup.result;
   const policy = checkPendingPolicy(dependencies.pendingPolicy, dependencies.pending, call.name);
   if (!policy.ok) return policy.result;
   const validation = validateArguments(lookup.value, copyParams(call.params));
   if (!validation.ok) return validation.result;
-  const prepareUpdate = (partial: unknown, reportUpdate: ReportFault) =>
-    preparePartial(partial, dependencies.maxResultChars, reportUpdate);
-  const run = await runTool(
-    lookup.value,
-    validation.value,
-    call,
-    { ...dependencies.run, prepareUpdate },
-    report,
-  );
+  const run = await runTool(lookup.value, validation.value, call, dependencies.run, report);
   if (!run.ok) return run.result;
   const reading = readResult(run.value);
   if (!reading.ok) return failed(toolCallMessages.malformedResult(call.name, reading.problem)).result;
   if (reading.detailsError) report("details-dropped", reading.detailsError.error);
   return reading.result;
-}
-
-/** A partial result as the host may see it: read like a result and truncated, or dropped. */
-function preparePartial(partial: unknown, maxResultChars: number, report: ReportFault) {
-  const reading = readResult(partial);
-  if (!reading.ok) {
-    report("update-dropped", new Error(`Malformed partial result: ${reading.problem}.`));
-    return undefined;
-  }
-  if (reading.detailsError) report("details-dropped", reading.detailsError.error);
-  return truncateContent(reading.result, maxResultChars);
 }

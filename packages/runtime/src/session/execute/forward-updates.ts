@@ -9,6 +9,9 @@ export interface UpdateForwarder {
   end(): void;
 }
 
+/** The forwarder of a call whose host gave no `onUpdate`: the tool gets none either. */
+export const NO_UPDATES: UpdateForwarder = Object.freeze({ onUpdate: undefined, end: () => {} });
+
 /** How partial results travel from the tool to the host. */
 export interface ForwardUpdatesOptions {
   /** The host's `onUpdate`. */
@@ -29,7 +32,7 @@ export interface ForwardUpdatesOptions {
  */
 export function forwardUpdates(options: ForwardUpdatesOptions): UpdateForwarder {
   const { target, intervalMs, prepare, report } = options;
-  if (target === undefined) return { onUpdate: undefined, end: () => {} };
+  if (target === undefined) return NO_UPDATES;
   let ended = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let waiting: { partial: unknown } | undefined;

@@ -68,10 +68,13 @@ function copyBlock(block: unknown): Block | undefined {
   return undefined;
 }
 
+const NO_DETAILS = Object.freeze({ value: undefined });
+
 /** `details` as is when it can be read and serialised to JSON; otherwise the reason. */
 function readDetails(record: { details?: unknown }): { value: unknown } | { error: unknown } {
   try {
     const value = record.details;
+    if (value === undefined) return NO_DETAILS;
     JSON.stringify(value);
     return { value };
   } catch (error) {

@@ -1,0 +1,102 @@
+import { Type } from "@sinclair/typebox";
+import { type AgentToolResult, type CustomTool, textResult } from "@tooldock/sdk";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { textOf } from "../../../test/fake-context.js";
+import { Session } from "../session.js";
+
+// A tool that cannot see its signal gets none, yet every way of stopping a call still answers
+// at once; and the per-call deadline timer, reused between calls, still counts from each start.
+
+function tool(name: string, execute: CustomTool["execute"]): CustomTool {
+  return { name, label: name, description: name, parameters: Type.Object({}), execute };
+}
+const never = () => new Promise<AgentToolResult>(() => {});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("a tool that declares no signal", () => {
+  it.each([
+    ["the host's signal", "was aborted before it finished (stop)"],
+    ["ctx.abort()", "aborted its own call"],
+    ["dispose()", "was stopped before it finished because the session was disposed"],
+    ["the deadline", "timed out after 1 s"],
+  ])("is answered at once when %s stops it", async (trigger, expected) => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const session = new Session({ executeTimeoutMs: 1000 });
+    const host = new AbortController();
+    session.register(
+      tool("deaf", (_id, _params, _onUpdate, ctx) => {
+        if (trigger === "ctx.abort()") ctx.abort();
+        return never();
+      }),
+    );
+    const call = session.execute({ toolCallId: "1", name: "deaf", params: {}, signal: host.signal });
+    if (trigger === "the host's signal") host.abort("stop");
+    if (trigger === "dispose()") await session.dispose();
+    if (trigger === "the deadline") await vi.advanceTimersByTimeAsync(1000);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(expected);
+  });
+});
+
+it("gives a tool with a rest parameter a signal, aborted by ctx.abort()", async () => {
+  const session = new Session();
+  let signal: AbortSignal | undefined;
+  session.register(
+    tool("rest", (...args) => {
+      signal = args[4];
+      args[3].abort();
+      return never();
+    }),
+  );
+  await session.execute({ toolCallId: "1", name: "rest", params: {} });
+  expect(signal?.aborted).toBe(true);
+  expect(signal?.reason).toMatchObject({ message: 'The tool "rest" aborted its own call.' });
+});
+
+describe("the deadline timer", () => {
+  it("counts from each call's start when a later call reuses it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const session = new Session({ executeTimeoutMs: 1000 });
+    session.register(tool("quick", async () => textResult("done")));
+    session.register(tool("hang", never));
+    expect(textOf(await session.execute({ toolCallId: "1", name: "quick", params: {} }))).toBe("done");
+    await vi.advanceTimersByTimeAsync(600);
+    let answered = false;
+    const call = session.execute({ toolCallId: "2", name: "hang", params: {} }).then((result) => {
+      answered = true;
+      return result;
+    });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(textOf(await call)).toContain('Tool "hang" timed out after 1 s');
+  });
+
+  it("keeps the process alive only while a call runs, and is gone after dispose()", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    const before = timers();
+    const session = new Session();
+    session.register(tool("quick", async () => textResult("done")));
+    session.register(tool("hang", never));
+    await session.execute({ toolCallId: "1", name: "quick", params: {} });
+    expect(timers()).toBe(before);
+    const call = session.execute({ toolCallId: "2", name: "hang", params: {} });
+    expect(timers()).toBe(before + 1);
+    await session.dispose();
+    await call;
+    expect(timers()).toBe(before);
+  });
+
+  it("leaves no timer behind after dispose()", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const session = new Session();
+    session.register(tool("quick", async () => textResult("done")));
+    await session.execute({ toolCallId: "1", name: "quick", params: {} });
+    await session.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { copyParams } from "./copy-params.js";
+
+describe("copyParams", () => {
+  it("deep-copies JSON arguments into fresh objects and arrays", () => {
+    const params = {
+      path: "a.ts",
+      ops: [{ pat: "x", out: "y" }],
+      flags: [true, null, 1.5],
+      nested: { n: -0 },
+    };
+    const copy = copyParams(params) as typeof params;
+    expect(copy).toStrictEqual(params);
+    expect(copy).not.toBe(params);
+    expect(copy.ops).not.toBe(params.ops);
+    expect(copy.ops[0]).not.toBe(params.ops[0]);
+    expect(Object.is(copy.nested.n, -0)).toBe(true);
+  });
+
+  it('keeps a "__proto__" key as an own property, as JSON.parse makes it', () => {
+    const params = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+    const copy = copyParams(params) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toStrictEqual({ polluted: true });
+  });
+
+  it("copies other cloneable values as structuredClone does, cycles and dates included", () => {
+    const holes = [1, 2, 3];
+    delete holes[1];
+    const params: Record<string, unknown> = { when: new Date(0), holes };
+    params.self = params;
+    const copy = copyParams(params) as Record<string, unknown>;
+    expect(copy.self).toBe(copy);
+    expect(copy.when).toBeInstanceOf(Date);
+    expect(copy.when).not.toBe(params.when);
+    expect(1 in (copy.holes as unknown[])).toBe(false);
+  });
+
+  it("passes a value structuredClone refuses as is", () => {
+    const params = { callback: () => 1 };
+    expect(copyParams(params)).toBe(params);
+  });
+
+  it("gives a null-prototype object Object.prototype, like structuredClone", () => {
+    const params = Object.assign(Object.create(null) as object, { a: 1 });
+    expect(Object.getPrototypeOf(copyParams(params))).toBe(Object.prototype);
+  });
+});

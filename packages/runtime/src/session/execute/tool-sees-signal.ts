@@ -1,0 +1,48 @@
+/** The position of `signal` among `execute`'s parameters (toolCallId, params, onUpdate, ctx, signal). */
+const SIGNAL_PARAMETER_COUNT = 5;
+
+/** What may come before a parameter list in a function's source: `async`, `function`, `*`, a name. */
+const FUNCTION_HEAD = /^(?:async\s+)?(?:function\b\s*)?\*?\s*(?:[\w$]+\s*)?$/;
+/** The head of an arrow function with one bare parameter: `x =>`, `async x =>`. */
+const BARE_ARROW_HEAD = /^(?:async\s+)?[\w$]+\s*$/;
+/** Only plain names: no default, rest, destructuring or comment, so `length` counts them all. */
+const PLAIN_PARAMETER_LIST = /^\s*(?:[\w$]+\s*(?:,\s*[\w$]+\s*)*,?\s*)?$/;
+/** `arguments` in the source, an escape that could spell it, or a bound or built-in function. */
+const MAY_READ_ARGUMENTS = /\barguments\b|\\u|\[native code\]/;
+
+/**
+ * Whether a tool's `execute` can see its fifth argument, the `AbortSignal`. An `AbortSignal`
+ * costs microseconds to create on Node 20, so the session creates one only for a tool that
+ * can see it; the call is stopped the same way either way (its answer does not wait).
+ *
+ * It errs towards `true`: only an `execute` whose source proves it declares fewer than five
+ * plain parameters and never reads `arguments` gets no signal. A rest parameter, a default,
+ * destructuring, a sloppy-mode function (whose `fn.arguments` another function can read), a
+ * bound or native function, or a source this cannot read all count as seeing it.
+ *
+ * @example
+ * toolSeesSignal(async (id, params) => result); // false
+ * toolSeesSignal(async (id, params, onUpdate, ctx, signal) => result); // true
+ * toolSeesSignal(async (...args) => result); // true
+ */
+export function toolSeesSignal(execute: unknown): boolean {
+  if (typeof execute !== "function") return true;
+  if (execute.length >= SIGNAL_PARAMETER_COUNT || Object.hasOwn(execute, "arguments")) return true;
+  let source: string;
+  try {
+    source = Function.prototype.toString.call(execute);
+  } catch {
+    return true;
+  }
+  return !declaresOnlyPlainParameters(source) || MAY_READ_ARGUMENTS.test(source);
+}
+
+/** True when the parameter list of the function `source` is a list of plain names. */
+function declaresOnlyPlainParameters(source: string): boolean {
+  const open = source.indexOf("(");
+  const arrow = source.indexOf("=>");
+  if (arrow !== -1 && (open === -1 || arrow < open)) return BARE_ARROW_HEAD.test(source.slice(0, arrow));
+  if (open === -1 || !FUNCTION_HEAD.test(source.slice(0, open))) return false;
+  const close = source.indexOf(")", open);
+  return close !== -1 && PLAIN_PARAMETER_LIST.test(source.slice(open + 1, close));
+}
