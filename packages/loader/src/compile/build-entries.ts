@@ -1,7 +1,7 @@
 import { dirname, join, resolve, sep } from "node:path";
 import type { BuildFailure, BuildOptions, Message, OutputFile } from "esbuild";
 import { CompileFailure } from "./compile-failure.js";
-import { type EntryGraph, entryGraph } from "./entry-graph.js";
+import { type EntryGraph, entryGraphs } from "./entry-graph.js";
 import { type BundleRecord, createToolBundlePlugin } from "./esbuild-plugin.js";
 import type { InputRecord } from "./read-input.js";
 
@@ -92,12 +92,13 @@ async function buildGroup(
     return;
   }
   const files = new Map<string, OutputFile>(result.outputFiles.map((file) => [file.path, file]));
+  const graphs = entryGraphs(result.metafile, workingDir, entries);
   for (const [index, entry] of entries.entries()) {
     const code = files.get(join(outdir, `${index}.js`))?.text ?? "";
     outcomes.set(entry, {
       code: code.replace(JSON.stringify(ENTRY_PLACEHOLDER), () => JSON.stringify(entry)),
       map: files.get(join(outdir, `${index}.js.map`))?.text ?? "",
-      graph: entryGraph(result.metafile, workingDir, entry),
+      graph: graphs.get(entry) as EntryGraph,
       sources: record.sources,
       externals: record.externals,
     });

@@ -13,17 +13,24 @@ export interface EntryGraph {
 }
 
 /**
- * Walks the metafile's import graph from one entry. Every file esbuild loaded for the entry
+ * Walks the metafile's import graph from each entry. Every file esbuild loaded for an entry
  * counts, including files that contribute no bytes (tree-shaken now, maybe not after an
  * edit), which is what a build of that entry alone would list as its inputs.
  */
-export function entryGraph(metafile: Metafile, workingDir: string, entry: string): EntryGraph {
+export function entryGraphs(
+  metafile: Metafile,
+  workingDir: string,
+  entries: readonly string[],
+): Map<string, EntryGraph> {
   const keys = new Map<string, string>();
   for (const key of Object.keys(metafile.inputs)) {
     if (!isVirtual(key)) keys.set(resolve(workingDir, key), key);
   }
+  return new Map(entries.map((entry) => [entry, walk(metafile, workingDir, keys.get(entry))]));
+}
+
+function walk(metafile: Metafile, workingDir: string, start: string | undefined): EntryGraph {
   const graph: EntryGraph = { files: [], hostModules: [], externals: [] };
-  const start = keys.get(entry);
   if (start === undefined) return graph;
   const seen = new Set<string>([start]);
   const queue = [start];
