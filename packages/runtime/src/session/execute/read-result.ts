@@ -1,5 +1,6 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../../util/describe-error.js";
+import { assertJsonSerializable } from "./check-json.js";
 
 type Block = AgentToolResult["content"][number];
 
@@ -75,7 +76,7 @@ function readDetails(record: { details?: unknown }): { value: unknown } | { erro
   try {
     const value = record.details;
     if (value === undefined) return NO_DETAILS;
-    JSON.stringify(value);
+    assertJsonSerializable(value);
     return { value };
   } catch (error) {
     return { error };
