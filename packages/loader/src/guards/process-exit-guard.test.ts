@@ -1,5 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { runGuarded } from "./process-exit-guard.js";
+import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
+import { currentModuleFaults, holdExitGuard, runGuarded } from "./process-exit-guard.js";
+
+/**
+ * Runs a guarded step that leaves a promise callback behind, and returns a function that lets
+ * the callback run (now, after the step) and resolves to the faults record it saw.
+ */
+async function leaveCallbackBehind(faults: ModuleFaults): Promise<() => Promise<ModuleFaults | undefined>> {
+  let resume: () => void = () => {};
+  let later: Promise<ModuleFaults | undefined> = Promise.resolve(undefined);
+  const outcome = await runGuarded(
+    () => {
+      later = new Promise<void>((resolve) => (resume = resolve)).then(() => currentModuleFaults());
+    },
+    undefined,
+    faults,
+  );
+  expect(outcome.status).toBe("ok");
+  return () => {
+    resume();
+    return later;
+  };
+}
 
 describe("runGuarded", () => {
   it("returns the value and leaves process.exit as it was", async () => {
@@ -47,5 +69,33 @@ describe("runGuarded", () => {
     release();
     expect((await slow).status).toBe("ok");
     expect(process.exit).toBe(before);
+  });
+
+  it("drops the async context when the last step ends, so the host's later awaits carry no hooks", async () => {
+    const run = await leaveCallbackBehind(createModuleFaults());
+    // The callback was created inside the step; with the context still enabled it would see
+    // the step's record. Disabled, it sees none (and Node 20 removes its promise hooks).
+    expect(await run()).toBeUndefined();
+    // The next step enables the context again.
+    const faults = createModuleFaults();
+    expect(await runGuarded(() => currentModuleFaults(), undefined, faults)).toEqual({
+      status: "ok",
+      value: faults,
+    });
+  });
+
+  it("keeps the async context while a batch holds the guard, and drops it on release", async () => {
+    const release = holdExitGuard();
+    const faults = createModuleFaults();
+    let runSecond: () => Promise<ModuleFaults | undefined>;
+    try {
+      const runFirst = await leaveCallbackBehind(faults);
+      runSecond = await leaveCallbackBehind(faults);
+      // A timer or callback of a module, run while the batch lasts, is still attributed to it.
+      expect(await runFirst()).toBe(faults);
+    } finally {
+      release();
+    }
+    expect(await runSecond()).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { currentModuleFaults } from "./process-exit-guard.js";
+import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
 
 type Emit = typeof process.emit;
 
@@ -16,6 +16,7 @@ let holds = 0;
  */
 export function holdRejectionGuard(): () => void {
   holds += 1;
+  const releaseContext = holdStepContext();
   if (originalEmit === undefined) {
     const emit = process.emit;
     originalEmit = emit;
@@ -36,6 +37,7 @@ export function holdRejectionGuard(): () => void {
     if (released) return;
     released = true;
     holds -= 1;
+    releaseContext();
     if (holds > 0 || originalEmit === undefined) return;
     if (process.emit === wrapper) process.emit = originalEmit;
     originalEmit = undefined;

@@ -1,5 +1,5 @@
 import { createHook } from "node:async_hooks";
-import { currentModuleFaults } from "./process-exit-guard.js";
+import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
 
 let holds = 0;
 const hook = createHook({
@@ -17,11 +17,13 @@ const hook = createHook({
 export function holdTimerTracking(): () => void {
   holds += 1;
   if (holds === 1) hook.enable();
+  const releaseContext = holdStepContext();
   let released = false;
   return () => {
     if (released) return;
     released = true;
     holds -= 1;
     if (holds === 0) hook.disable();
+    releaseContext();
   };
 }
