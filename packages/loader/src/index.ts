@@ -30,6 +30,7 @@ export {
   type LoadCustomToolsOptions,
   type LoadProgress,
   type LoadSession,
+  SOURCE_MAPS_ENV,
 } from "./options.js";
 /** The most tools one module may return; a module over the limit contributes none (`E_INVALID_TOOL`). */
 export { MAX_TOOLS_PER_MODULE } from "./validate/accept-tools.js";

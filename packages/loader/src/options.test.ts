@@ -15,6 +15,7 @@ describe("normalizeLoadOptions", () => {
       factoryTimeoutMs: 10_000,
       cacheDir: join(packageDir, "node_modules/.cache/tooldock"),
       session: undefined,
+      sourceMaps: true,
     });
     expect([...context.reservedNames]).toEqual([]);
     expect(context.host.cwd).toBe(packageDir);
@@ -46,6 +47,18 @@ describe("normalizeLoadOptions", () => {
     );
     expect(context.cacheDir).toBe(join(tmpdir(), "tooldock-cache"));
     expect(context.factoryTimeoutMs).toBe(10_000);
+  });
+
+  it("turns source maps off with TOOLDOCK_SOURCE_MAPS=0 or false, and prefers the option", () => {
+    const sourceMaps = (env: NodeJS.ProcessEnv, option?: boolean) =>
+      normalizeLoadOptions({ paths: [], cwd: "/work", sourceMaps: option }, env).sourceMaps;
+    expect(sourceMaps({ TOOLDOCK_SOURCE_MAPS: "0" })).toBe(false);
+    expect(sourceMaps({ TOOLDOCK_SOURCE_MAPS: "false" })).toBe(false);
+    expect(sourceMaps({ TOOLDOCK_SOURCE_MAPS: " FALSE " })).toBe(false);
+    expect(sourceMaps({ TOOLDOCK_SOURCE_MAPS: "1" })).toBe(true);
+    expect(sourceMaps({ TOOLDOCK_SOURCE_MAPS: "" })).toBe(true);
+    expect(sourceMaps({ TOOLDOCK_SOURCE_MAPS: "0" }, true)).toBe(true);
+    expect(sourceMaps({}, false)).toBe(false);
   });
 
   it("takes cwd from the host when only a host is given", () => {

@@ -12,6 +12,8 @@ export const COMPILER_ENV = "TOOLDOCK_COMPILER";
 export const FACTORY_TIMEOUT_ENV = "TOOLDOCK_FACTORY_TIMEOUT_MS";
 /** Default of `factoryTimeoutMs`. */
 export const DEFAULT_FACTORY_TIMEOUT_MS = 10_000;
+/** Environment variable that turns source-mapped stack traces off (`0` or `false`) when the option is not given. */
+export const SOURCE_MAPS_ENV = "TOOLDOCK_SOURCE_MAPS";
 
 /** What `loadCustomTools` needs of a session to register tools into it. A runtime `Session` fits. */
 export interface LoadSession extends ToolHostSession {
@@ -48,6 +50,13 @@ export interface LoadCustomToolsOptions {
   cacheDir?: string;
   /** Deadline for each factory to settle. Default: `$TOOLDOCK_FACTORY_TIMEOUT_MS`, else 10000. */
   factoryTimeoutMs?: number;
+  /**
+   * Turn on Node's source map support (`process.setSourceMapsEnabled(true)`, process-wide) so
+   * stack traces from tools name their `.ts` file and line. It makes every later import in the
+   * process slower (Node reads each module's map); pass `false` when the host decides itself.
+   * Default: `$TOOLDOCK_SOURCE_MAPS` (`0` or `false` turn it off), else `true`.
+   */
+  sourceMaps?: boolean;
   /** Called after each module. */
   onProgress?: (progress: LoadProgress) => void;
   /** @internal A seam for tests that simulate file-system faults during discovery. */
@@ -64,6 +73,7 @@ export interface LoadContext {
   compiler: CompilerName;
   cacheDir: string;
   factoryTimeoutMs: number;
+  sourceMaps: boolean;
   onProgress: ((progress: LoadProgress) => void) | undefined;
   fileSystem: DiscoveryFileSystem | undefined;
 }
@@ -88,7 +98,14 @@ export function normalizeLoadOptions(
     compiler,
     cacheDir: resolveCacheDir(cwd, options.cacheDir, env),
     factoryTimeoutMs,
+    sourceMaps: options.sourceMaps ?? !isOff(env[SOURCE_MAPS_ENV]),
     onProgress: options.onProgress,
     fileSystem: options.fileSystem,
   };
+}
+
+/** `0` and `false` (any case, surrounding spaces ignored) turn a boolean environment variable off. */
+function isOff(value: string | undefined): boolean {
+  const normalized = value?.trim().toLowerCase();
+  return normalized === "0" || normalized === "false";
 }

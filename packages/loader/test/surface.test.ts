@@ -13,6 +13,7 @@ describe("@tooldock/loader public surface", () => {
         "FACTORY_TIMEOUT_ENV",
         "MAX_TOOLS_PER_MODULE",
         "PENDING_STORE_UNAVAILABLE_MESSAGE",
+        "SOURCE_MAPS_ENV",
         "ToolHost",
         "discoverToolModules",
         "loadCustomTools",

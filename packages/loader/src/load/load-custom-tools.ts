@@ -35,7 +35,7 @@ import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
  */
 export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<LoadCustomToolsResult> {
   const context = normalizeLoadOptions(options);
-  enableSourceMaps();
+  if (context.sourceMaps) enableSourceMaps();
   const discovered = await discoverToolModules({
     paths: context.paths,
     cwd: context.cwd,

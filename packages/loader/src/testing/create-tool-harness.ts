@@ -18,6 +18,8 @@ export interface ToolHarnessOptions {
   cacheDir?: string;
   /** Default: as `loadCustomTools` (10000). */
   factoryTimeoutMs?: number;
+  /** Default: as `loadCustomTools` (`$TOOLDOCK_SOURCE_MAPS`, else `true`). */
+  sourceMaps?: boolean;
   /** Names the host under test reserves for its built-in tools. Default: `[]`. */
   builtInToolNames?: string[];
   /** A UI for the tools (`pi.hasUI` is true); also settable later with `harness.host.setUIContext`. */
@@ -75,6 +77,7 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     compiler: options.compiler,
     cacheDir: options.cacheDir,
     factoryTimeoutMs: options.factoryTimeoutMs,
+    sourceMaps: options.sourceMaps,
     builtInToolNames: options.builtInToolNames,
   });
   await session.start();
