@@ -47,6 +47,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   const compiler = createModuleCompiler(context.compiler, context.cacheDir, (warning) =>
     diagnostics.push(warning),
   );
+  // Announced up front, so the first cache miss builds every stale entry of the batch in one
+  // esbuild build, instead of a few at a time as the load loop asks for them.
+  compiler.plan?.(discovered.modules.map((module) => module.resolvedPath));
   if (context.session !== undefined) context.host.setActiveSession(context.session);
 
   const compileAhead = new CompileAhead(compiler, discovered.modules);
