@@ -229,6 +229,19 @@ function unprivilegedSkipReason(): string | undefined {
   const probe = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "true"]);
   if (probe.error !== undefined || probe.status !== 0)
     return "running as root without a working `setpriv` to drop to an unprivileged user";
+  // A checkout inside a private folder (say `mktemp -d`, mode 700) cannot be read by the
+  // unprivileged user at all; the child would fail before it loads anything.
+  const readable = spawnSync("setpriv", [
+    "--reuid=65534",
+    "--regid=65534",
+    "--clear-groups",
+    process.execPath,
+    "-e",
+    "require('node:fs').accessSync(process.argv[1], require('node:fs').constants.R_OK)",
+    unprivilegedScript,
+  ]);
+  if (readable.status !== 0)
+    return `the unprivileged user cannot read this checkout (${unprivilegedScript}), so it cannot run the loader`;
   return undefined;
 }
 
