@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
@@ -21,11 +21,13 @@ interface Report {
 }
 
 let corpus: PreparedCorpus;
+let scratch: string | undefined;
 let runnable: PreparedCorpus["cases"];
 
 beforeAll(async () => {
   assertBuilt();
-  corpus = await prepareCorpus(join(await mkdtemp(join(tmpdir(), "tooldock-cli-corpus-")), "corpus"));
+  scratch = await mkdtemp(join(tmpdir(), "tooldock-cli-corpus-"));
+  corpus = await prepareCorpus(join(scratch, "corpus"));
   // inProcessOnly needs the loader's file-system seam; `skipped` cases cannot be set up here
   // (chmod 000 as root).
   runnable = corpus.cases.filter((item) => item.skipped === undefined && item.removeDuringScan === undefined);
@@ -33,6 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await corpus?.cleanup();
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
 });
 
 const inCase = (dir: string) => (diagnostic: Diagnostic) => diagnostic.path.startsWith(`${dir}${sep}`);
