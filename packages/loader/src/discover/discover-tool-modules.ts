@@ -83,10 +83,10 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
   }
   if (stats.isDirectory()) await visitDirectory(state, path);
   else if (!stats.isFile()) reportNotRegular(state, path);
-  else await visitExplicitFile(state, path);
+  else visitExplicitFile(state, path);
 }
 
-async function visitExplicitFile(state: DiscoveryState, path: string): Promise<void> {
+function visitExplicitFile(state: DiscoveryState, path: string): void {
   if (isMetadataFile(path) || !TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
     state.diagnostics.push(
       createDiagnostic("E_NOT_EXECUTABLE", {
@@ -97,7 +97,7 @@ async function visitExplicitFile(state: DiscoveryState, path: string): Promise<v
     );
     return;
   }
-  await addModule(state, path);
+  addModule(state, path);
 }
 
 async function visitDirectory(state: DiscoveryState, directory: string): Promise<void> {
@@ -124,7 +124,7 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
     }
     if (kind === "directory") await visitSubfolder(state, path);
     else if (!isToolModuleFile(path)) continue;
-    else if (kind === "file") await addModule(state, path);
+    else if (kind === "file") addModule(state, path);
     else reportNotRegular(state, path);
   }
 }
@@ -141,14 +141,17 @@ async function visitSubfolder(state: DiscoveryState, directory: string): Promise
     const path = join(directory, name);
     let kind: EntryKind;
     try {
-      kind = entryKind(await state.fileSystem.stat(path));
+      // Synchronous: a subfolder tries up to four names, each a stat (following symlinks).
+      const stats = state.fileSystem.statIfExists(path);
+      if (stats === undefined) continue; // No such index file: try the next name.
+      kind = entryKind(stats);
     } catch (error) {
-      if (isMissing(error)) continue; // No such index file: try the next name.
+      if (isMissing(error)) continue; // ENOTDIR: the folder became a file; checked below.
       reportUnreadable(state, path, path, error); // a symlink loop, no permission, …
       return;
     }
     if (kind === "directory") continue;
-    if (kind === "file") await addModule(state, path);
+    if (kind === "file") addModule(state, path);
     else reportNotRegular(state, path);
     return;
   }
@@ -190,13 +193,13 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
     );
     return true;
   }
-  const key = await realPathOr(state, directory);
+  const key = realPathOr(state, directory);
   if (state.manifestsInProgress.has(key)) return true;
   state.manifestsInProgress.add(key);
   try {
     for (const entry of manifest.entries) {
       const path = resolve(directory, entry);
-      if (path === directory || key === (await realPathOr(state, path))) {
+      if (path === directory || key === realPathOr(state, path)) {
         state.diagnostics.push(
           createDiagnostic("E_DISCOVERY", {
             message: `Package ${directory} lists itself ("${entry}") in "${manifest.field}.tools".`,
@@ -214,10 +217,10 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
   return true;
 }
 
-async function addModule(state: DiscoveryState, path: string): Promise<void> {
+function addModule(state: DiscoveryState, path: string): void {
   let resolvedPath: string;
   try {
-    resolvedPath = await state.fileSystem.realpath(path);
+    resolvedPath = state.fileSystem.realpath(path);
   } catch (error) {
     reportUnreadable(state, path, path, error);
     return;
@@ -227,9 +230,9 @@ async function addModule(state: DiscoveryState, path: string): Promise<void> {
   state.modules.push({ path, resolvedPath });
 }
 
-async function realPathOr(state: DiscoveryState, path: string): Promise<string> {
+function realPathOr(state: DiscoveryState, path: string): string {
   try {
-    return await state.fileSystem.realpath(path);
+    return state.fileSystem.realpath(path);
   } catch {
     return path;
   }

@@ -1,9 +1,17 @@
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
 
 /** The few file-system calls discovery makes; tests replace them to simulate faults. */
 export interface DiscoveryFileSystem {
   stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
-  realpath(path: string): Promise<string>;
+  /**
+   * Synchronous stat for the many small checks of a scan (index candidates, `package.json`):
+   * `undefined` when nothing is there (`ENOENT`), throws on any other fault. A synchronous
+   * stat is a few µs; a promise one waits for a thread-pool round trip.
+   */
+  statIfExists(path: string): { isFile(): boolean; isDirectory(): boolean } | undefined;
+  /** Synchronous, for the same reason (one per module found). */
+  realpath(path: string): string;
   readdir(
     path: string,
   ): Promise<Array<{ name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }>>;
@@ -13,7 +21,8 @@ export interface DiscoveryFileSystem {
 /** The real file system. */
 export const nodeDiscoveryFileSystem: DiscoveryFileSystem = {
   stat: (path) => stat(path),
-  realpath: (path) => realpath(path),
+  statIfExists: (path) => statSync(path, { throwIfNoEntry: false }),
+  realpath: (path) => realpathSync.native(path),
   readdir: (path) => readdir(path, { withFileTypes: true }),
   readFile: (path) => readFile(path, "utf8"),
 };
