@@ -37,6 +37,27 @@ describe("watchGlobals", () => {
     }
   });
 
+  it("finds an addition that replaces a removal (same number of keys) and one after a clean check", () => {
+    const hypot = Math.hypot;
+    const check = watchGlobals();
+    try {
+      expect(check()).toEqual([]);
+      Reflect.deleteProperty(Math, "hypot");
+      (Math as unknown as Record<string, unknown>).corpusHypot = hypot;
+      expect(describeGlobalChanges(check())).toBe(
+        "Math.hypot (removed, restored), Math.corpusHypot (added, kept)",
+      );
+      expect(Math.hypot).toBe(hypot);
+      // Kept additions are part of the next comparison's state; a later addition is still found.
+      expect(check()).toEqual([]);
+      (Math as unknown as Record<string, unknown>).corpusLater = 1;
+      expect(describeGlobalChanges(check())).toBe("Math.corpusLater (added, kept)");
+    } finally {
+      Reflect.deleteProperty(Math, "corpusHypot");
+      Reflect.deleteProperty(Math, "corpusLater");
+    }
+  });
+
   it("reports an added process listener and keeps it", () => {
     const listener = () => {};
     const check = watchGlobals();

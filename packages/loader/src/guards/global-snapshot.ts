@@ -107,9 +107,20 @@ interface Watched {
   removeEnumerableAddition: boolean;
 }
 
+interface WatchedOwner {
+  name: string;
+  owner: object;
+  removeEnumerableAddition: boolean;
+  /** `Reflect.ownKeys(owner)` when the snapshot was taken: the same list now means nothing was added. */
+  keys: readonly PropertyKey[];
+}
+
 interface Snapshot {
+  /** Every watched member, in a flat array: compared after every module. */
+  watched: readonly Watched[];
+  /** By member name, only read when an owner gained keys. */
   properties: Map<string, Watched>;
-  owners: ReadonlyArray<readonly [string, object, boolean]>;
+  owners: readonly WatchedOwner[];
   listeners: Map<string, number>;
 }
 
@@ -141,7 +152,7 @@ export function watchGlobals(): () => GlobalChange[] {
 
 function takeSnapshot(): Snapshot {
   const properties = new Map<string, Watched>();
-  const owners: Array<readonly [string, object, boolean]> = [];
+  const owners: WatchedOwner[] = [];
   const add = (name: string, owner: object, key: PropertyKey, removeEnumerableAddition: boolean) => {
     properties.set(memberName(name, key), {
       name: memberName(name, key),
@@ -152,21 +163,30 @@ function takeSnapshot(): Snapshot {
     });
   };
   for (const [name, owner] of PROTOTYPES) {
-    owners.push([name, owner, true]);
-    for (const key of Reflect.ownKeys(owner)) add(name, owner, key, true);
+    const keys = Reflect.ownKeys(owner);
+    owners.push({ name, owner, removeEnumerableAddition: true, keys });
+    for (const key of keys) add(name, owner, key, true);
   }
   for (const [name, owner] of STATICS) {
-    owners.push([name, owner, false]);
-    for (const key of Reflect.ownKeys(owner)) add(name, owner, key, false);
+    const keys = Reflect.ownKeys(owner);
+    owners.push({ name, owner, removeEnumerableAddition: false, keys });
+    for (const key of keys) add(name, owner, key, false);
   }
   for (const [name, owner, keys] of NAMED) for (const key of keys) add(name, owner, key, false);
   const listeners = new Map(PROCESS_EVENTS.map((event) => [event, process.listenerCount(event)]));
-  return { properties, owners, listeners };
+  return { watched: [...properties.values()], properties, owners, listeners };
+}
+
+/** True when `now` holds exactly the keys of `before`, in the same order. */
+function sameKeys(before: readonly PropertyKey[], now: readonly PropertyKey[]): boolean {
+  if (before.length !== now.length) return false;
+  for (let index = 0; index < now.length; index += 1) if (before[index] !== now[index]) return false;
+  return true;
 }
 
 function compareAndRestore(before: Snapshot): GlobalChange[] {
   const changes: GlobalChange[] = [];
-  for (const watched of before.properties.values()) {
+  for (const watched of before.watched) {
     const now = Reflect.getOwnPropertyDescriptor(watched.owner, watched.key);
     if (watched.descriptor === undefined) {
       if (now === undefined) continue;
@@ -179,8 +199,12 @@ function compareAndRestore(before: Snapshot): GlobalChange[] {
     const restored = Reflect.defineProperty(watched.owner, watched.key, watched.descriptor);
     changes.push({ name: watched.name, change: now === undefined ? "removed" : "replaced", restored });
   }
-  for (const [name, owner, removeEnumerableAddition] of before.owners) {
-    for (const key of Reflect.ownKeys(owner)) {
+  for (const { name, owner, removeEnumerableAddition, keys } of before.owners) {
+    const now = Reflect.ownKeys(owner);
+    // The cheap first check: the same key list means no key was added (a removal is found
+    // above); names are built and looked up only for an owner whose keys changed.
+    if (sameKeys(keys, now)) continue;
+    for (const key of now) {
       const member = memberName(name, key);
       if (before.properties.has(member)) continue;
       const descriptor = Reflect.getOwnPropertyDescriptor(owner, key);
