@@ -23,8 +23,27 @@ const { values, positionals } = parseArgs({
     runs: { type: "string" },
     variants: { type: "string" },
     keep: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+
+if (values.help) {
+  process.stdout.write(
+    [
+      "usage: node bench/run.mjs [load] [runtime] [cli] [options]   (measures packages/*/dist: build first)",
+      "  no benchmark named: all three (3-12 min on 2 cores); Markdown on stdout, progress on stderr",
+      "  --smoke            tiny sizes, one run each (what the test suite runs)",
+      "  --json             print the JSON report instead of Markdown",
+      "  --out FILE         also write the JSON report (every sample) to FILE",
+      "  --sizes 10,100,500 tool counts of the load benchmark",
+      "  --runs 5           rounds of the load benchmark (the CLI runs max(runs, 10) times)",
+      "  --variants a,b     load variants to run (ids in BENCHMARKS.md)",
+      "  --keep             keep the generated tool folders",
+      "",
+    ].join("\n"),
+  );
+  process.exit(0);
+}
 
 const known = ["load", "runtime", "cli"];
 const unknown = positionals.filter((name) => !known.includes(name));
