@@ -70,7 +70,9 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       output.print(...formatCommandHelp(command.spec));
       return 0;
     }
-    return await command.run({ io, output, args, version });
+    // Only now is the command's module imported: help and bad usage load no command at all.
+    const { run: runCommand } = await command.load();
+    return await runCommand({ io, output, args, version });
   } catch (error) {
     if (error instanceof UsageError) {
       printUsageError(output, error);

@@ -11,6 +11,17 @@ export const cliBin = join(repoRoot, "packages/cli/dist/bin.js");
 export const examplesDir = join(repoRoot, "packages/examples");
 export const brokenDir = fileURLToPath(new URL("./fixtures/broken-modules", import.meta.url));
 
+/** The tools of the example package (`packages/examples`), in the order `list` and `schema` give them. */
+export const EXAMPLE_TOOL_NAMES: readonly string[] = [
+  "batch_rename_preview",
+  "text_stats",
+  "run_commands",
+  "note_add",
+  "note_list",
+  "note_clear",
+  "project_info",
+];
+
 export interface CliRun {
   code: number | null;
   stdout: string;

@@ -3,17 +3,7 @@ import { join } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, brokenDir, examplesDir, runCli, tempDir } from "./cli-process.js";
-
-const EXAMPLE_TOOLS = [
-  "batch_rename_preview",
-  "text_stats",
-  "run_commands",
-  "note_add",
-  "note_list",
-  "note_clear",
-  "project_info",
-];
+import { assertBuilt, brokenDir, EXAMPLE_TOOL_NAMES, examplesDir, runCli, tempDir } from "./cli-process.js";
 
 // Every load fault the fixture folder holds, by module file; plus two paths given directly.
 const EXPECTED_ERRORS: Array<[string, string]> = [
@@ -40,7 +30,7 @@ describe("tooldock list / validate on the examples", () => {
   it("lists every example tool and exits 0", async () => {
     const run = await runCli(["list", examplesDir]);
     expect(run.code).toBe(0);
-    for (const name of EXAMPLE_TOOLS) expect(run.stdout).toContain(name);
+    for (const name of EXAMPLE_TOOL_NAMES) expect(run.stdout).toContain(name);
     expect(run.stdout).toContain("✔ 5 modules, 7 tools, 0 errors, 0 warnings");
     expect(run.stdout).not.toContain("\u001b[");
   });
@@ -55,7 +45,7 @@ describe("tooldock list / validate on the examples", () => {
       summary: { modules: 5, tools: 7, errors: 0, warnings: 0 },
       diagnostics: [],
     });
-    expect(report.tools.map((tool: { name: string }) => tool.name)).toEqual(EXAMPLE_TOOLS);
+    expect(report.tools.map((tool: { name: string }) => tool.name)).toEqual(EXAMPLE_TOOL_NAMES);
     const rename = report.tools[0];
     expect(Object.keys(rename)).toEqual([
       "name",

@@ -1,15 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, examplesDir, runCli } from "./cli-process.js";
-
-const NAMES = [
-  "batch_rename_preview",
-  "text_stats",
-  "run_commands",
-  "note_add",
-  "note_list",
-  "note_clear",
-  "project_info",
-];
+import { assertBuilt, EXAMPLE_TOOL_NAMES, examplesDir, runCli } from "./cli-process.js";
 
 beforeAll(assertBuilt);
 
@@ -18,7 +8,7 @@ describe("tooldock schema", () => {
     const run = await runCli(["schema", examplesDir, "--provider", "openai"]);
     expect(run.code).toBe(0);
     const tools = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
-    expect(tools.map((tool) => (tool.function as { name: string }).name)).toEqual(NAMES);
+    expect(tools.map((tool) => (tool.function as { name: string }).name)).toEqual(EXAMPLE_TOOL_NAMES);
     for (const tool of tools) {
       expect(Object.keys(tool)).toEqual(["type", "function"]);
       expect(tool.type).toBe("function");
@@ -34,7 +24,7 @@ describe("tooldock schema", () => {
     expect(anthropic[0]).toMatchObject({ name: "batch_rename_preview", input_schema: { type: "object" } });
     const gemini = JSON.parse((await runCli(["schema", examplesDir, "--provider", "gemini"])).stdout);
     expect(gemini[0].functionDeclarations.map((declaration: { name: string }) => declaration.name)).toEqual(
-      NAMES,
+      EXAMPLE_TOOL_NAMES,
     );
   });
 

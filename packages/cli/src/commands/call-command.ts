@@ -6,9 +6,9 @@ import type { Colors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "../output/format-pending.js";
 import { formatResult, formatResultContent } from "../output/format-result.js";
-import type { Command } from "./command.js";
+import type { CommandContext } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
-import { DEFAULT_PATHS_HELP, toolPathArgs, toolsOption } from "./tool-path-options.js";
+import { toolPathArgs } from "./tool-path-options.js";
 
 const summarize = (records: ToolCallOutcome["pending"]) =>
   records.map(({ id, label, sourceToolName }) => ({ id, label, sourceToolName }));
@@ -61,73 +61,42 @@ function prettyOutcome(
   return lines;
 }
 
-/** `tooldock call <tool> [paths…] --args JSON [--apply | --discard] [--reason R] [--json]`. */
-export const callCommand: Command = {
-  spec: {
-    name: "call",
-    summary: "Run one tool in a fresh session; show its result, preview and pending stack",
-    usage:
-      "tooldock call <tool> [paths…] [--tools PATH]… [--args JSON] [--apply | --discard] [--reason TEXT] [--json]",
-    options: {
-      tools: toolsOption,
-      args: {
-        type: "string",
-        valueName: "JSON",
-        description: "The tool's arguments as a JSON object (default {})",
-      },
-      apply: { type: "boolean", description: "Apply every action the call staged, top first" },
-      discard: { type: "boolean", description: "Discard every action the call staged, top first" },
-      reason: {
-        type: "string",
-        valueName: "TEXT",
-        description: "The reason passed to resolve (default: from the command line)",
-      },
-      json: { type: "boolean", description: "Print { result, pending, resolved } as JSON" },
-    },
-    positionals: { min: 1, max: Number.POSITIVE_INFINITY },
-    details: [
-      DEFAULT_PATHS_HELP,
-      "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions are " +
-        "only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a resolution is an error.",
-      'Example: tooldock call batch_rename_preview ./tools --args \'{"files":["a.md"],"find":"a","replace":"b","regex":false}\' --apply',
-    ],
-  },
-  async run({ io, output, args }) {
-    const [toolName = ""] = args.positionals;
-    const apply = flagOption(args, "apply");
-    const discard = flagOption(args, "discard");
-    if (apply && discard) throw new UsageError("--apply and --discard exclude each other; give one", "call");
-    const params = parseJsonArgs(stringOption(args, "args"));
-    const action = apply ? "apply" : discard ? "discard" : undefined;
-    const reason =
-      stringOption(args, "reason") ?? `${action ?? "resolve"} requested on the tooldock command line`;
-    if (reason.trim() === "") throw new UsageError("--reason may not be empty", "call");
-    const json = flagOption(args, "json");
-    const { errorColors } = output;
-    const outcome = await runToolCall({
-      io,
-      output,
-      toolName,
-      paths: toolPathArgs(args, 1),
-      params,
-      resolve: action ? { action, reason } : undefined,
-      onUpdate: json
-        ? undefined
-        : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),
+/** Runs `tooldock call` (spec: `callSpec`): one tool in a fresh session, its result, preview and pending stack. */
+export async function run({ io, output, args }: CommandContext): Promise<number> {
+  const [toolName = ""] = args.positionals;
+  const apply = flagOption(args, "apply");
+  const discard = flagOption(args, "discard");
+  if (apply && discard) throw new UsageError("--apply and --discard exclude each other; give one", "call");
+  const params = parseJsonArgs(stringOption(args, "args"));
+  const action = apply ? "apply" : discard ? "discard" : undefined;
+  const reason =
+    stringOption(args, "reason") ?? `${action ?? "resolve"} requested on the tooldock command line`;
+  if (reason.trim() === "") throw new UsageError("--reason may not be empty", "call");
+  const json = flagOption(args, "json");
+  const { errorColors } = output;
+  const outcome = await runToolCall({
+    io,
+    output,
+    toolName,
+    paths: toolPathArgs(args, 1),
+    params,
+    resolve: action ? { action, reason } : undefined,
+    onUpdate: json
+      ? undefined
+      : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),
+  });
+  const { diagnostics } = outcome.loaded.report;
+  if (diagnostics.length > 0) output.printError(...formatDiagnostics(diagnostics, errorColors, io.cwd), "");
+  if (json) {
+    output.printJson({
+      result: outcome.result,
+      pending: summarize(outcome.pending),
+      resolved: outcome.resolved.map((resolution) => resolution.result),
     });
-    const { diagnostics } = outcome.loaded.report;
-    if (diagnostics.length > 0) output.printError(...formatDiagnostics(diagnostics, errorColors, io.cwd), "");
-    if (json) {
-      output.printJson({
-        result: outcome.result,
-        pending: summarize(outcome.pending),
-        resolved: outcome.resolved.map((resolution) => resolution.result),
-      });
-    } else {
-      output.print(...prettyOutcome(outcome, toolName, action, output.colors));
-    }
-    const failed =
-      outcome.result.isError === true || outcome.resolved.some((resolution) => resolution.result.isError);
-    return failed ? 1 : 0;
-  },
-};
+  } else {
+    output.print(...prettyOutcome(outcome, toolName, action, output.colors));
+  }
+  const failed =
+    outcome.result.isError === true || outcome.resolved.some((resolution) => resolution.result.isError);
+  return failed ? 1 : 0;
+}

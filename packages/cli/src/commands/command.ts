@@ -11,8 +11,20 @@ export interface CommandContext {
   version: string;
 }
 
-/** One `tooldock` command. `run` resolves to the exit code (0, 1 or 2). */
+/** Runs a command; resolves to the exit code (0, 1 or 2). */
+export type RunCommand = (context: CommandContext) => Promise<number>;
+
+/** What a command's module exports: its `run`. */
+export interface CommandModule {
+  run: RunCommand;
+}
+
+/**
+ * One `tooldock` command: its static spec (name, summary, usage, options and `--help` text) and
+ * `load`, which imports the module that runs it. Only the command that runs is imported, so
+ * `tooldock list` does not load the MCP server, and `--help` loads no command at all.
+ */
 export interface Command {
   spec: CommandSpec;
-  run(context: CommandContext): Promise<number>;
+  load(): Promise<CommandModule>;
 }

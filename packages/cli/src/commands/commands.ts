@@ -1,19 +1,24 @@
-import { callCommand } from "./call-command.js";
 import type { Command } from "./command.js";
-import { demoCommand } from "./demo-command.js";
-import { initCommand } from "./init-command.js";
-import { listCommand } from "./list-command.js";
-import { mcpCommand } from "./mcp-command.js";
-import { schemaCommand } from "./schema-command.js";
-import { validateCommand } from "./validate-command.js";
+import {
+  callSpec,
+  demoSpec,
+  initSpec,
+  listSpec,
+  mcpSpec,
+  schemaSpec,
+  validateSpec,
+} from "./command-specs.js";
 
-/** Every command, in the order `tooldock --help` lists them. */
+/**
+ * Every command, in the order `tooldock --help` lists them. Each module is imported only when
+ * its command runs (a static import here would make every command pay for all of them).
+ */
 export const COMMANDS: readonly Command[] = [
-  listCommand,
-  validateCommand,
-  callCommand,
-  schemaCommand,
-  initCommand,
-  demoCommand,
-  mcpCommand,
+  { spec: listSpec, load: () => import("./list-command.js") },
+  { spec: validateSpec, load: () => import("./validate-command.js") },
+  { spec: callSpec, load: () => import("./call-command.js") },
+  { spec: schemaSpec, load: () => import("./schema-command.js") },
+  { spec: initSpec, load: () => import("./init-command.js") },
+  { spec: demoSpec, load: () => import("./demo-command.js") },
+  { spec: mcpSpec, load: () => import("./mcp-command.js") },
 ];

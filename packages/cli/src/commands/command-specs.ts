@@ -1,0 +1,180 @@
+// The static part of every command: what `--help`, bad usage and argument parsing need. Kept
+// apart from the command modules so that none of them is imported to print help.
+import type { CommandSpec } from "../args/command-spec.js";
+import { DEFAULT_PATHS_HELP, toolsOption } from "./tool-path-options.js";
+
+/** `tooldock list [paths…] [--json]`: the tools a host would load, and every diagnostic. */
+export const listSpec: CommandSpec = {
+  name: "list",
+  summary: "Load tools and print a table of them and every diagnostic",
+  usage: "tooldock list [paths…] [--tools PATH]… [--json]",
+  options: {
+    tools: toolsOption,
+    json: { type: "boolean", description: "Print one JSON document (SPEC §6) instead of the table" },
+  },
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+  details: [DEFAULT_PATHS_HELP, "Exit code 1 when any module has an error diagnostic."],
+};
+
+/** The report formats of `tooldock validate --format`. */
+export const VALIDATE_FORMATS = ["pretty", "json", "junit"] as const;
+
+/** `tooldock validate`: the contract check for CI, with pretty, JSON and JUnit reports. */
+export const validateSpec: CommandSpec = {
+  name: "validate",
+  summary: "Check tool modules against the contract (for CI)",
+  usage:
+    "tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict] [--isolate [--isolate-timeout MS] [--isolate-memory MB]]",
+  options: {
+    tools: toolsOption,
+    format: {
+      type: "string",
+      valueName: "FORMAT",
+      choices: VALIDATE_FORMATS,
+      description: "Report format (default pretty)",
+    },
+    output: {
+      type: "string",
+      valueName: "FILE",
+      description: "Write the report to FILE; stdout then gets the pretty report",
+    },
+    strict: {
+      type: "boolean",
+      description:
+        "Add contract lints (descriptions, object schema, provider names, OpenAI strict mode) and fail on any warning",
+    },
+    isolate: {
+      type: "boolean",
+      description:
+        "Load each module in a child process of its own, so a hang, process.exit, crash or out-of-memory module becomes a diagnostic",
+    },
+    "isolate-timeout": {
+      type: "string",
+      valueName: "MS",
+      description:
+        "With --isolate: time each module gets to load (default 10000, or $TOOLDOCK_ISOLATE_TIMEOUT_MS)",
+    },
+    "isolate-memory": {
+      type: "string",
+      valueName: "MB",
+      description:
+        "With --isolate: heap cap of each module's process (default 512, or $TOOLDOCK_ISOLATE_MEMORY_MB)",
+    },
+  },
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+  details: [
+    DEFAULT_PATHS_HELP,
+    "Exit code 1 when any error (with --strict, any warning) is found.",
+    "CI: tooldock validate ./tools --strict --format junit --output reports/tooldock.xml",
+    "--isolate runs each module in its own Node process (up to one per CPU at a time) with a deadline and a heap cap: " +
+      "a module that loops forever is E_FACTORY_TIMEOUT, one that calls process.exit (even from a timer), crashes or runs out of memory is E_PROCESS_EXIT. " +
+      "It costs one process start per module. Untrusted or third-party tool folders: tooldock validate ./vendor-tools --isolate --isolate-timeout 5000",
+  ],
+};
+
+/** `tooldock call <tool> [paths…] --args JSON [--apply | --discard] [--reason R] [--json]`. */
+export const callSpec: CommandSpec = {
+  name: "call",
+  summary: "Run one tool in a fresh session; show its result, preview and pending stack",
+  usage:
+    "tooldock call <tool> [paths…] [--tools PATH]… [--args JSON] [--apply | --discard] [--reason TEXT] [--json]",
+  options: {
+    tools: toolsOption,
+    args: {
+      type: "string",
+      valueName: "JSON",
+      description: "The tool's arguments as a JSON object (default {})",
+    },
+    apply: { type: "boolean", description: "Apply every action the call staged, top first" },
+    discard: { type: "boolean", description: "Discard every action the call staged, top first" },
+    reason: {
+      type: "string",
+      valueName: "TEXT",
+      description: "The reason passed to resolve (default: from the command line)",
+    },
+    json: { type: "boolean", description: "Print { result, pending, resolved } as JSON" },
+  },
+  positionals: { min: 1, max: Number.POSITIVE_INFINITY },
+  details: [
+    DEFAULT_PATHS_HELP,
+    "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions are " +
+      "only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a resolution is an error.",
+    'Example: tooldock call batch_rename_preview ./tools --args \'{"files":["a.md"],"find":"a","replace":"b","regex":false}\' --apply',
+  ],
+};
+
+/** The request shapes of `tooldock schema --provider`. */
+export const SCHEMA_PROVIDERS = ["json", "openai", "anthropic", "gemini"] as const;
+
+/** `tooldock schema [paths…] [--provider json|openai|anthropic|gemini]`. */
+export const schemaSpec: CommandSpec = {
+  name: "schema",
+  summary: "Print the tool definitions a model API needs",
+  usage: "tooldock schema [paths…] [--tools PATH]… [--provider json|openai|anthropic|gemini]",
+  options: {
+    tools: toolsOption,
+    provider: {
+      type: "string",
+      valueName: "NAME",
+      choices: SCHEMA_PROVIDERS,
+      description: "The request shape (default json: name, description, JSON Schema parameters)",
+    },
+  },
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+  details: [
+    DEFAULT_PATHS_HELP,
+    "Prints the `tools` array of the provider's request (Gemini: its `tools` with functionDeclarations), for the tools offered to the model (hidden tools left out). Diagnostics go to stderr; exit code 1 when a module failed to load.",
+  ],
+};
+
+/** `tooldock init <dir>`: scaffolds a publishable tool package with a passing test. */
+export const initSpec: CommandSpec = {
+  name: "init",
+  summary: "Scaffold a publishable tool package (manifest, a tool, a vitest test)",
+  usage: "tooldock init <dir> [--name TOOL_NAME]",
+  options: {
+    name: {
+      type: "string",
+      valueName: "TOOL_NAME",
+      description: "The tool's name (default: from the folder name)",
+    },
+  },
+  positionals: { min: 1, max: 1 },
+  details: [
+    'The folder must be new or empty. The package lists its tool in the "tooldock" field of package.json, has @tooldock/sdk as a peer dependency, and tests the tool with @tooldock/loader/testing.',
+  ],
+};
+
+/** `tooldock demo`: the main job on the bundled examples, end to end (what `pnpm start` runs). */
+export const demoSpec: CommandSpec = {
+  name: "demo",
+  summary: "Run the end-to-end tour on the bundled examples",
+  usage: "tooldock demo",
+  options: {},
+  positionals: { min: 0, max: 0 },
+  details: [
+    "Loads @tooldock/examples, previews and applies a batch rename (showing the pending stack and the steering to resolve), previews and discards an ast_edit, then stacks two actions and resolves them last-in first-out. Everything happens in a temporary folder (compile cache included) that is removed at the end.",
+  ],
+};
+
+/**
+ * `tooldock mcp [paths…]`: serves the tools over the Model Context Protocol on stdio until
+ * the client goes away (stdin closes), SIGINT or SIGTERM. Exit code 0 after a clean stop.
+ */
+export const mcpSpec: CommandSpec = {
+  name: "mcp",
+  summary: "Serve the tools to an MCP client over stdio, pending actions included",
+  usage: "tooldock mcp [paths…] [--tools PATH]…",
+  details: [
+    DEFAULT_PATHS_HELP,
+    "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
+      "stderr. A module that fails to load is reported and skipped.",
+    "A tool that stages a pending action returns its preview; `resolve` then appears in the tool list " +
+      "and other tools are refused until it applies or discards the action. Pending actions are " +
+      "discarded when the client disconnects.",
+    'Register it with a client: { "mcpServers": { "tooldock": { "command": "npx", "args": ["tooldock", ' +
+      '"mcp", "./tools"] } } }',
+  ],
+  options: { tools: toolsOption },
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+};
