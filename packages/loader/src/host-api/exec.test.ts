@@ -44,4 +44,11 @@ describe("execCommand", () => {
     expect(result.code).toBe(EXEC_SPAWN_FAILURE_CODE);
     expect(result.stderr).toContain("ENOENT");
   });
+
+  it("resolves, never rejects, when spawn throws synchronously (a NUL byte in the command)", async () => {
+    const result = await execCommand("no\0such", [], "/");
+    expect(result.code).toBe(EXEC_SPAWN_FAILURE_CODE);
+    expect(result.killed).toBe(false);
+    expect(result.stderr).toContain("null bytes");
+  });
 });

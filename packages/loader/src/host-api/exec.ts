@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { constants } from "node:os";
+import type { Readable } from "node:stream";
 import type { ExecOptions, ExecResult } from "@tooldock/sdk";
 
 /** Exit code reported when the program cannot be started (as a shell reports "not found"). */
@@ -24,11 +25,19 @@ export function execCommand(
     let killed = false;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? defaultCwd,
-      shell: false,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(command, args, {
+        cwd: options.cwd ?? defaultCwd,
+        shell: false,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (error) {
+      // Invalid arguments (a NUL byte in the command or an argument) throw synchronously.
+      const message = error instanceof Error ? error.message : String(error);
+      resolve({ stdout, stderr: message, code: EXEC_SPAWN_FAILURE_CODE, killed });
+      return;
+    }
     const kill = () => {
       killed = true;
       child.kill("SIGTERM");
