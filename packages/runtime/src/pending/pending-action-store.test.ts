@@ -124,6 +124,23 @@ describe("PendingActionStore", () => {
     });
   });
 
+  it("regression: a throwing onListenerError neither fails push nor skips later listeners", () => {
+    const store = new PendingActionStore({
+      onListenerError: () => {
+        throw new Error("handler broke");
+      },
+    });
+    const after = vi.fn();
+    store.subscribe(() => {
+      throw new Error("listener broke");
+    });
+    store.subscribe(after);
+    const record = store.push(action("x"));
+    expect(record.label).toBe("x");
+    expect(store.size).toBe(1);
+    expect(after).toHaveBeenCalledOnce();
+  });
+
   it.each([
     [null, "expected an object, got null"],
     [{ apply: async () => textResult("x") }, "label must be a non-empty string"],

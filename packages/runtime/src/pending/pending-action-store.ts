@@ -18,7 +18,7 @@ export interface PendingActionStoreOptions {
   createId?: () => string;
   /**
    * Called when a listener throws. The store's state never depends on listeners and the
-   * other listeners still run. Default: the error is ignored.
+   * other listeners still run, even when this handler throws. Default: the error is ignored.
    */
   onListenerError?: (error: unknown, event: PendingActionEvent) => void;
 }
@@ -147,8 +147,16 @@ export class PendingActionStore {
       try {
         listener(event);
       } catch (error) {
-        this.#onListenerError(error, event);
+        this.#listenerFailed(error, event);
       }
+    }
+  }
+
+  #listenerFailed(error: unknown, event: PendingActionEvent): void {
+    try {
+      this.#onListenerError(error, event);
+    } catch {
+      // The host's own error handler failed; the store's state must not depend on it.
     }
   }
 }
