@@ -59,6 +59,12 @@ describe("runGuarded", () => {
     expect(process.exit).toBe(before);
   });
 
+  it("does not time out at once when the deadline is past setTimeout's range (Infinity, 2^31 ms)", async () => {
+    const settlesSoon = () => new Promise<string>((resolve) => setTimeout(() => resolve("done"), 20));
+    expect(await runGuarded(settlesSoon, Number.POSITIVE_INFINITY)).toEqual({ status: "ok", value: "done" });
+    expect(await runGuarded(settlesSoon, 2 ** 31)).toEqual({ status: "ok", value: "done" });
+  });
+
   it("keeps the guard while overlapping steps run", async () => {
     const before = process.exit;
     let release: () => void = () => {};

@@ -99,6 +99,9 @@ export function holdExitGuard(): () => void {
   };
 }
 
+/** The longest delay `setTimeout` honours; a longer one fires after 1 ms. */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
 /** How a guarded step ended. */
 export type GuardedOutcome<T> =
   | { status: "ok"; value: T }
@@ -131,8 +134,9 @@ export async function runGuarded<T>(
         (value): GuardedOutcome<Awaited<T>> => ({ status: "ok", value: value as Awaited<T> }),
         (error: unknown): GuardedOutcome<Awaited<T>> => ({ status: "throw", error }),
       );
+    // Past its range (about 24.8 days, or Infinity) setTimeout fires after 1 ms: no deadline then.
     const deadline =
-      timeoutMs === undefined
+      timeoutMs === undefined || !(timeoutMs <= MAX_TIMER_DELAY_MS)
         ? undefined
         : new Promise<GuardedOutcome<Awaited<T>>>((resolve) => {
             timer = setTimeout(() => resolve({ status: "timeout", timeoutMs }), timeoutMs);
