@@ -141,6 +141,20 @@ describe("PendingActionStore", () => {
     expect(after).toHaveBeenCalledOnce();
   });
 
+  it("regression: an async listener that rejects is reported through onListenerError", async () => {
+    const onListenerError = vi.fn();
+    const store = new PendingActionStore({ onListenerError });
+    store.subscribe(async () => {
+      throw new Error("async listener broke");
+    });
+    const record = store.push(action("x"));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(onListenerError).toHaveBeenCalledWith(new Error("async listener broke"), {
+      type: "action-pending",
+      record,
+    });
+  });
+
   it.each([
     [null, "expected an object, got null"],
     [{ apply: async () => textResult("x") }, "label must be a non-empty string"],

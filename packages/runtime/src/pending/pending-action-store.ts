@@ -17,7 +17,7 @@ export interface PendingActionStoreOptions {
   /** Id generator. Default `crypto.randomUUID()`. */
   createId?: () => string;
   /**
-   * Called when a listener throws. The store's state never depends on listeners and the
+   * Called when a listener throws or rejects. The store's state never depends on listeners and the
    * other listeners still run, even when this handler throws. Default: the error is ignored.
    */
   onListenerError?: (error: unknown, event: PendingActionEvent) => void;
@@ -145,7 +145,10 @@ export class PendingActionStore {
   #emit(event: PendingActionEvent): void {
     for (const listener of [...this.#listeners]) {
       try {
-        listener(event);
+        // A listener typed as returning void may still be async; its rejection is reported too.
+        const returned: unknown = listener(event);
+        if (typeof returned === "object" && returned !== null)
+          Promise.resolve(returned).then(undefined, (error: unknown) => this.#listenerFailed(error, event));
       } catch (error) {
         this.#listenerFailed(error, event);
       }
