@@ -39,11 +39,24 @@ export function resolveDetails(
   };
 }
 
-/** The content of a callback's result when it is a non-empty array of blocks, else undefined. */
+/**
+ * The content of a callback's result when it is a non-empty array of valid blocks, else
+ * undefined (the caller then uses its default text): a malformed block must not turn an
+ * apply that already happened into a malformed, `isError` resolve result.
+ */
 export function contentOf(result: AgentToolResult | undefined): AgentToolResult["content"] | undefined {
   if (typeof result !== "object" || result === null) return undefined;
   const { content } = result as { content?: unknown };
-  return Array.isArray(content) && content.length > 0 ? (content as AgentToolResult["content"]) : undefined;
+  return Array.isArray(content) && content.length > 0 && content.every(isBlock)
+    ? (content as AgentToolResult["content"])
+    : undefined;
+}
+
+function isBlock(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const block = value as Record<string, unknown>;
+  if (block.type === "text") return typeof block.text === "string";
+  return block.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string";
 }
 
 /** The details of a callback's result, tolerating a missing or odd result. */

@@ -1,6 +1,7 @@
 import { type AgentToolResult, type CustomToolPendingAction, textResult } from "@tooldock/sdk";
 import { describe, expect, it, vi } from "vitest";
 import { deferred, fakeContext, textOf } from "../../test/fake-context.js";
+import { Session } from "../session/session.js";
 import type { PendingActionEvent } from "./pending-action-record.js";
 import { PendingActionStore } from "./pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "./resolve-tool.js";
@@ -71,6 +72,23 @@ describe("createResolveTool", () => {
     expect(textOf(await resolve("apply"))).toBe("Applied: Touch a.txt");
     store.push(pending("Touch b.txt", { apply: async () => undefined as unknown as AgentToolResult }));
     expect(textOf(await resolve("apply"))).toBe("Applied: Touch b.txt");
+  });
+
+  it("regression: a malformed content from apply does not turn a done apply into an error", async () => {
+    const session = new Session();
+    const apply = vi.fn(
+      async () => ({ content: [{ type: "text", text: 42 }] }) as unknown as AgentToolResult,
+    );
+    session.pending.push(pending("Touch c.txt", { apply }));
+    const result = await session.execute({
+      toolCallId: "call",
+      name: RESOLVE_TOOL_NAME,
+      params: { action: "apply", reason: "looks right" },
+    });
+    expect(apply).toHaveBeenCalledOnce();
+    expect(result.isError).toBeUndefined();
+    expect(textOf(result)).toBe("Applied: Touch c.txt");
+    expect(session.pending.hasPending).toBe(false);
   });
 
   it("keeps non-object callback details under details and lets resolve fields win", async () => {
