@@ -33,12 +33,17 @@ export function createDiagnostic(code: DiagnosticErrorCode, fields: DiagnosticFi
 
 /** The message of any thrown value, for diagnostics. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
+  // Total: a module may throw a value on which every operation throws (a Proxy whose traps throw).
   try {
-    return JSON.stringify(error) ?? String(error);
+    if (error instanceof Error) return String(error.message);
+    if (typeof error === "string") return error;
+    try {
+      return JSON.stringify(error) ?? String(error);
+    } catch {
+      return String(error);
+    }
   } catch {
-    return String(error);
+    return "a thrown value that cannot be inspected";
   }
 }
 

@@ -18,6 +18,15 @@ interface GuardState {
   faults: ModuleFaults | undefined;
 }
 
+/** `instanceof`, false for a thrown value whose prototype cannot be read (a Proxy whose traps throw). */
+function isExitSentinel(error: unknown): error is ProcessExitSentinel {
+  try {
+    return error instanceof ProcessExitSentinel;
+  } catch {
+    return false;
+  }
+}
+
 const active = new Set<GuardState>();
 /** Attributes a `process.exit` call (or a rejection, or a timer) to the step whose async context made it. */
 const currentStep = new AsyncLocalStorage<GuardState>();
@@ -145,7 +154,7 @@ export async function runGuarded<T>(
     if (state.exited) return { status: "exit", exitCode: state.exitCode };
     // An ES module that exited while it was first evaluated is cached in that failed state:
     // importing it again rethrows the same sentinel without calling process.exit.
-    if (outcome.status === "throw" && outcome.error instanceof ProcessExitSentinel) {
+    if (outcome.status === "throw" && isExitSentinel(outcome.error)) {
       return { status: "exit", exitCode: outcome.error.exitCode };
     }
     return outcome;

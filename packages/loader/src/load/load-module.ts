@@ -52,7 +52,7 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   if (imported.status === "throw") {
     const unreadable = unreadableDiagnostic(module, imported.error);
     if (unreadable !== undefined) return fail(unreadable);
-    if (imported.error instanceof CompileFailure) return fail(compileDiagnostic(module, imported.error));
+    if (isCompileFailure(imported.error)) return fail(compileDiagnostic(module, imported.error));
     return fail(
       createDiagnostic("E_IMPORT", {
         message: `Importing ${path} threw: ${describeError(imported.error)}`,
@@ -116,4 +116,13 @@ function exitDiagnostic(module: DiscoveredModule, exitCode: unknown, when: strin
     resolvedPath: module.resolvedPath,
     hint: "Throw an error instead of exiting: a tool module must never end the host process.",
   });
+}
+
+/** `instanceof CompileFailure`, false for a thrown value whose prototype cannot be read. */
+function isCompileFailure(error: unknown): error is CompileFailure {
+  try {
+    return error instanceof CompileFailure;
+  } catch {
+    return false;
+  }
 }
