@@ -1,4 +1,5 @@
 import type { AgentToolResult } from "@tooldock/sdk";
+import { assertJsonSerializable } from "../session/execute/check-json.js";
 import type { PendingActionRecord } from "./pending-action-record.js";
 
 /** `details` of every `resolve` result: who was resolved and how, plus the callback's details. */
@@ -15,7 +16,11 @@ export interface ResolveDetails {
   [key: string]: unknown;
 }
 
-/** Builds {@link ResolveDetails}; the resolve fields win over the callback's keys of the same name. */
+/**
+ * Builds {@link ResolveDetails}; the resolve fields win over the callback's keys of the same
+ * name. Callback details that cannot be serialised to JSON are left out: a session drops a
+ * result's whole `details` when they cannot, and the resolve fields must survive.
+ */
 export function resolveDetails(
   action: "apply" | "discard",
   reason: string,
@@ -23,11 +28,12 @@ export function resolveDetails(
   callbackDetails: unknown,
   extra: { error?: string } = {},
 ): ResolveDetails {
-  const own = isPlainObject(callbackDetails)
-    ? callbackDetails
-    : callbackDetails === undefined
+  const own =
+    callbackDetails === undefined || !isJson(callbackDetails)
       ? {}
-      : { details: callbackDetails };
+      : isPlainObject(callbackDetails)
+        ? callbackDetails
+        : { details: callbackDetails };
   return {
     ...own,
     action,
@@ -62,6 +68,15 @@ function isBlock(value: unknown): boolean {
 /** The details of a callback's result, tolerating a missing or odd result. */
 export function detailsOf(result: AgentToolResult | undefined): unknown {
   return typeof result === "object" && result !== null ? result.details : undefined;
+}
+
+function isJson(value: unknown): boolean {
+  try {
+    assertJsonSerializable(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

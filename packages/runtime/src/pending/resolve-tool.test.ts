@@ -91,6 +91,26 @@ describe("createResolveTool", () => {
     expect(session.pending.hasPending).toBe(false);
   });
 
+  it("regression: callback details that are not JSON do not strip the resolve details", async () => {
+    const session = new Session();
+    const record = session.pending.push(
+      pending("Count", { apply: async () => textResult("done", { n: 1n }) }),
+    );
+    const result = await session.execute({
+      toolCallId: "call",
+      name: RESOLVE_TOOL_NAME,
+      params: { action: "apply", reason: "ok" },
+    });
+    expect(textOf(result)).toBe("done");
+    expect(result.details).toEqual({
+      action: "apply",
+      reason: "ok",
+      id: record.id,
+      label: "Count",
+      sourceToolName: "custom_tool",
+    });
+  });
+
   it("keeps non-object callback details under details and lets resolve fields win", async () => {
     const { store, resolve } = setup();
     store.push(pending("a", { apply: async () => textResult("ok", "just a string") }));
