@@ -70,4 +70,24 @@ describe("watchGlobals", () => {
       process.off("uncaughtException", listener);
     }
   });
+
+  it("restores Reflect and Object.is when a module replaced them with functions that throw", () => {
+    const check = watchGlobals();
+    const originals = { descriptor: Reflect.getOwnPropertyDescriptor, is: Object.is };
+    const hostile = () => {
+      throw new Error("hostile");
+    };
+    Reflect.getOwnPropertyDescriptor = hostile;
+    Object.is = hostile;
+    let changes: ReturnType<typeof check>;
+    try {
+      changes = check();
+    } finally {
+      Reflect.getOwnPropertyDescriptor = originals.descriptor;
+      Object.is = originals.is;
+    }
+    expect(describeGlobalChanges(changes)).toBe(
+      "Object.is (replaced, restored), Reflect.getOwnPropertyDescriptor (replaced, restored)",
+    );
+  });
 });

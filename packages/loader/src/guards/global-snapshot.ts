@@ -7,6 +7,12 @@ export interface GlobalChange {
   restored: boolean;
 }
 
+// The functions the check itself calls, taken before any tool module runs: a module that
+// replaced `Reflect.ownKeys` or `Object.is` must be found and undone, not break the check.
+const { defineProperty, deleteProperty, getOwnPropertyDescriptor, ownKeys } = Reflect;
+const is = Object.is;
+const listenerCount = process.listenerCount.bind(process);
+
 /** Built-in prototypes: every own key is watched; enumerable additions are pollution and removed. */
 const PROTOTYPES: ReadonlyArray<readonly [string, object]> = [
   ["Object.prototype", Object.prototype],
@@ -111,7 +117,7 @@ interface WatchedOwner {
   name: string;
   owner: object;
   removeEnumerableAddition: boolean;
-  /** `Reflect.ownKeys(owner)` when the snapshot was taken: the same list now means nothing was added. */
+  /** `ownKeys(owner)` when the snapshot was taken: the same list now means nothing was added. */
   keys: readonly PropertyKey[];
 }
 
@@ -158,22 +164,22 @@ function takeSnapshot(): Snapshot {
       name: memberName(name, key),
       owner,
       key,
-      descriptor: Reflect.getOwnPropertyDescriptor(owner, key),
+      descriptor: getOwnPropertyDescriptor(owner, key),
       removeEnumerableAddition,
     });
   };
   for (const [name, owner] of PROTOTYPES) {
-    const keys = Reflect.ownKeys(owner);
+    const keys = ownKeys(owner);
     owners.push({ name, owner, removeEnumerableAddition: true, keys });
     for (const key of keys) add(name, owner, key, true);
   }
   for (const [name, owner] of STATICS) {
-    const keys = Reflect.ownKeys(owner);
+    const keys = ownKeys(owner);
     owners.push({ name, owner, removeEnumerableAddition: false, keys });
     for (const key of keys) add(name, owner, key, false);
   }
   for (const [name, owner, keys] of NAMED) for (const key of keys) add(name, owner, key, false);
-  const listeners = new Map(PROCESS_EVENTS.map((event) => [event, process.listenerCount(event)]));
+  const listeners = new Map(PROCESS_EVENTS.map((event) => [event, listenerCount(event)]));
   return { watched: [...properties.values()], properties, owners, listeners };
 }
 
@@ -187,7 +193,7 @@ function sameKeys(before: readonly PropertyKey[], now: readonly PropertyKey[]): 
 function compareAndRestore(before: Snapshot): GlobalChange[] {
   const changes: GlobalChange[] = [];
   for (const watched of before.watched) {
-    const now = Reflect.getOwnPropertyDescriptor(watched.owner, watched.key);
+    const now = getOwnPropertyDescriptor(watched.owner, watched.key);
     if (watched.descriptor === undefined) {
       if (now === undefined) continue;
       // A watched name that did not exist before (e.g. a `WebSocket` polyfill): an addition.
@@ -196,25 +202,25 @@ function compareAndRestore(before: Snapshot): GlobalChange[] {
     }
     if (now !== undefined && sameDescriptor(watched.descriptor, now)) continue;
     if (now !== undefined && isMaterialisedLazyGlobal(watched, now)) continue;
-    const restored = Reflect.defineProperty(watched.owner, watched.key, watched.descriptor);
+    const restored = defineProperty(watched.owner, watched.key, watched.descriptor);
     changes.push({ name: watched.name, change: now === undefined ? "removed" : "replaced", restored });
   }
   for (const { name, owner, removeEnumerableAddition, keys } of before.owners) {
-    const now = Reflect.ownKeys(owner);
+    const now = ownKeys(owner);
     // The cheap first check: the same key list means no key was added (a removal is found
     // above); names are built and looked up only for an owner whose keys changed.
     if (sameKeys(keys, now)) continue;
     for (const key of now) {
       const member = memberName(name, key);
       if (before.properties.has(member)) continue;
-      const descriptor = Reflect.getOwnPropertyDescriptor(owner, key);
+      const descriptor = getOwnPropertyDescriptor(owner, key);
       const remove = removeEnumerableAddition && descriptor?.enumerable === true;
-      const restored = remove && Reflect.deleteProperty(owner, key);
+      const restored = remove && deleteProperty(owner, key);
       changes.push({ name: member, change: "added", restored });
     }
   }
   for (const [event, count] of before.listeners) {
-    const now = process.listenerCount(event);
+    const now = listenerCount(event);
     if (now > count) changes.push({ name: `process listener "${event}"`, change: "added", restored: false });
     else if (now < count)
       changes.push({ name: `process listener "${event}"`, change: "removed", restored: false });
@@ -231,7 +237,7 @@ function isMaterialisedLazyGlobal(watched: Watched, now: PropertyDescriptor): bo
   const getter = watched.descriptor?.get;
   if (getter === undefined || now.get !== undefined) return false;
   try {
-    return Object.is(getter.call(watched.owner), now.value);
+    return is(getter.call(watched.owner), now.value);
   } catch {
     return false;
   }
@@ -243,7 +249,7 @@ function memberName(owner: string, key: PropertyKey): string {
 
 function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
   return (
-    Object.is(a.value, b.value) &&
+    is(a.value, b.value) &&
     a.get === b.get &&
     a.set === b.set &&
     a.writable === b.writable &&
