@@ -1,4 +1,5 @@
 import type { CustomToolPendingAction } from "@tooldock/sdk";
+import { SafeEmitter } from "../util/safe-emitter.js";
 import { assertPendingAction } from "./assert-pending-action.js";
 import type {
   PendingActionEvent,
@@ -39,16 +40,15 @@ export interface PendingActionStoreOptions {
  */
 export class PendingActionStore {
   readonly #entries: PendingEntry[] = [];
-  readonly #listeners = new Set<PendingActionListener>();
   readonly #now: () => number;
   readonly #createId: () => string;
-  readonly #onListenerError: (error: unknown, event: PendingActionEvent) => void;
+  readonly #emitter: SafeEmitter<PendingActionEvent>;
   #clearCount = 0;
 
   constructor(options: PendingActionStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#createId = options.createId ?? (() => globalThis.crypto.randomUUID());
-    this.#onListenerError = options.onListenerError ?? (() => {});
+    this.#emitter = new SafeEmitter(options.onListenerError ?? (() => {}));
     const entries = this.#entries;
     const store = this;
     registerStoreInternals(this, {
@@ -136,30 +136,10 @@ export class PendingActionStore {
 
   /** Adds a listener; returns the function that removes it. */
   subscribe(listener: PendingActionListener): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#emitter.subscribe(listener);
   }
 
   #emit(event: PendingActionEvent): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        // A listener typed as returning void may still be async; its rejection is reported too.
-        const returned: unknown = listener(event);
-        if (typeof returned === "object" && returned !== null)
-          Promise.resolve(returned).then(undefined, (error: unknown) => this.#listenerFailed(error, event));
-      } catch (error) {
-        this.#listenerFailed(error, event);
-      }
-    }
-  }
-
-  #listenerFailed(error: unknown, event: PendingActionEvent): void {
-    try {
-      this.#onListenerError(error, event);
-    } catch {
-      // The host's own error handler failed; the store's state must not depend on it.
-    }
+    this.#emitter.emit(event);
   }
 }

@@ -1,5 +1,6 @@
 import type { AgentToolResult, CustomToolSessionEvent } from "@tooldock/sdk";
 import type { PendingActionEvent, PendingActionRecord } from "../pending/pending-action-record.js";
+import { SafeEmitter } from "../util/safe-emitter.js";
 import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
 
 /**
@@ -23,47 +24,5 @@ export type SessionEvent =
 /** Receives every {@link SessionEvent}. */
 export type SessionListener = (event: SessionEvent) => void;
 
-/** A listener set whose members cannot break each other or the session. */
-export class SessionEmitter {
-  readonly #listeners = new Set<SessionListener>();
-
-  readonly #onListenerError: (error: unknown, event: SessionEvent) => void;
-
-  constructor(onListenerError: (error: unknown, event: SessionEvent) => void) {
-    this.#onListenerError = onListenerError;
-  }
-
-  subscribe(listener: SessionListener): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
-  }
-
-  /** True when anyone listens: the session builds no event nobody would receive. */
-  get hasListeners(): boolean {
-    return this.#listeners.size > 0;
-  }
-
-  /** Never throws: a listener that throws or rejects, and even a throwing `onListenerError`, are contained. */
-  emit(event: SessionEvent): void {
-    if (this.#listeners.size === 0) return;
-    for (const listener of [...this.#listeners]) {
-      try {
-        const returned: unknown = listener(event);
-        if (typeof returned === "object" && returned !== null)
-          Promise.resolve(returned).then(undefined, (error: unknown) => this.#listenerFailed(error, event));
-      } catch (error) {
-        this.#listenerFailed(error, event);
-      }
-    }
-  }
-
-  #listenerFailed(error: unknown, event: SessionEvent): void {
-    try {
-      this.#onListenerError(error, event);
-    } catch {
-      // The host's own error handler failed; there is nobody left to tell.
-    }
-  }
-}
+/** The session's listener set: listeners cannot break each other or the session. */
+export class SessionEmitter extends SafeEmitter<SessionEvent> {}
