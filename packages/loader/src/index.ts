@@ -10,6 +10,8 @@ export {
   type DiscoverToolModulesResult,
   discoverToolModules,
 } from "./discover/discover-tool-modules.js";
+/** Whether a directory's package.json declares tools (`tooldock`, `omp` or `pi` field). */
+export { hasToolManifest } from "./discover/read-manifest.js";
 /** A discovered module: the path as found and its real path. */
 export type { DiscoveredModule } from "./discover/types.js";
 /** The `pi` API owner: active session, UI and logger looked up at call time. */

@@ -16,6 +16,7 @@ describe("@tooldock/loader public surface", () => {
         "SOURCE_MAPS_ENV",
         "ToolHost",
         "discoverToolModules",
+        "hasToolManifest",
         "loadCustomTools",
       ]
     `);

@@ -1,29 +1,13 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { hasToolManifest } from "@tooldock/loader";
 import { UsageError } from "../args/usage-error.js";
-
-const MANIFEST_FIELDS = ["tooldock", "omp", "pi"] as const;
 
 async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(
     (info) => info.isDirectory(),
     () => false,
   );
-}
-
-async function hasToolManifest(directory: string): Promise<boolean> {
-  try {
-    const manifest = JSON.parse(await readFile(join(directory, "package.json"), "utf8")) as Record<
-      string,
-      unknown
-    >;
-    return MANIFEST_FIELDS.some((field) => {
-      const value = manifest[field] as { tools?: unknown } | undefined;
-      return Array.isArray(value?.tools);
-    });
-  } catch {
-    return false;
-  }
 }
 
 /**

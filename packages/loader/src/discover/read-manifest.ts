@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { DiscoveryFileSystem } from "./file-system.js";
+import { type DiscoveryFileSystem, nodeDiscoveryFileSystem } from "./file-system.js";
 
 /** Fields of `package.json` that may list tool entries, in order of precedence. */
 export const MANIFEST_FIELDS: readonly string[] = ["tooldock", "omp", "pi"];
@@ -54,4 +54,20 @@ export async function readToolManifest(
     return { kind: "tools", field, entries: tools as string[] };
   }
   return { kind: "none" };
+}
+
+/**
+ * True when `<dir>/package.json` has a `tooldock`, `omp` or `pi` field with `tools`, valid or
+ * not (loading the directory then reports what is wrong with it).
+ *
+ * @example
+ * ```ts
+ * if (await hasToolManifest(process.cwd())) paths.push(".");
+ * ```
+ */
+export async function hasToolManifest(
+  directory: string,
+  fileSystem: DiscoveryFileSystem = nodeDiscoveryFileSystem,
+): Promise<boolean> {
+  return (await readToolManifest(directory, fileSystem)).kind !== "none";
 }
