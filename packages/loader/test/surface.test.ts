@@ -18,6 +18,7 @@ describe("@tooldock/loader public surface", () => {
         "discoverToolModules",
         "hasToolManifest",
         "loadCustomTools",
+        "nameConflictDiagnostic",
       ]
     `);
   });

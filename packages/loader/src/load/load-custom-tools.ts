@@ -6,7 +6,7 @@ import {
 } from "@tooldock/sdk";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { createModuleCompiler } from "../compile/module-compiler.js";
-import { createDiagnostic, describeError } from "../diagnostics.js";
+import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
 import { discoverToolModules } from "../discover/discover-tool-modules.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { watchGlobals } from "../guards/global-snapshot.js";
@@ -116,15 +116,12 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
 
 /** A factory that returned an empty array loads fine but contributes nothing: say so. */
 function noToolsWarning(module: { path: string; resolvedPath: string }): Diagnostic {
-  const diagnostic: Diagnostic = {
-    code: "W_NO_TOOLS",
-    severity: "warning",
+  return createWarning("W_NO_TOOLS", {
     message: `The factory of ${module.path} returned no tools.`,
     path: module.path,
+    resolvedPath: module.resolvedPath,
     hint: "Return at least one tool, or remove the module from the tool paths if it is not a tool.",
-  };
-  if (module.resolvedPath !== module.path) diagnostic.resolvedPath = module.resolvedPath;
-  return diagnostic;
+  });
 }
 
 /** {@link acceptTools}, with entries whose property reads throw reported as `E_INVALID_TOOL`. */
