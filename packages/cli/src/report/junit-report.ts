@@ -5,7 +5,7 @@ import type { LoadReport } from "./report-types.js";
 import { escapeXml, xmlAttributes } from "./xml.js";
 
 /**
- * JUnit XML for CI: one `<testsuite>` per module (named by its path relative to `cwd`); in it one passing `<testcase>` per tool
+ * JUnit XML for CI: one `<testsuite>` per module (named by its path as loaded); in it one passing `<testcase>` per tool
  * (or one `loads` case for a module with neither tools nor findings) and one failing
  * `<testcase>` per error diagnostic (with `strict`, per warning too). Warnings that do not
  * fail go to the suite's `<system-out>`.

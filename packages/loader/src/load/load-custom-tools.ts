@@ -90,9 +90,13 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       });
     }
   } finally {
-    await compileAhead.settle();
-    await compiler.close();
-    await guard.close();
+    // The guards come off whatever the compiler does on its way out.
+    try {
+      await compileAhead.settle();
+      await compiler.close();
+    } finally {
+      await guard.close();
+    }
   }
 
   const skipped = new Set<string>();
