@@ -60,7 +60,7 @@ describe("esbuild compile cache", () => {
       firstUrl = cold.url;
       expect(cold.fromCache).toBe(false);
       const warm = await compileWithEsbuild(entry, cacheDir, batch);
-      expect(warm).toEqual({ url: cold.url, fromCache: true });
+      expect(warm).toEqual({ url: cold.url, key: cold.key, fromCache: true });
 
       await writeFile(join(dir, "lib/label.ts"), 'export const label = "changed";\n');
       const afterHelperEdit = await compileWithEsbuild(entry, cacheDir, batch);

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BuildOutcome, buildEntries } from "./build-entries.js";
 import { bundlePath, writeBundleIndex } from "./bundle-index.js";
@@ -13,6 +14,8 @@ import { mapsDir, writeBundle } from "./write-bundle.js";
 export interface CompiledBundle {
   /** `file:` URL of the cached bundle, named after its key. */
   url: string;
+  /** The bundle's cache key (see `computeBundleKey`). */
+  key: string;
   /** True when the bundle came from the cache without running esbuild. */
   fromCache: boolean;
 }
@@ -82,7 +85,8 @@ export class EsbuildQueue {
       // Fresh fingerprints spare the next check its hashing; losing this write costs nothing.
       this.#track(writeBundleIndex(this.#cacheDir, current.refreshed).catch(() => {}));
     }
-    return { url: pathToFileURL(bundlePath(this.#cacheDir, current.recorded.key)).href, fromCache: true };
+    const { key } = current.recorded;
+    return { url: pathToFileURL(bundlePath(this.#cacheDir, key)).href, key, fromCache: true };
   }
 
   #enqueue(entry: string): Promise<CompiledBundle> {
@@ -131,7 +135,7 @@ export class EsbuildQueue {
     try {
       const tsconfig = findTsconfig(entry, hash, this.#tsconfigs);
       const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig);
-      resolve({ url: pathToFileURL(path).href, fromCache: false });
+      resolve({ url: pathToFileURL(path).href, key: basename(path, ".mjs"), fromCache: false });
     } catch (error) {
       reject(error);
     }

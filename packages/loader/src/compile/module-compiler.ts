@@ -4,6 +4,7 @@ import { CacheWriteError } from "./cache-write-error.js";
 import { EsbuildBatch } from "./esbuild-batch.js";
 import { EsbuildQueue } from "./esbuild-queue.js";
 import { prepareWithJiti } from "./jiti-compiler.js";
+import { PackPlanner } from "./pack-planner.js";
 
 /** Which compiler turns tool sources into modules. */
 export type CompilerName = "esbuild" | "jiti";
@@ -19,7 +20,8 @@ export interface ModuleCompiler {
    * Announces entries the batch will prepare, in order (call again as discovery finds more).
    * Optional; with it, the next cache miss builds every stale announced entry in the same
    * esbuild build instead of only those asked for so far (one build per request is the cold
-   * path's main cost).
+   * path's main cost), and consecutive announced entries are evaluated from packs (one file
+   * per few dozen tools, see `PackPlanner`) instead of one import per bundle.
    */
   plan?(entries: readonly string[]): void;
   /** Ends the batch: stops esbuild's service when it was started and no other batch uses it. */
@@ -38,6 +40,7 @@ export function createModuleCompiler(
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
   const queue = new EsbuildQueue(cacheDir, batch);
+  const packs = new PackPlanner(cacheDir, (entry) => queue.compile(entry));
   let useJiti = name === "jiti";
   const warned = new Set<string>();
   // Modules compile concurrently: several may hit the same fault; warn about it once.
@@ -48,13 +51,15 @@ export function createModuleCompiler(
   };
   return {
     plan(entries) {
-      if (!useJiti) queue.plan(entries);
+      if (useJiti) return;
+      queue.plan(entries);
+      packs.plan(entries);
     },
     async prepare(entry) {
       if (!useJiti) {
         try {
           const bundle = await queue.compile(entry);
-          return () => import(/* @vite-ignore */ bundle.url);
+          return await packs.evaluator(entry, bundle);
         } catch (error) {
           if (error instanceof CacheWriteError) {
             useJiti = true;

@@ -19,7 +19,8 @@ export function mapsDir(cacheDir: string): string {
   return join(cacheDir, "maps");
 }
 
-function mapPath(cacheDir: string, key: string): string {
+/** Where the source map of a key lives (`<cacheDir>/maps/<key>.mjs.map`). */
+export function mapPath(cacheDir: string, key: string): string {
   return join(mapsDir(cacheDir), `${key}.mjs.map`);
 }
 

@@ -1,0 +1,134 @@
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { decode, encode, type SourceMapMappings } from "@jridgewell/sourcemap-codec";
+import { writeFileAtomicSync } from "./atomic-write.js";
+import { bundlePath } from "./bundle-index.js";
+import { hash } from "./hash.js";
+import { builtinAlias, loadThunkLexer, type ThunkBody, toThunkBody } from "./thunk-body.js";
+import { mapPath } from "./write-bundle.js";
+
+/** Bump when the pack layout changes, so packs written before are not reused. */
+const PACK_FORMAT_VERSION = 1;
+
+/** One cached bundle a pack may hold. */
+export interface PackMember {
+  entry: string;
+  /** The key of the entry's current bundle (see `computeBundleKey`). */
+  key: string;
+}
+
+interface SourceMapJson {
+  sources?: string[];
+  names?: string[];
+  mappings?: string;
+}
+
+/** The pack of these bundles, in this order: a hash of their keys. */
+export function packId(members: readonly PackMember[]): string {
+  return hash([`pack ${PACK_FORMAT_VERSION}`, ...members.map((member) => member.key)].join("\n")).slice(
+    0,
+    40,
+  );
+}
+
+/** Where a pack lives: beside the bundles, so a dynamic `import()` in one resolves the same. */
+export function packPath(cacheDir: string, id: string): string {
+  return bundlePath(cacheDir, `pack-${id}`);
+}
+
+/**
+ * Writes the pack of `members`: one ES module whose `modules` export holds, per member, an
+ * `async function` wrapping its bundle ({@link toThunkBody}), or `null` for a bundle that
+ * must be imported on its own. Importing the pack runs no tool code (only Node built-ins
+ * are imported); calling a function evaluates that member, each time it is called. The
+ * members' source maps are merged into one linked map, so stack traces still name the
+ * `.ts` lines. Written atomically (map first); replaces the previous pack of the same
+ * members' entries. Returns how many members were wrapped. Throws when the cache cannot be
+ * read or written.
+ */
+export async function writePack(
+  cacheDir: string,
+  id: string,
+  members: readonly PackMember[],
+): Promise<number> {
+  await loadThunkLexer();
+  const thunks = members.map((member) => readThunk(cacheDir, member.key));
+  const builtins = new Set(thunks.flatMap((thunk) => thunk?.body.builtins ?? []));
+  const lines: string[] = [
+    `// Tooldock pack ${PACK_FORMAT_VERSION}: ${members.length} tool bundles, each run when its function is called.`,
+    ...[...builtins]
+      .sort()
+      .map((specifier) => `import * as ${builtinAlias(specifier)} from ${JSON.stringify(specifier)};`),
+    "export const modules = [",
+  ];
+  const mappings: SourceMapMappings = lines.map(() => []);
+  const sources: string[] = [];
+  const names: string[] = [];
+  for (const [index, thunk] of thunks.entries()) {
+    const member = members[index] as PackMember;
+    if (thunk === undefined) {
+      lines.push(`null, // ${JSON.stringify(member.entry)}: imported on its own`);
+      mappings.push([]);
+      continue;
+    }
+    lines.push(`async function () { // ${JSON.stringify(member.entry)}`);
+    mappings.push([]);
+    const bodyLines = thunk.body.body.split("\n");
+    const memberMappings = decode(thunk.map.mappings ?? "");
+    const sourceOffset = sources.length;
+    const nameOffset = names.length;
+    sources.push(...(thunk.map.sources ?? []));
+    names.push(...(thunk.map.names ?? []));
+    for (const [line, text] of bodyLines.entries()) {
+      lines.push(text);
+      mappings.push(
+        (memberMappings[line] ?? []).map((segment) => {
+          if (segment.length === 1) return segment;
+          const [column, source, originalLine, originalColumn] = segment;
+          return segment.length === 5
+            ? [column, source + sourceOffset, originalLine, originalColumn, segment[4] + nameOffset]
+            : [column, source + sourceOffset, originalLine, originalColumn];
+        }),
+      );
+    }
+    lines.push("},");
+    mappings.push([]);
+  }
+  lines.push("];");
+  const path = packPath(cacheDir, id);
+  const map = { version: 3, sources, names, mappings: encode(mappings) };
+  writeFileAtomicSync(mapPath(cacheDir, `pack-${id}`), JSON.stringify(map));
+  writeFileAtomicSync(path, `${lines.join("\n")}\n//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`);
+  replaceSlot(cacheDir, members, id);
+  return thunks.filter((thunk) => thunk !== undefined).length;
+}
+
+function readThunk(cacheDir: string, key: string): { body: ThunkBody; map: SourceMapJson } | undefined {
+  const body = toThunkBody(readFileSync(bundlePath(cacheDir, key), "utf8"));
+  if (body === undefined) return undefined;
+  const map = JSON.parse(readFileSync(mapPath(cacheDir, key), "utf8")) as SourceMapJson;
+  return { body, map };
+}
+
+/**
+ * Records which pack holds these entries now and removes the one that held them before
+ * (an edited tool changes its key, so its chunk gets a new pack). A lost race between two
+ * processes leaves an extra pack behind, never a missing one.
+ */
+function replaceSlot(cacheDir: string, members: readonly PackMember[], id: string): void {
+  const slot = join(
+    cacheDir,
+    "packs",
+    `${hash(members.map((member) => member.entry).join("\n")).slice(0, 32)}.json`,
+  );
+  let previous: string | undefined;
+  try {
+    previous = (JSON.parse(readFileSync(slot, "utf8")) as { id?: string }).id;
+  } catch {
+    previous = undefined;
+  }
+  writeFileAtomicSync(slot, JSON.stringify({ id }));
+  if (previous === undefined || previous === id || !/^[0-9a-f]{40}$/.test(previous)) return;
+  rmSync(packPath(cacheDir, previous), { force: true });
+  rmSync(mapPath(cacheDir, `pack-${previous}`), { force: true });
+}
