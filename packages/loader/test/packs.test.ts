@@ -55,6 +55,8 @@ async function toolFolder(label: string): Promise<{ dir: string; cacheDir: strin
   const cacheDir = testCacheDir(label);
   const dir = join(cacheDir, "..", `${label}-tools-${Math.random().toString(36).slice(2, 8)}`);
   await mkdir(join(dir, "node_modules/fixture-pkg"), { recursive: true });
+  // Its own tsconfig, so an edit of the repository's config during the run changes no key.
+  await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true } }));
   await writeFile(
     join(dir, "node_modules/fixture-pkg/package.json"),
     JSON.stringify({ name: "fixture-pkg", type: "module", exports: "./index.js" }),

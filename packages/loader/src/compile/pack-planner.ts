@@ -23,7 +23,7 @@ interface Chunk {
  * are wrapped as functions in one file (see `writePack`), so a warm start reads and compiles
  * one file per pack instead of one per tool, and no tool code runs before its own turn.
  *
- * A pack ends after an entry whose name hashes to a boundary (about one in
+ * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about one in
  * {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries, so adding or removing a
  * tool changes only the pack around it. A pack is written once per set of bundle keys and
  * found by name afterwards. Entries not planned, packs with fewer than two bundles, bundles
@@ -109,10 +109,11 @@ class LoadedPack {
 }
 
 /**
- * Whether a pack ends after `entry`: decided by its last two path segments (`tool/index.ts`),
- * so the grouping of a tool folder does not change when the project moves.
+ * Whether a pack ends after `entry`: decided by its name (`tool.ts`, or `tool/index.ts` for a
+ * folder's entry), not its whole path, so the grouping does not change when the project moves.
  */
 function isBoundary(entry: string): boolean {
-  const name = `${basename(dirname(entry))}/${basename(entry)}`;
+  const file = basename(entry);
+  const name = /^index\.[^.]+$/.test(file) ? `${basename(dirname(entry))}/${file}` : file;
   return Number.parseInt(hash(name).slice(0, 4), 16) % PACK_BOUNDARY_EVERY === 0;
 }
