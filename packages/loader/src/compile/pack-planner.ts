@@ -7,6 +7,8 @@ import { type PackMember, packId, packPath, writePack } from "./pack-file.js";
 
 /** Most entries one pack holds. */
 export const MAX_PACK_SIZE = 32;
+/** Most entries the first pack of a load holds: the first tool is ready sooner. */
+const MAX_FIRST_PACK_SIZE = 8;
 /** On average one entry in this many ends a pack (see {@link PackPlanner}). */
 const PACK_BOUNDARY_EVERY = 16;
 
@@ -24,8 +26,9 @@ interface Chunk {
  * one file per pack instead of one per tool, and no tool code runs before its own turn.
  *
  * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about one in
- * {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries, so adding or removing a
- * tool changes only the pack around it. A pack is written once per set of bundle keys and
+ * {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries (8 for the first pack, so
+ * the first tools are ready sooner), so adding or removing a tool changes only the pack
+ * around it. A pack is written once per set of bundle keys and
  * found by name afterwards. Entries not planned, packs with fewer than two bundles, bundles
  * the pack cannot wrap, and every member of a pack that cannot be written or imported are
  * imported on their own, exactly as without packs.
@@ -35,6 +38,7 @@ export class PackPlanner {
   readonly #compile: (entry: string) => Promise<CompiledBundle>;
   readonly #chunks = new Map<string, Chunk>();
   #open: Chunk = { entries: [] };
+  #first = true;
 
   constructor(cacheDir: string, compile: (entry: string) => Promise<CompiledBundle>) {
     this.#cacheDir = cacheDir;
@@ -47,7 +51,11 @@ export class PackPlanner {
       if (this.#chunks.has(entry)) continue;
       this.#open.entries.push(entry);
       this.#chunks.set(entry, this.#open);
-      if (this.#open.entries.length >= MAX_PACK_SIZE || isBoundary(entry)) this.#open = { entries: [] };
+      const limit = this.#first ? MAX_FIRST_PACK_SIZE : MAX_PACK_SIZE;
+      if (this.#open.entries.length >= limit || isBoundary(entry)) {
+        this.#open = { entries: [] };
+        this.#first = false;
+      }
     }
   }
 
