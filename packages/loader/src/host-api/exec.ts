@@ -1,4 +1,4 @@
-import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { ChildProcessByStdio } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
 import type { ExecOptions, ExecResult } from "@tooldock/sdk";
@@ -12,13 +12,17 @@ export const EXEC_SPAWN_FAILURE_CODE = 127;
  * - A process killed by a signal reports `code` 128 + the signal number and the `signal` name.
  * - `killed` is true when `signal` aborted or `timeout` expired (the process gets `SIGTERM`).
  * - A program that cannot be started resolves with code 127 and the reason in `stderr`.
+ *
+ * `node:child_process` is imported on the first call: loading tools (and `tooldock list`) never
+ * pays for it, only a tool that runs a command.
  */
-export function execCommand(
+export async function execCommand(
   command: string,
   args: string[],
   defaultCwd: string,
   options: ExecOptions = {},
 ): Promise<ExecResult> {
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
