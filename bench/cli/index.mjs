@@ -1,13 +1,15 @@
 // bench/cli: whole-process wall time of `tooldock list` on the examples against `node -e ''`
 // (the Node start-up floor), interleaved run by run, after an untimed run that checks the output
 // and warms Tooldock's compile cache.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { spawnNode } from "../lib/child.mjs";
 import { repoRoot } from "../lib/resolve.mjs";
 import { fixed, markdownTable, median, ratio } from "../lib/stats.mjs";
 
-const bin = join(repoRoot, "packages", "cli", "dist", "bin.js");
+const cliDir = join(repoRoot, "packages", "cli");
+/** The executable `tooldock` runs: the `bin` of packages/cli/package.json (the bundle). */
+const bin = join(cliDir, JSON.parse(readFileSync(join(cliDir, "package.json"), "utf8")).bin.tooldock);
 const examples = join(repoRoot, "packages", "examples", "tools");
 
 const COMMANDS = [
@@ -23,7 +25,7 @@ const COMMANDS = [
 export async function runCliBenchmark(options) {
   const base = { benchmark: "cli", runs: options.runs, floor: "node-e" };
   const missing = [
-    !existsSync(bin) && "packages/cli/dist/bin.js",
+    !existsSync(bin) && relative(repoRoot, bin),
     !existsSync(examples) && "packages/examples/tools",
   ]
     .filter(Boolean)

@@ -1,13 +1,19 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root and the built CLI the end-to-end tests spawn. */
 export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
-export const cliBin = join(repoRoot, "packages/cli/dist/bin.js");
+const cliPackageDir = join(repoRoot, "packages/cli");
+/** What `tooldock` runs once installed: the `bin` of package.json (the bundle in `dist/bundle/`). */
+export const cliBin = join(
+  cliPackageDir,
+  (JSON.parse(readFileSync(join(cliPackageDir, "package.json"), "utf8")) as { bin: { tooldock: string } }).bin
+    .tooldock,
+);
 export const examplesDir = join(repoRoot, "packages/examples");
 export const brokenDir = fileURLToPath(new URL("./fixtures/broken-modules", import.meta.url));
 
@@ -28,14 +34,36 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Fails with what to do when the CLI has not been built (the e2e tests run `dist/`). */
+const BUILD_COMMAND = "pnpm build, or npx tsc -b tsconfig.build.json && node packages/cli/scripts/bundle.mjs";
+
+/** The newest `.js` tsc wrote for the packages the bundle holds (its `dist/bundle/` aside). */
+function newestTscOutput(): { path: string; mtimeMs: number } {
+  let newest = { path: "", mtimeMs: 0 };
+  for (const name of ["sdk", "runtime", "loader", "cli"]) {
+    const dist = join(repoRoot, "packages", name, "dist");
+    for (const relative of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
+      const path = join(dist, relative);
+      if (!path.endsWith(".js") || path.startsWith(dirname(cliBin))) continue;
+      const { mtimeMs } = statSync(path);
+      if (mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
+    }
+  }
+  return newest;
+}
+
+/**
+ * Fails with what to do when the CLI has not been built, or when the bundle the e2e tests run
+ * is older than tsc's output (tsc was run without the bundle step after it).
+ */
 export function assertBuilt(): void {
-  if (!existsSync(cliBin)) {
-    throw new Error(`${cliBin} is missing: build first (npx tsc -b tsconfig.build.json, or pnpm build).`);
+  if (!existsSync(cliBin)) throw new Error(`${cliBin} is missing: build first (${BUILD_COMMAND}).`);
+  const newest = newestTscOutput();
+  if (statSync(cliBin).mtimeMs < newest.mtimeMs) {
+    throw new Error(`${cliBin} is older than ${newest.path}: bundle again (${BUILD_COMMAND}).`);
   }
 }
 
-/** Runs `node packages/cli/dist/bin.js …args` to completion; output is piped (not a TTY). */
+/** Runs `node <cliBin> …args` to completion; output is piped (not a TTY). */
 export function runCli(
   args: string[],
   options: { cwd?: string; env?: Record<string, string> } = {},

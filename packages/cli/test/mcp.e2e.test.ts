@@ -1,7 +1,7 @@
-// End to end: the BUILT `tooldock mcp` (packages/cli/dist/bin.js) over real stdio, driven by
-// the MCP SDK's own client. Build first: `npx tsc -b tsconfig.build.json` (or `pnpm build`).
+// End to end: the BUILT `tooldock mcp` (the bundled executable, `bin` of package.json) over real
+// stdio, driven by the MCP SDK's own client. Build first: `pnpm build`.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,8 +13,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { assertBuilt, cliBin as binPath } from "./cli-process.js";
 
-const binPath = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const examplesTools = fileURLToPath(new URL("../../examples/tools/", import.meta.url));
 const brokenTools = fileURLToPath(new URL("./fixtures/mcp/broken/", import.meta.url));
 const noisyTools = fileURLToPath(new URL("./fixtures/mcp/noisy/", import.meta.url));
@@ -28,7 +28,7 @@ let workDir: string;
 const cleanups: Array<() => Promise<void>> = [];
 
 beforeAll(() => {
-  if (!existsSync(binPath)) throw new Error(`${binPath} is missing: run \`pnpm build\` before this test.`);
+  assertBuilt();
 });
 
 beforeEach(async () => {

@@ -8,6 +8,11 @@ import type { IsolateOptions } from "./isolate-options.js";
 import { asIsolateMessage, type IsolateRequest, type IsolateResultMessage } from "./isolate-protocol.js";
 import { killProcessGroup, type ProcessGroupReaper } from "./process-group-reaper.js";
 
+/**
+ * The child's entry sits beside the module that spawns it: `dist/isolate/` as tsc emits it, and
+ * `dist/bundle/` in the bundled executable, whose chunks all share one flat folder with the
+ * `isolate-child.js` entry (`scripts/bundle.mjs`).
+ */
 const CHILD_SCRIPT = fileURLToPath(new URL("./isolate-child.js", import.meta.url));
 /** Kept of a child's stderr, to name a crash and to recognise running out of memory. */
 const STDERR_TAIL_CHARS = 8_192;

@@ -1,0 +1,97 @@
+// The `tooldock` executable is the esbuild bundle in dist/bundle/ (scripts/bundle.mjs): what a
+// user runs must work from it alone, with the one TypeBox and the one zod it holds serving the
+// CLI, the tools (`pi.typebox`, `pi.zod`) and the runtime's validators alike.
+import { readFileSync, realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, cliBin, EXAMPLE_TOOL_NAMES, examplesDir, runCli, tempDir } from "./cli-process.js";
+
+const recordImports = pathToFileURL(
+  fileURLToPath(new URL("./fixtures/record-imports/record-imports.mjs", import.meta.url)),
+).href;
+const cliPackageDir = fileURLToPath(new URL("..", import.meta.url));
+const bundleDir = dirname(cliBin);
+
+beforeAll(assertBuilt);
+
+describe("the tooldock executable", () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let cacheDir: string;
+  let importsFile: string;
+
+  beforeEach(async () => {
+    dir = await tempDir({ "imports.txt": "" });
+    cacheDir = join(realpathSync(dir.path), "cache");
+    importsFile = join(dir.path, "imports.txt");
+  });
+
+  afterEach(() => dir.remove());
+
+  /** Runs the CLI (and any child it spawns) recording every module it imports. */
+  const runRecorded = (args: string[]) =>
+    runCli(args, {
+      env: {
+        TOOLDOCK_CACHE_DIR: cacheDir,
+        TOOLDOCK_TEST_IMPORTS_FILE: importsFile,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${recordImports}`,
+      },
+    });
+
+  /** The files the recorded runs imported, outside the bundle and the compile cache. */
+  const importedElsewhere = async () => {
+    const urls = (await readFile(importsFile, "utf8")).split("\n").filter((url) => url.startsWith("file:"));
+    expect(urls.length).toBeGreaterThan(0);
+    return urls
+      .map((url) => realpathSync(fileURLToPath(url)))
+      .filter((path) => !path.startsWith(bundleDir + sep) && !path.startsWith(cacheDir + sep))
+      .filter((path) => path !== fileURLToPath(recordImports));
+  };
+
+  it("is the bundle in dist/bundle/, a node script that prints the package version", async () => {
+    const manifest = JSON.parse(readFileSync(join(cliPackageDir, "package.json"), "utf8"));
+    expect(cliBin).toBe(join(cliPackageDir, "dist", "bundle", "tooldock.js"));
+    expect((await readFile(cliBin, "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
+
+    const run = await runCli(["--version"]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout.trim()).toBe(manifest.version);
+  });
+
+  it("lists the examples importing nothing but its bundle: no second TypeBox, zod or Tooldock package", async () => {
+    const run = await runRecorded(["list", examplesDir, "--json"]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.tools.map((tool: { name: string }) => tool.name)).toEqual(EXAMPLE_TOOL_NAMES);
+    // text_stats builds its parameters with pi.zod, the others with pi.typebox.
+    const textStats = report.tools.find((tool: { name: string }) => tool.name === "text_stats");
+    expect(textStats.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" } } });
+
+    expect(await importedElsewhere()).toEqual([]);
+  });
+
+  it("validates pi.typebox and pi.zod parameters with the runtime it bundles", async () => {
+    const typebox = await runRecorded(["call", "note_add", examplesDir, "--args", "{}"]);
+    expect(typebox.code).toBe(1);
+    expect(typebox.stdout).toContain(
+      'Invalid arguments for tool "note_add":\n  - /text: Expected required property',
+    );
+
+    const zod = await runRecorded(["call", "text_stats", examplesDir, "--args", '{"path": 5}']);
+    expect(zod.code).toBe(1);
+    expect(zod.stdout).toContain("- /path: Invalid input: expected string, received number");
+
+    expect(await importedElsewhere()).toEqual([]);
+  });
+
+  it("runs the --isolate child from the bundle too", async () => {
+    const run = await runRecorded(["validate", join(examplesDir, "tools", "notes.ts"), "--isolate"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("1 module, 3 tools, 0 errors");
+
+    const imports = await readFile(importsFile, "utf8");
+    expect(imports).toContain(pathToFileURL(join(bundleDir, "isolate-child.js")).href);
+    expect(await importedElsewhere()).toEqual([]);
+  });
+});
