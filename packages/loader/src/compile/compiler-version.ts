@@ -1,8 +1,32 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 let cached: string | undefined;
+
+/**
+ * The folder of esbuild's `package.json`, looked up the way Node finds a dependency of the
+ * loader: in `node_modules` of the loader's package folder, then of each folder above it.
+ * The loader's code may run from another package's bundle (the `tooldock` executable is
+ * one) whose folder need not hold esbuild; `@tooldock/loader` resolves from both (a package
+ * can import itself by name). `import.meta.resolve` uses the ES resolver the process has
+ * already warmed up; `createRequire` would start the CommonJS one (about 4 ms).
+ */
+function esbuildPackageDir(): string | undefined {
+  let directory: string;
+  try {
+    directory = dirname(fileURLToPath(import.meta.resolve("@tooldock/loader/package.json")));
+  } catch {
+    directory = dirname(fileURLToPath(import.meta.url));
+  }
+  for (;;) {
+    const candidate = join(directory, "node_modules", "esbuild");
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    const parent = dirname(directory);
+    if (parent === directory) return undefined;
+    directory = parent;
+  }
+}
 
 /**
  * The installed esbuild version, read from its `package.json` without importing esbuild
@@ -11,26 +35,19 @@ let cached: string | undefined;
 export function esbuildVersion(): string {
   if (cached !== undefined) return cached;
   try {
-    const require = createRequire(import.meta.url);
-    const main = require.resolve("esbuild");
-    let directory = dirname(main);
-    for (let depth = 0; depth < 4; depth += 1) {
-      try {
-        const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
-          name?: string;
-          version?: string;
-        };
-        if (manifest.name === "esbuild" && typeof manifest.version === "string") {
-          cached = manifest.version;
-          return cached;
-        }
-      } catch {
-        // Keep walking up to the package root.
+    const directory = esbuildPackageDir();
+    if (directory !== undefined) {
+      const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === "esbuild" && typeof manifest.version === "string") {
+        cached = manifest.version;
+        return cached;
       }
-      directory = dirname(directory);
     }
   } catch {
-    // esbuild is not installed: the key still differs from any esbuild-built entry.
+    // An unreadable manifest: the key still differs from any esbuild-built entry.
   }
   cached = "unknown";
   return cached;

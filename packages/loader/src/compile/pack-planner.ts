@@ -3,7 +3,7 @@ import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CompiledBundle } from "./esbuild-queue.js";
 import { hash } from "./hash.js";
-import { type PackMember, packId, packPath, writePack } from "./pack-file.js";
+import { type PackMember, packId, packPath } from "./pack-id.js";
 
 /** Most entries one pack holds. */
 export const MAX_PACK_SIZE = 32;
@@ -84,6 +84,8 @@ export class PackPlanner {
     const path = packPath(this.#cacheDir, id);
     if (!existsSync(path)) {
       try {
+        // Loaded only to write a pack: a warm start never needs the lexer or the map codec.
+        const { writePack } = await import("./pack-file.js");
         if ((await writePack(this.#cacheDir, id, members)) === 0) return undefined;
       } catch {
         return undefined; // an unreadable or unwritable cache: each bundle on its own still works
