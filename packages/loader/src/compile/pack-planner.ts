@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CompiledBundle } from "./esbuild-queue.js";
-import { hash } from "./hash.js";
 import { type PackMember, packId, packPath } from "./pack-id.js";
 
 /** Most entries one pack holds. */
@@ -125,5 +124,15 @@ class LoadedPack {
 function isBoundary(entry: string): boolean {
   const file = basename(entry);
   const name = /^index\.[^.]+$/.test(file) ? `${basename(dirname(entry))}/${file}` : file;
-  return Number.parseInt(hash(name).slice(0, 4), 16) % PACK_BOUNDARY_EVERY === 0;
+  return fnv1a(name) % PACK_BOUNDARY_EVERY === 0;
+}
+
+/** FNV-1a, 32 bits: an even spread of names, at a fraction of a SHA-256 (500 names per load). */
+function fnv1a(text: string): number {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193) >>> 0;
+  }
+  return value;
 }

@@ -58,6 +58,34 @@ afterAll(async () => {
 const relative = (paths: string[]) => paths.map((path) => path.replace(`${root}/`, ""));
 
 describe("discoverToolModules", () => {
+  it("finds the same real paths with the lstat shortcut as with a realpath per module", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), "tooldock-discover-real-"));
+    try {
+      await mkdir(join(scratch, "real/tools/plain"), { recursive: true });
+      await mkdir(join(scratch, "real/tools/linked-index"), { recursive: true });
+      await writeFile(join(scratch, "real/tools/a.ts"), "");
+      await writeFile(join(scratch, "real/tools/plain/index.ts"), "");
+      await symlink(join(scratch, "real/tools/a.ts"), join(scratch, "real/tools/linked-index/index.ts"));
+      await symlink(join(scratch, "real/tools/plain"), join(scratch, "real/tools/z-linked-folder"));
+      await symlink(join(scratch, "real"), join(scratch, "via-link"));
+      const { lstatIfExists: _unused, ...withoutLstat } = nodeDiscoveryFileSystem;
+      const options = { paths: ["via-link/tools"], cwd: scratch };
+      const fast = await discoverToolModules(options);
+      const slow = await discoverToolModules({ ...options, fileSystem: withoutLstat });
+      expect(fast).toEqual(slow);
+      // Found through the linked folder, named by the real one; each file once.
+      expect(fast.modules).toEqual([
+        { path: join(scratch, "via-link/tools/a.ts"), resolvedPath: join(scratch, "real/tools/a.ts") },
+        {
+          path: join(scratch, "via-link/tools/plain/index.ts"),
+          resolvedPath: join(scratch, "real/tools/plain/index.ts"),
+        },
+      ]);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+
   it("finds top-level modules, subfolder index files and manifest entries; skips the rest", async () => {
     const { modules, diagnostics } = await discoverToolModules({ paths: ["tools"], cwd: root });
     expect(diagnostics).toEqual([]);

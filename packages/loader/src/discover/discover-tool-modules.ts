@@ -110,6 +110,9 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
     return;
   }
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // The folder's real path, once: an entry that is no link is at <real folder>/<name>.
+  const realDirectory =
+    state.fileSystem.lstatIfExists === undefined ? undefined : realPathOrUndefined(state, directory);
   for (const entry of sorted) {
     if (isHidden(entry.name) || entry.name === "node_modules") continue;
     const path = join(directory, entry.name);
@@ -122,9 +125,11 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
         continue;
       }
     }
-    if (kind === "directory") await visitSubfolder(state, path);
+    const realPath =
+      realDirectory === undefined || entry.isSymbolicLink() ? undefined : join(realDirectory, entry.name);
+    if (kind === "directory") await visitSubfolder(state, path, realPath);
     else if (!isToolModuleFile(path)) continue;
-    else if (kind === "file") addModule(state, path);
+    else if (kind === "file") addModule(state, path, realPath);
     else reportNotRegular(state, path);
   }
 }
@@ -135,10 +140,20 @@ function entryKind(stats: { isFile(): boolean; isDirectory(): boolean }): EntryK
   return stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
 }
 
-async function visitSubfolder(state: DiscoveryState, directory: string): Promise<void> {
+async function visitSubfolder(
+  state: DiscoveryState,
+  directory: string,
+  realDirectory?: string,
+): Promise<void> {
   if (await visitManifest(state, directory)) return;
   for (const name of SUBFOLDER_INDEX_FILES) {
     const path = join(directory, name);
+    const found = realDirectory === undefined ? "unknown" : findPlainFile(state, path);
+    if (found === "missing") continue;
+    if (found === "file") {
+      addModule(state, path, join(realDirectory as string, name));
+      return;
+    }
     let kind: EntryKind;
     try {
       // Synchronous: a subfolder tries up to four names, each a stat (following symlinks).
@@ -217,10 +232,26 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
   return true;
 }
 
-function addModule(state: DiscoveryState, path: string): void {
+/**
+ * What an index candidate is, without following a link: `file` (its real path is its folder's
+ * real path joined with its name), `missing`, or `unknown` (a link, a folder, a device or a
+ * fault: the caller looks again the usual way and reports what it finds).
+ */
+function findPlainFile(state: DiscoveryState, path: string): "file" | "missing" | "unknown" {
+  try {
+    const stats = state.fileSystem.lstatIfExists?.(path);
+    if (stats === undefined) return "missing";
+    return stats.isFile() ? "file" : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Adds a module found at `path`; `resolvedPath` when its real path is already known. */
+function addModule(state: DiscoveryState, path: string, knownRealPath?: string): void {
   let resolvedPath: string;
   try {
-    resolvedPath = state.fileSystem.realpath(path);
+    resolvedPath = knownRealPath ?? state.fileSystem.realpath(path);
   } catch (error) {
     reportUnreadable(state, path, path, error);
     return;
@@ -228,6 +259,14 @@ function addModule(state: DiscoveryState, path: string): void {
   if (state.seen.has(resolvedPath)) return;
   state.seen.add(resolvedPath);
   state.modules.push({ path, resolvedPath });
+}
+
+function realPathOrUndefined(state: DiscoveryState, path: string): string | undefined {
+  try {
+    return state.fileSystem.realpath(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function realPathOr(state: DiscoveryState, path: string): string {

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 
 /** The few file-system calls discovery makes; tests replace them to simulate faults. */
@@ -12,6 +12,14 @@ export interface DiscoveryFileSystem {
   statIfExists(path: string): { isFile(): boolean; isDirectory(): boolean } | undefined;
   /** Synchronous, for the same reason (one per module found). */
   realpath(path: string): string;
+  /**
+   * {@link statIfExists} without following a symbolic link. Optional: with it, a module that
+   * is no link, in a folder that is none either, gets its real path by joining names onto its
+   * folder's real path instead of a `realpath` (which reads every link of the path again).
+   */
+  lstatIfExists?(
+    path: string,
+  ): { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean } | undefined;
   readdir(
     path: string,
   ): Promise<Array<{ name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }>>;
@@ -23,6 +31,7 @@ export const nodeDiscoveryFileSystem: DiscoveryFileSystem = {
   stat: (path) => stat(path),
   statIfExists: (path) => statSync(path, { throwIfNoEntry: false }),
   realpath: (path) => realpathSync.native(path),
+  lstatIfExists: (path) => lstatSync(path, { throwIfNoEntry: false }),
   readdir: (path) => readdir(path, { withFileTypes: true }),
   readFile: (path) => readFile(path, "utf8"),
 };
