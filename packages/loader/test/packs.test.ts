@@ -1,11 +1,11 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCustomTools } from "../src/index.js";
 import { fakeContext, testCacheDir } from "./helpers.js";
 
 // Tool files of one folder, in discovery order. Their names were checked to fall into one
-// pack (pack boundaries hash the last two path segments, so they do not depend on the folder).
+// pack (pack boundaries hash the file name, so they do not depend on the folder).
 const TOOLS: Record<string, string> = {
   "a-paths.ts": `import path, { join } from "node:path";
 import * as os from "node:os";
@@ -76,6 +76,22 @@ async function load(dir: string, cacheDir: string) {
   return { ...result, call };
 }
 
+/**
+ * A copy of a filled cache under a new folder: its bundles have new URLs, so this process
+ * evaluates them afresh, from the packs found on disk, as a new process would.
+ */
+async function warmCopy(cacheDir: string): Promise<string> {
+  const copy = testCacheDir("packs-copy");
+  await cp(cacheDir, copy, { recursive: true });
+  return copy;
+}
+
+/** Runs `round` on the cache as the first load fills it, then on a {@link warmCopy} of it. */
+async function coldThenWarm(cacheDir: string, round: (cache: string) => Promise<void>): Promise<void> {
+  await round(cacheDir);
+  await round(await warmCopy(cacheDir));
+}
+
 async function packFiles(cacheDir: string): Promise<string[]> {
   const names = await readdir(join(cacheDir, "bundles"));
   return names.filter((name) => name.startsWith("pack-")).sort();
@@ -84,9 +100,9 @@ async function packFiles(cacheDir: string): Promise<string[]> {
 describe("packs: many tool bundles in one file", () => {
   it("loads every tool from one pack, and imports a bundle with a package import on its own", async () => {
     const { dir, cacheDir } = await toolFolder("packs-basic");
-    for (const round of ["cold", "warm"]) {
-      const { tools, diagnostics, call } = await load(dir, cacheDir);
-      expect(diagnostics, round).toEqual([]);
+    await coldThenWarm(cacheDir, async (cache) => {
+      const { tools, diagnostics, call } = await load(dir, cache);
+      expect(diagnostics, cache).toEqual([]);
       expect(tools.map((loaded) => loaded.tool.name)).toEqual([
         "paths",
         "waits",
@@ -97,7 +113,7 @@ describe("packs: many tool bundles in one file", () => {
       expect(await call("paths")).toBe("a/bfunction");
       expect(await call("waits")).toBe("waited");
       expect(await call("package")).toBe("from a package");
-    }
+    });
     const packs = await packFiles(cacheDir);
     expect(packs).toHaveLength(1);
     const pack = await readFile(join(cacheDir, "bundles", packs[0] as string), "utf8");
@@ -105,13 +121,74 @@ describe("packs: many tool bundles in one file", () => {
     expect(pack).toMatch(/^null, \/\/ ".*e-package\.ts": imported on its own$/m);
   });
 
-  it("runs a packed module's top level at every load, like a fresh import", async () => {
+  it("loads from the pack a later process finds on disk", async () => {
+    const { dir, cacheDir } = await toolFolder("packs-warm");
+    await load(dir, cacheDir);
+    const warm = await warmCopy(cacheDir);
+    const before = await packFiles(warm);
+    const { tools, diagnostics, call } = await load(dir, warm);
+    expect(diagnostics).toEqual([]);
+    expect(tools).toHaveLength(5);
+    expect(await call("waits")).toBe("waited");
+    expect(await packFiles(warm)).toEqual(before); // found by name, not written again
+  });
+
+  it("evaluates a packed module once per process, like an ES import, and runs its factory at every load", async () => {
     const { dir, cacheDir } = await toolFolder("packs-state");
     const state = globalThis as { __packLoads?: number };
     state.__packLoads = 0;
-    await load(dir, cacheDir);
-    const { call } = await load(dir, cacheDir);
-    expect(await call("counts")).toBe("2");
+    const first = await load(dir, cacheDir);
+    const second = await load(dir, cacheDir);
+    expect(await second.call("counts")).toBe("1");
+    const tool = (result: typeof first) => result.tools.find((loaded) => loaded.tool.name === "counts")?.tool;
+    expect(tool(second)).not.toBe(tool(first));
+    await load(dir, await warmCopy(cacheDir)); // other URLs: evaluated again, as another process would
+    expect(state.__packLoads).toBe(2);
+  });
+
+  it("binds a member's imports of built-ins before any code of its bundle runs (an import cycle)", async () => {
+    const { dir, cacheDir } = await toolFolder("packs-cycle");
+    // esbuild writes lib/helper.ts (whose top level calls back into the entry) before the
+    // entry's own section, which holds its `import { join }`.
+    await mkdir(join(dir, "cycle/lib"), { recursive: true });
+    await writeFile(
+      join(dir, "cycle/index.ts"),
+      `import { early } from "./lib/helper";
+import { join } from "node:path";
+export function joined(): string { return join("x", "y"); }
+export default (pi: any) => ({
+  name: "cycle", label: "Cycle", description: "Imports a module that calls back into it.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: early }] }; },
+});
+`,
+    );
+    await writeFile(
+      join(dir, "cycle/lib/helper.ts"),
+      'import { joined } from "../index";\nexport const early = joined();\n',
+    );
+    await coldThenWarm(cacheDir, async (cache) => {
+      const { diagnostics, call } = await load(dir, cache);
+      expect(diagnostics).toEqual([]);
+      expect(await call("cycle")).toBe("x/y");
+    });
+  });
+
+  it("fails a member that imports a name its built-in does not export, as an ES import does", async () => {
+    const { dir, cacheDir } = await toolFolder("packs-missing-export");
+    await writeFile(
+      join(dir, "b-waits.ts"),
+      'import { notAnExport } from "node:path";\nexport default () => ({ name: "waits", run: notAnExport });\n',
+    );
+    const { diagnostics, tools } = await load(dir, cacheDir);
+    expect(tools).toHaveLength(4);
+    expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E_IMPORT"]);
+    expect(diagnostics[0]?.message).toContain(
+      "The requested module 'node:path' does not provide an export named 'notAnExport'",
+    );
+    expect(
+      await readFile(join(cacheDir, "bundles", (await packFiles(cacheDir))[0] as string), "utf8"),
+    ).toContain("notAnExport");
   });
 
   it("names the .ts line of a packed tool in stack traces", async () => {
@@ -143,21 +220,21 @@ describe("packs: many tool bundles in one file", () => {
 export default (pi: any) => ({ name: "counts", label: "C", description: "d", parameters: pi.typebox.Type.Object({}), async execute() { return { content: [] }; } });
 `,
     );
-    for (const round of ["cold", "warm"]) {
-      const { tools, diagnostics } = await load(dir, cacheDir);
+    await coldThenWarm(cacheDir, async (cache) => {
+      const { tools, diagnostics } = await load(dir, cache);
       expect(
         tools.map((loaded) => loaded.tool.name),
-        round,
+        cache,
       ).toEqual(["paths", "counts", "throws", "package"]);
       expect(
         diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path]),
-        round,
+        cache,
       ).toEqual([
         ["E_PROCESS_EXIT", join(dir, "b-waits.ts")],
         ["W_GLOBAL_TAMPERING", join(dir, "c-counts.ts")],
       ]);
       expect(Object.hasOwn(Array.prototype, "packPolluted")).toBe(false);
-    }
+    });
     expect(await packFiles(cacheDir)).toHaveLength(1);
   });
 
@@ -173,14 +250,19 @@ export default (pi: any) => ({ name: "counts", label: "C", description: "d", par
     expect(after).not.toEqual(before);
   });
 
-  it("still loads every tool, each on its own, when the pack file is damaged", async () => {
+  it("still loads every tool, each on its own, when the pack file is damaged, and writes it anew", async () => {
     const { dir, cacheDir } = await toolFolder("packs-damaged");
     await load(dir, cacheDir);
-    const [pack] = await packFiles(cacheDir);
-    await writeFile(join(cacheDir, "bundles", pack as string), "this is not JavaScript {");
-    const { tools, diagnostics, call } = await load(dir, cacheDir);
+    const warm = await warmCopy(cacheDir);
+    const [pack] = await packFiles(warm);
+    await writeFile(join(warm, "bundles", pack as string), "this is not JavaScript {");
+    const { tools, diagnostics, call } = await load(dir, warm);
     expect(diagnostics).toEqual([]);
     expect(tools).toHaveLength(5);
     expect(await call("waits")).toBe("waited");
+    expect(await packFiles(warm)).toEqual([]); // removed once found damaged
+    await load(dir, warm);
+    expect(await packFiles(warm)).toEqual([pack]);
+    expect(await readFile(join(warm, "bundles", pack as string), "utf8")).toContain("async function ()");
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,13 +30,32 @@ function esbuildPackageDir(): string | undefined {
 }
 
 /**
+ * esbuild's folder through Node's own resolver, for layouts the `node_modules` walk above
+ * does not see (Yarn Plug'n'Play, `NODE_PATH`). Slower: it starts the CommonJS resolver.
+ */
+function resolvedPackageDir(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    let from = require;
+    try {
+      from = createRequire(require.resolve("@tooldock/loader/package.json"));
+    } catch {
+      // Not reachable by name: resolve from here.
+    }
+    return dirname(from.resolve("esbuild/package.json"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The installed esbuild version, read from its `package.json` without importing esbuild
  * (so a warm start can check the cache key without starting the compiler).
  */
 export function esbuildVersion(): string {
   if (cached !== undefined) return cached;
   try {
-    const directory = esbuildPackageDir();
+    const directory = esbuildPackageDir() ?? resolvedPackageDir();
     if (directory !== undefined) {
       const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
         name?: string;
@@ -47,7 +67,7 @@ export function esbuildVersion(): string {
       }
     }
   } catch {
-    // An unreadable manifest: the key still differs from any esbuild-built entry.
+    // An unreadable manifest: "unknown" below, which no bundle built by a known version has.
   }
   cached = "unknown";
   return cached;

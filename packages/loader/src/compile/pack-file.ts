@@ -4,7 +4,7 @@ import { decode, encode, type SourceMapMappings } from "@jridgewell/sourcemap-co
 import { writeFileAtomicSync } from "./atomic-write.js";
 import { bundlePath } from "./bundle-index.js";
 import { hash } from "./hash.js";
-import { PACK_FORMAT_VERSION, type PackMember, packPath } from "./pack-id.js";
+import { PACK_EXPORT, PACK_FORMAT_VERSION, type PackMember, packPath } from "./pack-id.js";
 import { builtinAlias, loadThunkLexer, type ThunkBody, toThunkBody } from "./thunk-body.js";
 import { mapPath } from "./write-bundle.js";
 
@@ -15,7 +15,7 @@ interface SourceMapJson {
 }
 
 /**
- * Writes the pack of `members`: one ES module whose `modules` export holds, per member, an
+ * Writes the pack of `members`: one ES module whose {@link PACK_EXPORT} export holds, per member, an
  * `async function` wrapping its bundle ({@link toThunkBody}), or `null` for a bundle that
  * must be imported on its own. Importing the pack runs no tool code (only Node built-ins
  * are imported); calling a function evaluates that member, each time it is called. The
@@ -37,7 +37,7 @@ export async function writePack(
     ...[...builtins]
       .sort()
       .map((specifier) => `import * as ${builtinAlias(specifier)} from ${JSON.stringify(specifier)};`),
-    "export const modules = [",
+    `export const ${PACK_EXPORT} = [`,
   ];
   const mappings: SourceMapMappings = lines.map(() => []);
   const sources: string[] = [];
@@ -45,11 +45,12 @@ export async function writePack(
   for (const [index, thunk] of thunks.entries()) {
     const member = members[index] as PackMember;
     if (thunk === undefined) {
-      lines.push(`null, // ${JSON.stringify(member.entry)}: imported on its own`);
+      lines.push(`null, // ${describePath(member.entry)}: imported on its own`);
       mappings.push([]);
       continue;
     }
-    lines.push(`async function () { // ${JSON.stringify(member.entry)}`);
+    // The bindings of its imports open the function, before any of its code (no line added).
+    lines.push(`async function () { ${thunk.body.header} // ${describePath(member.entry)}`);
     mappings.push([]);
     const bodyLines = thunk.body.body.split("\n");
     const memberMappings = decode(thunk.map.mappings ?? "");
@@ -79,6 +80,16 @@ export async function writePack(
   writeFileAtomicSync(path, `${lines.join("\n")}\n//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`);
   replaceSlot(cacheDir, members, id);
   return thunks.filter((thunk) => thunk !== undefined).length;
+}
+
+/**
+ * A path for a `//` comment: JSON-quoted, with the two characters that end a comment line in
+ * JavaScript but that JSON leaves as they are (U+2028, U+2029) escaped too.
+ */
+function describePath(path: string): string {
+  return JSON.stringify(path)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function readThunk(cacheDir: string, key: string): { body: ThunkBody; map: SourceMapJson } | undefined {

@@ -1,8 +1,17 @@
 import { bundlePath } from "./bundle-index.js";
 import { hash } from "./hash.js";
 
-/** Bump when the pack layout changes, so packs written before are not reused. */
-export const PACK_FORMAT_VERSION = 1;
+/**
+ * Bump when the pack layout changes, so packs written before are not reused.
+ * 2: import bindings on the function's first line, checked; the export renamed.
+ */
+export const PACK_FORMAT_VERSION = 2;
+
+/**
+ * The name of a pack's one export: the array of member functions. Unusual on purpose: a
+ * member's free variable of that name would otherwise read the pack's array.
+ */
+export const PACK_EXPORT = "__tooldockPackModules";
 
 /** One cached bundle a pack may hold. */
 export interface PackMember {

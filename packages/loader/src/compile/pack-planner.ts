@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CompiledBundle } from "./esbuild-queue.js";
-import { type PackMember, packId, packPath } from "./pack-id.js";
+import { PACK_EXPORT, type PackMember, packId, packPath } from "./pack-id.js";
 
 /** Most entries one pack holds. */
 export const MAX_PACK_SIZE = 32;
@@ -24,13 +24,14 @@ interface Chunk {
  * are wrapped as functions in one file (see `writePack`), so a warm start reads and compiles
  * one file per pack instead of one per tool, and no tool code runs before its own turn.
  *
- * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about one in
- * {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries (8 for the first pack, so
- * the first tools are ready sooner), so adding or removing a tool changes only the pack
- * around it. A pack is written once per set of bundle keys and
- * found by name afterwards. Entries not planned, packs with fewer than two bundles, bundles
- * the pack cannot wrap, and every member of a pack that cannot be written or imported are
- * imported on their own, exactly as without packs.
+ * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about
+ * one in {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries (8 for the first
+ * pack, so the first tools are ready sooner), so adding or removing a tool changes the pack
+ * around it (and the next one, within the first 8). A pack is written once per set of bundle
+ * keys and found by name afterwards. Entries not planned, packs with fewer than two bundles,
+ * bundles the pack cannot wrap, packs with a member this process evaluated already, and
+ * every member of a pack that cannot be written or imported are imported on their own,
+ * exactly as without packs. Either way a bundle is evaluated once per process.
  */
 export class PackPlanner {
   readonly #cacheDir: string;
@@ -58,25 +59,34 @@ export class PackPlanner {
     }
   }
 
-  /** How to evaluate `entry`, whose current bundle is `bundle`: from its pack when it has one. */
+  /**
+   * How to evaluate `entry`, whose current bundle is `bundle`: from its pack when it has one
+   * and none of the pack's bundles was evaluated in this process yet (a reload evaluates only
+   * the edited bundles, on their own, instead of importing a new pack of them all).
+   */
   async evaluator(entry: string, bundle: CompiledBundle): Promise<Evaluate> {
-    const alone: Evaluate = () => import(/* @vite-ignore */ bundle.url);
+    const importAlone = () => import(/* @vite-ignore */ bundle.url);
+    const alone: Evaluate = () => evaluateOnce(bundle.url, importAlone);
     const chunk = this.#chunks.get(entry);
     if (chunk === undefined) return alone;
+    // Even when this process will not import it, so the next start finds it.
     chunk.pack ??= this.#pack(chunk);
     const pack = await chunk.pack;
-    const index =
-      pack?.members.findIndex((member) => member.entry === entry && member.key === bundle.key) ?? -1;
+    const index = pack?.members.findIndex((member) => member.url === bundle.url) ?? -1;
     if (pack === undefined || index === -1) return alone;
-    return () => pack.evaluate(index, alone);
+    return () => evaluateOnce(bundle.url, () => pack.evaluate(index, importAlone));
   }
 
   async #pack(chunk: Chunk): Promise<LoadedPack | undefined> {
     const compiled = await Promise.allSettled(chunk.entries.map((entry) => this.#compile(entry)));
-    const members: PackMember[] = [];
+    const members: Array<PackMember & { url: string }> = [];
     for (const [index, outcome] of compiled.entries()) {
       if (outcome.status === "fulfilled")
-        members.push({ entry: chunk.entries[index] as string, key: outcome.value.key });
+        members.push({
+          entry: chunk.entries[index] as string,
+          key: outcome.value.key,
+          url: outcome.value.url,
+        });
     }
     if (members.length < 2) return undefined;
     const id = packId(members);
@@ -90,29 +100,57 @@ export class PackPlanner {
         return undefined; // an unreadable or unwritable cache: each bundle on its own still works
       }
     }
-    return new LoadedPack(pathToFileURL(path).href, members);
+    // Written for the next start either way; imported only if it would evaluate every member.
+    if (members.some((member) => evaluations.has(member.url))) return undefined;
+    return new LoadedPack(path, members);
   }
+}
+
+/**
+ * Every bundle evaluated in this process, by URL, whether from a pack or imported on its own:
+ * like an ES module, a bundle is evaluated once per process (a rejection is kept too, as Node
+ * keeps a module whose evaluation threw), and a load that finds it here reuses its exports.
+ */
+const evaluations = new Map<string, Promise<unknown>>();
+
+function evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
+  let evaluation = evaluations.get(url);
+  if (evaluation === undefined) {
+    evaluation = evaluate();
+    evaluations.set(url, evaluation);
+  }
+  return evaluation;
 }
 
 /** A pack on disk, imported the first time one of its members is evaluated. */
 class LoadedPack {
-  readonly members: readonly PackMember[];
-  readonly #url: string;
-  #modules: Promise<readonly unknown[] | undefined> | undefined;
+  readonly members: ReadonlyArray<PackMember & { url: string }>;
+  readonly #path: string;
+  #functions: Promise<readonly unknown[] | undefined> | undefined;
 
-  constructor(url: string, members: readonly PackMember[]) {
-    this.#url = url;
+  constructor(path: string, members: ReadonlyArray<PackMember & { url: string }>) {
+    this.#path = path;
     this.members = members;
   }
 
   /** Runs member `index` (its top-level code, then its exports); `alone` when the pack has no function for it. */
   async evaluate(index: number, alone: Evaluate): Promise<unknown> {
-    this.#modules ??= import(/* @vite-ignore */ this.#url).then(
-      (namespace: { modules?: unknown }) =>
-        Array.isArray(namespace.modules) ? namespace.modules : undefined,
-      () => undefined, // removed by another process, or unreadable: import each member on its own
+    this.#functions ??= import(/* @vite-ignore */ pathToFileURL(this.#path).href).then(
+      (namespace: Record<string, unknown>) => {
+        const functions = namespace[PACK_EXPORT];
+        return Array.isArray(functions) ? functions : undefined;
+      },
+      () => {
+        // Damaged or removed: import each member on its own, and let the next load write it anew.
+        try {
+          rmSync(this.#path, { force: true });
+        } catch {
+          // Left for a later load to replace; it is never trusted without importing it.
+        }
+        return undefined;
+      },
     );
-    const run = (await this.#modules)?.[index];
+    const run = (await this.#functions)?.[index];
     return typeof run === "function" ? (run as () => Promise<unknown>)() : alone();
   }
 }

@@ -6,7 +6,7 @@ const AsyncFunction = (async () => {}).constructor as new (...args: string[]) =>
 /** Runs a thunk body the way a pack does: each built-in's namespace under its alias. */
 async function run(thunk: ThunkBody): Promise<Record<string, unknown>> {
   const namespaces = await Promise.all(thunk.builtins.map((specifier) => import(specifier)));
-  const body = new AsyncFunction(...thunk.builtins.map(builtinAlias), thunk.body) as (
+  const body = new AsyncFunction(...thunk.builtins.map(builtinAlias), `${thunk.header}\n${thunk.body}`) as (
     ...args: unknown[]
   ) => Promise<Record<string, unknown>>;
   return body(...namespaces);
@@ -44,6 +44,16 @@ describe("toThunkBody", () => {
     expect((namespace.default as () => unknown[])()).toEqual(["a/b", "r", "function", "/", "function"]);
     expect(namespace.other).toBe(1);
     expect(thunk.body).not.toContain("sourceMappingURL");
+  });
+
+  it("checks each named import as ES module linking does, before any code runs", async () => {
+    const thunk = convert(
+      'globalThis.__thunkRan = true;\nimport { notAnExport } from "node:path";\nvar used = notAnExport;\nexport { used };\n',
+    );
+    await expect(run(thunk)).rejects.toThrow(
+      new SyntaxError("The requested module 'node:path' does not provide an export named 'notAnExport'"),
+    );
+    expect((globalThis as { __thunkRan?: boolean }).__thunkRan).toBeUndefined();
   });
 
   it("keeps every line where it was, so the bundle's source map still applies", () => {

@@ -5,11 +5,19 @@ import { hash } from "./hash.js";
 /** A bundle rewritten as the body of an `async function`, to be wrapped in a pack. */
 export interface ThunkBody {
   /**
-   * The bundle's code with the same line breaks: each import of a Node built-in becomes a
-   * read of the namespace the pack imports for it ({@link builtinAlias}), the export clause
-   * becomes a `return` of an object whose getters read the exported bindings, and a
-   * `sourceMappingURL` comment is dropped. Line `n` of the body is line `n` of the bundle,
-   * so the bundle's source map applies once shifted.
+   * The bindings of the bundle's imports of Node built-ins, read from the namespaces the
+   * pack imports ({@link builtinAlias}), each named import checked as ES module linking
+   * would. One line without a line break, to run before any of the body: an ES module's
+   * imports are bound before any code of the module graph runs, and code of a module
+   * esbuild placed earlier in the bundle may call into this one (an import cycle).
+   */
+  header: string;
+  /**
+   * The bundle's code with the same line breaks: the import statements are blanked (their
+   * bindings are in {@link header}), the export clause becomes a `return` of an object whose
+   * getters read the exported bindings, and a `sourceMappingURL` comment is dropped. Line
+   * `n` of the body is line `n` of the bundle, so the bundle's source map applies once
+   * shifted.
    */
   body: string;
   /** The built-in specifiers the body reads, for the pack to import once each. */
@@ -54,14 +62,16 @@ export function toThunkBody(bundle: string): ThunkBody | undefined {
   }
   const edits: Array<{ start: number; end: number; text: string }> = [];
   const builtins = new Set<string>();
+  const declarations: string[] = [];
   for (const entry of imports) {
     if (entry.type === "dynamic") continue; // resolved from the pack's folder, as from the bundle's
     if (entry.type !== "static" || !isBuiltin(entry.specifier) || entry.attributes !== null) return undefined;
     const statement = code.slice(entry.importStart, entry.importEnd);
-    const text = bindingsOf(statement, builtinAlias(entry.specifier));
-    if (text === undefined) return undefined;
+    const bindings = bindingsOf(statement, entry.specifier);
+    if (bindings === undefined) return undefined;
     builtins.add(entry.specifier);
-    edits.push({ start: entry.importStart, end: entry.importEnd, text: keepLines(statement, text) });
+    declarations.push(bindings);
+    edits.push({ start: entry.importStart, end: entry.importEnd, text: keepLines(statement, "") });
   }
   const exported = exportsReturn(code, exports);
   if (exported === undefined) return undefined;
@@ -75,7 +85,8 @@ export function toThunkBody(bundle: string): ThunkBody | undefined {
   }
   body += code.slice(at);
   if (exported.edit === undefined) body += `\nreturn { __proto__: null };`;
-  return parses(body) ? { body, builtins: [...builtins] } : undefined;
+  const header = declarations.filter((declaration) => declaration !== "").join(" ");
+  return parses(`${header}\n${body}`) ? { header, body, builtins: [...builtins] } : undefined;
 }
 
 const AsyncFunction = (async () => {}).constructor as new (body: string) => unknown;
@@ -93,8 +104,13 @@ function parses(body: string): boolean {
   }
 }
 
-/** `import … from "x"` as declarations reading the pack's namespace of `x`. */
-function bindingsOf(statement: string, alias: string): string | undefined {
+/**
+ * `import … from "x"` as declarations reading the pack's namespace of `x`. A named import
+ * the built-in does not export throws the `SyntaxError` ES module linking throws (a Node
+ * version without it), instead of binding `undefined`.
+ */
+function bindingsOf(statement: string, specifier: string): string | undefined {
+  const alias = builtinAlias(specifier);
   if (SIDE_EFFECT_IMPORT.test(statement)) return "";
   const clause = IMPORT_CLAUSE.exec(statement)?.[1];
   if (clause === undefined) return undefined;
@@ -112,18 +128,27 @@ function bindingsOf(statement: string, alias: string): string | undefined {
   if (namespace !== null) return [...declarations, `const ${namespace[1]} = ${alias};`].join(" ");
   if (!rest.startsWith("{") || !rest.endsWith("}")) return undefined;
   const properties: string[] = [];
+  const checks: string[] = [];
   for (const part of rest.slice(1, -1).split(",")) {
     const binding = part.trim();
     if (binding === "") continue;
     const named = NAMED_BINDING.exec(binding);
     if (named === null) return undefined;
     const [, identifier, quoted, local] = named;
-    if (identifier !== undefined)
+    let name: string;
+    if (identifier !== undefined) {
       properties.push(local === undefined ? identifier : `${identifier}: ${local}`);
-    else if (local !== undefined) properties.push(`${quoted}: ${local}`);
-    else return undefined; // `import { "a-b" }` without a local name is not valid JavaScript
+      name = identifier;
+    } else if (quoted?.startsWith('"') && local !== undefined) {
+      properties.push(`${quoted}: ${local}`);
+      name = JSON.parse(quoted) as string;
+    } else return undefined; // a single-quoted name (esbuild writes double quotes), or no local name
+    const message = `The requested module '${specifier}' does not provide an export named '${name}'`;
+    checks.push(
+      `if (!(${JSON.stringify(name)} in ${alias})) throw new SyntaxError(${JSON.stringify(message)});`,
+    );
   }
-  return [...declarations, `const { ${properties.join(", ")} } = ${alias};`].join(" ");
+  return [...checks, ...declarations, `const { ${properties.join(", ")} } = ${alias};`].join(" ");
 }
 
 /**

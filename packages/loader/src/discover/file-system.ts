@@ -31,7 +31,11 @@ export const nodeDiscoveryFileSystem: DiscoveryFileSystem = {
   stat: (path) => stat(path),
   statIfExists: (path) => statSync(path, { throwIfNoEntry: false }),
   realpath: (path) => realpathSync.native(path),
-  lstatIfExists: (path) => lstatSync(path, { throwIfNoEntry: false }),
+  // Not where file systems ignore case by default: `lstat("folder/index.ts")` also finds
+  // `folder/Index.ts`, and only `realpath` gives the name as the disk spells it.
+  ...(process.platform === "darwin" || process.platform === "win32"
+    ? {}
+    : { lstatIfExists: (path: string) => lstatSync(path, { throwIfNoEntry: false }) }),
   readdir: (path) => readdir(path, { withFileTypes: true }),
   readFile: (path) => readFile(path, "utf8"),
 };
