@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { assertBuilt, assertNoDynamicRequire, assertSingleCopies } from "./bundle-checks.mjs";
+import { lazyZodLocales, writeLocalesFile } from "./lazy-zod-locales.mjs";
 import { ownedExternals } from "./owned-externals.mjs";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -27,6 +28,8 @@ const ENTRY_POINTS = {
 
 for (const entry of Object.values(ENTRY_POINTS)) await assertBuilt(packageDir, entry);
 await rm(join(packageDir, OUT_DIR), { recursive: true, force: true });
+/** @type {{ index?: string }} */
+const locales = {};
 const { metafile } = await build({
   absWorkingDir: packageDir,
   entryPoints: ENTRY_POINTS,
@@ -45,10 +48,13 @@ const { metafile } = await build({
   // Bundle the built JS as it is: without this, the root tsconfig's `paths` would swap the
   // packages' `dist/` for their TypeScript sources.
   tsconfigRaw: {},
-  plugins: [ownedExternals(packageDir)],
+  plugins: [ownedExternals(packageDir), lazyZodLocales(locales)],
   metafile: true,
   logLevel: "warning",
 });
+if (locales.index === undefined)
+  throw new Error("zod's locales index was not bundled: check lazy-zod-locales.mjs");
+await writeLocalesFile(locales.index, join(packageDir, OUT_DIR));
 await assertSingleCopies(packageDir, metafile);
 await assertNoDynamicRequire(packageDir, metafile);
 await chmod(join(packageDir, OUT_DIR, "tooldock.js"), 0o755);

@@ -85,6 +85,28 @@ describe("the tooldock executable", () => {
     expect(await importedElsewhere()).toEqual([]);
   });
 
+  it("keeps every zod locale, loaded from beside the bundle on first use", async () => {
+    const tools = await tempDir({
+      "german.ts": `export default (pi: any) => {
+  pi.zod.config(pi.zod.locales.de());
+  return {
+    name: "german", label: "German", description: "Reports invalid arguments in German.",
+    parameters: pi.zod.object({ count: pi.zod.number() }),
+    async execute() { return { content: [{ type: "text", text: "ok" }] }; },
+  };
+};
+`,
+    });
+    try {
+      const run = await runRecorded(["call", "german", tools.path, "--args", '{"count": "x"}']);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain("- /count: Ungültige Eingabe");
+      expect(await importedElsewhere()).toEqual([]);
+    } finally {
+      await tools.remove();
+    }
+  });
+
   it("runs the --isolate child from the bundle too", async () => {
     const run = await runRecorded(["validate", join(examplesDir, "tools", "notes.ts"), "--isolate"]);
     expect(run.code).toBe(0);
