@@ -1,5 +1,6 @@
 import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { CustomTool } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { loadCustomTools } from "../src/index.js";
 import { fakeContext, testCacheDir } from "./helpers.js";
@@ -92,6 +93,26 @@ async function coldThenWarm(cacheDir: string, round: (cache: string) => Promise<
   await round(await warmCopy(cacheDir));
 }
 
+/**
+ * The files, as V8 names them, the stack of the error `tool` throws runs through: the
+ * generated files (a pack, a bundle), not the `.ts` sources a source map would name. A
+ * user-set `Error.prepareStackTrace` gets the raw call sites, before Node's source maps.
+ */
+async function generatedStackFiles(tool: CustomTool | undefined, cwd: string): Promise<string[]> {
+  const previous = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? "");
+  try {
+    const error = await Promise.resolve(tool?.execute("1", {} as never, undefined, fakeContext(cwd))).catch(
+      (thrown: unknown) => thrown,
+    );
+    return (error as { stack: string[] }).stack;
+  } finally {
+    Error.prepareStackTrace = previous;
+  }
+}
+
+const PACK_FILE = /[\\/]bundles[\\/]pack-[0-9a-f]{40}\.mjs$/;
+
 async function packFiles(cacheDir: string): Promise<string[]> {
   const names = await readdir(join(cacheDir, "bundles"));
   return names.filter((name) => name.startsWith("pack-")).sort();
@@ -113,6 +134,9 @@ describe("packs: many tool bundles in one file", () => {
       expect(await call("paths")).toBe("a/bfunction");
       expect(await call("waits")).toBe("waited");
       expect(await call("package")).toBe("from a package");
+      // The code ran from the pack, not from the tool's own bundle.
+      const throws = tools.find((loaded) => loaded.tool.name === "throws")?.tool;
+      expect((await generatedStackFiles(throws, dir)).some((file) => PACK_FILE.test(file))).toBe(true);
     });
     const packs = await packFiles(cacheDir);
     expect(packs).toHaveLength(1);
@@ -172,6 +196,9 @@ export default (pi: any) => ({
       expect(diagnostics).toEqual([]);
       expect(await call("cycle")).toBe("x/y");
     });
+    // It ran from the pack (the rewrite under test), not from its own bundle.
+    const pack = await readFile(join(cacheDir, "bundles", (await packFiles(cacheDir))[0] as string), "utf8");
+    expect(pack).toMatch(/^async function \(\) \{.*\/\/ ".*cycle[\\/]index\.ts"$/m);
   });
 
   it("fails a member that imports a name its built-in does not export, as an ES import does", async () => {

@@ -270,11 +270,7 @@ function realPathOrUndefined(state: DiscoveryState, path: string): string | unde
 }
 
 function realPathOr(state: DiscoveryState, path: string): string {
-  try {
-    return state.fileSystem.realpath(path);
-  } catch {
-    return path;
-  }
+  return realPathOrUndefined(state, path) ?? path;
 }
 
 function reportUnreadable(state: DiscoveryState, path: string, given: string, error: unknown): void {
