@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CustomTool } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
@@ -275,6 +275,21 @@ export default (pi: any) => ({ name: "counts", label: "C", description: "d", par
     const after = await packFiles(cacheDir);
     expect(after).toHaveLength(1);
     expect(after).not.toEqual(before);
+  });
+
+  it("removes packs not written for 30 days when it writes a pack", async () => {
+    const { dir, cacheDir } = await toolFolder("packs-sweep");
+    await mkdir(join(cacheDir, "bundles"), { recursive: true });
+    const old = `pack-${"a".repeat(40)}.mjs`;
+    const recent = `pack-${"b".repeat(40)}.mjs`;
+    for (const name of [old, recent]) await writeFile(join(cacheDir, "bundles", name), "export {};\n");
+    const monthAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    await utimes(join(cacheDir, "bundles", old), monthAgo, monthAgo);
+    await load(dir, cacheDir); // cold: writes this folder's pack
+    const packs = await packFiles(cacheDir);
+    expect(packs).toContain(recent);
+    expect(packs).not.toContain(old);
+    expect(packs).toHaveLength(2);
   });
 
   it("still loads every tool, each on its own, when the pack file is damaged, and writes it anew", async () => {

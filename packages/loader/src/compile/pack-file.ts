@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { decode, encode, type SourceMapMappings } from "@jridgewell/sourcemap-codec";
 import { writeFileAtomicSync } from "./atomic-write.js";
@@ -79,7 +79,40 @@ export async function writePack(
   writeFileAtomicSync(mapPath(cacheDir, `pack-${id}`), JSON.stringify(map));
   writeFileAtomicSync(path, `${lines.join("\n")}\n//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`);
   replaceSlot(cacheDir, members, id);
+  sweepOldPacks(cacheDir);
   return thunks.filter((thunk) => thunk !== undefined).length;
+}
+
+/** Packs not written for this long are removed when another pack is written. */
+export const PACK_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Removes packs (and their maps and slots) written more than {@link PACK_MAX_AGE_MS} ago: the
+ * packs of groups whose membership changed are never read again, and a pack still in use is
+ * only a few milliseconds to write anew when its next load misses it. Runs only when a pack is
+ * written (a change), never on a warm start; a file it cannot read or remove is left alone.
+ */
+function sweepOldPacks(cacheDir: string, now: number = Date.now()): void {
+  const sweep = (directory: string, isPackFile: (name: string) => boolean) => {
+    let names: string[];
+    try {
+      names = readdirSync(directory);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!isPackFile(name)) continue;
+      const path = join(directory, name);
+      try {
+        if (now - statSync(path).mtimeMs > PACK_MAX_AGE_MS) rmSync(path, { force: true });
+      } catch {
+        // Removed meanwhile, or not ours to remove: leave it.
+      }
+    }
+  };
+  sweep(join(cacheDir, "bundles"), (name) => /^pack-[0-9a-f]{40}\.mjs$/.test(name));
+  sweep(join(cacheDir, "maps"), (name) => /^pack-[0-9a-f]{40}\.mjs\.map$/.test(name));
+  sweep(join(cacheDir, "packs"), (name) => /^[0-9a-f]{32}\.json$/.test(name));
 }
 
 /**
