@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ModuleFaults } from "./module-faults.js";
+import { releaseOnce } from "./release-once.js";
 
 /** Thrown in place of exiting; private so no tool can construct or recognise it by class. */
 class ProcessExitSentinel extends Error {
@@ -77,13 +78,10 @@ function uninstall(): void {
  */
 export function holdStepContext(): () => void {
   contextHolds += 1;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
+  return releaseOnce(() => {
     contextHolds -= 1;
     uninstall();
-  };
+  });
 }
 
 /** The faults record of the module whose async context is running, if any. */
@@ -99,13 +97,10 @@ export function currentModuleFaults(): ModuleFaults | undefined {
 export function holdExitGuard(): () => void {
   holds += 1;
   install();
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
+  return releaseOnce(() => {
     holds -= 1;
     uninstall();
-  };
+  });
 }
 
 /** The longest delay `setTimeout` honours; a longer one fires after 1 ms. */

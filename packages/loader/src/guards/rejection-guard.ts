@@ -1,4 +1,5 @@
 import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
+import { releaseOnce } from "./release-once.js";
 
 type Emit = typeof process.emit;
 
@@ -32,15 +33,12 @@ export function holdRejectionGuard(): () => void {
     } as Emit;
     wrapper = process.emit;
   }
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
+  return releaseOnce(() => {
     holds -= 1;
     releaseContext();
     if (holds > 0 || originalEmit === undefined) return;
     if (process.emit === wrapper) process.emit = originalEmit;
     originalEmit = undefined;
     wrapper = undefined;
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import { createHook } from "node:async_hooks";
 import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
+import { releaseOnce } from "./release-once.js";
 
 let holds = 0;
 const hook = createHook({
@@ -18,12 +19,9 @@ export function holdTimerTracking(): () => void {
   holds += 1;
   if (holds === 1) hook.enable();
   const releaseContext = holdStepContext();
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
+  return releaseOnce(() => {
     holds -= 1;
     if (holds === 0) hook.disable();
     releaseContext();
-  };
+  });
 }
