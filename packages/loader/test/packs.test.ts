@@ -150,11 +150,14 @@ describe("packs: many tool bundles in one file", () => {
     await load(dir, cacheDir);
     const warm = await warmCopy(cacheDir);
     const before = await packFiles(warm);
+    expect(before).toHaveLength(1);
     const { tools, diagnostics, call } = await load(dir, warm);
     expect(diagnostics).toEqual([]);
     expect(tools).toHaveLength(5);
     expect(await call("waits")).toBe("waited");
     expect(await packFiles(warm)).toEqual(before); // found by name, not written again
+    const throws = tools.find((loaded) => loaded.tool.name === "throws")?.tool;
+    expect((await generatedStackFiles(throws, dir)).some((file) => PACK_FILE.test(file))).toBe(true);
   });
 
   it("evaluates a packed module once per process, like an ES import, and runs its factory at every load", async () => {
@@ -236,6 +239,9 @@ export default (pi: any) => ({
       if (vitestPrepare !== undefined) Error.prepareStackTrace = vitestPrepare;
     }
     expect(stack).toContain(`${join(dir, "d-throws.ts")}:7:`);
+    // Through the pack's merged map: the code itself ran from the pack.
+    const throws = tools.find((loaded) => loaded.tool.name === "throws")?.tool;
+    expect((await generatedStackFiles(throws, dir)).some((file) => PACK_FILE.test(file))).toBe(true);
   });
 
   it("keeps the guards per module: an exit or a tampering inside a pack names its own module", async () => {
