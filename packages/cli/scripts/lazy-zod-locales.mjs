@@ -11,7 +11,7 @@ import { build } from "esbuild";
 const LOCALE_EXPORT = /^export \{ default as ([A-Za-z_$][\w$]*) \} from "\.\/([\w-]+)\.js";$/;
 
 /** The file the lazy locales require, in the bundle's folder. */
-export const LOCALES_FILE = "zod-locales.cjs";
+const LOCALES_FILE = "zod-locales.cjs";
 
 /**
  * @param {{ index?: string }} found the plugin sets `index` to the locales index it replaced

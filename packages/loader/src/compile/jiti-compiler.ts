@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompileFailure } from "./compile-failure.js";
 import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
+import type { Evaluate } from "./module-compiler.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
 
@@ -16,7 +17,7 @@ const JITI_ERROR_LOCATION = /^(\w*Error): ([\s\S]*?)\s*\n\s*(.+):(\d+):(\d+)\s*$
  * own transform cache under `<cacheDir>/jiti` (keyed by content), inline source maps, and the
  * host's shared modules served as virtual modules. Syntax errors become {@link CompileFailure}.
  */
-export async function prepareWithJiti(entry: string, cacheDir: string): Promise<() => Promise<unknown>> {
+export async function prepareWithJiti(entry: string, cacheDir: string): Promise<Evaluate> {
   jitiModule ??= import("jiti");
   const { createJiti } = await jitiModule;
   await ensureHostModules();

@@ -6,6 +6,9 @@ import { EsbuildQueue } from "./esbuild-queue.js";
 import { prepareWithJiti } from "./jiti-compiler.js";
 import { PackPlanner } from "./pack-planner.js";
 
+/** Evaluates one compiled entry and resolves to its module namespace (or what stands for it). */
+export type Evaluate = () => Promise<unknown>;
+
 /** Which compiler turns tool sources into modules. */
 export type CompilerName = "esbuild" | "jiti";
 
@@ -15,7 +18,7 @@ export interface ModuleCompiler {
    * Compiles an entry (or finds it in the cache) and returns the function that evaluates it.
    * Throws `CompileFailure` when it does not compile.
    */
-  prepare(entry: string): Promise<() => Promise<unknown>>;
+  prepare(entry: string): Promise<Evaluate>;
   /**
    * Announces entries the batch will prepare, in order (call again as discovery finds more).
    * Optional; with it, the next cache miss builds every stale announced entry in the same

@@ -84,7 +84,7 @@ export async function writePack(
 }
 
 /** Packs not written for this long are removed when another pack is written. */
-export const PACK_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+const PACK_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Removes packs (and their maps and slots) written more than {@link PACK_MAX_AGE_MS} ago: the

@@ -2,17 +2,15 @@ import { existsSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CompiledBundle } from "./esbuild-queue.js";
+import type { Evaluate } from "./module-compiler.js";
 import { PACK_EXPORT, type PackMember, packId, packPath } from "./pack-id.js";
 
 /** Most entries one pack holds. */
-export const MAX_PACK_SIZE = 32;
+const MAX_PACK_SIZE = 32;
 /** Most entries the first pack of a load holds: the first tool is ready sooner. */
 const MAX_FIRST_PACK_SIZE = 8;
 /** On average one entry in this many ends a pack (see {@link PackPlanner}). */
 const PACK_BOUNDARY_EVERY = 16;
-
-/** Evaluates one compiled entry and resolves to its module namespace (or what stands for it). */
-export type Evaluate = () => Promise<unknown>;
 
 interface Chunk {
   entries: string[];
@@ -151,7 +149,7 @@ class LoadedPack {
       },
     );
     const run = (await this.#functions)?.[index];
-    return typeof run === "function" ? (run as () => Promise<unknown>)() : alone();
+    return typeof run === "function" ? (run as Evaluate)() : alone();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ModuleCompiler } from "../compile/module-compiler.js";
+import type { Evaluate, ModuleCompiler } from "../compile/module-compiler.js";
 import type { DiscoveredModule } from "../discover/types.js";
 
 /** How many modules are compiled ahead of the one being imported. */
@@ -12,7 +12,7 @@ export const COMPILE_AHEAD = 3;
 export class CompileAhead {
   readonly #compiler: ModuleCompiler;
   readonly #modules: readonly DiscoveredModule[];
-  readonly #prepared = new Map<number, Promise<() => Promise<unknown>>>();
+  readonly #prepared = new Map<number, Promise<Evaluate>>();
 
   constructor(compiler: ModuleCompiler, modules: readonly DiscoveredModule[]) {
     this.#compiler = compiler;
@@ -20,11 +20,11 @@ export class CompileAhead {
   }
 
   /** The compiled module at `index` (rejects with the compile error); schedules the next ones. */
-  take(index: number): Promise<() => Promise<unknown>> {
+  take(index: number): Promise<Evaluate> {
     for (let ahead = index; ahead <= index + COMPILE_AHEAD && ahead < this.#modules.length; ahead += 1) {
       this.#schedule(ahead);
     }
-    const prepared = this.#prepared.get(index) as Promise<() => Promise<unknown>>;
+    const prepared = this.#prepared.get(index) as Promise<Evaluate>;
     this.#prepared.delete(index);
     return prepared;
   }

@@ -1,5 +1,6 @@
 import type { CustomToolAPI, Diagnostic } from "@tooldock/sdk";
 import { CompileFailure } from "../compile/compile-failure.js";
+import type { Evaluate } from "../compile/module-compiler.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
@@ -12,7 +13,7 @@ export type ModuleOutcome = { ok: true; entries: unknown[] } | { ok: false; diag
 
 interface LoadModuleStep {
   /** The module's compilation, started earlier (see `CompileAhead`). */
-  compiled: Promise<() => Promise<unknown>>;
+  compiled: Promise<Evaluate>;
   api: CustomToolAPI;
   factoryTimeoutMs: number;
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
@@ -28,7 +29,7 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   const { path, resolvedPath } = module;
   const fail = (diagnostic: Diagnostic): ModuleOutcome => ({ ok: false, diagnostic });
 
-  let evaluate: () => Promise<unknown>;
+  let evaluate: Evaluate;
   try {
     evaluate = await step.compiled;
   } catch (error) {
