@@ -63,3 +63,12 @@ export {
   toOpenAIRequest,
 } from "./steering/openai-request.js";
 export type { ToolDefinition } from "./steering/tool-definitions.js";
+// Private per-user folders (the loader's compile cache, ast_edit's journals).
+export {
+  checkPrivateFolder,
+  checkPrivateFolderSync,
+  defaultUserFolder,
+  ensurePrivateFolder,
+  ensurePrivateFolderSync,
+  type PrivateFolderCheck,
+} from "./util/private-folder.js";
