@@ -18,6 +18,7 @@ export type {
   PendingActionRecord,
 } from "./pending/pending-action-record.js";
 export {
+  type ClearOptions,
   DEFAULT_SOURCE_TOOL_NAME,
   PendingActionStore,
   type PendingActionStoreOptions,
@@ -25,7 +26,7 @@ export {
 export type { ResolveDetails } from "./pending/resolve-details.js";
 export { NOTHING_PENDING_MESSAGE } from "./pending/resolve-messages.js";
 export type { ResolveParams } from "./pending/resolve-parameters.js";
-export { createResolveTool, RESOLVE_TOOL_NAME } from "./pending/resolve-tool.js";
+export { createResolveTool, RESOLVE_TOOL_NAME, type ResolveToolOptions } from "./pending/resolve-tool.js";
 // Schemas: TypeBox or zod v4 into JSON Schema and a validator.
 export { asSchema } from "./schema/as-schema.js";
 export { TOOL_NAME_PATTERN } from "./schema/tool-name.js";

@@ -1,23 +1,43 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
-import { contentOf, detailsOf, type ResolveDetails, resolveDetails } from "./resolve-details.js";
-import { discardedText, rejectFailedText } from "./resolve-messages.js";
+import { type ResolveDetails, readCallbackResult, resolveDetails } from "./resolve-details.js";
+import { discardedText, rejectFailedText, rejectTimedOutText } from "./resolve-messages.js";
+import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
 import type { PendingEntry, StoreInternals } from "./store-internals.js";
 
 /**
- * Discards an entry already taken off the stack: runs `reject(reason)` when present and uses
- * its result when it returns one. A throwing `reject` still discards; the result reports it.
+ * Discards an entry already taken off the stack: runs `reject(reason)` when present, for at
+ * most `timeoutMs`, and uses its result when it returns one. A throwing `reject`, or one that
+ * does not settle in time, still discards; the result reports it.
  */
 export async function discardTopAction(
   internals: StoreInternals,
   entry: PendingEntry,
   reason: string,
+  timeoutMs: number,
 ): Promise<AgentToolResult<ResolveDetails>> {
   const { record, action } = entry;
-  let result: AgentToolResult | undefined;
-  try {
-    result = await action.reject?.(reason);
-  } catch (error) {
+  const settlement = await runActionCallback(
+    (event) => internals.emit(event),
+    record,
+    "reject",
+    () => action.reject?.(reason),
+    timeoutMs,
+  );
+  if (settlement.status === "timed-out") {
+    const error = actionTimeoutError(record, "reject", timeoutMs);
+    internals.emit({ type: "action-discarded", record, reason, error, timedOut: true });
+    return {
+      content: [{ type: "text", text: rejectTimedOutText(record, reason, timeoutMs) }],
+      details: resolveDetails("discard", reason, record, undefined, {
+        error: describeError(error),
+        timedOut: true,
+      }),
+      isError: true,
+    };
+  }
+  if (settlement.status === "rejected") {
+    const error = settlement.reason;
     internals.emit({ type: "action-discarded", record, reason, error });
     return {
       content: [{ type: "text", text: rejectFailedText(record, reason, error) }],
@@ -26,10 +46,11 @@ export async function discardTopAction(
     };
   }
   internals.emit({ type: "action-discarded", record, reason });
+  const result = readCallbackResult(settlement.value);
   const discarded: AgentToolResult<ResolveDetails> = {
-    content: contentOf(result) ?? [{ type: "text", text: discardedText(record, reason) }],
-    details: resolveDetails("discard", reason, record, detailsOf(result)),
+    content: result.content ?? [{ type: "text", text: discardedText(record, reason) }],
+    details: resolveDetails("discard", reason, record, result.details),
   };
-  if (result?.isError === true) discarded.isError = true;
+  if (result.isError) discarded.isError = true;
   return discarded;
 }

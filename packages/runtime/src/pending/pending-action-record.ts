@@ -20,15 +20,35 @@ export interface PendingActionRecord {
  *
  * - `action-pending`: a new action was pushed (not sent again when a failed apply restores it).
  * - `action-applied`: `apply` succeeded; the action left the stack.
- * - `action-apply-failed`: `apply` failed; the action is pending again, on top.
+ * - `action-apply-failed`: `apply` failed, or did not settle within its deadline (`timedOut`,
+ *   `error` an `E_CALLBACK_TIMEOUT` `TooldockError`); the action is pending again, on top.
  * - `action-discarded`: the action left the stack without being applied (`resolve` discard,
- *   `clear`, `pop`); `error` is set when its `reject` callback threw.
+ *   `clear`, `pop`); `error` is set when its `reject` callback threw, or did not settle within
+ *   its deadline (`timedOut`).
+ * - `action-settled-late`: an `apply` or `reject` that had timed out settled after all. Its
+ *   outcome changes nothing on the stack: a late apply's action stays pending (resolve it
+ *   again or discard it), a late reject's action stays discarded. `value` is what it returned
+ *   (`"fulfilled"`), `error` what it threw (`"rejected"`).
  */
 export type PendingActionEvent =
   | { type: "action-pending"; record: PendingActionRecord }
   | { type: "action-applied"; record: PendingActionRecord; result: AgentToolResult }
-  | { type: "action-apply-failed"; record: PendingActionRecord; error: unknown }
-  | { type: "action-discarded"; record: PendingActionRecord; reason: string; error?: unknown };
+  | { type: "action-apply-failed"; record: PendingActionRecord; error: unknown; timedOut?: boolean }
+  | {
+      type: "action-discarded";
+      record: PendingActionRecord;
+      reason: string;
+      error?: unknown;
+      timedOut?: boolean;
+    }
+  | {
+      type: "action-settled-late";
+      record: PendingActionRecord;
+      callback: "apply" | "reject";
+      outcome: "fulfilled" | "rejected";
+      value?: unknown;
+      error?: unknown;
+    };
 
 /** Receives every {@link PendingActionEvent} of a store. */
 export type PendingActionListener = (event: PendingActionEvent) => void;

@@ -1,11 +1,13 @@
 import type { CustomToolPendingAction } from "@tooldock/sdk";
 import { SafeEmitter } from "../util/safe-emitter.js";
 import { assertPendingAction } from "./assert-pending-action.js";
+import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "./callback-deadline.js";
 import type {
   PendingActionEvent,
   PendingActionListener,
   PendingActionRecord,
 } from "./pending-action-record.js";
+import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
 import { type PendingEntry, registerStoreInternals } from "./store-internals.js";
 
 /** The `sourceToolName` of an action whose producer did not name itself. */
@@ -22,6 +24,20 @@ export interface PendingActionStoreOptions {
    * other listeners still run, even when this handler throws. Default: the error is ignored.
    */
   onListenerError?: (error: unknown, event: PendingActionEvent) => void;
+  /**
+   * Longest `clear` waits for each action's `reject`, in milliseconds, and the deadline of a
+   * resolve tool created for this store without one of its own. A callback that does not
+   * settle in time is given up (see `clear` and `createResolveTool`). An integer from 1 to
+   * 2147483647; default 600000 (ten minutes). A `Session` passes its `resolveTimeoutMs`
+   * instead, for its own resolve tool and `dispose()`.
+   */
+  callbackTimeoutMs?: number;
+}
+
+/** Options of {@link PendingActionStore.clear}. */
+export interface ClearOptions {
+  /** Longest to wait for each `reject`; default the store's `callbackTimeoutMs`. */
+  timeoutMs?: number;
 }
 
 /**
@@ -43,12 +59,18 @@ export class PendingActionStore {
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #emitter: SafeEmitter<PendingActionEvent>;
+  readonly #callbackTimeoutMs: number;
   #clearCount = 0;
 
   constructor(options: PendingActionStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#createId = options.createId ?? (() => globalThis.crypto.randomUUID());
     this.#emitter = new SafeEmitter(options.onListenerError ?? (() => {}));
+    this.#callbackTimeoutMs = checkCallbackTimeout(
+      "PendingActionStore option callbackTimeoutMs",
+      options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
+    );
+    const callbackTimeoutMs = this.#callbackTimeoutMs;
     const entries = this.#entries;
     const store = this;
     registerStoreInternals(this, {
@@ -61,6 +83,7 @@ export class PendingActionStore {
         return store.#clearCount;
       },
       resolving: false,
+      callbackTimeoutMs,
     });
   }
 
@@ -114,23 +137,38 @@ export class PendingActionStore {
   }
 
   /**
-   * Discards every action, top first, calling each `reject(reason)` where present. A
+   * Discards every action, top first, calling each `reject(reason)` where present and
+   * waiting for it at most `timeoutMs` (default: the store's `callbackTimeoutMs`). A
    * throwing `reject` does not stop the others; its error rides on the `action-discarded`
-   * event.
+   * event. A `reject` that does not settle in time is given up: its event carries an
+   * `E_CALLBACK_TIMEOUT` error and `timedOut: true`, and the next one runs. So `clear`
+   * always settles, within `timeoutMs` per action with a `reject`, and never rejects.
    */
-  async clear(reason: string): Promise<void> {
+  async clear(reason: string, options: ClearOptions = {}): Promise<void> {
+    const timeoutMs =
+      options.timeoutMs === undefined
+        ? this.#callbackTimeoutMs
+        : checkCallbackTimeout("clear option timeoutMs", options.timeoutMs);
     this.#clearCount += 1;
     const entries = this.#entries.splice(0).reverse();
+    const emit = (event: PendingActionEvent) => this.#emit(event);
     for (const entry of entries) {
-      let error: unknown;
-      let failed = false;
-      try {
-        await entry.action.reject?.(reason);
-      } catch (caught) {
-        failed = true;
-        error = caught;
+      const { record, action } = entry;
+      const settlement = await runActionCallback(
+        emit,
+        record,
+        "reject",
+        () => action.reject?.(reason),
+        timeoutMs,
+      );
+      if (settlement.status === "timed-out") {
+        const error = actionTimeoutError(record, "reject", timeoutMs);
+        this.#emit({ type: "action-discarded", record, reason, error, timedOut: true });
+      } else if (settlement.status === "rejected") {
+        this.#emit({ type: "action-discarded", record, reason, error: settlement.reason });
+      } else {
+        this.#emit({ type: "action-discarded", record, reason });
       }
-      this.#emit({ type: "action-discarded", record: entry.record, reason, ...(failed ? { error } : {}) });
     }
   }
 

@@ -1,5 +1,5 @@
 import type { AgentToolResult } from "@tooldock/sdk";
-import { assertJsonSerializable } from "../session/execute/check-json.js";
+import { snapshotJson } from "./json-snapshot.js";
 import type { PendingActionRecord } from "./pending-action-record.js";
 
 /** `details` of every `resolve` result: who was resolved and how, plus the callback's details. */
@@ -13,23 +13,33 @@ export interface ResolveDetails {
   details?: unknown;
   /** Set on a failed apply or a failed discard cleanup: the cause, described. */
   error?: string;
+  /**
+   * Set when the callback did not settle within its deadline: a timed-out `apply` left the
+   * action pending; a timed-out `reject` still discarded it.
+   */
+  timedOut?: boolean;
   [key: string]: unknown;
+}
+
+/** What {@link resolveDetails} adds after the callback's own keys. */
+export interface ResolveExtra {
+  error?: string;
+  timedOut?: boolean;
 }
 
 /**
  * Builds {@link ResolveDetails}; the resolve fields win over the callback's keys of the same
- * name. Callback details that cannot be serialised to JSON are left out: a session drops a
- * result's whole `details` when they cannot, and the resolve fields must survive.
+ * name. `callbackDetails` come from {@link readCallbackResult}, already a JSON copy.
  */
 export function resolveDetails(
   action: "apply" | "discard",
   reason: string,
   record: PendingActionRecord,
   callbackDetails: unknown,
-  extra: { error?: string } = {},
+  extra: ResolveExtra = {},
 ): ResolveDetails {
   const own =
-    callbackDetails === undefined || !isJson(callbackDetails)
+    callbackDetails === undefined
       ? {}
       : isPlainObject(callbackDetails)
         ? callbackDetails
@@ -45,37 +55,74 @@ export function resolveDetails(
   };
 }
 
+/** What `resolve` uses of a value an `apply` or `reject` callback returned. */
+export interface CallbackResult {
+  /** The content when it is a non-empty array of valid blocks (copied), else undefined. */
+  content: AgentToolResult["content"] | undefined;
+  /** A JSON copy of `details`; undefined when missing or not serialisable. */
+  details: unknown;
+  isError: boolean;
+  /** The text of the content blocks, joined, when there is any. */
+  text: string | undefined;
+}
+
 /**
- * The content of a callback's result when it is a non-empty array of valid blocks, else
- * undefined (the caller then uses its default text): a malformed block must not turn an
- * apply that already happened into a malformed, `isError` resolve result.
+ * Reads a callback's result once, field by field, into fresh values; never throws. A missing
+ * or odd result, a malformed block, a throwing getter or proxy trap, or `details` that are
+ * not JSON all read as absent, so the caller uses its default text: a malformed result must
+ * not turn an apply that already happened into a failure, nor the details of the resolve
+ * itself into something the session drops.
  */
-export function contentOf(result: AgentToolResult | undefined): AgentToolResult["content"] | undefined {
-  if (typeof result !== "object" || result === null) return undefined;
-  const { content } = result as { content?: unknown };
-  return Array.isArray(content) && content.length > 0 && content.every(isBlock)
-    ? (content as AgentToolResult["content"])
-    : undefined;
+export function readCallbackResult(result: unknown): CallbackResult {
+  const read: CallbackResult = { content: undefined, details: undefined, isError: false, text: undefined };
+  if (typeof result !== "object" || result === null) return read;
+  const source = result as Record<string, unknown>;
+  read.isError = attempt(() => source.isError) === true;
+  read.content = copyContent(attempt(() => source.content));
+  const details = snapshotJson(attempt(() => source.details));
+  if (details.ok) read.details = details.value;
+  const text = read.content
+    ?.flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("\n")
+    .trim();
+  read.text = text === "" ? undefined : text;
+  return read;
 }
 
-function isBlock(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const block = value as Record<string, unknown>;
-  if (block.type === "text") return typeof block.text === "string";
-  return block.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string";
-}
-
-/** The details of a callback's result, tolerating a missing or odd result. */
-export function detailsOf(result: AgentToolResult | undefined): unknown {
-  return typeof result === "object" && result !== null ? result.details : undefined;
-}
-
-function isJson(value: unknown): boolean {
+function copyContent(content: unknown): AgentToolResult["content"] | undefined {
   try {
-    assertJsonSerializable(value);
-    return true;
+    if (!Array.isArray(content) || content.length === 0) return undefined;
+    const blocks: AgentToolResult["content"] = [];
+    for (let index = 0; index < content.length; index++) {
+      const block = copyBlock(content[index]);
+      if (block === undefined) return undefined;
+      blocks.push(block);
+    }
+    return blocks;
   } catch {
-    return false;
+    return undefined;
+  }
+}
+
+function copyBlock(value: unknown): AgentToolResult["content"][number] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const block = value as Record<string, unknown>;
+  const type = block.type;
+  if (type === "text") {
+    const text = block.text;
+    return typeof text === "string" ? { type, text } : undefined;
+  }
+  if (type !== "image") return undefined;
+  const data = block.data;
+  const mimeType = block.mimeType;
+  return typeof data === "string" && typeof mimeType === "string" ? { type, data, mimeType } : undefined;
+}
+
+function attempt(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch {
+    return undefined;
   }
 }
 

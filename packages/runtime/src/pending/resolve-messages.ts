@@ -1,4 +1,5 @@
 import { describeError } from "../util/describe-error.js";
+import { formatDuration } from "../util/format-duration.js";
 import type { PendingActionRecord } from "./pending-action-record.js";
 
 /** Exact text when `resolve` finds nothing pending (SPEC §3). */
@@ -44,5 +45,31 @@ export function rejectFailedText(record: PendingActionRecord, reason: string, er
   return (
     `${discardedText(record, reason)}\n` +
     `The discard cleanup failed: ${describeError(error)}. The action is no longer pending; tell the user the cleanup may be incomplete.`
+  );
+}
+
+/** An apply that did not settle in time: back on top, possibly still running. */
+export function applyTimedOutText(record: PendingActionRecord, timeoutMs: number): string {
+  return (
+    `Apply of "${record.label}" did not finish within ${formatDuration(timeoutMs)} and was given up. ` +
+    `The action is still pending (id ${record.id}), but its apply may still be running and change things later. ` +
+    `Check the current state, then call resolve with action "apply" to try again or "discard" to drop it.`
+  );
+}
+
+/** An apply that timed out while the pending actions were cleared: not restored. */
+export function applyTimedOutAfterClearText(record: PendingActionRecord, timeoutMs: number): string {
+  return (
+    `Apply of "${record.label}" did not finish within ${formatDuration(timeoutMs)} and was given up; it may still be running. ` +
+    "The pending actions were cleared meanwhile, so the action was discarded and is no longer pending."
+  );
+}
+
+/** A discard whose `reject` did not settle in time: still discarded, the timeout reported. */
+export function rejectTimedOutText(record: PendingActionRecord, reason: string, timeoutMs: number): string {
+  return (
+    `${discardedText(record, reason)}\n` +
+    `The discard cleanup did not finish within ${formatDuration(timeoutMs)} and was given up; it may still be running. ` +
+    "The action is no longer pending; tell the user the cleanup may be incomplete."
   );
 }

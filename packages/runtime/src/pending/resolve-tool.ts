@@ -1,5 +1,6 @@
 import { type CustomTool, errorResult } from "@tooldock/sdk";
 import { applyTopAction } from "./apply-top-action.js";
+import { checkCallbackTimeout } from "./callback-deadline.js";
 import { discardTopAction } from "./discard-top-action.js";
 import type { PendingActionStore } from "./pending-action-store.js";
 import type { ResolveDetails } from "./resolve-details.js";
@@ -19,10 +20,23 @@ const DESCRIPTION =
   'Nothing changes until you call this with action "apply"; "discard" drops the change. ' +
   "Always give a short reason.";
 
+/** Options of {@link createResolveTool}. */
+export interface ResolveToolOptions {
+  /**
+   * Longest the tool waits for an action's `apply` or `reject`, in milliseconds (an integer
+   * from 1 to 2147483647). Default: the store's `callbackTimeoutMs`. A timed-out `apply`
+   * puts the action back on top (same id, same record) and answers that it is still
+   * pending; a timed-out `reject` counts as discarded and the answer says the cleanup timed
+   * out. Either way the store is free for the next resolve.
+   */
+  timeoutMs?: number;
+}
+
 /**
  * Creates the hidden `resolve` tool bound to `store` (SPEC §3). It acts on the top (newest)
- * action; a failed apply puts the same action back on top; only one resolve runs at a time
- * per store. A `Session` registers one for its own store automatically.
+ * action; a failed or timed-out apply puts the same action back on top; only one resolve
+ * runs at a time per store, and none holds it past its deadline. A `Session` registers one
+ * for its own store automatically.
  *
  * @example
  * ```ts
@@ -33,8 +47,13 @@ const DESCRIPTION =
  */
 export function createResolveTool(
   store: PendingActionStore,
+  options: ResolveToolOptions = {},
 ): CustomTool<typeof ResolveParameters, ResolveDetails> {
   const internals = storeInternals(store);
+  const timeoutMs =
+    options.timeoutMs === undefined
+      ? internals.callbackTimeoutMs
+      : checkCallbackTimeout("createResolveTool option timeoutMs", options.timeoutMs);
   return {
     name: RESOLVE_TOOL_NAME,
     label: "Resolve",
@@ -49,8 +68,8 @@ export function createResolveTool(
       internals.resolving = true;
       try {
         return params.action === "apply"
-          ? await applyTopAction(internals, entry, params.reason)
-          : await discardTopAction(internals, entry, params.reason);
+          ? await applyTopAction(internals, entry, params.reason, timeoutMs)
+          : await discardTopAction(internals, entry, params.reason, timeoutMs);
       } finally {
         internals.resolving = false;
       }

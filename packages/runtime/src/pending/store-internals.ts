@@ -21,6 +21,8 @@ export interface StoreInternals {
   readonly clearCount: number;
   /** True while a resolve holds the store. */
   resolving: boolean;
+  /** The store's `callbackTimeoutMs`: the default deadline of its resolve tools. */
+  readonly callbackTimeoutMs: number;
 }
 
 const internals = new WeakMap<object, StoreInternals>();

@@ -38,6 +38,27 @@ describe("session options", () => {
     );
   });
 
+  it("defaults resolveTimeoutMs to executeTimeoutMs, or ten minutes when that has no limit", () => {
+    expect(resolveSessionOptions({}).resolveTimeoutMs).toBe(600_000);
+    expect(resolveSessionOptions({ executeTimeoutMs: 3_000 }).resolveTimeoutMs).toBe(3_000);
+    expect(resolveSessionOptions({ executeTimeoutMs: 0 }).resolveTimeoutMs).toBe(600_000);
+    expect(resolveSessionOptions({ executeTimeoutMs: 0, resolveTimeoutMs: 42 }).resolveTimeoutMs).toBe(42);
+  });
+
+  it.each([0, -1, 1.5, 2 ** 31, Number.POSITIVE_INFINITY, Number.NaN])(
+    "rejects resolveTimeoutMs = %s with E_INVALID_OPTION: callbacks always have a deadline",
+    (value) => {
+      let thrown: unknown;
+      try {
+        new Session({ resolveTimeoutMs: value });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(TooldockError.isInstance(thrown) && thrown.code).toBe("E_INVALID_OPTION");
+      expect((thrown as Error).message).toContain("Session option resolveTimeoutMs must be an integer");
+    },
+  );
+
   it.each<[keyof SessionOptions, number]>([
     ["executeTimeoutMs", -1],
     ["executeTimeoutMs", 1.5],

@@ -1,4 +1,5 @@
 import { TooldockError } from "@tooldock/sdk";
+import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "../pending/callback-deadline.js";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
 import type { SessionEvent } from "./session-events.js";
 import type { ToolChoice } from "./tool-choice.js";
@@ -38,6 +39,20 @@ export interface SessionOptions {
    */
   executeTimeoutMs?: number;
   /**
+   * Longest the session waits for a callback outside a tool call, in milliseconds: a pending
+   * action's `apply` or `reject` run by `resolve`, each `reject` run by `dispose()`, and each
+   * tool's `onSession` hook. The `resolve` call itself is bounded by this deadline instead of
+   * `executeTimeoutMs`. A timed-out `apply` puts the action back on top (same id, same
+   * record), frees the store for the next resolve, and the result says it timed out and is
+   * still pending; a timed-out `reject` counts as discarded and the result says the cleanup
+   * timed out; a timed-out hook is reported as `tool-hook-failed`. A callback that settles
+   * after its deadline changes nothing (event `action-settled-late`). So `dispose()` always
+   * settles, within this deadline per pending action, per tool and once for hooks in flight.
+   * Default: `executeTimeoutMs`, or 600000 (ten minutes) when that has no limit. An integer
+   * from 1 to 2147483647: these callbacks always have a deadline.
+   */
+  resolveTimeoutMs?: number;
+  /**
    * Most characters of text content a result (or a partial update) may carry; beyond it the
    * text is cut and ends with `… [truncated N characters]`. Images are not counted.
    * `Infinity`: no limit. Default 100000.
@@ -66,6 +81,8 @@ export interface SessionConfig {
   onListenerError: (error: unknown, event: SessionEvent) => void;
   /** `Infinity` when there is no limit. */
   executeTimeoutMs: number;
+  /** Always finite. */
+  resolveTimeoutMs: number;
   maxResultChars: number;
   updateIntervalMs: number;
   /** Whether a hidden tool (other than `resolve`) of that name is offered. */
@@ -78,6 +95,12 @@ const MAX_TIMER_MS = 2_147_483_647;
 export function resolveSessionOptions(options: SessionOptions): SessionConfig {
   const timeout = options.executeTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
   checkNumber("executeTimeoutMs", timeout, 0, MAX_TIMER_MS);
+  const executeTimeoutMs = timeout === 0 ? Number.POSITIVE_INFINITY : timeout;
+  const resolveTimeoutMs = checkCallbackTimeout(
+    "Session option resolveTimeoutMs",
+    options.resolveTimeoutMs ??
+      (Number.isFinite(executeTimeoutMs) ? executeTimeoutMs : DEFAULT_CALLBACK_TIMEOUT_MS),
+  );
   const maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   checkNumber("maxResultChars", maxResultChars, 1, Number.MAX_SAFE_INTEGER);
   const updateIntervalMs = options.updateIntervalMs ?? DEFAULT_UPDATE_INTERVAL_MS;
@@ -88,7 +111,8 @@ export function resolveSessionOptions(options: SessionOptions): SessionConfig {
     toolChoice: options.toolChoice ?? "auto",
     pendingPolicy: options.pendingPolicy ?? "block",
     onListenerError: options.onListenerError ?? (() => {}),
-    executeTimeoutMs: timeout === 0 ? Number.POSITIVE_INFINITY : timeout,
+    executeTimeoutMs,
+    resolveTimeoutMs,
     maxResultChars,
     updateIntervalMs,
     exposesHidden: hiddenExposure(options.exposeHiddenTools ?? false),

@@ -1,4 +1,5 @@
 import type { AgentToolResult, CustomTool, CustomToolContext } from "@tooldock/sdk";
+import { settleWithin } from "../pending/callback-deadline.js";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
 import { DeadlineTimers } from "./execute/deadline-timers.js";
@@ -51,7 +52,8 @@ export class Session {
     this.#config = resolveSessionOptions(options);
     this.id = this.#config.sessionId;
     this.cwd = this.#config.cwd;
-    this.pending = options.pending ?? new PendingActionStore();
+    this.pending =
+      options.pending ?? new PendingActionStore({ callbackTimeoutMs: this.#config.resolveTimeoutMs });
     this.#deadlines = new DeadlineTimers(this.#config.executeTimeoutMs);
     this.#emitter = new SessionEmitter(this.#config.onListenerError);
     const contextSource = { sessionId: this.id, cwd: this.cwd, pending: this.pending };
@@ -76,7 +78,9 @@ export class Session {
         this.#emitter.emit({ type: "reminder", text: reminderText(event.record), record: event.record });
       }
     });
-    this.#registry.register(createResolveTool(this.pending), RESOLVE_TOOL_ORIGIN);
+    const resolve = createResolveTool(this.pending, { timeoutMs: this.#config.resolveTimeoutMs });
+    // Bounded by resolveTimeoutMs inside, so the execute deadline does not cut its answer.
+    this.#registry.register(resolve, RESOLVE_TOOL_ORIGIN, { ownDeadline: true });
   }
 
   /**
@@ -88,7 +92,15 @@ export class Session {
   register(tool: CustomTool, origin?: string): void {
     const { tool: registered } = this.#registry.register(tool, origin);
     if (this.#state === "started")
-      this.#track(notifyTool(registered, { reason: "start" }, this.#lifecycleContext, this.#onHookFault));
+      this.#track(
+        notifyTool(
+          registered,
+          { reason: "start" },
+          this.#lifecycleContext,
+          this.#onHookFault,
+          this.#hookTimeoutMs,
+        ),
+      );
   }
 
   /** The registered tool of that name, hidden ones included. */
@@ -141,12 +153,22 @@ export class Session {
     return this.#emitter.subscribe(listener);
   }
 
-  /** Sends `{ reason: "start" }` to every tool's `onSession`, in order. Idempotent. */
+  /**
+   * Sends `{ reason: "start" }` to every tool's `onSession`, in order, waiting for each at
+   * most `resolveTimeoutMs` (a hook that does not settle in time is reported as
+   * `tool-hook-failed`). Idempotent.
+   */
   async start(): Promise<void> {
     if (this.#state !== "new") return;
     this.#state = "started";
     await this.#track(
-      notifyTools(this.tools(), { reason: "start" }, this.#lifecycleContext, this.#onHookFault),
+      notifyTools(
+        this.tools(),
+        { reason: "start" },
+        this.#lifecycleContext,
+        this.#onHookFault,
+        this.#hookTimeoutMs,
+      ),
     );
   }
 
@@ -154,16 +176,31 @@ export class Session {
    * Stops the calls in flight (each answers that the session was disposed) and refuses
    * later ones, discards every pending action (reason `session disposed`, calling each
    * `reject`), then sends `{ reason: "shutdown" }` to every tool's `onSession`. Idempotent.
+   *
+   * Always settles and never rejects: it waits for the `start` hooks still running, each
+   * `reject` and each `shutdown` hook at most `resolveTimeoutMs` apiece, and gives up on
+   * whatever has not settled by then (reported as events; see `resolveTimeoutMs`).
    */
   async dispose(): Promise<void> {
     if (this.#state === "disposed") return;
     this.#state = "disposed";
     this.#inFlight.close();
     this.#deadlines.close();
-    await Promise.all(this.#hooksInFlight);
-    await this.pending.clear("session disposed");
-    await notifyTools(this.tools(), { reason: "shutdown" }, this.#lifecycleContext, this.#onHookFault);
+    const timeoutMs = this.#config.resolveTimeoutMs;
+    await settleWithin(() => Promise.all(this.#hooksInFlight), timeoutMs);
+    await this.pending.clear("session disposed", { timeoutMs });
+    await notifyTools(
+      this.tools(),
+      { reason: "shutdown" },
+      this.#lifecycleContext,
+      this.#onHookFault,
+      timeoutMs,
+    );
     this.#unsubscribePending();
+  }
+
+  get #hookTimeoutMs(): number {
+    return this.#config.resolveTimeoutMs;
   }
 
   readonly #onHookFault: HookFaultHandler = (toolName, event, error) => {

@@ -13,6 +13,18 @@ export interface RegisteredTool {
   execute: CustomTool["execute"];
   /** `toolSeesSignal(execute)`, computed once: only such a tool gets an `AbortSignal`. */
   seesSignal: boolean;
+  /**
+   * True for a tool that bounds its own run (the session's `resolve`, by `resolveTimeoutMs`):
+   * the session's `executeTimeoutMs` deadline does not apply to its calls. Abort and
+   * `dispose()` still stop them.
+   */
+  ownDeadline: boolean;
+}
+
+/** Options of {@link ToolRegistry.register} for the session's own tools. */
+export interface RegisterOptions {
+  /** See {@link RegisteredTool.ownDeadline}. Default false. */
+  ownDeadline?: boolean;
 }
 
 /** The origin a tool gets when `register` is called without one. */
@@ -29,7 +41,7 @@ export class ToolRegistry {
    * Adds a tool. Throws a `TooldockError`: `E_INVALID_TOOL` (not a tool), `E_NAME_INVALID`,
    * `E_INVALID_SCHEMA` (naming the tool) or `E_NAME_CONFLICT` (naming both origins).
    */
-  register(tool: CustomTool, origin: string = DEFAULT_ORIGIN): RegisteredTool {
+  register(tool: CustomTool, origin: string = DEFAULT_ORIGIN, options: RegisterOptions = {}): RegisteredTool {
     assertToolShape(tool, origin);
     if (!TOOL_NAME_PATTERN.test(tool.name)) {
       throw new TooldockError(
@@ -46,7 +58,14 @@ export class ToolRegistry {
     }
     const execute = tool.execute;
     const schema = schemaOf(tool, origin);
-    const entry: RegisteredTool = { tool, origin, schema, execute, seesSignal: toolSeesSignal(execute) };
+    const entry: RegisteredTool = {
+      tool,
+      origin,
+      schema,
+      execute,
+      seesSignal: toolSeesSignal(execute),
+      ownDeadline: options.ownDeadline === true,
+    };
     this.#entries.set(tool.name, entry);
     return entry;
   }

@@ -1,7 +1,7 @@
 import { createToolContext, type ToolContextSource } from "../tool-context.js";
 import type { RegisteredTool } from "../tool-registry.js";
 import { CallAbort } from "./call-abort.js";
-import type { DeadlineTimers } from "./deadline-timers.js";
+import { DeadlineTimers } from "./deadline-timers.js";
 import { forwardUpdates, NO_UPDATES } from "./forward-updates.js";
 import type { InFlightCalls } from "./in-flight-calls.js";
 import { preparePartial } from "./prepare-partial.js";
@@ -21,6 +21,9 @@ export interface RunToolOptions {
   /** Most text characters of a partial result. */
   maxResultChars: number;
 }
+
+/** The deadlines of a tool that bounds its own run: none. */
+const NO_DEADLINES = new DeadlineTimers(Number.POSITIVE_INFINITY);
 
 /**
  * Runs the tool, stopped by the host's signal, `ctx.abort()`, `dispose()` or the deadline,
@@ -52,7 +55,7 @@ export function runTool(
     const abort = new CallAbort({
       name,
       hostSignal,
-      deadlines: options.deadlines,
+      deadlines: entry.ownDeadline ? NO_DEADLINES : options.deadlines,
       withSignal: execute === entry.execute ? entry.seesSignal : toolSeesSignal(execute),
       inFlight: options.inFlight,
       onStop: (outcome) => {

@@ -2,6 +2,7 @@ import type { PendingActionRecord } from "../../pending/pending-action-record.js
 import { RESOLVE_TOOL_NAME } from "../../pending/resolve-tool.js";
 import { formatSchemaIssue, type SchemaIssue } from "../../schema/tool-schema.js";
 import { describeError } from "../../util/describe-error.js";
+import { formatDuration } from "../../util/format-duration.js";
 
 /** Every message `execute` answers the model with when a call goes wrong. Each says what to do. */
 export const toolCallMessages = {
@@ -79,10 +80,3 @@ export const toolCallMessages = {
     );
   },
 };
-
-/** `250 ms`, `30 s`, `1.5 s`, `10 min`. */
-function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${Number((ms / 1000).toFixed(1))} s`;
-}
