@@ -1,4 +1,4 @@
-import { tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ToolHost } from "./host-api/tool-host.js";
@@ -40,13 +40,17 @@ describe("normalizeLoadOptions", () => {
     ).toMatchObject({ compiler: "esbuild", cacheDir: "/c", factoryTimeoutMs: 5 });
   });
 
-  it("falls back to the temp folder without node_modules, and ignores bad env values", () => {
+  it("falls back to the per-user cache folder without node_modules, and ignores bad env values", () => {
     const context = normalizeLoadOptions(
       { paths: [], cwd: "/tooldock-no-such-dir" },
-      { TOOLDOCK_FACTORY_TIMEOUT_MS: "soon" },
+      { TOOLDOCK_FACTORY_TIMEOUT_MS: "soon", XDG_CACHE_HOME: "/home/ada/.cache" },
     );
-    expect(context.cacheDir).toBe(join(tmpdir(), "tooldock-cache"));
+    expect(context.cacheDir).toBe("/home/ada/.cache/tooldock");
     expect(context.factoryTimeoutMs).toBe(10_000);
+    const noXdg = normalizeLoadOptions({ paths: [], cwd: "/tooldock-no-such-dir" }, { HOME: "/home/ada" });
+    expect(noXdg.cacheDir).toBe("/home/ada/.cache/tooldock");
+    const relativeXdg = normalizeLoadOptions({ paths: [], cwd: "/x" }, { XDG_CACHE_HOME: "cache", HOME: "" });
+    expect(relativeXdg.cacheDir).toBe(join(homedir(), ".cache", "tooldock"));
   });
 
   it("turns source maps off with TOOLDOCK_SOURCE_MAPS=0 or false, and prefers the option", () => {

@@ -46,7 +46,14 @@ export interface LoadCustomToolsOptions {
   builtInToolNames?: string[];
   /** Default: `$TOOLDOCK_COMPILER`, else `"esbuild"` (falling back to jiti when esbuild cannot load). */
   compiler?: CompilerName;
-  /** Compile cache. Default: `$TOOLDOCK_CACHE_DIR`, else `<cwd>/node_modules/.cache/tooldock`, else `<tmpdir>/tooldock-cache`. */
+  /**
+   * Compile cache. Default: `$TOOLDOCK_CACHE_DIR`, else `<cwd>/node_modules/.cache/tooldock`
+   * when `<cwd>/node_modules` exists, else the per-user `$XDG_CACHE_HOME/tooldock` (else
+   * `~/.cache/tooldock`). Created with mode `0700`. It must be private: before anything is
+   * read from it the loader checks that it and its subfolders are real folders owned by the
+   * current user and not writable by group or others; otherwise that load uses no cache and
+   * warns once (`W_CACHE_UNSAFE`).
+   */
   cacheDir?: string;
   /** Deadline for each factory to settle. Default: `$TOOLDOCK_FACTORY_TIMEOUT_MS`, else 10000. */
   factoryTimeoutMs?: number;

@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCustomTools } from "../src/index.js";
 import { fixturesDir, rewritePaths, testCacheDir } from "./helpers.js";
@@ -6,6 +7,7 @@ import { fixturesDir, rewritePaths, testCacheDir } from "./helpers.js";
 describe("when the compile cache cannot be written", () => {
   it("loads with jiti instead and warns once", async () => {
     const cacheDir = testCacheDir("unwritable");
+    await mkdir(dirname(cacheDir), { recursive: true });
     await writeFile(cacheDir, "a file where the cache folder should be");
     const result = await loadCustomTools({
       paths: ["basic/typebox-tool.ts", "basic/zod-tool.ts"],

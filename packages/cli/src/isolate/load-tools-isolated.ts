@@ -13,7 +13,7 @@ import { ProcessGroupReaper } from "./process-group-reaper.js";
 import { runIsolatedModule } from "./run-isolated-module.js";
 
 /** Warnings about the compiler or the cache rather than a module: reported once per run. */
-const LOAD_WIDE_WARNINGS: readonly string[] = ["W_CACHE_UNWRITABLE", "W_COMPILER_FALLBACK"];
+const LOAD_WIDE_WARNINGS: readonly string[] = ["W_CACHE_UNWRITABLE", "W_CACHE_UNSAFE", "W_COMPILER_FALLBACK"];
 
 /** Options of {@link loadToolsIsolated}. */
 export interface LoadToolsIsolatedOptions {

@@ -3,19 +3,24 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
+/** Cache files are the user's own: read and written by them only. */
+const FILE_MODE = 0o600;
+/** Folders the cache creates (the cache folder itself is checked before use). */
+const FOLDER_MODE = 0o700;
+
 function temporaryPath(path: string): string {
   return `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
 }
 
 /**
  * Writes a file so that readers see the old content or the new one, never a part: the data
- * goes to a temporary file beside the target, which is then renamed over it.
+ * goes to a temporary file beside the target (mode `0600`), which is then renamed over it.
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: FOLDER_MODE });
   const temporary = temporaryPath(path);
   try {
-    await writeFile(temporary, content, "utf8");
+    await writeFile(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx" });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -28,10 +33,10 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
  * system calls each instead of a thread-pool round trip per call.
  */
 export function writeFileAtomicSync(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: FOLDER_MODE });
   const temporary = temporaryPath(path);
   try {
-    writeFileSync(temporary, content, "utf8");
+    writeFileSync(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx" });
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });

@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { defaultUserFolder } from "@tooldock/runtime";
 
 /** Environment variable that overrides the default cache directory. */
 export const CACHE_DIR_ENV = "TOOLDOCK_CACHE_DIR";
 
 /**
  * The compile cache directory: the `cacheDir` option, else `$TOOLDOCK_CACHE_DIR`, else
- * `<cwd>/node_modules/.cache/tooldock` when `<cwd>/node_modules` exists, else
- * `<tmpdir>/tooldock-cache`.
+ * `<cwd>/node_modules/.cache/tooldock` when `<cwd>/node_modules` exists, else the per-user
+ * `$XDG_CACHE_HOME/tooldock` (`~/.cache/tooldock`). Never a shared folder such as the system
+ * tmp: whatever is in the cache gets run (see `openCacheFolder`).
  */
 export function resolveCacheDir(
   cwd: string,
@@ -19,5 +20,5 @@ export function resolveCacheDir(
   const fromEnv = env[CACHE_DIR_ENV];
   if (fromEnv !== undefined && fromEnv !== "") return resolve(cwd, fromEnv);
   const nodeModules = join(cwd, "node_modules");
-  return existsSync(nodeModules) ? join(nodeModules, ".cache", "tooldock") : join(tmpdir(), "tooldock-cache");
+  return existsSync(nodeModules) ? join(nodeModules, ".cache", "tooldock") : defaultUserFolder("cache", env);
 }

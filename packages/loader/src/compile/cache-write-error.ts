@@ -1,5 +1,8 @@
 /** The compile cache could not be written (read-only, full, or not a directory). */
 export class CacheWriteError extends Error {
+  /** What the file system said. */
+  readonly reason: string;
+
   constructor(
     readonly cacheDir: string,
     options: { cause: unknown },
@@ -7,5 +10,6 @@ export class CacheWriteError extends Error {
     const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
     super(`cannot write the compile cache in ${cacheDir} (${reason})`, options);
     this.name = "CacheWriteError";
+    this.reason = reason;
   }
 }

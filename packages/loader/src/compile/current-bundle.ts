@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
 import { type BundleIndexEntry, bundlePath, readBundleIndex } from "./bundle-index.js";
+import { isOwnPrivateFile } from "./cache-folder.js";
 import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
 import { ensureHostModules, hostModuleSourceHash } from "./host-modules.js";
@@ -33,7 +34,8 @@ export async function findCurrentBundle(
 ): Promise<CurrentBundle | undefined> {
   const recorded = readBundleIndex(cacheDir, entry);
   if (recorded === undefined || recorded.context !== context) return undefined;
-  if (!existsSync(bundlePath(cacheDir, recorded.key))) return undefined;
+  // A bundle that is not the loader's own file is rebuilt (and replaced), never imported.
+  if (!isOwnPrivateFile(bundlePath(cacheDir, recorded.key))) return undefined;
   const tsconfig = findTsconfig(entry, hash, tsconfigs);
   if (tsconfig?.path !== recorded.tsconfig?.path || tsconfig?.hash !== recorded.tsconfig?.hash)
     return undefined;

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { CompileFailure } from "./compile-failure.js";
 import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
 import type { Evaluate } from "./module-compiler.js";
@@ -14,10 +13,12 @@ const JITI_ERROR_LOCATION = /^(\w*Error): ([\s\S]*?)\s*\n\s*(.+):(\d+):(\d+)\s*$
 /**
  * Returns a function that evaluates an entry through jiti 2: a fresh module graph on every
  * load (`moduleCache: false`, so an edit is seen on the next load in the same process), jiti's
- * own transform cache under `<cacheDir>/jiti` (keyed by content), inline source maps, and the
- * host's shared modules served as virtual modules. Syntax errors become {@link CompileFailure}.
+ * own transform cache in `fsCache` (`<cacheDir>/jiti`, keyed by content, once the cache
+ * folder was checked; `false` for none: never jiti's default, which may be in the system
+ * tmp), inline source maps, and the host's shared modules served as virtual modules. Syntax
+ * errors become {@link CompileFailure}.
  */
-export async function prepareWithJiti(entry: string, cacheDir: string): Promise<Evaluate> {
+export async function prepareWithJiti(entry: string, fsCache: string | false): Promise<Evaluate> {
   jitiModule ??= import("jiti");
   const { createJiti } = await jitiModule;
   await ensureHostModules();
@@ -25,7 +26,7 @@ export async function prepareWithJiti(entry: string, cacheDir: string): Promise<
   for (const specifier of HOST_SPECIFIERS) virtualModules[specifier] = getHostModule(specifier);
   const jiti = createJiti(entry, {
     moduleCache: false,
-    fsCache: join(cacheDir, "jiti"),
+    fsCache,
     sourceMaps: true,
     interopDefault: true,
     virtualModules,

@@ -1,5 +1,7 @@
+import { join } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
-import { CACHE_DIR_ENV } from "./cache-dir.js";
+import { openCacheFolder } from "./cache-folder.js";
+import { cacheUnwritableWarning, cacheWarning } from "./cache-warning.js";
 import { CacheWriteError } from "./cache-write-error.js";
 import { EsbuildBatch } from "./esbuild-batch.js";
 import { EsbuildQueue } from "./esbuild-queue.js";
@@ -32,9 +34,12 @@ export interface ModuleCompiler {
 }
 
 /**
- * The compiler of a batch. `esbuild` falls back to `jiti` for the rest of the batch, with one
- * warning, when esbuild cannot be imported (`W_COMPILER_FALLBACK`, e.g. a platform without
- * its binary) or when the cache cannot be written (`W_CACHE_UNWRITABLE`).
+ * The compiler of a batch. Before anything is read from the cache, the cache folder is
+ * created or checked (see `openCacheFolder`): when it is not private (`W_CACHE_UNSAFE`) or
+ * cannot be created (`W_CACHE_UNWRITABLE`), the batch compiles with jiti and no cache at all.
+ * `esbuild` also falls back to `jiti` for the rest of the batch, with one warning, when
+ * esbuild cannot be imported (`W_COMPILER_FALLBACK`, e.g. a platform without its binary) or
+ * when the cache cannot be written (`W_CACHE_UNWRITABLE`).
  */
 export function createModuleCompiler(
   name: CompilerName,
@@ -45,6 +50,9 @@ export function createModuleCompiler(
   const queue = new EsbuildQueue(cacheDir, batch);
   const packs = new PackPlanner(cacheDir, (entry) => queue.compile(entry));
   let useJiti = name === "jiti";
+  /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
+  let jitiCache: string | false = join(cacheDir, "jiti");
+  let opened = false;
   const warned = new Set<string>();
   // Modules compile concurrently: several may hit the same fault; warn about it once.
   const warnOnce = (diagnostic: Diagnostic) => {
@@ -52,13 +60,26 @@ export function createModuleCompiler(
     warned.add(diagnostic.code);
     onWarning(diagnostic);
   };
+  // Once per batch, before the first read from the cache.
+  const openCache = (entry: string) => {
+    if (opened) return;
+    opened = true;
+    const state = openCacheFolder(cacheDir);
+    if (state.usable) return;
+    useJiti = true;
+    jitiCache = false;
+    warnOnce(cacheWarning(state, cacheDir, entry));
+  };
   return {
     plan(entries) {
+      if (entries.length === 0) return;
+      openCache(entries[0] as string);
       if (useJiti) return;
       queue.plan(entries);
       packs.plan(entries);
     },
     async prepare(entry) {
+      openCache(entry);
       if (!useJiti) {
         try {
           const bundle = await queue.compile(entry);
@@ -66,13 +87,7 @@ export function createModuleCompiler(
         } catch (error) {
           if (error instanceof CacheWriteError) {
             useJiti = true;
-            warnOnce({
-              code: "W_CACHE_UNWRITABLE",
-              severity: "warning",
-              message: `esbuild ${error.message}; compiling with jiti instead, without a cache.`,
-              path: entry,
-              hint: `Make ${error.cacheDir} writable, or point cacheDir / $${CACHE_DIR_ENV} at a writable folder.`,
-            });
+            warnOnce(cacheUnwritableWarning(error.cacheDir, error.reason, entry));
           } else if (batch.failedToImport) {
             useJiti = true;
             warnOnce({
@@ -87,7 +102,7 @@ export function createModuleCompiler(
           }
         }
       }
-      return prepareWithJiti(entry, cacheDir);
+      return prepareWithJiti(entry, jitiCache);
     },
     async close() {
       await queue.settle();

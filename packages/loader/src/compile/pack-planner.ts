@@ -1,6 +1,7 @@
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
+import { isOwnPrivateFile } from "./cache-folder.js";
 import type { CompiledBundle } from "./esbuild-queue.js";
 import type { Evaluate } from "./module-compiler.js";
 import { PACK_EXPORT, type PackMember, packId, packPath } from "./pack-id.js";
@@ -89,7 +90,8 @@ export class PackPlanner {
     if (members.length < 2) return undefined;
     const id = packId(members);
     const path = packPath(this.#cacheDir, id);
-    if (!existsSync(path)) {
+    // A pack that is not the loader's own file is written anew (the rename replaces it).
+    if (!isOwnPrivateFile(path)) {
       try {
         // Loaded only to write a pack: a warm start never needs the lexer or the map codec.
         const { writePack } = await import("./pack-file.js");

@@ -1,0 +1,38 @@
+import type { Diagnostic } from "@tooldock/sdk";
+import { CACHE_DIR_ENV } from "./cache-dir.js";
+import type { CacheFolderState } from "./cache-folder.js";
+
+/**
+ * The warning for a cache the load does not use: `W_CACHE_UNSAFE` when someone else could have
+ * put files in it, `W_CACHE_UNWRITABLE` when it cannot be created or written. `entry` is the
+ * module that was being compiled when it was found.
+ */
+export function cacheWarning(
+  state: Exclude<CacheFolderState, { usable: true }>,
+  cacheDir: string,
+  entry: string,
+): Diagnostic {
+  if (state.problem === "unwritable") return cacheUnwritableWarning(cacheDir, state.reason, entry);
+  return {
+    code: "W_CACHE_UNSAFE",
+    severity: "warning",
+    message:
+      `The compile cache ${state.folder} ${state.reason}: another user could have put code there that ` +
+      "would run as you. Nothing was read from it; this load compiled with jiti instead, without a cache.",
+    path: entry,
+    hint:
+      `Remove the cache (rm -rf ${cacheDir}) and Tooldock creates it again, private (mode 700), on the ` +
+      `next load; or point cacheDir / $${CACHE_DIR_ENV} at a folder only you can write.`,
+  };
+}
+
+/** `W_CACHE_UNWRITABLE`: the rest of the batch compiles with jiti. */
+export function cacheUnwritableWarning(cacheDir: string, reason: string, entry: string): Diagnostic {
+  return {
+    code: "W_CACHE_UNWRITABLE",
+    severity: "warning",
+    message: `esbuild cannot write the compile cache in ${cacheDir} (${reason}); compiling with jiti instead, without a cache.`,
+    path: entry,
+    hint: `Make ${cacheDir} writable, or point cacheDir / $${CACHE_DIR_ENV} at a writable folder.`,
+  };
+}
