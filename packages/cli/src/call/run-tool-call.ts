@@ -4,7 +4,14 @@ import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
 import type { Output } from "../output/output.js";
-import { type Resolution, resolveAll } from "./resolve-all.js";
+import { type Resolution, resolveStaged } from "./resolve-all.js";
+import { settleWithin } from "./settle-within.js";
+
+/**
+ * Longest the CLI waits for pending actions to be discarded (each `reject`) and the tools'
+ * shutdown hooks, before the call and on the way out; past it, it goes on without them.
+ */
+export const DISCARD_BOUND_MS = 5_000;
 
 /** Options of {@link runToolCall}. */
 export interface ToolCallOptions {
@@ -16,32 +23,50 @@ export interface ToolCallOptions {
   resolve?: { action: "apply" | "discard"; reason: string };
   /** Receives the tool's streamed partial results. */
   onUpdate?: (partial: AgentToolResult) => void;
+  /** Default {@link DISCARD_BOUND_MS}. */
+  discardBoundMs?: number;
 }
 
 /** What one `tooldock call` did. */
 export interface ToolCallOutcome {
   loaded: LoadedTools;
+  /** Actions staged before the call (by a factory at load time, a start hook, a timer): discarded, never resolved. */
+  discardedBeforeCall: PendingActionRecord[];
   result: AgentToolResult;
-  /** The stack right after the call, top first. */
+  /** What this call staged and left pending right after it returned, top first. */
   staged: PendingActionRecord[];
   /** The tool choice right after the call: `resolve` while something is pending. */
   toolChoice: ToolChoice;
   resolved: Resolution[];
+  /** Why `--apply` / `--discard` stopped with actions of the call still pending. */
+  stopped?: string;
   /** What is still pending after resolving (discarded when the session is disposed). */
   pending: PendingActionRecord[];
+  /** False when discarding on the way out (a `reject`, a shutdown hook) did not finish in time. */
+  disposed: boolean;
 }
 
 /**
  * Loads tools into a fresh session (with the built-in `ast_edit`), runs one tool, and with
- * `resolve` applies or discards everything it staged, top first. The session is disposed at
- * the end, which discards whatever is still pending: a bare `call` never changes anything a
- * deferrable tool only previewed.
+ * `resolve` applies or discards what that call staged, top first. Actions staged by anything
+ * else (a factory at load time) are discarded through their `reject` before the call and are
+ * never applied. The session is disposed at the end, which discards whatever is still pending:
+ * a bare `call` never changes anything a deferrable tool only previewed. Waiting for `reject`
+ * callbacks is bounded (`discardBoundMs`), so a callback that never settles cannot hold the CLI.
  */
 export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOutcome> {
   const { io } = options;
+  const bound = options.discardBoundMs ?? DISCARD_BOUND_MS;
   const session = new Session({ cwd: io.cwd });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
+  const ours = new Set<string>();
+  let tracking = false;
+  const unsubscribe = session.subscribe((event) => {
+    if (tracking && event.type === "action-pending") ours.add(event.record.id);
+  });
+  let outcome: Omit<ToolCallOutcome, "disposed">;
+  let disposed = false;
   try {
     session.register(createAstEditTool({ cwd: io.cwd }), "built-in");
     const loaded = await loadTools({
@@ -53,6 +78,12 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
       host,
     });
     await session.start();
+    // Not the call's to resolve, and the pending policy would refuse the call while they wait.
+    const discardedBeforeCall = session.pending.list();
+    if (discardedBeforeCall.length > 0) {
+      await settleWithin(session.pending.clear("staged before the call; tooldock call discards it"), bound);
+    }
+    tracking = true;
     const result = await session.execute({
       toolCallId: "call-1",
       name: options.toolName,
@@ -60,14 +91,27 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
       signal: io.signal,
       onUpdate: options.onUpdate,
     });
-    const staged = session.pending.list();
+    const staged = session.pending.list().filter((record) => ours.has(record.id));
     const toolChoice = session.toolChoice();
-    const resolved = options.resolve
-      ? await resolveAll(session, options.resolve.action, options.resolve.reason)
-      : [];
-    return { loaded, result, staged, toolChoice, resolved, pending: session.pending.list() };
+    const { resolutions, stopped } = options.resolve
+      ? await resolveStaged(session, { ...options.resolve, ours })
+      : { resolutions: [], stopped: undefined };
+    tracking = false;
+    outcome = {
+      loaded,
+      discardedBeforeCall,
+      result,
+      staged,
+      toolChoice,
+      resolved: resolutions,
+      ...(stopped === undefined ? {} : { stopped }),
+      pending: session.pending.list(),
+    };
   } finally {
+    tracking = false;
     host.setActiveSession(undefined);
-    await session.dispose();
+    disposed = await settleWithin(session.dispose(), bound);
+    unsubscribe();
   }
+  return { ...outcome, disposed };
 }

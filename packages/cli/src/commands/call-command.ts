@@ -61,6 +61,32 @@ function prettyOutcome(
   return lines;
 }
 
+/** What happened beside the call, for stderr: actions discarded before it, an early stop, a slow exit. */
+function callNotes(outcome: ToolCallOutcome, toolName: string, colors: Colors): string[] {
+  const notes: string[] = [];
+  const labels = (records: ToolCallOutcome["pending"]) =>
+    records.map((record) => `"${record.label}"`).join(", ");
+  if (outcome.discardedBeforeCall.length > 0) {
+    notes.push(
+      colors.yellow(
+        `tooldock call: ${outcome.discardedBeforeCall.length} action(s) were pending before "${toolName}" ran ` +
+          `(staged while the tools loaded, not by this call) and were discarded through their reject: ` +
+          `${labels(outcome.discardedBeforeCall)}. --apply and --discard only act on what the call stages.`,
+      ),
+    );
+  }
+  if (outcome.stopped !== undefined) notes.push(`${colors.red("tooldock call:")} ${outcome.stopped}`);
+  if (!outcome.disposed) {
+    notes.push(
+      colors.yellow(
+        "tooldock call: discarding the pending actions (their reject) or the tools' shutdown did not finish " +
+          "in time; the CLI exits without waiting for it.",
+      ),
+    );
+  }
+  return notes;
+}
+
 /** Runs `tooldock call` (spec: `callSpec`): one tool in a fresh session, its result, preview and pending stack. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
   const [toolName = ""] = args.positionals;
@@ -87,16 +113,20 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
   });
   const { diagnostics } = outcome.loaded.report;
   if (diagnostics.length > 0) output.printError(...formatDiagnostics(diagnostics, errorColors, io.cwd), "");
+  output.printError(...callNotes(outcome, toolName, errorColors));
   if (json) {
     output.printJson({
       result: outcome.result,
       pending: summarize(outcome.pending),
       resolved: outcome.resolved.map((resolution) => resolution.result),
+      ...(outcome.stopped === undefined ? {} : { stopped: outcome.stopped }),
     });
   } else {
     output.print(...prettyOutcome(outcome, toolName, action, output.colors));
   }
   const failed =
-    outcome.result.isError === true || outcome.resolved.some((resolution) => resolution.result.isError);
+    outcome.result.isError === true ||
+    outcome.resolved.some((resolution) => resolution.result.isError) ||
+    outcome.stopped !== undefined;
   return failed ? 1 : 0;
 }
