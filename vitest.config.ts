@@ -21,6 +21,8 @@ export default defineConfig({
       include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
       tsconfig: "./tsconfig.json",
     },
+    // One folder per run for TMPDIR and the per-user cache/state folders, removed at the end.
+    globalSetup: ["./scripts/vitest-global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
