@@ -22,6 +22,7 @@ export {
   DEFAULT_SOURCE_TOOL_NAME,
   PendingActionStore,
   type PendingActionStoreOptions,
+  type PushOptions,
 } from "./pending/pending-action-store.js";
 export type { ResolveDetails } from "./pending/resolve-details.js";
 export { NOTHING_PENDING_MESSAGE } from "./pending/resolve-messages.js";

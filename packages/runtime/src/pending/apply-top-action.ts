@@ -14,6 +14,7 @@ import {
   applyTimedOutText,
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
+import { callApply } from "./snapshot-pending-action.js";
 import type { PendingEntry, StoreInternals } from "./store-internals.js";
 
 /**
@@ -34,7 +35,7 @@ export async function applyTopAction(
     (event) => internals.emit(event),
     record,
     "apply",
-    () => action.apply(reason),
+    () => callApply(action, reason),
     timeoutMs,
   );
   const cleared = internals.clearCount !== clearCountAtStart;

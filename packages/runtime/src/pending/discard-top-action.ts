@@ -3,6 +3,7 @@ import { describeError } from "../util/describe-error.js";
 import { type ResolveDetails, readCallbackResult, resolveDetails } from "./resolve-details.js";
 import { discardedText, rejectFailedText, rejectTimedOutText } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
+import { callReject } from "./snapshot-pending-action.js";
 import type { PendingEntry, StoreInternals } from "./store-internals.js";
 
 /**
@@ -21,7 +22,7 @@ export async function discardTopAction(
     (event) => internals.emit(event),
     record,
     "reject",
-    () => action.reject?.(reason),
+    () => callReject(action, reason),
     timeoutMs,
   );
   if (settlement.status === "timed-out") {

@@ -1,6 +1,5 @@
 import type { CustomToolPendingAction } from "@tooldock/sdk";
 import { SafeEmitter } from "../util/safe-emitter.js";
-import { assertPendingAction } from "./assert-pending-action.js";
 import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "./callback-deadline.js";
 import type {
   PendingActionEvent,
@@ -8,6 +7,7 @@ import type {
   PendingActionRecord,
 } from "./pending-action-record.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
+import { callReject, snapshotPendingAction } from "./snapshot-pending-action.js";
 import { type PendingEntry, registerStoreInternals } from "./store-internals.js";
 
 /** The `sourceToolName` of an action whose producer did not name itself. */
@@ -32,6 +32,16 @@ export interface PendingActionStoreOptions {
    * instead, for its own resolve tool and `dispose()`.
    */
   callbackTimeoutMs?: number;
+}
+
+/** Options of {@link PendingActionStore.push}. */
+export interface PushOptions {
+  /**
+   * The record's `sourceToolName` when the action names none; default
+   * {@link DEFAULT_SOURCE_TOOL_NAME}. A session's `ctx.pushPendingAction` passes the calling
+   * tool's name.
+   */
+  sourceToolName?: string;
 }
 
 /** Options of {@link PendingActionStore.clear}. */
@@ -88,19 +98,25 @@ export class PendingActionStore {
   }
 
   /**
-   * Puts a new action on top and returns its record. Throws a `TooldockError`
-   * (`E_INVALID_PENDING_ACTION`) when the action has no label or no `apply`.
+   * Puts a new action on top and returns its record. Every field of `action` is read once,
+   * here (see {@link PushOptions} for `sourceToolName`): the record holds the label, the
+   * source and a JSON copy of `details`, and the store keeps the `apply` and `reject`
+   * functions it read, called later with `action` as `this`. A getter or proxy that would
+   * answer differently later changes nothing. Throws a `TooldockError`
+   * (`E_INVALID_PENDING_ACTION`) when the label is not a non-empty string, `apply` is not a
+   * function, `reject` or `sourceToolName` has the wrong type, `details` are not JSON data,
+   * or reading a field throws; nothing is pushed then.
    */
-  push(action: CustomToolPendingAction): PendingActionRecord {
-    assertPendingAction(action);
+  push(action: CustomToolPendingAction, options: PushOptions = {}): PendingActionRecord {
+    const snapshot = snapshotPendingAction(action);
     const record: PendingActionRecord = Object.freeze({
       id: this.#createId(),
-      label: action.label,
-      sourceToolName: action.sourceToolName ?? DEFAULT_SOURCE_TOOL_NAME,
-      details: action.details,
+      label: snapshot.label,
+      sourceToolName: snapshot.sourceToolName ?? options.sourceToolName ?? DEFAULT_SOURCE_TOOL_NAME,
+      details: deepFreeze(snapshot.details),
       createdAt: this.#now(),
     });
-    this.#entries.push({ record, action });
+    this.#entries.push(Object.freeze({ record, action: snapshot }));
     this.#emit({ type: "action-pending", record });
     return record;
   }
@@ -158,7 +174,7 @@ export class PendingActionStore {
         emit,
         record,
         "reject",
-        () => action.reject?.(reason),
+        () => callReject(action, reason),
         timeoutMs,
       );
       if (settlement.status === "timed-out") {
@@ -180,4 +196,13 @@ export class PendingActionStore {
   #emit(event: PendingActionEvent): void {
     this.#emitter.emit(event);
   }
+}
+
+/** Freezes a JSON copy all the way down, so a record's `details` cannot change either. */
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -1,10 +1,10 @@
-import type { CustomToolPendingAction } from "@tooldock/sdk";
 import type { PendingActionEvent, PendingActionRecord } from "./pending-action-record.js";
+import type { PendingActionSnapshot } from "./snapshot-pending-action.js";
 
-/** One stack entry: the public record and the action with its callbacks. */
+/** One stack entry: the public record and the action's snapshot with its callbacks. */
 export interface PendingEntry {
-  record: PendingActionRecord;
-  action: CustomToolPendingAction;
+  readonly record: PendingActionRecord;
+  readonly action: PendingActionSnapshot;
 }
 
 /**

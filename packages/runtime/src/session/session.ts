@@ -5,7 +5,9 @@ import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js
 import { DeadlineTimers } from "./execute/deadline-timers.js";
 import { type ExecuteDependencies, executeToolCall } from "./execute/execute-tool-call.js";
 import { InFlightCalls } from "./execute/in-flight-calls.js";
-import type { ToolCall } from "./execute/tool-call.js";
+import { readToolCall } from "./execute/read-tool-call.js";
+import { failed, type ToolCall } from "./execute/tool-call.js";
+import { toolCallMessages } from "./execute/tool-call-messages.js";
 import { type HookFaultHandler, notifyTool, notifyTools } from "./lifecycle.js";
 import { reminderText } from "./reminder.js";
 import { SessionEmitter, type SessionListener } from "./session-events.js";
@@ -137,13 +139,22 @@ export class Session {
    * (`executeTimeoutMs`), a malformed result or a disposed session all come back as an
    * `isError` result that tells the model what to do. Text beyond `maxResultChars` is cut
    * with a marker; faults that do not change the result are emitted as `tool-call-fault`.
+   * Never rejects: the call's fields are read once, and a call the session cannot read (a
+   * name that is not a string, a throwing getter) is answered with an error result too.
    */
   async execute(call: ToolCall): Promise<AgentToolResult> {
-    const { toolCallId, name } = call;
+    const reading = readToolCall(call);
+    if (!reading.ok) return failed(toolCallMessages.unreadableCall(reading.name, reading.problem)).result;
+    const { toolCallId, name, params } = reading.call;
     const emitter = this.#emitter;
-    if (emitter.hasListeners)
-      emitter.emit({ type: "tool-call-start", toolCallId, name, params: call.params });
-    const result = await executeToolCall(this.#execute, call);
+    if (emitter.hasListeners) emitter.emit({ type: "tool-call-start", toolCallId, name, params });
+    let result: AgentToolResult;
+    try {
+      result = await executeToolCall(this.#execute, reading.call);
+    } catch (error) {
+      // Not reached by any known fault: every step contains its own. Kept so `execute` never rejects.
+      result = failed(toolCallMessages.internalFault(name, error)).result;
+    }
     if (emitter.hasListeners) emitter.emit({ type: "tool-call-end", toolCallId, name, result });
     return result;
   }

@@ -1,5 +1,4 @@
 import { type CustomToolContext, type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
-import { assertPendingAction } from "../pending/assert-pending-action.js";
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
 import type { CallAbort } from "./execute/call-abort.js";
@@ -61,7 +60,7 @@ export function createToolContext(source: ToolContextSource, call: ToolCallScope
         call.onLatePush(error);
         throw error;
       }
-      return source.pending.push(withSourceToolName(action, call.toolName));
+      return source.pending.push(action, { sourceToolName: call.toolName });
     },
   };
 }
@@ -82,23 +81,6 @@ function quotedLabel(action: unknown): string {
   } catch {
     return "(unreadable label)";
   }
-}
-
-/**
- * The action as is when it names its source; otherwise a view of it naming `toolName`. The
- * view delegates to the original, so actions that are class instances keep their methods.
- */
-function withSourceToolName(action: CustomToolPendingAction, toolName: string): CustomToolPendingAction {
-  assertPendingAction(action);
-  if (action.sourceToolName !== undefined) return action;
-  const reject = action.reject;
-  return {
-    label: action.label,
-    details: action.details,
-    sourceToolName: toolName,
-    apply: (reason) => action.apply(reason),
-    ...(reject === undefined ? {} : { reject: (reason: string) => reject.call(action, reason) }),
-  };
 }
 
 /** The context `onSession` hooks get: there is no call to abort, so `abort` does nothing. */

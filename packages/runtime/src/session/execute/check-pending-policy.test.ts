@@ -102,7 +102,7 @@ describe("Session pending policy", () => {
     );
     const result = await run(session, "sloppy");
     expect(textOf(result)).toContain(
-      'Tool "sloppy" failed: Invalid pending action: label must be a non-empty string.',
+      'Tool "sloppy" failed: Invalid pending action: label must be a non-empty string, got an empty string.',
     );
     expect(session.pending.hasPending).toBe(false);
   });

@@ -69,6 +69,21 @@ export const toolCallMessages = {
     );
   },
 
+  unreadableCall(name: string, problem: string): string {
+    const which = name === "" ? "a tool" : `"${name}"`;
+    return (
+      `Cannot run ${which}: the host passed a call it could not read (${problem}). ` +
+      "This is a fault in the host, not in your call; tell the user."
+    );
+  },
+
+  internalFault(name: string, error: unknown): string {
+    return (
+      `Tool "${name}" could not be run: the session failed while handling the call (${describeError(error)}). ` +
+      "Its work may be partial: check the current state, then tell the user if it happens again."
+    );
+  },
+
   truncated(omitted: number): string {
     return `\n… [truncated ${omitted} characters]`;
   },
