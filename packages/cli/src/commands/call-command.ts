@@ -6,6 +6,7 @@ import type { Colors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "../output/format-pending.js";
 import { formatResult, formatResultContent } from "../output/format-result.js";
+import { escapeTerminalText } from "../output/terminal-text.js";
 import type { CommandContext } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
 import { toolPathArgs } from "./tool-path-options.js";
@@ -19,7 +20,7 @@ function prettyOutcome(
   action: string | undefined,
   colors: Colors,
 ): string[] {
-  const lines = formatResult(toolName, outcome.result, colors);
+  const lines = formatResult(escapeTerminalText(toolName), outcome.result, colors);
   if (outcome.staged.length > 0) {
     const top = outcome.staged[0];
     lines.push("", ...formatPendingStack(outcome.staged, colors));
@@ -31,7 +32,7 @@ function prettyOutcome(
     if (diffs.length > 0) {
       lines.push(
         "",
-        colors.bold(`Preview of "${top?.label}":`),
+        colors.bold(`Preview of "${escapeTerminalText(top?.label ?? "")}":`),
         ...formatDiffs(diffs, colors).map((line) => `  ${line}`),
       );
     }
@@ -40,7 +41,11 @@ function prettyOutcome(
   for (const [index, resolution] of outcome.resolved.entries()) {
     lines.push(
       "",
-      ...formatResult(`resolve ${action} #${index + 1}: ${resolution.label}`, resolution.result, colors),
+      ...formatResult(
+        `resolve ${action} #${index + 1}: ${escapeTerminalText(resolution.label)}`,
+        resolution.result,
+        colors,
+      ),
     );
   }
   if (outcome.staged.length === 0 && action !== undefined) {
@@ -65,17 +70,18 @@ function prettyOutcome(
 function callNotes(outcome: ToolCallOutcome, toolName: string, colors: Colors): string[] {
   const notes: string[] = [];
   const labels = (records: ToolCallOutcome["pending"]) =>
-    records.map((record) => `"${record.label}"`).join(", ");
+    records.map((record) => `"${escapeTerminalText(record.label)}"`).join(", ");
   if (outcome.discardedBeforeCall.length > 0) {
     notes.push(
       colors.yellow(
-        `tooldock call: ${outcome.discardedBeforeCall.length} action(s) were pending before "${toolName}" ran ` +
+        `tooldock call: ${outcome.discardedBeforeCall.length} action(s) were pending before "${escapeTerminalText(toolName)}" ran ` +
           `(staged while the tools loaded, not by this call) and were discarded through their reject: ` +
           `${labels(outcome.discardedBeforeCall)}. --apply and --discard only act on what the call stages.`,
       ),
     );
   }
-  if (outcome.stopped !== undefined) notes.push(`${colors.red("tooldock call:")} ${outcome.stopped}`);
+  if (outcome.stopped !== undefined)
+    notes.push(`${colors.red("tooldock call:")} ${escapeTerminalText(outcome.stopped)}`);
   if (!outcome.disposed) {
     notes.push(
       colors.yellow(

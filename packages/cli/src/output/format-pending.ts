@@ -1,6 +1,7 @@
 import type { PendingActionRecord, ToolChoice } from "@tooldock/runtime";
 import type { Colors } from "./colors.js";
 import { formatTable } from "./table.js";
+import { escapeTerminalText } from "./terminal-text.js";
 
 const MAX_PREVIEW_LINES = 40;
 
@@ -16,10 +17,11 @@ export function actionDiffs(details: unknown): string[] {
   return diffs;
 }
 
-/** Diffs as coloured lines (added green, removed red, the rest dim), at most 40 lines. */
+/** Diffs as coloured lines (added green, removed red, the rest dim), at most 40 lines, control sequences escaped. */
 export function formatDiffs(diffs: readonly string[], colors: Colors): string[] {
   const lines = diffs
     .flatMap((diff) => diff.trimEnd().split("\n"))
+    .map((line) => escapeTerminalText(line, { multiline: true }))
     .map((line) =>
       line.startsWith("+") && !line.startsWith("+++")
         ? colors.green(line)
@@ -47,9 +49,17 @@ export function formatPendingStack(records: readonly PendingActionRecord[], colo
       rows,
       [
         { header: "#", value: (row) => row.position },
-        { header: "ID", value: (row) => row.record.id, maxWidth: 12 },
-        { header: "LABEL", value: (row) => row.record.label, style: (text) => colors.bold(text) },
-        { header: "SOURCE", value: (row) => row.record.sourceToolName, style: (text) => colors.dim(text) },
+        { header: "ID", value: (row) => escapeTerminalText(row.record.id), maxWidth: 12 },
+        {
+          header: "LABEL",
+          value: (row) => escapeTerminalText(row.record.label),
+          style: (text) => colors.bold(text),
+        },
+        {
+          header: "SOURCE",
+          value: (row) => escapeTerminalText(row.record.sourceToolName),
+          style: (text) => colors.dim(text),
+        },
       ],
       (text) => colors.dim(text),
     ).map((line) => `  ${line}`),
@@ -59,6 +69,6 @@ export function formatPendingStack(records: readonly PendingActionRecord[], colo
 /** `tool_choice: resolve (forced)` or the configured choice. */
 export function formatToolChoice(choice: ToolChoice, colors: Colors): string {
   if (typeof choice === "object")
-    return `${colors.bold("Steering:")} tool choice forced to ${colors.magenta(choice.name)}`;
-  return `${colors.bold("Steering:")} tool choice ${colors.magenta(choice)}`;
+    return `${colors.bold("Steering:")} tool choice forced to ${colors.magenta(escapeTerminalText(choice.name))}`;
+  return `${colors.bold("Steering:")} tool choice ${colors.magenta(escapeTerminalText(choice))}`;
 }

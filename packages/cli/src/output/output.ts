@@ -2,6 +2,7 @@
 import type { CliIo } from "../cli-io.js";
 import { type Colors, colorEnabled, createColors } from "./colors.js";
 import { createProgressLine, type ProgressLine } from "./progress-line.js";
+import { escapePrintedLine, stringifyJson } from "./terminal-text.js";
 
 /** Where the CLI prints: results on stdout, diagnostics, progress and usage errors on stderr. */
 export interface Output {
@@ -9,11 +10,11 @@ export interface Output {
   readonly colors: Colors;
   /** Colours for text bound for stderr. */
   readonly errorColors: Colors;
-  /** Prints lines on stdout. */
+  /** Prints lines on stdout; control sequences other than the CLI's own colours are escaped. */
   print(...lines: string[]): void;
-  /** Prints lines on stderr. */
+  /** Prints lines on stderr, escaped like {@link Output.print}. */
   printError(...lines: string[]): void;
-  /** Prints one JSON document on stdout (two-space indent, trailing newline). */
+  /** Prints one JSON document on stdout (two-space indent, trailing newline; C1 controls as `\u` escapes). */
   printJson(value: unknown): void;
   /** Writes text to stdout as it is (XML, a file's contents). */
   write(text: string): void;
@@ -29,13 +30,13 @@ export function createOutput(io: CliIo): Output {
     colors,
     errorColors,
     print: (...lines) => {
-      io.stdout.write(lines.map((line) => `${line}\n`).join(""));
+      io.stdout.write(lines.map((line) => `${escapePrintedLine(line)}\n`).join(""));
     },
     printError: (...lines) => {
-      io.stderr.write(lines.map((line) => `${line}\n`).join(""));
+      io.stderr.write(lines.map((line) => `${escapePrintedLine(line)}\n`).join(""));
     },
     printJson: (value) => {
-      io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      io.stdout.write(`${stringifyJson(value)}\n`);
     },
     write: (text) => {
       io.stdout.write(text);

@@ -1,6 +1,7 @@
 import type { OutputStream } from "../cli-io.js";
 import type { Colors } from "./colors.js";
 import { displayWidth } from "./table.js";
+import { escapeTerminalText } from "./terminal-text.js";
 
 /** A single status line rewritten in place on a terminal (`[3/40] compiling tools/a.ts`). */
 export interface ProgressLine {
@@ -15,7 +16,8 @@ export function createProgressLine(stream: OutputStream, colors: Colors): Progre
   let shown = false;
   const width = Math.max(20, (stream.columns ?? 80) - 1);
   return {
-    update(text) {
+    update(raw) {
+      const text = escapeTerminalText(raw);
       const line = displayWidth(text) > width ? `${[...text].slice(0, width - 1).join("")}…` : text;
       stream.write(`\r\u001b[2K${colors.dim(line)}`);
       shown = true;
