@@ -7,9 +7,11 @@ import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatSummary } from "../output/format-summary.js";
 import { formatToolTable } from "../output/format-tool-table.js";
+import { stringifyJson } from "../output/terminal-text.js";
 import { buildReport } from "../report/build-report.js";
 import type { LoadReport, ReportDocument } from "../report/report-types.js";
 import type { CommandContext } from "./command.js";
+import { assertOutputTarget } from "./output-target.js";
 import { toolPathArgs } from "./tool-path-options.js";
 
 function prettyLines(report: ReportDocument, colors: ReturnType<typeof createColors>, cwd: string): string[] {
@@ -50,6 +52,9 @@ export async function run(context: CommandContext): Promise<number> {
   const paths = toolPathArgs(args);
   const isolate = flagOption(args, "isolate");
   if (!isolate) rejectIsolateOptions(args);
+  const file = stringOption(args, "output");
+  // Before loading (a folder, an input) and again before writing (a discovered module).
+  if (file !== undefined) await assertOutputTarget(file, io.cwd, paths);
   // --isolate, --strict and --format junit each import their code only when given.
   const loaded = isolate
     ? await loadIsolated(context, paths)
@@ -59,14 +64,14 @@ export async function run(context: CommandContext): Promise<number> {
   const junit = format === "junit" ? await import("../report/junit-report.js") : undefined;
   const render = (colors: ReturnType<typeof createColors>) =>
     format === "json"
-      ? `${JSON.stringify(report, null, 2)}\n`
+      ? `${stringifyJson(report)}\n`
       : junit
         ? junit.formatJunitReport(load, { strict, cwd: io.cwd })
         : `${prettyLines(report, colors, io.cwd).join("\n")}\n`;
-  const file = stringOption(args, "output");
   if (file === undefined) {
     output.write(render(output.colors));
   } else {
+    await assertOutputTarget(file, io.cwd, paths, load.modules);
     const target = resolve(io.cwd, file);
     try {
       await mkdir(dirname(target), { recursive: true });
