@@ -32,11 +32,24 @@ export interface IsolateOptions {
   killGraceMs: number;
 }
 
+/**
+ * Largest value either option takes: Node's timers hold at most 2^31-1 ms (a longer delay
+ * overflows into 1 ms, so every module would time out at once), and the same bound is ample
+ * for a heap size in MB.
+ */
+export const MAX_ISOLATE_OPTION = 2_147_483_647;
+
 function positiveInteger(text: string | undefined, source: string): number | undefined {
   if (text === undefined || text === "") return undefined;
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) {
     throw new UsageError(`${source} must be a positive whole number (got "${text}")`, "validate");
+  }
+  if (value > MAX_ISOLATE_OPTION) {
+    throw new UsageError(
+      `${source} must be at most ${MAX_ISOLATE_OPTION} (got "${text}"); give a smaller number`,
+      "validate",
+    );
   }
   return value;
 }
