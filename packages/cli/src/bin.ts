@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { processIo } from "./cli-io.js";
+import { describeStrayFault, holdStrayFaults } from "./faults/stray-faults.js";
+import { escapeTerminalText } from "./output/terminal-text.js";
 import { run } from "./run.js";
 
 /** After the command is done, how long anything a tool module left running may delay the exit. */
@@ -13,6 +15,16 @@ if (argv[0] === "call") {
   process.once("SIGINT", () => {
     controller.abort(new Error("interrupted (SIGINT)"));
     process.once("SIGINT", () => process.exit(130));
+  });
+}
+
+if (argv[0] === "call" || argv[0] === "mcp") {
+  // A tool's timer or callback that throws or rejects after its call returned must not end a
+  // call or a server (nor change the exit code during the exit grace): report it and go on.
+  // `serveMcp` adds a reporter of its own that also tells the client while it serves.
+  holdStrayFaults((fault) => {
+    const text = `${describeStrayFault(fault)}\n(reported; tooldock goes on)`;
+    process.stderr.write(`tooldock ${argv[0]}: ${escapeTerminalText(text, { multiline: true })}\n`);
   });
 }
 

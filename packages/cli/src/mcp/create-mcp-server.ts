@@ -6,6 +6,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
   type ListToolsResult,
+  type LoggingLevel,
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Session } from "@tooldock/runtime";
@@ -34,6 +35,11 @@ export interface TooldockMcpServer {
   close(): Promise<void>;
   /** Settles once the connection has closed, whichever side closed it. */
   readonly closed: Promise<void>;
+  /**
+   * Sends a `notifications/message` log entry (logger `tooldock`) when connected and the
+   * client's log level lets it through; never throws (a failed send goes to `onError`).
+   */
+  log(level: LoggingLevel, text: string): void;
 }
 
 type SendNotification = (notification: ServerNotification) => Promise<void>;
@@ -43,7 +49,8 @@ type SendNotification = (notification: ServerNotification) => Promise<void>;
  * (`resolve` included while an action is pending); `tools/call` runs through
  * `session.execute`, so argument validation and the pending-action block policy hold. A
  * call that stages a pending action gets the session's reminder appended to its result,
- * and `notifications/tools/list_changed` is sent whenever the active tool set changes.
+ * and `notifications/tools/list_changed` is sent whenever the active tool set changes. The
+ * server declares the `logging` capability: {@link TooldockMcpServer.log} reaches the client.
  *
  * @example
  * const session = new Session({ cwd });
@@ -54,7 +61,7 @@ type SendNotification = (notification: ServerNotification) => Promise<void>;
 export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpServer {
   const { session, onError = () => {} } = options;
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: SERVER_INSTRUCTIONS,
   });
   let connected = false;
@@ -95,6 +102,10 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     },
     close: () => server.close(),
     closed,
+    log(level, text) {
+      if (!connected) return;
+      server.sendLoggingMessage({ level, logger: "tooldock", data: text }).catch(onError);
+    },
   };
 }
 

@@ -3,10 +3,14 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { loadCustomTools, ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
+import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
+import { settleWithin } from "../call/settle-within.js";
+import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
-import { createMcpServer } from "./create-mcp-server.js";
+import { escapeTerminalText } from "../output/terminal-text.js";
+import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { reserveStdout } from "./reserve-stdout.js";
 import { createStderrLogger } from "./stderr-logger.js";
 import { whenClientGone } from "./when-client-gone.js";
@@ -25,6 +29,11 @@ export interface ServeMcpOptions {
   stderr?: Writable;
   /** Aborting stops the server as if stdin had closed. */
   signal?: AbortSignal;
+  /**
+   * Longest the stop waits for pending actions to be discarded (their `reject`) and the tools'
+   * shutdown hooks before it returns anyway. Default 5000 ms.
+   */
+  discardBoundMs?: number;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -38,10 +47,14 @@ export interface ServeMcpResult {
 /**
  * `tooldock mcp`: loads tool modules into one session and serves it over MCP on stdio until
  * the client is gone (stdin closes, stdout breaks) or `signal` aborts; then disposes the
- * session, which discards every pending action through its `reject`.
+ * session, which discards every pending action through its `reject` (waiting at most
+ * `discardBoundMs`: a callback that never settles cannot keep the server up).
  *
  * Diagnostics go to stderr and never stop the server. When `stdout` is `process.stdout`,
  * writes to it by anyone but the protocol (a tool's `console.log`) go to stderr meanwhile.
+ * While it serves, an exception or rejection nobody handles (a tool's timer that throws after
+ * its call returned) does not end the process: it is written to stderr and sent to the client
+ * as a `notifications/message` log entry, and the server goes on.
  *
  * @example
  * await serveMcp({ paths: ["./tools"] }); // resolves when the client disconnects
@@ -51,6 +64,14 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const cwd = options.cwd ?? process.cwd();
+  const say = (text: string) =>
+    stderr.write(`tooldock mcp: ${escapeTerminalText(text, { multiline: true })}\n`);
+  let mcp: TooldockMcpServer | undefined;
+  const releaseFaults = holdStrayFaults((fault) => {
+    const text = `${describeStrayFault(fault)}\n(reported; the server goes on)`;
+    say(text);
+    mcp?.log("error", text);
+  });
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   const session = new Session({ cwd });
   try {
@@ -66,33 +87,39 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     if (loaded.diagnostics.length > 0) {
       stderr.write(`${formatDiagnostics(loaded.diagnostics, createColors(false), cwd).join("\n")}\n`);
     }
-    stderr.write(
-      `tooldock mcp: serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on stdio\n`,
-    );
+    say(`serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on stdio`);
     await session.start();
 
-    const mcp = createMcpServer({
-      session,
-      onError: (error) => stderr.write(`tooldock mcp: ${messageOf(error)}\n`),
-    });
-    mcp.server.onerror = (error) => stderr.write(`tooldock mcp: protocol error: ${error.message}\n`);
+    mcp = createMcpServer({ session, onError: (error) => say(messageOf(error)) });
+    mcp.server.onerror = (error) => say(`protocol error: ${messageOf(error)}`);
     const gone = whenClientGone(stdin, stdout, options.signal);
     await mcp.connect(new StdioServerTransport(stdin, reserved?.protocol ?? stdout));
     await Promise.race([gone.promise, mcp.closed]);
     gone.dispose();
-    await mcp.close();
+    await settleWithin(mcp.close(), options.discardBoundMs ?? DISCARD_BOUND_MS);
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     const pending = session.pending.list();
     if (pending.length > 0) {
       const labels = pending.map((record) => record.label).join("; ");
-      stderr.write(`tooldock mcp: discarding ${pending.length} pending action(s): ${labels}\n`);
+      say(`discarding ${pending.length} pending action(s): ${labels}`);
     }
-    await session.dispose();
+    const bound = options.discardBoundMs ?? DISCARD_BOUND_MS;
+    if (!(await settleWithin(session.dispose(), bound))) {
+      say(
+        `discarding the pending actions (their reject) or the tools' shutdown did not finish within ${bound} ms; ` +
+          "stopping without waiting for it.",
+      );
+    }
     reserved?.release();
+    releaseFaults();
   }
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "(an error that cannot be shown)";
+  }
 }

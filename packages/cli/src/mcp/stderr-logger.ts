@@ -1,12 +1,24 @@
 import type { Logger } from "@tooldock/sdk";
+import { escapeTerminalText } from "../output/terminal-text.js";
 
-/** A `pi.logger` that writes `[level] message data` lines to `stderr`, never to stdout. */
+/**
+ * A `pi.logger` that writes `[level] message data` lines to `stderr`, never to stdout, with
+ * terminal control sequences escaped.
+ */
 export function createStderrLogger(stderr: NodeJS.WritableStream): Logger {
   const log = (level: string) => (message: string, data?: unknown) => {
     const suffix = data === undefined ? "" : ` ${stringify(data)}`;
-    stderr.write(`[${level}] ${message}${suffix}\n`);
+    stderr.write(`${escapeTerminalText(`[${level}] ${text(message)}${suffix}`, { multiline: true })}\n`);
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+function text(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "(a value that cannot be shown)";
+  }
 }
 
 function stringify(data: unknown): string {

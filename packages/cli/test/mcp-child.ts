@@ -1,0 +1,41 @@
+import { spawn } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { cliBin } from "./cli-process.js";
+
+/**
+ * `tooldock mcp <paths>` (the built CLI) as a child process with piped stdio, and an MCP
+ * client over those pipes (the server transport speaks the same newline-delimited JSON, so
+ * reading the child's stdout and writing its stdin makes it a client transport). `closeStdin`
+ * is how a client goes away; `exited` resolves to the exit code; `kill` is for cleanup.
+ */
+export async function startMcpChild(paths: string[], cwd: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [cliBin, "mcp", ...paths], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const logs: string[] = [];
+  const client = new Client({ name: "regression", version: "1.0.0" });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    logs.push(String(notification.params.data));
+  });
+  await client.connect(new StdioServerTransport(child.stdout, child.stdin));
+  return {
+    client,
+    /** `notifications/message` data received so far. */
+    logs,
+    stderr: () => stderr,
+    exited,
+    closeStdin: () => child.stdin.end(),
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
+}
