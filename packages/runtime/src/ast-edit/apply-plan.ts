@@ -1,9 +1,14 @@
+import { resolve } from "node:path";
 import { type AgentToolResult, textResult } from "@tooldock/sdk";
 import { writeFilesTogether } from "./apply-transaction.js";
 import { AstEditError } from "./ast-edit-error.js";
+import { decodeUtf8 } from "./decode-utf8.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
+import { isInsideFolder } from "./inside-folder.js";
+import { fileTooLargeError, type RewriteLimits } from "./limits.js";
 import type { FileRewrite, RewritePlan } from "./plan.js";
+import { readRegularFile } from "./read-regular-file.js";
 import { type RewriteOperation, rewriteSource } from "./rewrite.js";
 
 /** `details` of the result of a successful apply. */
@@ -13,38 +18,63 @@ export interface AstEditApplyDetails {
   files: Array<{ path: string; replacements: number }>;
 }
 
+/** A staged preview and what applying it needs. */
+export interface ApplyRequest {
+  fileSystem: AstEditFileSystem;
+  cwd: string;
+  plan: RewritePlan;
+  operations: readonly RewriteOperation[];
+  limit: number;
+  limits: RewriteLimits;
+}
+
 /**
- * Makes a previewed rewrite for real. First every previewed file is read again and compared
- * with its preview-time hash: one changed or removed file refuses the whole apply before
+ * Makes a previewed rewrite for real. First every target is checked again: the working
+ * directory and each file must resolve (through any symbolic link) to the same real path as
+ * at the preview, inside the working directory, and name the same regular file (device and
+ * inode) holding the same bytes (SHA-256). One failed check refuses the whole apply before
  * anything is written. Then the rewrite is run again on the current text and the files are
- * replaced together through an intent journal in `cwd` ({@link writeFilesTogether}): if this
- * process dies midway, the next start rolls the apply back or forward, so an apply changes
- * every file or none. If a write fails in this process, nothing is left changed.
+ * replaced together, at their real paths, through an intent journal
+ * ({@link writeFilesTogether}): if this process dies midway, the next start rolls the apply
+ * back or forward, so an apply changes every file or none. If a write fails in this process,
+ * nothing is left changed.
  *
- * @throws {AstEditError} `E_AST_EDIT_STALE` or `E_AST_EDIT_WRITE`; the runtime then keeps the
- *   action pending.
+ * @throws {AstEditError} `E_AST_EDIT_PATH` (a target now resolves outside the working
+ *   directory), `E_AST_EDIT_STALE`, `E_AST_EDIT_LIMIT` or `E_AST_EDIT_WRITE`; the runtime
+ *   then keeps the action pending.
  */
 export async function applyPlan(
-  fileSystem: AstEditFileSystem,
-  cwd: string,
-  plan: RewritePlan,
-  operations: readonly RewriteOperation[],
-  limit: number,
+  request: ApplyRequest,
   reason: string,
 ): Promise<AgentToolResult<AstEditApplyDetails>> {
-  const currentTexts = await readUnchanged(fileSystem, plan.files);
+  const { fileSystem, plan, operations, limits } = request;
+  const currentTexts = await readUnchanged(fileSystem, request.cwd, plan);
 
-  let budget = limit;
-  const writes = plan.files.map((file, index) => {
-    const outcome = rewriteSource(file.language, currentTexts[index] ?? file.original, operations, budget);
+  let budget = request.limit;
+  const writes = [];
+  for (const [index, file] of plan.files.entries()) {
+    const outcome = await rewriteSource(file.language, currentTexts[index] ?? file.original, operations, {
+      budget,
+      maxLength: limits.maxFileBytes,
+      fileName: file.relativePath,
+    });
+    if (Buffer.byteLength(outcome.output, "utf8") > limits.maxFileBytes)
+      throw fileTooLargeError(file.relativePath, limits.maxFileBytes);
     budget -= outcome.replacements;
-    return { file, content: outcome.output, replacements: outcome.replacements };
-  });
+    writes.push({ file, content: outcome.output, replacements: outcome.replacements });
+  }
 
   await writeFilesTogether(
     fileSystem,
-    cwd,
-    writes.map(({ file, content }) => ({ ...file, content })),
+    plan.realCwd,
+    writes.map(({ file, content }) => ({
+      absolutePath: file.realPath,
+      relativePath: file.relativePath,
+      original: file.original,
+      hash: file.hash,
+      identity: file.identity,
+      content,
+    })),
   );
 
   const replacements = writes.reduce((sum, write) => sum + write.replacements, 0);
@@ -61,29 +91,81 @@ export async function applyPlan(
   );
 }
 
-/** The current text of each file, in order; throws `E_AST_EDIT_STALE` unless all match their hash. */
+/**
+ * The current text of each file, in order. Throws `E_AST_EDIT_PATH` when the working
+ * directory or a file now resolves elsewhere than at the preview (outside the working
+ * directory, say, after a folder was replaced by a symbolic link), and `E_AST_EDIT_STALE`
+ * when a file was changed, replaced or removed.
+ */
 async function readUnchanged(
   fileSystem: AstEditFileSystem,
-  files: readonly FileRewrite[],
+  cwd: string,
+  plan: RewritePlan,
 ): Promise<string[]> {
-  const problems: string[] = [];
-  const texts: string[] = [];
-  for (const file of files) {
-    try {
-      const bytes = await fileSystem.readFile(file.absolutePath);
-      if (hashContent(bytes) !== file.hash) problems.push(`${file.relativePath} changed since the preview`);
-      texts.push(bytes.toString("utf8"));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      problems.push(
-        `${file.relativePath} ${code === "ENOENT" ? "was removed" : `cannot be read (${code ?? error})`} since the preview`,
-      );
-    }
+  const moved: string[] = [];
+  const stale: string[] = [];
+  const realCwd = await fileSystem.realpath(resolve(cwd)).catch(() => undefined);
+  if (realCwd !== plan.realCwd) {
+    moved.push(
+      realCwd === undefined
+        ? `the working directory ${cwd} cannot be resolved any more`
+        : `the working directory ${cwd} now resolves to ${realCwd}, not ${plan.realCwd} as at the preview`,
+    );
+    throw refusal("E_AST_EDIT_PATH", moved);
   }
-  if (problems.length === 0) return texts;
-  throw new AstEditError(
-    "E_AST_EDIT_STALE",
-    `Cannot apply AST Edit: ${problems.join("; ")}. Nothing was written. ` +
+  const texts: string[] = [];
+  for (const file of plan.files) {
+    const problem = await checkTarget(fileSystem, plan.realCwd, file, texts);
+    if (problem?.moved) moved.push(problem.text);
+    else if (problem) stale.push(problem.text);
+  }
+  if (moved.length > 0) throw refusal("E_AST_EDIT_PATH", [...moved, ...stale]);
+  if (stale.length > 0) throw refusal("E_AST_EDIT_STALE", stale);
+  return texts;
+}
+
+/** Reads one target into `texts`; what is wrong with it, if anything. */
+async function checkTarget(
+  fileSystem: AstEditFileSystem,
+  realCwd: string,
+  file: FileRewrite,
+  texts: string[],
+): Promise<{ moved: boolean; text: string } | undefined> {
+  const name = file.relativePath;
+  try {
+    const realPath = await fileSystem.realpath(file.absolutePath);
+    if (!isInsideFolder(realCwd, realPath))
+      return {
+        moved: true,
+        text: `${name} now resolves to ${realPath}, outside the working directory ${realCwd}`,
+      };
+    if (realPath !== file.realPath)
+      return {
+        moved: true,
+        text: `${name} now resolves to ${realPath}, not ${file.realPath} as at the preview`,
+      };
+    const read = await readRegularFile(fileSystem, realPath, { expected: file.identity });
+    if (read.kind === "refused") return { moved: false, text: `${name} ${read.reason} since the preview` };
+    const text = decodeUtf8(read.bytes);
+    if (hashContent(read.bytes) !== file.hash || text === undefined)
+      return { moved: false, text: `${name} changed since the preview` };
+    texts.push(text);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      moved: false,
+      text: `${name} ${code === "ENOENT" ? "was removed" : `cannot be read (${code ?? error})`} since the preview`,
+    };
+  }
+}
+
+function refusal(code: "E_AST_EDIT_PATH" | "E_AST_EDIT_STALE", problems: readonly string[]): AstEditError {
+  const what =
+    code === "E_AST_EDIT_PATH" ? "Check what replaced those folders or files (a symbolic link?); " : "";
+  return new AstEditError(
+    code,
+    `Cannot apply AST Edit: ${problems.join("; ")}. Nothing was written. ${what}` +
       'Call resolve with action "discard" to drop this stale preview, then call ast_edit again to preview the rewrite against the current files.',
   );
 }

@@ -4,13 +4,17 @@ import { AstEditError } from "./ast-edit-error.js";
 import { syncDirectory, temporaryPathFor, writeFileAtomic, writeTemporaryFile } from "./atomic-write.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
+import type { FileIdentity } from "./read-regular-file.js";
 
 /** One file to replace: where, what it held (and its hash), and what it will hold. */
 export interface FileWrite {
+  /** The real path: no symbolic link on the way (checked just before). */
   absolutePath: string;
   relativePath: string;
   original: string;
   hash: string;
+  /** The file at `absolutePath`; when a failed apply writes `original` back, set to the new file. */
+  identity?: FileIdentity;
   content: string;
 }
 
@@ -101,9 +105,18 @@ async function rollBack(
   );
   const notRestored: string[] = [];
   for (const write of writes.slice(0, failedIndex)) {
-    await writeFileAtomic(fileSystem, write.absolutePath, write.original).catch(() =>
-      notRestored.push(write.relativePath),
-    );
+    try {
+      await writeFileAtomic(fileSystem, write.absolutePath, write.original);
+    } catch {
+      notRestored.push(write.relativePath);
+      continue;
+    }
+    // The old text is back in a new file: a later apply must recognise that file.
+    const stats = await fileSystem.lstat(write.absolutePath, { bigint: true }).catch(() => undefined);
+    if (stats !== undefined && write.identity !== undefined) {
+      write.identity.device = stats.dev;
+      write.identity.inode = stats.ino;
+    }
   }
   return writeError(writes[failedIndex]?.relativePath ?? "a file", cause, failedIndex, notRestored);
 }

@@ -5,6 +5,7 @@ import {
   errorResult,
 } from "@tooldock/sdk";
 import { type AstEditFileSystem, resolveFileSystem } from "./file-system.js";
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_PREVIEW_BYTES, type RewriteLimits } from "./limits.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
 import { recoverInterruptedApplies } from "./recover.js";
 
@@ -24,6 +25,16 @@ export interface AstEditToolOptions {
   fileSystem?: Partial<AstEditFileSystem>;
   /** Most characters of diff in the text the model reads; the rest stays in `details`. Default 20000. */
   maxDiffCharacters?: number;
+  /**
+   * Most bytes of one file: larger files are skipped with a warning, and a rewrite that would
+   * make a file larger fails with `E_AST_EDIT_LIMIT`. Default 8 MiB.
+   */
+  maxFileBytes?: number;
+  /**
+   * Most bytes of one preview: its rewritten files plus their diffs. Past it the call fails
+   * with `E_AST_EDIT_LIMIT` and stages nothing. Default 32 MiB.
+   */
+  maxPreviewBytes?: number;
 }
 
 /** `details` of an `ast_edit` preview (and of a call that made no replacement). */
@@ -65,6 +76,10 @@ export function createAstEditTool(
 ): CustomTool<typeof astEditParameters, AstEditDetails> {
   const fileSystem = resolveFileSystem(options.fileSystem);
   const maxDiffCharacters = options.maxDiffCharacters ?? 20_000;
+  const limits: RewriteLimits = {
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    maxPreviewBytes: options.maxPreviewBytes ?? DEFAULT_MAX_PREVIEW_BYTES,
+  };
   // Runs once per tool, at the session's start or before the first call, whichever is first.
   let recovery: Promise<string[]> | undefined;
   const recover = () => {
@@ -115,6 +130,7 @@ export function createAstEditTool(
         cwd: options.cwd,
         fileSystem,
         maxDiffCharacters,
+        limits,
         push,
         notes,
         signal,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { AstEditFileSystem } from "./file-system.js";
@@ -69,11 +70,17 @@ export async function writeTemporaryFile(
   }
 }
 
+/**
+ * Opens only a directory, and never blocks: a FIFO put in place of the directory is not
+ * waited on (`O_NONBLOCK`) and fails to open (`O_DIRECTORY`). Flags a platform lacks are 0.
+ */
+const DIRECTORY_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NONBLOCK ?? 0);
+
 /** Flushes renames in `directory` to disk. Best effort: not every platform can open a directory. */
 export async function syncDirectory(fileSystem: AstEditFileSystem, directory: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
-    handle = await fileSystem.open(directory, "r");
+    handle = await fileSystem.open(directory, DIRECTORY_FLAGS);
     await handle.sync();
   } catch {
     // Windows and some file systems refuse fsync on a directory; the rename has happened.

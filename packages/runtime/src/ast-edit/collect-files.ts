@@ -1,8 +1,9 @@
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { Lang } from "@ast-grep/napi";
 import { AstEditError } from "./ast-edit-error.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { createGlobMatcher } from "./glob.js";
+import { isInsideFolder } from "./inside-folder.js";
 import { languageFromPath, SUPPORTED_LANGUAGE_NAMES } from "./languages.js";
 import { SKIPPED_DIRECTORIES } from "./skipped-directories.js";
 
@@ -22,14 +23,18 @@ export interface CollectFilesOptions {
   glob?: string | undefined;
   /** Parse every file as this language; in a directory, only files of this language are read. */
   language?: Lang | undefined;
+  /** Checked at each directory of the walk. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
  * The files an `ast_edit` call covers, sorted by path. A directory is walked recursively,
- * skipping {@link SKIPPED_DIRECTORIES} and symbolic links; a file is taken as given.
+ * skipping {@link SKIPPED_DIRECTORIES}, symbolic links and anything that is not a regular
+ * file (FIFOs, sockets, devices); a file is taken as given, by its real path.
  *
  * @throws {AstEditError} `E_AST_EDIT_PATH` when `path` leaves `cwd` (also through a symbolic
- *   link), does not exist, or is a file whose language cannot be inferred without `lang`.
+ *   link), does not exist, is neither a directory nor a regular file, or is a file whose
+ *   language cannot be inferred without `lang`.
  */
 export async function collectFiles(
   fileSystem: AstEditFileSystem,
@@ -39,7 +44,7 @@ export async function collectFiles(
   const given = options.path ?? ".";
   const target = resolve(cwd, given);
   const outside = `path "${given}" is outside the working directory ${cwd}. Pass a path inside it (relative to it), or leave path out to search the whole directory.`;
-  if (!isInside(cwd, target)) throw new AstEditError("E_AST_EDIT_PATH", outside);
+  if (!isInsideFolder(cwd, target)) throw new AstEditError("E_AST_EDIT_PATH", outside);
 
   let realTarget: string;
   try {
@@ -51,10 +56,16 @@ export async function collectFiles(
       { cause: error },
     );
   }
-  if (!isInside(await fileSystem.realpath(cwd), realTarget))
-    throw new AstEditError("E_AST_EDIT_PATH", outside);
+  const realCwd = await fileSystem.realpath(cwd);
+  if (!isInsideFolder(realCwd, realTarget)) throw new AstEditError("E_AST_EDIT_PATH", outside);
 
-  const stats = await fileSystem.stat(target);
+  const stats = await fileSystem.stat(realTarget);
+  if (!stats.isDirectory() && !stats.isFile()) {
+    throw new AstEditError(
+      "E_AST_EDIT_PATH",
+      `path "${given}" is not a regular file or a directory (a FIFO, socket or device); ast_edit never opens those. Pass a source file or a directory.`,
+    );
+  }
   if (!stats.isDirectory()) {
     const language = options.language ?? languageFromPath(target);
     if (language === undefined) {
@@ -63,12 +74,13 @@ export async function collectFiles(
         `Cannot tell the language of "${given}" from its extension. Pass lang (one of ${SUPPORTED_LANGUAGE_NAMES.join(", ")}).`,
       );
     }
-    return [{ absolutePath: target, relativePath: toRelative(cwd, target), language }];
+    return [{ absolutePath: realTarget, relativePath: toRelative(realCwd, realTarget), language }];
   }
 
   const matchesGlob = options.glob ? createGlobMatcher(options.glob) : () => true;
   const files: SourceFile[] = [];
   const walk = async (directory: string): Promise<void> => {
+    options.signal?.throwIfAborted();
     const entries = await fileSystem.readdir(directory, { withFileTypes: true });
     for (const entry of entries) {
       const absolutePath = join(directory, entry.name);
@@ -76,6 +88,7 @@ export async function collectFiles(
         if (!SKIPPED_DIRECTORIES.includes(entry.name)) await walk(absolutePath);
         continue;
       }
+      // Only regular files: a FIFO, socket or device is never opened.
       if (!entry.isFile()) continue;
       const language = languageFromPath(entry.name);
       if (language === undefined || (options.language !== undefined && language !== options.language))
@@ -86,11 +99,6 @@ export async function collectFiles(
   };
   await walk(target);
   return files.sort((left, right) => (left.relativePath < right.relativePath ? -1 : 1));
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const path = relative(root, candidate);
-  return path === "" || (!path.startsWith(`..${sep}`) && path !== ".." && !isAbsolute(path));
 }
 
 function toRelative(cwd: string, absolutePath: string): string {

@@ -1,11 +1,20 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { SourceFile } from "./collect-files.js";
+import { decodeUtf8 } from "./decode-utf8.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
+import { isInsideFolder } from "./inside-folder.js";
+import { fileTooLargeError, previewTooLargeError, type RewriteLimits } from "./limits.js";
+import { type FileIdentity, readRegularFile, sameFile } from "./read-regular-file.js";
 import { checkPattern, patternSyntaxError, type RewriteOperation, rewriteSource } from "./rewrite.js";
+import { unifiedDiff } from "./unified-diff.js";
+import { yieldToEventLoop } from "./yield-to-event-loop.js";
 
 /** The rewrite of one file as previewed: what it held, what it will hold, and the diff. */
 export interface FileRewrite extends SourceFile {
+  /** The file's real path at preview time (inside the real `cwd`): apply writes there and nowhere else. */
+  realPath: string;
+  /** The file read at preview time; apply refuses when `realPath` names another one. Updated when a failed apply puts the text back. */
+  identity: FileIdentity;
   /** SHA-256 of the bytes read at preview time; apply refuses the file when it differs. */
   hash: string;
   original: string;
@@ -17,6 +26,8 @@ export interface FileRewrite extends SourceFile {
 
 /** Everything a preview found, before anything is written. */
 export interface RewritePlan {
+  /** The real path of `cwd` at preview time. */
+  realCwd: string;
   /** The files that change, in path order. */
   files: FileRewrite[];
   replacements: number;
@@ -32,25 +43,37 @@ export interface RewritePlan {
   warnings: string[];
 }
 
+/** What {@link planRewrite} works on and within. */
+export interface PlanRequest {
+  fileSystem: AstEditFileSystem;
+  /** The real path of the working directory. */
+  realCwd: string;
+  files: readonly SourceFile[];
+  operations: readonly RewriteOperation[];
+  limit?: number;
+  limits: RewriteLimits;
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Runs `operations` over `files` in memory and returns what would change. Reads each file
- * once; writes nothing.
+ * once (regular files only, UTF-8 only: others are skipped with a warning and keep every
+ * byte); writes nothing. It lets the event loop run between files and steps and stops when
+ * `signal` is aborted.
  *
- * @throws {AstEditError} `E_AST_EDIT_PATTERN` when ast-grep refuses a pattern (before any read).
+ * @throws {AstEditError} `E_AST_EDIT_PATTERN` when ast-grep refuses a pattern (before any
+ *   read); `E_AST_EDIT_LIMIT` when a rewritten file or the preview outgrows `limits`.
  */
-export async function planRewrite(
-  fileSystem: AstEditFileSystem,
-  files: readonly SourceFile[],
-  operations: readonly RewriteOperation[],
-  limit = Number.POSITIVE_INFINITY,
-  signal?: AbortSignal,
-): Promise<RewritePlan> {
+export async function planRewrite(request: PlanRequest): Promise<RewritePlan> {
+  const { fileSystem, files, operations, limits, signal } = request;
+  const limit = request.limit ?? Number.POSITIVE_INFINITY;
   const languages = new Set(files.map((file) => file.language));
   for (const language of languages) {
     for (const [index, operation] of operations.entries()) checkPattern(language, operation, index);
   }
 
   const plan: RewritePlan = {
+    realCwd: request.realCwd,
     files: [],
     replacements: 0,
     perOperation: operations.map(() => 0),
@@ -59,33 +82,63 @@ export async function planRewrite(
     patternWarnings: [],
     warnings: [],
   };
+  let previewBytes = 0;
   for (const file of files) {
-    signal?.throwIfAborted();
+    await yieldToEventLoop(signal);
     if (plan.replacements >= limit) break;
-    let bytes: Buffer;
+    const skip = (reason: string) => plan.warnings.push(`Skipped ${file.relativePath}: ${reason}.`);
+    let read: Awaited<ReturnType<typeof readRegularFile>>;
     try {
-      bytes = await fileSystem.readFile(file.absolutePath);
+      read = await readRegularFile(fileSystem, file.absolutePath, { maxBytes: limits.maxFileBytes });
     } catch (error) {
-      plan.warnings.push(
-        `Skipped ${file.relativePath}: ${error instanceof Error ? error.message : String(error)}`,
+      skip(error instanceof Error ? error.message : String(error));
+      continue;
+    }
+    if (read.kind === "refused") {
+      skip(read.reason);
+      continue;
+    }
+    const original = decodeUtf8(read.bytes);
+    if (original === undefined) {
+      skip(
+        "it is not valid UTF-8 text, and ast_edit rewrites only UTF-8 files (every byte of it was left as it is)",
       );
       continue;
     }
-    const original = bytes.toString("utf8");
-    const outcome = rewriteSource(file.language, original, operations, limit - plan.replacements);
+    signal?.throwIfAborted();
+    const outcome = await rewriteSource(file.language, original, operations, {
+      budget: limit - plan.replacements,
+      maxLength: limits.maxFileBytes,
+      signal,
+      fileName: file.relativePath,
+    });
     plan.scannedFiles++;
     outcome.perOperation.forEach((count, index) => {
       plan.perOperation[index] = (plan.perOperation[index] ?? 0) + count;
     });
     if (outcome.replacements === 0 || outcome.output === original) continue;
+    const rewrittenBytes = Buffer.byteLength(outcome.output, "utf8");
+    if (rewrittenBytes > limits.maxFileBytes) throw fileTooLargeError(file.relativePath, limits.maxFileBytes);
+    const realPath = await realPathInside(fileSystem, request.realCwd, file.absolutePath, read.identity);
+    if (typeof realPath !== "string") {
+      skip(realPath.reason);
+      continue;
+    }
+    await yieldToEventLoop(signal);
+    const diff = unifiedDiff(file.relativePath, original, outcome.output, outcome.changes);
+    previewBytes += rewrittenBytes + diff.length;
+    if (previewBytes > limits.maxPreviewBytes)
+      throw previewTooLargeError(file.relativePath, plan.files.length + 1, limits.maxPreviewBytes);
     plan.replacements += outcome.replacements;
     plan.files.push({
       ...file,
-      hash: hashContent(bytes),
+      realPath,
+      identity: read.identity,
+      hash: hashContent(read.bytes),
       original,
       rewritten: outcome.output,
       replacements: outcome.replacements,
-      diff: unifiedDiff(file.relativePath, original, outcome.output),
+      diff,
     });
   }
   plan.limitReached = plan.replacements >= limit;
@@ -105,17 +158,25 @@ export async function planRewrite(
   return plan;
 }
 
-function unifiedDiff(relativePath: string, original: string, rewritten: string): string {
-  return createTwoFilesPatch(
-    `a/${relativePath}`,
-    `b/${relativePath}`,
-    original,
-    rewritten,
-    undefined,
-    undefined,
-    {
-      context: 3,
-      headerOptions: FILE_HEADERS_ONLY,
-    },
-  );
+/**
+ * The real path of the file read from `path`, when it is inside `realCwd` and is still the
+ * file with `identity`; otherwise why not (the path was swapped while it was read).
+ */
+async function realPathInside(
+  fileSystem: AstEditFileSystem,
+  realCwd: string,
+  path: string,
+  identity: FileIdentity,
+): Promise<string | { reason: string }> {
+  try {
+    const realPath = await fileSystem.realpath(path);
+    if (!isInsideFolder(realCwd, realPath))
+      return { reason: `it resolves to ${realPath}, outside the working directory ${realCwd}` };
+    const stats = await fileSystem.lstat(realPath, { bigint: true });
+    if (!stats.isFile() || !sameFile({ device: stats.dev, inode: stats.ino }, identity))
+      return { reason: "it was replaced while it was read" };
+    return realPath;
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) };
+  }
 }

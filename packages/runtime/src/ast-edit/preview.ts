@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Lang } from "@ast-grep/napi";
 import { Value } from "@sinclair/typebox/value";
 import {
@@ -13,6 +14,7 @@ import { collectFiles } from "./collect-files.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { formatNoReplacements, formatPreview, pendingLabel } from "./format-preview.js";
 import { languageFromName, SUPPORTED_LANGUAGE_NAMES } from "./languages.js";
+import type { RewriteLimits } from "./limits.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
 import { planRewrite } from "./plan.js";
 import type { RewriteOperation } from "./rewrite.js";
@@ -53,6 +55,7 @@ export interface PreviewRequest extends CheckedArguments {
   cwd: string;
   fileSystem: AstEditFileSystem;
   maxDiffCharacters: number;
+  limits: RewriteLimits;
   push: (action: CustomToolPendingAction) => void;
   /** What recovering an interrupted apply did, for the first result. */
   notes: string[];
@@ -66,10 +69,17 @@ export interface PreviewRequest extends CheckedArguments {
  * `@tooldock/runtime` loads neither.
  */
 export async function previewRewrite(request: PreviewRequest): Promise<AgentToolResult<AstEditDetails>> {
-  const { cwd, fileSystem, params, language, limit, operations, push, signal } = request;
+  const { cwd, fileSystem, params, language, limit, limits, operations, push, signal } = request;
   try {
-    const files = await collectFiles(fileSystem, { cwd, path: params.path, glob: params.glob, language });
-    const plan = await planRewrite(fileSystem, files, operations, limit, signal);
+    const files = await collectFiles(fileSystem, {
+      cwd,
+      path: params.path,
+      glob: params.glob,
+      language,
+      signal,
+    });
+    const realCwd = await fileSystem.realpath(resolve(cwd));
+    const plan = await planRewrite({ fileSystem, realCwd, files, operations, limit, limits, signal });
     plan.warnings.unshift(...request.notes);
     const details: AstEditDetails = {
       replacements: plan.replacements,
@@ -87,19 +97,21 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
       return plan.patternWarnings.length > 0 ? errorResult(text, details) : textResult(text, details);
     }
     const label = pendingLabel(plan);
+    // A call stopped meanwhile (deadline, abort) stages nothing: its answer is already given.
+    signal?.throwIfAborted();
     push({
       label,
       sourceToolName: AST_EDIT_TOOL_NAME,
       details: { replacements: plan.replacements, files: details.files, ops: operations },
-      apply: (reason) => applyPlan(fileSystem, cwd, plan, operations, limit, reason),
+      apply: (reason) => applyPlan({ fileSystem, cwd, plan, operations, limit, limits }, reason),
     });
     return textResult(formatPreview(plan, operations, request.maxDiffCharacters), {
       ...details,
       pendingLabel: label,
     });
   } catch (error) {
-    if (TooldockError.isInstance(error)) return errorResult(error.message);
     if (signal?.aborted) return errorResult("ast_edit was aborted before it finished. Nothing was changed.");
+    if (TooldockError.isInstance(error)) return errorResult(error.message);
     const reason = error instanceof Error ? error.message : String(error);
     return errorResult(
       `ast_edit failed: ${reason}. Nothing was changed or staged; check path and patterns and try again.`,

@@ -1,6 +1,10 @@
 import { type Lang, parse, type SgNode } from "@ast-grep/napi";
 import { AstEditError } from "./ast-edit-error.js";
-import { expandTemplate } from "./template.js";
+import { fileTooLargeError } from "./limits.js";
+import { LineLookup } from "./line-lookup.js";
+import { expandTemplate, parseTemplate } from "./template.js";
+import { applyEdits, composeChanges, type TextChange, type TextEdit } from "./text-changes.js";
+import { yieldToEventLoop } from "./yield-to-event-loop.js";
 
 /** One structural rewrite: every match of the ast-grep pattern `pat` becomes `out`. */
 export interface RewriteOperation {
@@ -14,39 +18,85 @@ export interface RewriteOutcome {
   /** Replacements per operation, in the order of `operations`. */
   perOperation: number[];
   replacements: number;
+  /** Where `output` differs from the source, sorted: what the diff shows. */
+  changes: TextChange[];
 }
+
+/** Bounds of one {@link rewriteSource} run. */
+export interface RewriteOptions {
+  /** Most replacements in all. Default: no limit. */
+  budget?: number;
+  /** Most characters of output after any operation; past it `E_AST_EDIT_LIMIT` is thrown. */
+  maxLength?: number;
+  /** Checked between operations and every {@link MATCHES_PER_STEP} matches. */
+  signal?: AbortSignal | undefined;
+  /** Names the text in errors, e.g. `src/a.ts`. */
+  fileName?: string;
+}
+
+/** Matches rewritten between two turns of the event loop. */
+const MATCHES_PER_STEP = 1000;
 
 /**
  * Applies `operations` in order to `source`, each on the output of the one before. Matches
  * nested inside another match of the same operation are left alone (the outermost wins, as in
  * ast-grep's CLI), a match whose rewrite equals its text is not counted, and at most `budget`
- * replacements are made in all.
+ * replacements are made in all. Text outside the matches is kept as it is.
  *
- * @throws {AstEditError} `E_AST_EDIT_PATTERN` when ast-grep refuses a pattern.
+ * It lets the event loop run between operations and every {@link MATCHES_PER_STEP} matches,
+ * so the session's deadline and the call's signal can stop it, and throws the signal's
+ * reason when the signal is aborted.
+ *
+ * @throws {AstEditError} `E_AST_EDIT_PATTERN` when ast-grep refuses a pattern;
+ *   `E_AST_EDIT_LIMIT` when the output would grow past `maxLength` (it stops before building it).
  */
-export function rewriteSource(
+export async function rewriteSource(
   language: Lang,
   source: string,
   operations: readonly RewriteOperation[],
-  budget = Number.POSITIVE_INFINITY,
-): RewriteOutcome {
+  options: RewriteOptions = {},
+): Promise<RewriteOutcome> {
+  const budget = options.budget ?? Number.POSITIVE_INFINITY;
+  const maxLength = options.maxLength ?? Number.POSITIVE_INFINITY;
   let output = source;
+  let changes: TextChange[] = [];
   let replacements = 0;
-  const perOperation = operations.map((operation, index) => {
+  const perOperation: number[] = [];
+  for (const [index, operation] of operations.entries()) {
     const remaining = budget - replacements;
-    if (remaining <= 0) return 0;
+    if (remaining <= 0) {
+      perOperation.push(0);
+      continue;
+    }
+    await yieldToEventLoop(options.signal);
     const root = parse(language, output).root();
-    const edits = [];
+    const template = parseTemplate(operation.out);
+    const lines = new LineLookup(output);
+    const edits: TextEdit[] = [];
+    let length = output.length;
+    let sinceYield = 0;
     for (const match of outermost(findAll(root, operation, index, language))) {
       if (edits.length >= remaining) break;
-      const replacement = expandTemplate(operation.out, match, output);
-      if (replacement !== match.text()) edits.push(match.replace(replacement));
+      if (++sinceYield === MATCHES_PER_STEP) {
+        sinceYield = 0;
+        await yieldToEventLoop(options.signal);
+      }
+      const { start, end } = match.range();
+      const matched = end.index - start.index;
+      const replacement = expandTemplate(template, match, lines, maxLength - (length - matched));
+      if (replacement === undefined) throw fileTooLargeError(options.fileName, maxLength);
+      if (replacement === match.text()) continue;
+      length += replacement.length - matched;
+      edits.push({ start: start.index, end: end.index, text: replacement });
     }
-    if (edits.length > 0) output = root.commitEdits(edits);
+    if (edits.length > 0) {
+      changes = composeChanges(changes, edits);
+      output = applyEdits(output, edits);
+    }
     replacements += edits.length;
-    return edits.length;
-  });
-  return { output, perOperation, replacements };
+    perOperation.push(edits.length);
+  }
+  return { output, perOperation, replacements, changes };
 }
 
 /**
@@ -87,14 +137,15 @@ function findAll(root: SgNode, operation: RewriteOperation, index: number, langu
 
 /** The matches not inside an earlier match, in source order. */
 function outermost(matches: SgNode[]): SgNode[] {
-  const sorted = [...matches].sort((left, right) => left.range().start.index - right.range().start.index);
+  const sorted = matches
+    .map((match) => ({ match, range: match.range() }))
+    .sort((left, right) => left.range.start.index - right.range.start.index);
   const kept: SgNode[] = [];
   let coveredUntil = -1;
-  for (const match of sorted) {
-    const { start, end } = match.range();
-    if (start.index < coveredUntil) continue;
+  for (const { match, range } of sorted) {
+    if (range.start.index < coveredUntil) continue;
     kept.push(match);
-    coveredUntil = end.index;
+    coveredUntil = range.end.index;
   }
   return kept;
 }

@@ -1,0 +1,54 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { AgentToolResult, CustomToolPendingAction } from "@tooldock/sdk";
+import { type AstEditToolOptions, createAstEditTool } from "../../src/ast-edit/ast-edit-tool.js";
+import type { AstEditParameters } from "../../src/ast-edit/parameters.js";
+
+/** A temporary folder with a working directory `project/` in it; `remove()` deletes it all. */
+export interface AstEditWorkspace {
+  /** The temporary folder (real path); `cwd` and any "outside" folder live in it. */
+  root: string;
+  cwd: string;
+  write(relativePath: string, content: string | Uint8Array, base?: string): Promise<string>;
+  remove(): Promise<void>;
+}
+
+export async function astEditWorkspace(prefix: string): Promise<AstEditWorkspace> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), `tooldock-${prefix}-`)));
+  const cwd = join(root, "project");
+  await mkdir(cwd);
+  return {
+    root,
+    cwd,
+    async write(relativePath, content, base = cwd) {
+      const path = join(base, relativePath);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, content);
+      return path;
+    },
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** Runs one `ast_edit` call outside a Session, collecting what it stages. */
+export async function previewAstEdit(
+  cwd: string,
+  params: AstEditParameters,
+  options: Partial<AstEditToolOptions> = {},
+  signal?: AbortSignal,
+): Promise<{ result: AgentToolResult<unknown>; actions: CustomToolPendingAction[] }> {
+  const actions: CustomToolPendingAction[] = [];
+  const tool = createAstEditTool({
+    cwd,
+    pushPendingAction: (action) => actions.push(action),
+    ...options,
+  });
+  const ctx = { sessionId: "regression", cwd, hasPendingActions: () => actions.length > 0, abort() {} };
+  const result = await tool.execute("call-1", params, undefined, ctx, signal);
+  return { result, actions };
+}
+
+/** The text blocks of a result, joined. */
+export const textOf = (result: AgentToolResult<unknown>): string =>
+  result.content.map((block) => ("text" in block ? block.text : "")).join("\n");
