@@ -34,6 +34,13 @@ export {
   type LoadSession,
   SOURCE_MAPS_ENV,
 } from "./options.js";
-/** The `E_NAME_CONFLICT` diagnostic the loader reports, for hosts that claim names across processes. */
-/** The most tools one module may return; a module over the limit contributes none (`E_INVALID_TOOL`). */
-export { MAX_TOOLS_PER_MODULE, nameConflict as nameConflictDiagnostic } from "./validate/accept-tools.js";
+/**
+ * The most tools one module may return; a module over the limit contributes none
+ * (`E_INVALID_TOOL`). The `E_NAME_CONFLICT` and `E_NAME_INVALID` diagnostics the loader
+ * reports, for hosts that claim names across processes.
+ */
+export {
+  MAX_TOOLS_PER_MODULE,
+  nameConflict as nameConflictDiagnostic,
+  nameInvalid as nameInvalidDiagnostic,
+} from "./validate/accept-tools.js";

@@ -19,6 +19,7 @@ describe("@tooldock/loader public surface", () => {
         "hasToolManifest",
         "loadCustomTools",
         "nameConflictDiagnostic",
+        "nameInvalidDiagnostic",
       ]
     `);
   });

@@ -12,6 +12,7 @@ describe("@tooldock/runtime public surface", () => {
       "RESOLVE_TOOL_NAME",
       "RESOLVE_TOOL_ORIGIN",
       "Session",
+      "TOOL_ACCESSOR_WARNING",
       "TOOL_NAME_PATTERN",
       "asSchema",
       "checkPrivateFolder",
@@ -22,9 +23,11 @@ describe("@tooldock/runtime public surface", () => {
       "ensurePrivateFolder",
       "ensurePrivateFolderSync",
       "formatSchemaIssue",
+      "snapshotTool",
       "toAnthropicRequest",
       "toGeminiRequest",
       "toOpenAIRequest",
+      "toolAccessorWarning",
     ]);
   });
 

@@ -43,6 +43,14 @@ export type { ToolCallFault, ToolCallFaultEvent } from "./session/execute/tool-c
 export { RESOLVE_TOOL_ORIGIN, Session } from "./session/session.js";
 export type { SessionEvent, SessionListener } from "./session/session-events.js";
 export type { PendingPolicy, SessionOptions } from "./session/session-options.js";
+// Tool records: every field of a tool read once, into a frozen record (loader and session).
+export {
+  snapshotTool,
+  TOOL_ACCESSOR_WARNING,
+  type ToolField,
+  type ToolSnapshot,
+  toolAccessorWarning,
+} from "./session/snapshot-tool.js";
 export type { ToolChoice } from "./session/tool-choice.js";
 export type { SessionToolContext } from "./session/tool-context.js";
 // Provider adapters: tools and tool choice as each API's request fields.

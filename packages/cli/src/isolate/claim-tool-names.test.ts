@@ -35,4 +35,18 @@ describe("claimToolNames", () => {
       },
     ]);
   });
+
+  it.each(["resolve", "ast_edit", "1bad"])(
+    "refuses %s, whatever the child reported, before it can claim anything",
+    (name) => {
+      const claims: NameClaims = new Map();
+      const module = { path: "/t/evil.ts", resolvedPath: "/t/evil.ts" };
+      const claimed = claimToolNames(module, [tool(name, module.path), tool("fine", module.path)], claims);
+      expect(claimed.tools.map((entry) => entry.name)).toEqual(["fine"]);
+      expect(claimed.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.toolName])).toEqual([
+        ["E_NAME_INVALID", name],
+      ]);
+      expect(claims.has(name)).toBe(false);
+    },
+  );
 });

@@ -1,9 +1,9 @@
+import { snapshotTool, TOOL_ACCESSOR_WARNING, toolAccessorWarning } from "@tooldock/runtime";
 import type { CustomTool, Diagnostic } from "@tooldock/sdk";
-import { createDiagnostic } from "../diagnostics.js";
+import { createDiagnostic, createWarning } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { checkToolName } from "./check-tool-name.js";
 import { checkToolSchema } from "./check-tool-schema.js";
-import { checkToolShape } from "./check-tool-shape.js";
 
 /**
  * The most tools one module may return. No model takes that many tools in one request, and
@@ -16,11 +16,16 @@ export const MAX_TOOLS_PER_MODULE = 1000;
 export type NameClaims = Map<string, string>;
 
 /**
- * Checks every entry a module's factory returned and keeps the valid ones: the shape
- * (`E_INVALID_TOOL`), the name (`E_NAME_INVALID`, reserved names included), the schema
- * (`E_INVALID_SCHEMA`) and uniqueness across modules (`E_NAME_CONFLICT`: the first module to
- * claim a name keeps it). Invalid entries never claim a name. A module that returns more than
- * {@link MAX_TOOLS_PER_MODULE} entries contributes none.
+ * Checks every entry a module's factory returned and keeps the valid ones. Each entry is
+ * first read once into a frozen record (`snapshotTool` of the runtime: every field read
+ * exactly once, a getter or Proxy warned about with `W_TOOL_ACCESSOR`); everything after
+ * that, and everyone after the loader (the session, the adapters, MCP, the CLI), sees only
+ * the record, so what was checked is what runs. The checks: the shape (`E_INVALID_TOOL`,
+ * also for a field whose read throws), the name (`E_NAME_INVALID`, reserved names and
+ * `resolve` included), the schema (`E_INVALID_SCHEMA`) and uniqueness across modules
+ * (`E_NAME_CONFLICT`: the first module to claim a name keeps it). Invalid entries never claim
+ * a name. A module that returns more than {@link MAX_TOOLS_PER_MODULE} entries contributes
+ * none.
  */
 export function acceptTools(
   module: DiscoveredModule,
@@ -43,36 +48,27 @@ export function acceptTools(
     return { tools, diagnostics };
   }
   entries.forEach((entry, index) => {
-    const shapeProblems = checkToolShape(entry);
-    const name =
-      typeof (entry as { name?: unknown } | null)?.name === "string"
-        ? (entry as { name: string }).name
-        : undefined;
-    const label = name === undefined ? `Entry ${index}` : `Tool "${name}"`;
-    if (shapeProblems.length > 0) {
+    const snapshot = snapshotTool(entry);
+    if (!snapshot.ok) {
+      const { name } = snapshot;
+      const label = name === undefined ? `Entry ${index}` : `Tool "${name}"`;
       diagnostics.push(
         createDiagnostic("E_INVALID_TOOL", {
-          message: `${label} returned by the factory of ${path} is not a tool: ${shapeProblems.join("; ")}.`,
+          message: `${label} returned by the factory of ${path} is not a tool: ${snapshot.problems.join("; ")}.`,
           path,
           resolvedPath,
           toolName: name,
-          hint: "Return objects with string `name`, `label` and `description`, a `parameters` schema and an `execute` function (`defineTool` checks this as you type).",
+          hint: snapshot.problems.some((problem) => problem.startsWith("reading "))
+            ? "Return plain objects (no throwing getters or proxies) with `name`, `label`, `description`, `parameters` and `execute`."
+            : "Return objects with string `name`, `label` and `description`, a `parameters` schema and an `execute` function (`defineTool` checks this as you type).",
         }),
       );
       return;
     }
-    const tool = entry as CustomTool;
-    const nameProblem = checkToolName(tool.name, reserved);
-    if (nameProblem !== undefined) {
-      diagnostics.push(
-        createDiagnostic("E_NAME_INVALID", {
-          message: `Tool name "${tool.name}" in ${path} cannot be used: ${nameProblem}.`,
-          path,
-          resolvedPath,
-          toolName: tool.name,
-          hint: 'Rename the tool, e.g. "my_tool" (letters, digits, "_" and "-", at most 64 characters, not a built-in name).',
-        }),
-      );
+    const tool = snapshot.tool;
+    const invalidName = nameInvalid(module, tool.name, reserved);
+    if (invalidName !== undefined) {
+      diagnostics.push(invalidName);
       return;
     }
     const schemaProblem = checkToolSchema(tool.parameters);
@@ -93,10 +89,39 @@ export function acceptTools(
       diagnostics.push(nameConflict(module, tool.name, owner));
       return;
     }
+    const warning = toolAccessorWarning(snapshot, path);
+    if (warning !== undefined) {
+      diagnostics.push(
+        createWarning(TOOL_ACCESSOR_WARNING, { ...warning, path, resolvedPath, toolName: tool.name }),
+      );
+    }
     claims.set(tool.name, path);
     tools.push(tool);
   });
   return { tools, diagnostics };
+}
+
+/**
+ * The `E_NAME_INVALID` diagnostic for a name that cannot be used (it breaks the pattern, or
+ * is `resolve` or one of `reserved`), or undefined when it can. A name that is not a string
+ * (only a forged report can carry one) is invalid too.
+ */
+export function nameInvalid(
+  module: DiscoveredModule,
+  name: unknown,
+  reserved: ReadonlySet<string>,
+): Diagnostic | undefined {
+  const problem =
+    typeof name === "string" ? checkToolName(name, reserved) : `it is a ${typeof name}, not a string`;
+  if (problem === undefined) return undefined;
+  const shown = typeof name === "string" ? name : `(${typeof name})`;
+  return createDiagnostic("E_NAME_INVALID", {
+    message: `Tool name "${shown}" in ${module.path} cannot be used: ${problem}.`,
+    path: module.path,
+    resolvedPath: module.resolvedPath,
+    ...(typeof name === "string" ? { toolName: name } : {}),
+    hint: 'Rename the tool, e.g. "my_tool" (letters, digits, "_" and "-", at most 64 characters, not a built-in name).',
+  });
 }
 
 /** The `E_NAME_CONFLICT` diagnostic for a name another module (or the session) already holds. */

@@ -1,6 +1,8 @@
 import type { CustomTool, CustomToolContext, CustomToolSessionEvent } from "@tooldock/sdk";
 import { callbackTimeoutError, settleWithin } from "../pending/callback-deadline.js";
 
+const reflectApply = Reflect.apply;
+
 /** Reports a hook that threw, rejected or did not settle in time. */
 export type HookFaultHandler = (toolName: string, event: CustomToolSessionEvent, error: unknown) => void;
 
@@ -19,7 +21,7 @@ export async function notifyTool(
 ): Promise<void> {
   const onSession = tool.onSession;
   if (onSession === undefined) return;
-  const settlement = await settleWithin(() => onSession.call(tool, event, ctx), timeoutMs);
+  const settlement = await settleWithin(() => reflectApply(onSession, tool, [event, ctx]), timeoutMs);
   if (settlement.status === "rejected") onFault(tool.name, event, settlement.reason);
   else if (settlement.status === "timed-out") {
     const what = `the onSession hook of tool "${tool.name}" (event "${event.reason}")`;

@@ -10,6 +10,8 @@ import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
  * - `tool-call-start` / `tool-call-end`: around every `execute`, whatever the outcome.
  * - `reminder`: on every push, `text` for the host to inject into the conversation.
  * - `tool-hook-failed`: a tool's `onSession` threw; the session carried on.
+ * - `tool-warning`: `register` accepted a tool but warns about it (`code` `W_TOOL_ACCESSOR`:
+ *   its fields were read through getters or a Proxy, once; the tool keeps those values).
  * - `tool-call-fault`: a fault the session contained without changing a call's result (a
  *   late settle, a refused late push, dropped details or updates, a failing `onUpdate`).
  */
@@ -18,6 +20,14 @@ export type SessionEvent =
   | { type: "tool-call-end"; toolCallId: string; name: string; result: AgentToolResult }
   | { type: "reminder"; text: string; record: PendingActionRecord }
   | { type: "tool-hook-failed"; toolName: string; event: CustomToolSessionEvent; error: unknown }
+  | {
+      type: "tool-warning";
+      code: `W_${string}`;
+      toolName: string;
+      origin: string;
+      message: string;
+      hint: string;
+    }
   | ToolCallFaultEvent
   | PendingActionEvent;
 

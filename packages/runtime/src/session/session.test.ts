@@ -56,7 +56,10 @@ describe("Session registry", () => {
       new Session().register({ name: "x", label: "X" } as unknown as CustomTool, "m.ts"),
     );
     expect(error.code).toBe("E_INVALID_TOOL");
-    expect(error.message).toBe('Invalid tool from m.ts: description of "x" must be a string.');
+    expect(error.message).toBe(
+      'Invalid tool "x" from m.ts: "description" is missing, not a string; "parameters" is missing, not a schema; ' +
+        '"execute" is missing, not a function. Give it string name, label and description, a parameters schema and an execute function.',
+    );
   });
 
   it("rejects an unusable schema, naming the tool", () => {

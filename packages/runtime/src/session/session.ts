@@ -12,6 +12,7 @@ import { type HookFaultHandler, notifyTool, notifyTools } from "./lifecycle.js";
 import { reminderText } from "./reminder.js";
 import { SessionEmitter, type SessionListener } from "./session-events.js";
 import { resolveSessionOptions, type SessionConfig, type SessionOptions } from "./session-options.js";
+import { TOOL_ACCESSOR_WARNING } from "./snapshot-tool.js";
 import { currentToolChoice, type ToolChoice } from "./tool-choice.js";
 import { createLifecycleContext } from "./tool-context.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -92,11 +93,22 @@ export class Session {
    * `start()` gets its `start` event right away.
    */
   register(tool: CustomTool, origin?: string): void {
-    const { tool: registered } = this.#registry.register(tool, origin);
+    const registered = this.#registry.register(tool, origin);
+    const warning = registered.accessorWarning;
+    if (warning !== undefined) {
+      const { name } = registered.tool;
+      this.#emitter.emit({
+        type: "tool-warning",
+        code: TOOL_ACCESSOR_WARNING,
+        toolName: name,
+        origin: registered.origin,
+        ...warning,
+      });
+    }
     if (this.#state === "started")
       this.#track(
         notifyTool(
-          registered,
+          registered.tool,
           { reason: "start" },
           this.#lifecycleContext,
           this.#onHookFault,

@@ -3,14 +3,20 @@ import { asSchema } from "../schema/as-schema.js";
 import { TOOL_NAME_PATTERN } from "../schema/tool-name.js";
 import type { ToolSchema } from "../schema/tool-schema.js";
 import { toolSeesSignal } from "./execute/tool-sees-signal.js";
+import { snapshotTool, toolAccessorWarning, toolOrigin } from "./snapshot-tool.js";
 
-/** A registered tool, where it came from, its schema, and whether it can see its signal. */
+/** A registered tool: its frozen record, where it came from, its schema, and how to call it. */
 export interface RegisteredTool {
+  /** The frozen record read once at registration (see `snapshotTool`), never the original. */
   tool: CustomTool;
   origin: string;
   schema: ToolSchema;
-  /** `tool.execute` as registered; a call re-checks a tool whose `execute` was replaced since. */
+  /** The `execute` function read at registration; called with {@link RegisteredTool.target} as `this`. */
   execute: CustomTool["execute"];
+  /** The `onSession` function read at registration, if any; called like `execute`. */
+  onSession: CustomTool["onSession"];
+  /** The object the tool was read from: `this` of `execute` and `onSession`. */
+  target: object;
   /** `toolSeesSignal(execute)`, computed once: only such a tool gets an `AbortSignal`. */
   seesSignal: boolean;
   /**
@@ -19,6 +25,8 @@ export interface RegisteredTool {
    * `dispose()` still stop them.
    */
   ownDeadline: boolean;
+  /** The warning to give when the tool was read through getters or a Proxy; else undefined. */
+  accessorWarning: { message: string; hint: string } | undefined;
 }
 
 /** Options of {@link ToolRegistry.register} for the session's own tools. */
@@ -31,42 +39,57 @@ export interface RegisterOptions {
 export const DEFAULT_ORIGIN = "the host";
 
 /**
- * The tools of one session, in registration order. Registration checks the tool's shape,
- * its name and its schema, so a registered tool is always callable.
+ * The tools of one session, in registration order. Registration reads the tool once into a
+ * frozen record (`snapshotTool`) and checks that record's shape, name and schema, so a
+ * registered tool is always callable and cannot change afterwards. A name, once taken, is
+ * never given to another tool: the built-in `resolve` (registered first) cannot be replaced.
  */
 export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
 
   /**
-   * Adds a tool. Throws a `TooldockError`: `E_INVALID_TOOL` (not a tool), `E_NAME_INVALID`,
-   * `E_INVALID_SCHEMA` (naming the tool) or `E_NAME_CONFLICT` (naming both origins).
+   * Adds a tool. Throws a `TooldockError`: `E_INVALID_TOOL` (not a tool, or a field whose
+   * read throws), `E_NAME_INVALID`, `E_INVALID_SCHEMA` (naming the tool) or `E_NAME_CONFLICT`
+   * (naming both origins).
    */
-  register(tool: CustomTool, origin: string = DEFAULT_ORIGIN, options: RegisterOptions = {}): RegisteredTool {
-    assertToolShape(tool, origin);
-    if (!TOOL_NAME_PATTERN.test(tool.name)) {
+  register(tool: unknown, origin: string = DEFAULT_ORIGIN, options: RegisterOptions = {}): RegisteredTool {
+    const snapshot = snapshotTool(tool);
+    if (!snapshot.ok) {
+      const which = snapshot.name === undefined ? "tool" : `tool "${snapshot.name}"`;
       throw new TooldockError(
-        "E_NAME_INVALID",
-        `Tool name "${tool.name}" from ${origin} is invalid: it must match ${TOOL_NAME_PATTERN} (a letter or _, then up to 63 letters, digits, _ or -). Rename the tool.`,
+        "E_INVALID_TOOL",
+        `Invalid ${which} from ${origin}: ${snapshot.problems.join("; ")}. Give it string name, label and description, a parameters schema and an execute function.`,
       );
     }
-    const existing = this.#entries.get(tool.name);
+    const record = snapshot.tool;
+    const name = record.name;
+    if (!TOOL_NAME_PATTERN.test(name)) {
+      throw new TooldockError(
+        "E_NAME_INVALID",
+        `Tool name "${name}" from ${origin} is invalid: it must match ${TOOL_NAME_PATTERN} (a letter or _, then up to 63 letters, digits, _ or -). Rename the tool.`,
+      );
+    }
+    const existing = this.#entries.get(name);
     if (existing !== undefined) {
       throw new TooldockError(
         "E_NAME_CONFLICT",
-        `Tool name "${tool.name}" from ${origin} is already taken by ${existing.origin}. Rename one of the two tools.`,
+        `Tool name "${name}" from ${origin} is already taken by ${existing.origin}. Rename one of the two tools.`,
       );
     }
-    const execute = tool.execute;
-    const schema = schemaOf(tool, origin);
-    const entry: RegisteredTool = {
-      tool,
+    const schema = schemaOf(record, origin);
+    const source = toolOrigin(record) as NonNullable<ReturnType<typeof toolOrigin>>;
+    const entry: RegisteredTool = Object.freeze({
+      tool: record,
       origin,
       schema,
-      execute,
-      seesSignal: toolSeesSignal(execute),
+      execute: source.execute,
+      onSession: source.onSession,
+      target: source.target,
+      seesSignal: toolSeesSignal(source.execute),
       ownDeadline: options.ownDeadline === true,
-    };
-    this.#entries.set(tool.name, entry);
+      accessorWarning: toolAccessorWarning(snapshot, origin),
+    });
+    this.#entries.set(name, entry);
     return entry;
   }
 
@@ -78,27 +101,6 @@ export class ToolRegistry {
   entries(): RegisteredTool[] {
     return [...this.#entries.values()];
   }
-}
-
-function assertToolShape(tool: unknown, origin: string): asserts tool is CustomTool {
-  const problem = findShapeProblem(tool);
-  if (problem === undefined) return;
-  throw new TooldockError("E_INVALID_TOOL", `Invalid tool from ${origin}: ${problem}.`);
-}
-
-function findShapeProblem(tool: unknown): string | undefined {
-  if (typeof tool !== "object" || tool === null)
-    return `expected a tool object, got ${tool === null ? "null" : typeof tool}`;
-  const candidate = tool as Record<string, unknown>;
-  if (typeof candidate.name !== "string") return "name must be a string";
-  for (const field of ["label", "description"]) {
-    if (typeof candidate[field] !== "string") return `${field} of "${candidate.name}" must be a string`;
-  }
-  if (typeof candidate.execute !== "function") return `execute of "${candidate.name}" must be a function`;
-  if (candidate.onSession !== undefined && typeof candidate.onSession !== "function") {
-    return `onSession of "${candidate.name}" must be a function when given`;
-  }
-  return undefined;
 }
 
 function schemaOf(tool: CustomTool, origin: string): ToolSchema {

@@ -8,7 +8,9 @@ import { preparePartial } from "./prepare-partial.js";
 import { failed, type StepOutcome, type ToolCall } from "./tool-call.js";
 import type { ReportFault } from "./tool-call-fault.js";
 import { toolCallMessages } from "./tool-call-messages.js";
-import { toolSeesSignal } from "./tool-sees-signal.js";
+
+// Captured when this module is evaluated: a tool module cannot change how tools are called.
+const reflectApply = Reflect.apply;
 
 /** What running a tool needs from its session. */
 export interface RunToolOptions {
@@ -51,12 +53,11 @@ export function runTool(
             prepare: (partial) => preparePartial(partial, options.maxResultChars, report),
             report,
           });
-    const execute = entry.tool.execute;
     const abort = new CallAbort({
       name,
       hostSignal,
       deadlines: entry.ownDeadline ? NO_DEADLINES : options.deadlines,
-      withSignal: execute === entry.execute ? entry.seesSignal : toolSeesSignal(execute),
+      withSignal: entry.seesSignal,
       inFlight: options.inFlight,
       onStop: (outcome) => {
         updates.end();
@@ -69,11 +70,17 @@ export function runTool(
       abort,
       onLatePush: (error) => report("late-push-refused", error),
     });
-    // A thenable that is not a Promise is adopted here, as `await` would; a synchronous throw
-    // rejects it.
+    // The `execute` read at registration, with the original tool as `this`. A thenable that is
+    // not a Promise is adopted here, as `await` would; a synchronous throw rejects it.
     new Promise<unknown>((resolve) => {
       resolve(
-        execute.call(entry.tool, call.toolCallId, params as never, updates.onUpdate, ctx, abort.signal),
+        reflectApply(entry.execute, entry.target, [
+          call.toolCallId,
+          params,
+          updates.onUpdate,
+          ctx,
+          abort.signal,
+        ]),
       );
     }).then(
       (value) => {

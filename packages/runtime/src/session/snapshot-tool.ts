@@ -1,0 +1,221 @@
+import { types } from "node:util";
+import type { CustomTool } from "@tooldock/sdk";
+import { describeError } from "../util/describe-error.js";
+
+// Captured when this module is evaluated, so a tool module that replaces them later cannot
+// change how tools are read and called.
+const { isProxy } = types;
+const reflectApply = Reflect.apply;
+const reflectGet = Reflect.get;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const getPrototypeOf = Object.getPrototypeOf;
+const hasOwn = Object.hasOwn;
+const freeze = Object.freeze;
+const isArray = Array.isArray;
+const objectPrototype = Object.prototype;
+
+/** Every field of a tool a snapshot reads, in the order it reads them. */
+export const TOOL_FIELDS = [
+  "name",
+  "label",
+  "description",
+  "parameters",
+  "hidden",
+  "deferrable",
+  "execute",
+  "onSession",
+] as const;
+
+/** One of {@link TOOL_FIELDS}. */
+export type ToolField = (typeof TOOL_FIELDS)[number];
+
+/** What {@link snapshotTool} made of a value. */
+export type ToolSnapshot =
+  | {
+      ok: true;
+      /** The frozen record: use it, never the value it was read from, from now on. */
+      tool: CustomTool;
+      /** Fields read through a getter (own or inherited from a class prototype), once each. */
+      accessors: readonly ToolField[];
+      /** True when the value was a Proxy: each field went through its `get` trap once. */
+      proxy: boolean;
+    }
+  | {
+      ok: false;
+      /** The name, when it was read as a string, for messages. */
+      name: string | undefined;
+      /** What is wrong, each a phrase such as `"label" is a number, not a string`. */
+      problems: string[];
+    };
+
+/** The original tool and the functions read from it, kept beside each record. */
+interface ToolOrigin {
+  target: object;
+  execute: CustomTool["execute"];
+  onSession: CustomTool["onSession"];
+}
+
+const origins = new WeakMap<object, ToolOrigin>();
+
+/**
+ * Reads every field of a tool exactly once (`name`, `label`, `description`, `parameters`,
+ * `hidden`, `deferrable`, `execute`, `onSession`) into a new frozen record, and checks the
+ * shape of what it read: string `name`, `label` and `description`, an object `parameters`,
+ * an `execute` function, `onSession` a function or absent. It never throws: a read that
+ * throws is one more problem.
+ *
+ * Own data properties and data properties inherited from a class prototype (methods) are
+ * read from their property descriptors, without running any code; a getter, own or
+ * inherited, runs once and is listed in `accessors` so the caller can warn; a Proxy (the
+ * tool, or a prototype on its chain) gets one `get` per field. Fields inherited from
+ * `Object.prototype` are ignored, so a polluted prototype cannot turn an object into a tool.
+ * `hidden` and `deferrable` become booleans by truthiness.
+ *
+ * The record's `execute` and `onSession` call the functions that were read, with the
+ * original tool as `this` (as before, so class-based tools keep their state); a session
+ * calls those functions directly. A record passed in again is returned as is.
+ *
+ * The record is what the registry, the provider adapters, MCP and the CLI use: nothing the
+ * original does later (a getter that answers differently, a replaced `execute`) reaches it.
+ * `parameters` is kept by reference (a schema object); its JSON Schema is taken once by
+ * `asSchema`, which caches it per schema object.
+ */
+export function snapshotTool(value: unknown): ToolSnapshot {
+  if (typeof value === "object" && value !== null && origins.has(value)) {
+    return { ok: true, tool: value as CustomTool, accessors: [], proxy: false };
+  }
+  const problem = notAnObject(value);
+  if (problem !== undefined) return { ok: false, name: undefined, problems: [problem] };
+  const tool = value as object;
+  const proxy = isProxy(tool);
+  const read = new Map<ToolField, unknown>();
+  const accessors: ToolField[] = [];
+  const problems: string[] = [];
+  for (const field of TOOL_FIELDS) {
+    try {
+      const { value: fieldValue, accessor } = readField(tool, field);
+      read.set(field, fieldValue);
+      if (accessor) accessors.push(field);
+    } catch (error) {
+      // The first read that throws decides: a refused tool needs no further reads.
+      problems.push(`reading "${field}" threw (${describeError(error)})`);
+      break;
+    }
+  }
+  const name = read.get("name");
+  problems.push(...shapeProblems(read));
+  if (problems.length > 0) return { ok: false, name: typeof name === "string" ? name : undefined, problems };
+  const execute = read.get("execute") as CustomTool["execute"];
+  const onSession = read.get("onSession") as CustomTool["onSession"];
+  const record: CustomTool = {
+    name: name as string,
+    label: read.get("label") as string,
+    description: read.get("description") as string,
+    parameters: read.get("parameters") as CustomTool["parameters"],
+    execute: (...args) => reflectApply(execute, tool, args),
+  };
+  const hidden = read.get("hidden");
+  const deferrable = read.get("deferrable");
+  if (hidden !== undefined) record.hidden = Boolean(hidden);
+  if (deferrable !== undefined) record.deferrable = Boolean(deferrable);
+  if (onSession !== undefined) record.onSession = (...args) => reflectApply(onSession, tool, args);
+  freeze(record);
+  origins.set(record, { target: tool, execute, onSession });
+  return { ok: true, tool: record, accessors, proxy };
+}
+
+/**
+ * The original tool a record was read from and the functions read from it; undefined for a
+ * value that is not a record {@link snapshotTool} made.
+ */
+export function toolOrigin(record: object): Readonly<ToolOrigin> | undefined {
+  return origins.get(record);
+}
+
+/** A short description of a value's kind for messages: `missing`, `null`, `an array`, `a number`. */
+export function describeToolValue(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (isArraySafe(value)) return "an array";
+  const kind = typeof value;
+  return kind === "object" ? "an object" : `a ${kind}`;
+}
+
+function notAnObject(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || isArraySafe(value)) {
+    return `it is ${value === undefined ? "undefined" : describeToolValue(value)}, not an object`;
+  }
+  return undefined;
+}
+
+function shapeProblems(read: Map<ToolField, unknown>): string[] {
+  const problems: string[] = [];
+  for (const field of ["name", "label", "description"] as const) {
+    if (read.has(field) && typeof read.get(field) !== "string")
+      problems.push(`"${field}" is ${describeToolValue(read.get(field))}, not a string`);
+  }
+  const parameters = read.get("parameters");
+  if (read.has("parameters") && (typeof parameters !== "object" || parameters === null))
+    problems.push(`"parameters" is ${describeToolValue(parameters)}, not a schema`);
+  const execute = read.get("execute");
+  if (read.has("execute") && typeof execute !== "function")
+    problems.push(`"execute" is ${describeToolValue(execute)}, not a function`);
+  const onSession = read.get("onSession");
+  if (onSession !== undefined && typeof onSession !== "function")
+    problems.push(`"onSession" is ${describeToolValue(onSession)}, not a function`);
+  return problems;
+}
+
+/**
+ * One read of `field`: walks the prototype chain by descriptors (no code runs for data
+ * properties), runs a getter once with the tool as receiver, or does one `get` on the first
+ * Proxy met. Stops before `Object.prototype`.
+ */
+function readField(tool: object, field: ToolField): { value: unknown; accessor: boolean } {
+  let holder: object | null = tool;
+  while (holder !== null && holder !== objectPrototype) {
+    if (isProxy(holder)) return { value: reflectGet(holder, field, tool), accessor: false };
+    const descriptor = getOwnPropertyDescriptor(holder, field);
+    if (descriptor !== undefined) {
+      if (!hasOwn(descriptor, "get") && !hasOwn(descriptor, "set"))
+        return { value: descriptor.value, accessor: false };
+      const getter = descriptor.get;
+      return { value: getter === undefined ? undefined : reflectApply(getter, tool, []), accessor: true };
+    }
+    holder = getPrototypeOf(holder) as object | null;
+  }
+  return { value: undefined, accessor: false };
+}
+
+function isArraySafe(value: unknown): boolean {
+  try {
+    return isArray(value);
+  } catch {
+    // A revoked Proxy: not an array we can use.
+    return false;
+  }
+}
+
+/** The code of the warning about a tool read through getters or a Proxy. */
+export const TOOL_ACCESSOR_WARNING = "W_TOOL_ACCESSOR";
+
+/**
+ * The text of the {@link TOOL_ACCESSOR_WARNING} for a snapshot that went through getters or
+ * a Proxy, or undefined for a plain tool. `where` is the module path or registration origin.
+ */
+export function toolAccessorWarning(
+  snapshot: Extract<ToolSnapshot, { ok: true }>,
+  where: string,
+): { message: string; hint: string } | undefined {
+  const { tool, accessors, proxy } = snapshot;
+  if (!proxy && accessors.length === 0) return undefined;
+  const how = proxy
+    ? "is a Proxy"
+    : `defines ${accessors.map((field) => `"${field}"`).join(", ")} through ${accessors.length === 1 ? "a getter" : "getters"}`;
+  return {
+    message:
+      `Tool "${tool.name}" from ${where} ${how}. Each field was read once, when the tool was accepted, ` +
+      "and the tool keeps those values: later changes are ignored.",
+    hint: "Define the tool as a plain object (an object literal or `defineTool`) with data properties, so what is checked is what runs.",
+  };
+}
