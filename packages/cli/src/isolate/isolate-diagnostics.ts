@@ -5,6 +5,12 @@ import type { Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
 export type IsolateFault =
   | { kind: "timeout"; timeoutMs: number }
   | { kind: "blocked-after-load"; settleMs: number }
+  /** Reported, but still there `exitGraceMs` after "settled": something blocks it, or the report was not the child's own. */
+  | { kind: "no-exit-after-report"; exitGraceMs: number }
+  /** Wrote something on its report channel that is not the protocol (a forged or broken message). */
+  | { kind: "protocol"; reason: string }
+  /** Wrote more than `maxBytes` on its report channel. */
+  | { kind: "flood"; maxBytes: number }
   | {
       kind: "exit";
       code: number | null;
@@ -64,6 +70,29 @@ export function isolateFaultDiagnostic(module: DiscoveredModule, fault: IsolateF
         `${path} loaded, then blocked its process for more than ${fault.settleMs} ms (a timer or callback that never returns); a host that loads it would hang.`,
         "Remove the synchronous loop from the timers and callbacks the module starts.",
       );
+    case "no-exit-after-report":
+      return diagnostic(
+        module,
+        "E_FACTORY_TIMEOUT",
+        `${path} reported its tools in isolation, but its process was still running ${fault.exitGraceMs} ms later instead of exiting; it was killed and counted as hung (something it started blocks the process, or the report did not come from tooldock).`,
+        "Look for a synchronous loop in the module's timers, callbacks or exit handlers; a tool module must not write tooldock's report itself.",
+      );
+    case "protocol":
+      return diagnostic(
+        module,
+        "E_PROCESS_EXIT",
+        `${path} interfered with its isolated process: its report channel carried ${fault.reason}. The report is not trusted and its process was killed.`,
+        "A tool module must not write to file descriptor 3 or send messages of its own to the process that loads it.",
+      );
+    case "flood": {
+      const megabytes = Math.round(fault.maxBytes / (1024 * 1024));
+      return diagnostic(
+        module,
+        "E_PROCESS_EXIT",
+        `${path} wrote more than ${megabytes} MB on its report channel in isolation; its process was killed before the parent held any more of it.`,
+        "A tool module must not write to file descriptor 3; if it really declares that many or that large tools, split it into several modules.",
+      );
+    }
     case "exit": {
       if (fault.outOfMemory) {
         return diagnostic(

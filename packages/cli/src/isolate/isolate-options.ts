@@ -15,6 +15,8 @@ export const DEFAULT_ISOLATE_MEMORY_MB = 512;
 const MAX_SETTLE_MS = 1_000;
 /** How long a process group gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 1_000;
+/** How long a child may take to exit by itself after its report before it counts as hung. */
+const EXIT_GRACE_MS = 2_000;
 
 /** How `validate --isolate` runs each module, normalised once from flags and environment. */
 export interface IsolateOptions {
@@ -30,6 +32,8 @@ export interface IsolateOptions {
   settleMs: number;
   /** SIGTERM to SIGKILL. */
   killGraceMs: number;
+  /** After its "settled" report, how long the child may take to exit by itself before it counts as hung. */
+  exitGraceMs: number;
 }
 
 /**
@@ -83,5 +87,6 @@ export function resolveIsolateOptions(
     factoryTimeoutMs: Math.max(1, Math.min(factoryTimeoutMs, Math.floor(timeoutMs / 2))),
     settleMs: Math.min(MAX_SETTLE_MS, timeoutMs),
     killGraceMs: KILL_GRACE_MS,
+    exitGraceMs: EXIT_GRACE_MS,
   };
 }
