@@ -61,5 +61,10 @@ export async function findCurrentBundle(
   for (const specifier of specifiers) {
     if (hostModuleSourceHash(specifier) !== recorded.hostModules[specifier]) return undefined;
   }
-  return { recorded, refreshed: stats === undefined ? undefined : { ...recorded, stats } };
+  // Null-prototype: a promise resolves with it while tool modules run (see `CompiledBundle`).
+  return {
+    __proto__: null,
+    recorded,
+    refreshed: stats === undefined ? undefined : { ...recorded, stats },
+  } as CurrentBundle;
 }

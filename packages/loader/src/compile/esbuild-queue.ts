@@ -1,5 +1,7 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
+import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
+import { settleAll } from "../guards/settle-all.js";
 import { type BuildOutcome, buildEntries } from "./build-entries.js";
 import { bundlePath, writeBundleIndex } from "./bundle-index.js";
 import { CompileFailure } from "./compile-failure.js";
@@ -10,7 +12,10 @@ import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
 import { mapsDir, writeBundle } from "./write-bundle.js";
 
-/** A compiled entry, ready to import. */
+/**
+ * A compiled entry, ready to import. Always a null-prototype object (see {@link compiledBundle}):
+ * promises resolve with it while tool modules run, and one may have added `Object.prototype.then`.
+ */
 export interface CompiledBundle {
   /** `file:` URL of the cached bundle, named after its key. */
   url: string;
@@ -18,6 +23,10 @@ export interface CompiledBundle {
   key: string;
   /** True when the bundle came from the cache without running esbuild. */
   fromCache: boolean;
+}
+
+function compiledBundle(url: string, key: string, fromCache: boolean): CompiledBundle {
+  return { __proto__: null, url, key, fromCache } as CompiledBundle;
 }
 
 interface Waiting {
@@ -67,7 +76,7 @@ export class EsbuildQueue {
     let result = this.#results.get(entry);
     if (result === undefined) {
       result = this.#check(entry);
-      result.catch(() => {}); // an entry built ahead may never be asked for
+      PromisePrototypeThen(result, noop, noop); // an entry built ahead may never be asked for
       this.#results.set(entry, result);
     }
     return result;
@@ -75,7 +84,7 @@ export class EsbuildQueue {
 
   /** Waits for builds and index refreshes still running, so none outlives the batch. */
   async settle(): Promise<void> {
-    while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
+    while (this.#background.size > 0) await settleAll([...this.#background]);
   }
 
   async #check(entry: string): Promise<CompiledBundle> {
@@ -83,18 +92,30 @@ export class EsbuildQueue {
     if (current === undefined) return this.#enqueue(entry);
     if (current.refreshed !== undefined) {
       // Fresh fingerprints spare the next check its hashing; losing this write costs nothing.
-      this.#track(writeBundleIndex(this.#cacheDir, current.refreshed).catch(() => {}));
+      const refresh = writeBundleIndex(this.#cacheDir, current.refreshed);
+      PromisePrototypeThen(refresh, noop, noop);
+      this.#track(refresh);
     }
     const { key } = current.recorded;
-    return { url: pathToFileURL(bundlePath(this.#cacheDir, key)).href, key, fromCache: true };
+    return compiledBundle(pathToFileURL(bundlePath(this.#cacheDir, key)).href, key, true);
   }
 
   #enqueue(entry: string): Promise<CompiledBundle> {
-    return new Promise((resolve, reject) => {
+    return safePromise((resolve, reject) => {
       this.#waiting.push({ entry, resolve, reject });
       if (this.#flushScheduled) return;
       this.#flushScheduled = true;
-      this.#track(new Promise((done) => setImmediate(done)).then(() => this.#flush()));
+      this.#track(
+        safePromise<void>((done) => {
+          SafeSetImmediate(() =>
+            PromisePrototypeThen(
+              this.#flush(),
+              () => done(),
+              () => done(),
+            ),
+          );
+        }),
+      );
     });
   }
 
@@ -108,7 +129,7 @@ export class EsbuildQueue {
       this.compile(entry);
       ahead = true;
     }
-    if (ahead) await new Promise((done) => setImmediate(done));
+    if (ahead) await safePromise((done) => SafeSetImmediate(done));
     this.#flushScheduled = false;
     const group = this.#waiting.splice(0);
     if (group.length === 0) return;
@@ -135,7 +156,7 @@ export class EsbuildQueue {
     try {
       const tsconfig = findTsconfig(entry, hash, this.#tsconfigs);
       const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig);
-      resolve({ url: pathToFileURL(path).href, key: basename(path, ".mjs"), fromCache: false });
+      resolve(compiledBundle(pathToFileURL(path).href, basename(path, ".mjs"), false));
     } catch (error) {
       reject(error);
     }
@@ -144,6 +165,8 @@ export class EsbuildQueue {
   #track(work: Promise<unknown>): void {
     this.#background.add(work);
     const untrack = () => this.#background.delete(work);
-    work.then(untrack, untrack);
+    PromisePrototypeThen(work, untrack, untrack);
   }
 }
+
+function noop(): void {}

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CompileFailure } from "./compile-failure.js";
 import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
-import type { Evaluate } from "./module-compiler.js";
+import { type PreparedModule, preparedModule } from "./module-compiler.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
 
@@ -18,7 +18,7 @@ const JITI_ERROR_LOCATION = /^(\w*Error): ([\s\S]*?)\s*\n\s*(.+):(\d+):(\d+)\s*$
  * tmp), inline source maps, and the host's shared modules served as virtual modules. Syntax
  * errors become {@link CompileFailure}.
  */
-export async function prepareWithJiti(entry: string, fsCache: string | false): Promise<Evaluate> {
+export async function prepareWithJiti(entry: string, fsCache: string | false): Promise<PreparedModule> {
   jitiModule ??= import("jiti");
   const { createJiti } = await jitiModule;
   await ensureHostModules();
@@ -31,13 +31,13 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     interopDefault: true,
     virtualModules,
   });
-  return async () => {
+  return preparedModule(async () => {
     try {
       return await jiti.import(entry);
     } catch (error) {
       throw toCompileFailure(error) ?? unresolvedImport(error, entry) ?? error;
     }
-  };
+  });
 }
 
 function toCompileFailure(error: unknown): CompileFailure | undefined {

@@ -11,6 +11,21 @@ import { PackPlanner } from "./pack-planner.js";
 /** Evaluates one compiled entry and resolves to its module namespace (or what stands for it). */
 export type Evaluate = () => Promise<unknown>;
 
+/**
+ * A compiled entry, ready to evaluate. A null-prototype record rather than the function
+ * itself: a promise resolved with a function looks up its `then`, which a tool module that
+ * adds `Function.prototype.then` or `Object.prototype.then` while another entry compiles
+ * would answer (and never call back).
+ */
+export interface PreparedModule {
+  readonly evaluate: Evaluate;
+}
+
+/** The {@link PreparedModule} of `evaluate`. */
+export function preparedModule(evaluate: Evaluate): PreparedModule {
+  return { __proto__: null, evaluate } as PreparedModule;
+}
+
 /** Which compiler turns tool sources into modules. */
 export type CompilerName = "esbuild" | "jiti";
 
@@ -20,7 +35,7 @@ export interface ModuleCompiler {
    * Compiles an entry (or finds it in the cache) and returns the function that evaluates it.
    * Throws `CompileFailure` when it does not compile.
    */
-  prepare(entry: string): Promise<Evaluate>;
+  prepare(entry: string): Promise<PreparedModule>;
   /**
    * Announces entries the batch will prepare, in order (call again as discovery finds more).
    * Optional; with it, the next cache miss builds every stale announced entry in the same
@@ -102,7 +117,7 @@ export function createModuleCompiler(
           }
         }
       }
-      return prepareWithJiti(entry, jitiCache);
+      return await prepareWithJiti(entry, jitiCache);
     },
     async close() {
       await queue.settle();

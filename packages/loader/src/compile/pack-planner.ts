@@ -1,9 +1,11 @@
 import { rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
+import { ArrayIsArray, PromisePrototypeThen } from "../guards/primordials.js";
+import { settleAll } from "../guards/settle-all.js";
 import { isOwnPrivateFile } from "./cache-folder.js";
 import type { CompiledBundle } from "./esbuild-queue.js";
-import type { Evaluate } from "./module-compiler.js";
+import { type Evaluate, type PreparedModule, preparedModule } from "./module-compiler.js";
 import { PACK_EXPORT, type PackMember, packId, packPath } from "./pack-id.js";
 
 /** Most entries one pack holds. */
@@ -15,7 +17,8 @@ const PACK_BOUNDARY_EVERY = 16;
 
 interface Chunk {
   entries: string[];
-  pack?: Promise<LoadedPack | undefined>;
+  /** Its pack, once asked for: boxed, since a promise resolved with a class instance looks up `then`. */
+  pack?: Promise<{ readonly pack: LoadedPack | undefined }>;
 }
 
 /**
@@ -63,31 +66,50 @@ export class PackPlanner {
    * and none of the pack's bundles was evaluated in this process yet (a reload evaluates only
    * the edited bundles, on their own, instead of importing a new pack of them all).
    */
-  async evaluator(entry: string, bundle: CompiledBundle): Promise<Evaluate> {
+  async evaluator(entry: string, bundle: CompiledBundle): Promise<PreparedModule> {
     const importAlone = () => import(/* @vite-ignore */ bundle.url);
-    const alone: Evaluate = () => evaluateOnce(bundle.url, importAlone);
+    const alone = preparedModule(() => evaluateOnce(bundle.url, importAlone));
     const chunk = this.#chunks.get(entry);
     if (chunk === undefined) return alone;
     // Even when this process will not import it, so the next start finds it.
     chunk.pack ??= this.#pack(chunk);
-    const pack = await chunk.pack;
-    const index = pack?.members.findIndex((member) => member.url === bundle.url) ?? -1;
-    if (pack === undefined || index === -1) return alone;
-    return () => evaluateOnce(bundle.url, () => pack.evaluate(index, importAlone));
+    const { pack } = await chunk.pack;
+    if (pack === undefined) return alone;
+    let index = -1;
+    for (let at = 0; at < pack.members.length; at++) {
+      if (pack.members[at]?.url === bundle.url) {
+        index = at;
+        break;
+      }
+    }
+    if (index === -1) return alone;
+    return preparedModule(() => evaluateOnce(bundle.url, () => pack.evaluate(index, importAlone)));
   }
 
-  async #pack(chunk: Chunk): Promise<LoadedPack | undefined> {
-    const compiled = await Promise.allSettled(chunk.entries.map((entry) => this.#compile(entry)));
+  async #pack(chunk: Chunk): Promise<{ readonly pack: LoadedPack | undefined }> {
+    const none = { __proto__: null, pack: undefined } as { readonly pack: LoadedPack | undefined };
     const members: Array<PackMember & { url: string }> = [];
-    for (const [index, outcome] of compiled.entries()) {
-      if (outcome.status === "fulfilled")
-        members.push({
-          entry: chunk.entries[index] as string,
-          key: outcome.value.key,
-          url: outcome.value.url,
-        });
+    const compiled: Array<CompiledBundle | undefined> = [];
+    const compiling: Array<Promise<unknown>> = [];
+    for (let index = 0; index < chunk.entries.length; index++) {
+      const entry = chunk.entries[index] as string;
+      const compile = this.#compile(entry);
+      compiling[index] = compile;
+      PromisePrototypeThen(
+        compile,
+        (bundle) => {
+          compiled[index] = bundle;
+        },
+        () => {},
+      );
     }
-    if (members.length < 2) return undefined;
+    await settleAll(compiling);
+    for (let index = 0; index < chunk.entries.length; index++) {
+      const bundle = compiled[index];
+      if (bundle !== undefined)
+        members[members.length] = { entry: chunk.entries[index] as string, key: bundle.key, url: bundle.url };
+    }
+    if (members.length < 2) return none;
     const id = packId(members);
     const path = packPath(this.#cacheDir, id);
     // A pack that is not the loader's own file is written anew (the rename replaces it).
@@ -95,14 +117,14 @@ export class PackPlanner {
       try {
         // Loaded only to write a pack: a warm start never needs the lexer or the map codec.
         const { writePack } = await import("./pack-file.js");
-        if ((await writePack(this.#cacheDir, id, members)) === 0) return undefined;
+        if ((await writePack(this.#cacheDir, id, members)) === 0) return none;
       } catch {
-        return undefined; // an unreadable or unwritable cache: each bundle on its own still works
+        return none; // an unreadable or unwritable cache: each bundle on its own still works
       }
     }
     // Written for the next start either way; imported only if it would evaluate every member.
-    if (members.some((member) => evaluations.has(member.url))) return undefined;
-    return new LoadedPack(path, members);
+    if (members.some((member) => evaluations.has(member.url))) return none;
+    return { __proto__: null, pack: new LoadedPack(path, members) } as { readonly pack: LoadedPack };
   }
 }
 
@@ -126,7 +148,8 @@ function evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
 class LoadedPack {
   readonly members: ReadonlyArray<PackMember & { url: string }>;
   readonly #path: string;
-  #functions: Promise<readonly unknown[] | undefined> | undefined;
+  /** Boxed: a promise resolved with an array would look up `then` on it. */
+  #functions: Promise<{ readonly functions: readonly unknown[] | undefined }> | undefined;
 
   constructor(path: string, members: ReadonlyArray<PackMember & { url: string }>) {
     this.#path = path;
@@ -135,23 +158,30 @@ class LoadedPack {
 
   /** Runs member `index` (its top-level code, then its exports); `alone` when the pack has no function for it. */
   async evaluate(index: number, alone: Evaluate): Promise<unknown> {
-    this.#functions ??= import(/* @vite-ignore */ pathToFileURL(this.#path).href).then(
-      (namespace: Record<string, unknown>) => {
-        const functions = namespace[PACK_EXPORT];
-        return Array.isArray(functions) ? functions : undefined;
-      },
-      () => {
-        // Damaged or removed: import each member on its own, and let the next load write it anew.
-        try {
-          rmSync(this.#path, { force: true });
-        } catch {
-          // Left for a later load to replace; it is never trusted without importing it.
-        }
-        return undefined;
-      },
-    );
-    const run = (await this.#functions)?.[index];
+    this.#functions ??= this.#import();
+    const run = (await this.#functions).functions?.[index];
     return typeof run === "function" ? (run as Evaluate)() : alone();
+  }
+
+  async #import(): Promise<{ readonly functions: readonly unknown[] | undefined }> {
+    let functions: unknown;
+    try {
+      const namespace = (await import(/* @vite-ignore */ pathToFileURL(this.#path).href)) as Record<
+        string,
+        unknown
+      >;
+      functions = namespace[PACK_EXPORT];
+    } catch {
+      // Damaged or removed: import each member on its own, and let the next load write it anew.
+      try {
+        rmSync(this.#path, { force: true });
+      } catch {
+        // Left for a later load to replace; it is never trusted without importing it.
+      }
+    }
+    return { __proto__: null, functions: ArrayIsArray(functions) ? functions : undefined } as {
+      readonly functions: readonly unknown[] | undefined;
+    };
   }
 }
 

@@ -1,3 +1,19 @@
+import { EventEmitter } from "node:events";
+import {
+  ArrayPrototypePush,
+  MapPrototypeGet,
+  MapPrototypeHas,
+  MapPrototypeSet,
+  ObjectIs,
+  ReflectApply,
+  ReflectDefineProperty,
+  ReflectDeleteProperty,
+  ReflectGetOwnPropertyDescriptor,
+  ReflectGetPrototypeOf,
+  ReflectOwnKeys,
+  SymbolPrototypeGetDescription,
+} from "./primordials.js";
+
 /** One change a module made to a process-wide built-in. */
 export interface GlobalChange {
   /** Where, e.g. `Array.prototype.includes`, `globalThis.fetch`, `process listeners "exit"`. */
@@ -7,11 +23,29 @@ export interface GlobalChange {
   restored: boolean;
 }
 
-// The functions the check itself calls, taken before any tool module runs: a module that
-// replaced `Reflect.ownKeys` or `Object.is` must be found and undone, not break the check.
-const { defineProperty, deleteProperty, getOwnPropertyDescriptor, ownKeys } = Reflect;
-const is = Object.is;
-const listenerCount = process.listenerCount.bind(process);
+// The functions the check itself calls, taken before any tool module runs (see
+// ./primordials.ts): a module that replaced `Reflect.ownKeys`, `Object.is`, array or map
+// methods or their iterators must be found and undone, not break the check.
+const defineProperty = ReflectDefineProperty;
+const deleteProperty = ReflectDeleteProperty;
+const getOwnPropertyDescriptor = ReflectGetOwnPropertyDescriptor;
+const ownKeys = ReflectOwnKeys;
+const is = ObjectIs;
+const originalListenerCount = EventEmitter.prototype.listenerCount;
+const listenerCount = (event: string): number => ReflectApply(originalListenerCount, process, [event]);
+
+/** The prototype of the iterators of arrays, maps and sets, and theirs. */
+const ArrayIteratorPrototype = ReflectGetPrototypeOf([][Symbol.iterator]()) as object;
+const MapIteratorPrototype = ReflectGetPrototypeOf(new Map()[Symbol.iterator]()) as object;
+const SetIteratorPrototype = ReflectGetPrototypeOf(new Set()[Symbol.iterator]()) as object;
+const IteratorPrototype = ReflectGetPrototypeOf(ArrayIteratorPrototype) as object;
+
+/**
+ * Members never legitimately added to a built-in prototype, whatever their enumerability:
+ * `then` makes every object a "thenable" that `await` and promise resolution call into (a
+ * non-enumerable one hung the load, and would hang the host).
+ */
+const NEVER_ADDED: readonly PropertyKey[] = ["then"];
 
 /** Built-in prototypes: every own key is watched; enumerable additions are pollution and removed. */
 const PROTOTYPES: ReadonlyArray<readonly [string, object]> = [
@@ -28,6 +62,12 @@ const PROTOTYPES: ReadonlyArray<readonly [string, object]> = [
   ["Map.prototype", Map.prototype],
   ["Set.prototype", Set.prototype],
   ["Error.prototype", Error.prototype],
+  ["%IteratorPrototype%", IteratorPrototype],
+  ["%ArrayIteratorPrototype%", ArrayIteratorPrototype],
+  ["%MapIteratorPrototype%", MapIteratorPrototype],
+  ["%SetIteratorPrototype%", SetIteratorPrototype],
+  // `process.on`, `emit`, … are inherited from here.
+  ["EventEmitter.prototype", EventEmitter.prototype],
 ];
 
 /** Built-in namespaces and constructors: every own key is watched; additions (polyfills) are kept. */
@@ -90,8 +130,30 @@ const NAMED: ReadonlyArray<readonly [string, object, readonly string[]]> = [
       "eval",
     ],
   ],
-  // Not `chdir`: Node replaces it itself when `worker_threads` is first loaded.
-  ["process", process, ["exit", "emit", "on", "once", "addListener", "nextTick", "kill", "abort"]],
+  // Not `chdir`: Node replaces it itself when `worker_threads` is first loaded. Most of the
+  // listener methods are inherited: an own one assigned by a module shadows the real one.
+  [
+    "process",
+    process,
+    [
+      "exit",
+      "reallyExit",
+      "abort",
+      "kill",
+      "_kill",
+      "emit",
+      "on",
+      "once",
+      "addListener",
+      "prependListener",
+      "off",
+      "removeListener",
+      "removeAllListeners",
+      "listeners",
+      "listenerCount",
+      "nextTick",
+    ],
+  ],
 ];
 
 /** `process` events whose listeners are counted: a module adding one changes how the host fails or ends. */
@@ -109,6 +171,11 @@ interface Watched {
   owner: object;
   key: PropertyKey;
   descriptor: PropertyDescriptor | undefined;
+  /**
+   * No own member but an inherited one (`process.on` is `EventEmitter.prototype.on`): an own
+   * member added later shadows it, a replacement that is undone by removing it.
+   */
+  inherited: boolean;
   /** Enumerable additions are removed (prototype pollution); others are kept. */
   removeEnumerableAddition: boolean;
 }
@@ -139,7 +206,10 @@ interface Snapshot {
  *
  * - a member **replaced or removed** is put back (the host's own built-ins are back);
  * - an **enumerable member added to a built-in prototype** is removed (it would show up in
- *   every `for…in` of the process: prototype pollution);
+ *   every `for…in` of the process: prototype pollution), and so is a `then` of any kind (it
+ *   would turn every object into a thenable that `await` calls into);
+ * - an own member that **shadows an inherited one** of a watched name (`process.on = …`, where
+ *   `process.on` is `EventEmitter.prototype.on`) is removed: a replacement, restored;
  * - other additions (a polyfill of a missing method or global) and added `process` listeners
  *   are kept, and reported.
  *
@@ -158,29 +228,43 @@ export function watchGlobals(): () => GlobalChange[] {
 
 function takeSnapshot(): Snapshot {
   const properties = new Map<string, Watched>();
+  const watched: Watched[] = [];
   const owners: WatchedOwner[] = [];
   const add = (name: string, owner: object, key: PropertyKey, removeEnumerableAddition: boolean) => {
-    properties.set(memberName(name, key), {
-      name: memberName(name, key),
+    const member = memberName(name, key);
+    const descriptor = getOwnPropertyDescriptor(owner, key);
+    const entry: Watched = {
+      name: member,
       owner,
       key,
-      descriptor: getOwnPropertyDescriptor(owner, key),
+      descriptor,
+      inherited: descriptor === undefined && key in owner,
       removeEnumerableAddition,
-    });
+    };
+    if (!MapPrototypeHas(properties, member)) ArrayPrototypePush(watched, entry);
+    MapPrototypeSet(properties, member, entry);
   };
-  for (const [name, owner] of PROTOTYPES) {
-    const keys = ownKeys(owner);
-    owners.push({ name, owner, removeEnumerableAddition: true, keys });
-    for (const key of keys) add(name, owner, key, true);
+  const addOwners = (list: ReadonlyArray<readonly [string, object]>, removeEnumerableAddition: boolean) => {
+    for (let index = 0; index < list.length; index++) {
+      const [name, owner] = list[index] as readonly [string, object];
+      const keys = ownKeys(owner);
+      ArrayPrototypePush(owners, { name, owner, removeEnumerableAddition, keys });
+      for (let at = 0; at < keys.length; at++)
+        add(name, owner, keys[at] as PropertyKey, removeEnumerableAddition);
+    }
+  };
+  addOwners(PROTOTYPES, true);
+  addOwners(STATICS, false);
+  for (let index = 0; index < NAMED.length; index++) {
+    const [name, owner, keys] = NAMED[index] as readonly [string, object, readonly string[]];
+    for (let at = 0; at < keys.length; at++) add(name, owner, keys[at] as string, false);
   }
-  for (const [name, owner] of STATICS) {
-    const keys = ownKeys(owner);
-    owners.push({ name, owner, removeEnumerableAddition: false, keys });
-    for (const key of keys) add(name, owner, key, false);
+  const listeners = new Map<string, number>();
+  for (let index = 0; index < PROCESS_EVENTS.length; index++) {
+    const event = PROCESS_EVENTS[index] as string;
+    MapPrototypeSet(listeners, event, listenerCount(event));
   }
-  for (const [name, owner, keys] of NAMED) for (const key of keys) add(name, owner, key, false);
-  const listeners = new Map(PROCESS_EVENTS.map((event) => [event, listenerCount(event)]));
-  return { watched: [...properties.values()], properties, owners, listeners };
+  return { watched, properties, owners, listeners };
 }
 
 /** True when `now` holds exactly the keys of `before`, in the same order. */
@@ -192,40 +276,56 @@ function sameKeys(before: readonly PropertyKey[], now: readonly PropertyKey[]): 
 
 function compareAndRestore(before: Snapshot): GlobalChange[] {
   const changes: GlobalChange[] = [];
-  for (const watched of before.watched) {
+  const record = (name: string, change: GlobalChange["change"], restored: boolean) =>
+    ArrayPrototypePush(changes, { name, change, restored });
+  for (let index = 0; index < before.watched.length; index++) {
+    const watched = before.watched[index] as Watched;
     const now = getOwnPropertyDescriptor(watched.owner, watched.key);
     if (watched.descriptor === undefined) {
       if (now === undefined) continue;
+      if (watched.inherited) {
+        // An own member over an inherited one: remove it, and the inherited one is back.
+        record(watched.name, "replaced", deleteProperty(watched.owner, watched.key));
+        continue;
+      }
       // A watched name that did not exist before (e.g. a `WebSocket` polyfill): an addition.
-      changes.push({ name: watched.name, change: "added", restored: false });
+      record(watched.name, "added", false);
       continue;
     }
     if (now !== undefined && sameDescriptor(watched.descriptor, now)) continue;
     if (now !== undefined && isMaterialisedLazyGlobal(watched, now)) continue;
     const restored = defineProperty(watched.owner, watched.key, watched.descriptor);
-    changes.push({ name: watched.name, change: now === undefined ? "removed" : "replaced", restored });
+    record(watched.name, now === undefined ? "removed" : "replaced", restored);
   }
-  for (const { name, owner, removeEnumerableAddition, keys } of before.owners) {
+  for (let index = 0; index < before.owners.length; index++) {
+    const { name, owner, removeEnumerableAddition, keys } = before.owners[index] as WatchedOwner;
     const now = ownKeys(owner);
     // The cheap first check: the same key list means no key was added (a removal is found
     // above); names are built and looked up only for an owner whose keys changed.
     if (sameKeys(keys, now)) continue;
-    for (const key of now) {
+    for (let at = 0; at < now.length; at++) {
+      const key = now[at] as PropertyKey;
       const member = memberName(name, key);
-      if (before.properties.has(member)) continue;
+      if (MapPrototypeHas(before.properties, member)) continue;
       const descriptor = getOwnPropertyDescriptor(owner, key);
-      const remove = removeEnumerableAddition && descriptor?.enumerable === true;
+      const remove = removeEnumerableAddition && (descriptor?.enumerable === true || isNeverAdded(key));
       const restored = remove && deleteProperty(owner, key);
-      changes.push({ name: member, change: "added", restored });
+      record(member, "added", restored);
     }
   }
-  for (const [event, count] of before.listeners) {
+  for (let index = 0; index < PROCESS_EVENTS.length; index++) {
+    const event = PROCESS_EVENTS[index] as string;
+    const count = MapPrototypeGet(before.listeners, event) ?? 0;
     const now = listenerCount(event);
-    if (now > count) changes.push({ name: `process listener "${event}"`, change: "added", restored: false });
-    else if (now < count)
-      changes.push({ name: `process listener "${event}"`, change: "removed", restored: false });
+    if (now > count) record(`process listener "${event}"`, "added", false);
+    else if (now < count) record(`process listener "${event}"`, "removed", false);
   }
   return changes;
+}
+
+function isNeverAdded(key: PropertyKey): boolean {
+  for (let index = 0; index < NEVER_ADDED.length; index++) if (NEVER_ADDED[index] === key) return true;
+  return false;
 }
 
 /**
@@ -237,14 +337,16 @@ function isMaterialisedLazyGlobal(watched: Watched, now: PropertyDescriptor): bo
   const getter = watched.descriptor?.get;
   if (getter === undefined || now.get !== undefined) return false;
   try {
-    return is(getter.call(watched.owner), now.value);
+    return is(ReflectApply(getter, watched.owner, []), now.value);
   } catch {
     return false;
   }
 }
 
 function memberName(owner: string, key: PropertyKey): string {
-  return typeof key === "symbol" ? `${owner}[${key.description ?? "symbol"}]` : `${owner}.${key}`;
+  return typeof key === "symbol"
+    ? `${owner}[${SymbolPrototypeGetDescription(key) ?? "symbol"}]`
+    : `${owner}.${key as string}`;
 }
 
 function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {

@@ -1,4 +1,5 @@
 import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
+import { SafeSetTimeout, safePromise } from "./primordials.js";
 import { holdExitGuard } from "./process-exit-guard.js";
 import { holdRejectionGuard } from "./rejection-guard.js";
 import { holdTimerTracking } from "./timer-tracker.js";
@@ -27,13 +28,20 @@ export class LoadGuard {
   /**
    * Ends the batch: first lets the timers that are already due run (a `setTimeout(…, 0)` a
    * module started fires before this one, which was started later with the same delay), so
-   * their exits and rejections are still caught; then releases every guard.
+   * their exits and rejections are still caught; then calls `beforeRelease` (while the
+   * guards are still installed, as when the batch's global snapshot was taken); then releases
+   * every guard.
    */
-  async close(): Promise<void> {
+  async close(beforeRelease?: () => void): Promise<void> {
     try {
-      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      await safePromise<void>((resolve) => {
+        SafeSetTimeout(resolve, 0);
+      });
+      beforeRelease?.();
     } finally {
-      for (const release of this.#releases.splice(0).reverse()) release();
+      const releases = this.#releases;
+      for (let index = releases.length - 1; index >= 0; index--) (releases[index] as () => void)();
+      releases.length = 0;
     }
   }
 }

@@ -6,8 +6,11 @@
  * the batch.
  */
 export interface ModuleFaults {
-  /** Exit codes of `process.exit` calls made after the step that started them had ended. */
-  lateExits: unknown[];
+  /**
+   * Calls that would have ended the process (`process.exit(3)`, `process.kill(…)`, …), made
+   * after the step that started them had ended, as the diagnostic names them.
+   */
+  lateExits: string[];
   /** Reasons of the module's promises that were rejected with no handler. */
   rejections: unknown[];
   /** Every timer the module created (`setTimeout`, `setInterval`). */

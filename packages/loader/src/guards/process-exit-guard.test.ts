@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
 import { currentModuleFaults, holdExitGuard, runGuarded } from "./process-exit-guard.js";
 
@@ -32,7 +32,11 @@ describe("runGuarded", () => {
 
   it("turns process.exit into an exit outcome, even when the step catches the throw", async () => {
     const before = process.exit;
-    expect(await runGuarded(() => process.exit(2))).toEqual({ status: "exit", exitCode: 2 });
+    expect(await runGuarded(() => process.exit(2))).toEqual({
+      status: "exit",
+      exitCode: 2,
+      call: "process.exit(2)",
+    });
     const swallowed = await runGuarded(() => {
       try {
         process.exit(5);
@@ -40,7 +44,7 @@ describe("runGuarded", () => {
         return "carried on";
       }
     });
-    expect(swallowed).toEqual({ status: "exit", exitCode: 5 });
+    expect(swallowed).toEqual({ status: "exit", exitCode: 5, call: "process.exit(5)" });
     expect(process.exit).toBe(before);
   });
 
@@ -103,5 +107,108 @@ describe("runGuarded", () => {
       release();
     }
     expect(await runSecond()).toBeUndefined();
+  });
+});
+
+/**
+ * The process-ending methods below the guard, replaced by recorders for these tests: if the
+ * guard let a call through, it is recorded here instead of ending (or killing) anything.
+ */
+describe("runGuarded and the other ways to end the process", () => {
+  type Method = "reallyExit" | "abort" | "_kill";
+  const methods = process as unknown as Record<Method, (...args: unknown[]) => unknown>;
+  const saved: Partial<Record<Method, unknown>> = {};
+  let reached: string[];
+
+  beforeEach(() => {
+    reached = [];
+    for (const method of ["reallyExit", "abort", "_kill"] as const) {
+      saved[method] = methods[method];
+      methods[method] = (...args: unknown[]) => {
+        reached.push(`${method}(${args.map(String).join(", ")})`);
+        return 0;
+      };
+    }
+  });
+  afterEach(() => {
+    for (const method of ["reallyExit", "abort", "_kill"] as const) methods[method] = saved[method] as never;
+  });
+
+  it("blocks process.reallyExit and process.abort like process.exit", async () => {
+    const recorder = methods.reallyExit;
+    const internals = process as unknown as { reallyExit: (code: number) => void };
+    expect(await runGuarded(() => internals.reallyExit(0))).toEqual({
+      status: "exit",
+      exitCode: 0,
+      call: "process.reallyExit(0)",
+    });
+    expect(await runGuarded(() => process.abort())).toEqual({
+      status: "exit",
+      exitCode: undefined,
+      call: "process.abort()",
+    });
+    expect(reached).toEqual([]);
+    expect(methods.reallyExit).toBe(recorder);
+  });
+
+  it("blocks process.kill aimed at this process or a process group, whatever the signal but 0", async () => {
+    const pid = process.pid;
+    expect(await runGuarded(() => process.kill(pid))).toMatchObject({
+      status: "exit",
+      call: `process.kill(${pid})`,
+    });
+    expect(await runGuarded(() => process.kill(pid, "SIGKILL"))).toMatchObject({
+      call: `process.kill(${pid}, "SIGKILL")`,
+    });
+    expect(await runGuarded(() => process.kill(0, "SIGINT"))).toMatchObject({
+      call: 'process.kill(0, "SIGINT")',
+    });
+    expect(await runGuarded(() => process.kill(-1, 9))).toMatchObject({ call: "process.kill(-1, 9)" });
+    expect(await runGuarded(() => process.kill(String(pid) as unknown as number))).toMatchObject({
+      call: `process.kill(${pid})`,
+    });
+    const internals = process as unknown as { _kill: (pid: number, signal: number) => number };
+    expect(await runGuarded(() => internals._kill(pid, 15))).toMatchObject({
+      call: `process._kill(${pid}, 15)`,
+    });
+    expect(reached).toEqual([]);
+  });
+
+  it("lets through signal 0 (a check that the process exists) and signals to other processes", async () => {
+    expect(await runGuarded(() => process.kill(process.pid, 0))).toEqual({ status: "ok", value: true });
+    expect(await runGuarded(() => process.kill(4_000_000, "SIGTERM"))).toEqual({ status: "ok", value: true });
+    expect(reached).toEqual([`_kill(${process.pid}, 0)`, "_kill(4000000, 15)"]);
+  });
+
+  it("reads a pid once: a value that changes between reads cannot pass as another process", async () => {
+    let reads = 0;
+    const shifty = { valueOf: () => (reads++ === 0 ? 4_000_000 : process.pid) };
+    expect(await runGuarded(() => process.kill(shifty as unknown as number))).toEqual({
+      status: "ok",
+      value: true,
+    });
+    expect(reached).toEqual(["_kill(4000000, 15)"]);
+  });
+
+  it("records a kill from a timer of a module whose step has ended, while a batch holds the guard", async () => {
+    const release = holdExitGuard();
+    const faults = createModuleFaults();
+    try {
+      let fire: () => void = () => {};
+      await runGuarded(
+        () => {
+          const fired = new Promise<void>((resolve) => (fire = resolve));
+          void fired.then(() => process.kill(process.pid, "SIGTERM"));
+        },
+        undefined,
+        faults,
+      );
+      fire();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    } finally {
+      release();
+    }
+    expect(faults.lateExits).toEqual([`process.kill(${process.pid}, "SIGTERM")`]);
+    expect(reached).toEqual([]);
   });
 });

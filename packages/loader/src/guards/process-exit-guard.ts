@@ -1,18 +1,31 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { describeExitCall, EXIT_METHODS, type ExitMethod, killTarget } from "./exit-calls.js";
 import type { ModuleFaults } from "./module-faults.js";
+import {
+  ArrayPrototypePush,
+  ReflectApply,
+  SetPrototypeAdd,
+  SetPrototypeDelete,
+  safePromise,
+} from "./primordials.js";
 import { releaseOnce } from "./release-once.js";
+import { type StepOutcome, settleStep } from "./settle-step.js";
 
 /** Thrown in place of exiting; private so no tool can construct or recognise it by class. */
 class ProcessExitSentinel extends Error {
-  constructor(readonly exitCode: unknown) {
-    super(`process.exit(${exitCode === undefined ? "" : String(exitCode)}) was blocked by Tooldock`);
+  constructor(
+    readonly exitCode: unknown,
+    readonly call: string,
+  ) {
+    super(`${call} was blocked by Tooldock`);
     this.name = "ProcessExitSentinel";
   }
 }
 
 interface GuardState {
   exitCode: unknown;
-  exited: boolean;
+  /** The first call that would have ended the process, e.g. `process.reallyExit(0)`. */
+  exitCall: string | undefined;
   /** The step has settled or timed out; a later call comes from a timer or callback it started. */
   settled: boolean;
   /** Where late faults of the module are recorded, when the step belongs to a load batch. */
@@ -29,44 +42,68 @@ function isExitSentinel(error: unknown): error is ProcessExitSentinel {
 }
 
 const active = new Set<GuardState>();
-/** Attributes a `process.exit` call (or a rejection, or a timer) to the step whose async context made it. */
+/** Attributes an exit call (or a rejection, or a timer) to the step whose async context made it. */
 const currentStep = new AsyncLocalStorage<GuardState>();
-let originalExit: typeof process.exit | undefined;
+/** The methods replaced by {@link install}, as they were; `undefined` while not installed. */
+let originals: Partial<Record<ExitMethod, unknown>> | undefined;
 let holds = 0;
 /** Guards that read the context of ended steps (see {@link holdStepContext}). */
 let contextHolds = 0;
 
-function install(): void {
-  if (originalExit !== undefined) return;
-  const exit = process.exit;
-  originalExit = exit;
-  process.exit = ((code?: unknown) => {
+/** A stand-in for one of the {@link EXIT_METHODS}: blocks calls from a guarded step, passes the host's on. */
+function guardedMethod(method: ExitMethod, original: unknown): (...args: unknown[]) => unknown {
+  return function guarded(this: unknown, ...args: unknown[]): unknown {
+    if (method === "kill" || method === "_kill") args[0] = killTarget(args[0]);
     const state = currentStep.getStore();
-    // A call from outside every guarded step (the host itself) exits as usual.
-    if (state === undefined) return exit.call(process, code as number | undefined);
+    const call = state === undefined ? undefined : describeExitCall(method, args);
+    // A call from outside every guarded step (the host itself), or one that spares this
+    // process (a signal to another one), goes through as usual.
+    if (state === undefined || call === undefined) return ReflectApply(original as () => unknown, this, args);
     if (state.settled) {
       // From a timer or callback of a module whose step has ended: throwing here would be an
       // uncaught exception, which ends the host just the same. Block it and record it.
-      state.faults?.lateExits.push(code);
-      return undefined as never;
+      if (state.faults !== undefined) ArrayPrototypePush(state.faults.lateExits, call);
+      return method === "kill" ? true : undefined;
     }
-    state.exited = true;
-    state.exitCode = code;
-    throw new ProcessExitSentinel(code);
-  }) as typeof process.exit;
+    if (state.exitCall === undefined) {
+      state.exitCall = call;
+      state.exitCode = method === "exit" || method === "reallyExit" ? args[0] : undefined;
+    }
+    throw new ProcessExitSentinel(state.exitCode, call);
+  };
+}
+
+const processMethods = process as unknown as Record<ExitMethod, unknown>;
+
+function install(): void {
+  if (originals !== undefined) return;
+  const saved: Partial<Record<ExitMethod, unknown>> = { __proto__: null } as Partial<
+    Record<ExitMethod, unknown>
+  >;
+  for (let index = 0; index < EXIT_METHODS.length; index++) {
+    const method = EXIT_METHODS[index] as ExitMethod;
+    const original = processMethods[method];
+    if (typeof original !== "function") continue;
+    saved[method] = original;
+    processMethods[method] = guardedMethod(method, original);
+  }
+  originals = saved;
 }
 
 function uninstall(): void {
   if (active.size > 0 || holds > 0) return;
-  if (originalExit !== undefined) {
-    process.exit = originalExit;
-    originalExit = undefined;
+  if (originals !== undefined) {
+    for (let index = 0; index < EXIT_METHODS.length; index++) {
+      const method = EXIT_METHODS[index] as ExitMethod;
+      if (originals[method] !== undefined) processMethods[method] = originals[method];
+    }
+    originals = undefined;
   }
   if (contextHolds > 0) return;
   // On Node 20, `run()` turns on promise hooks that stay on while any AsyncLocalStorage is
   // enabled, slowing every later `await` of the host (0.23 → 0.68 µs). No guarded step is
   // left and no guard reads the context, so drop it; the next `run()` enables it again.
-  // Callbacks a module left behind then belong to no step: their `process.exit` is the host's.
+  // Callbacks a module left behind then belong to no step: their exit calls are the host's.
   currentStep.disable();
 }
 
@@ -103,60 +140,58 @@ export function holdExitGuard(): () => void {
   });
 }
 
-/** The longest delay `setTimeout` honours; a longer one fires after 1 ms. */
-const MAX_TIMER_DELAY_MS = 2_147_483_647;
-
-/** How a guarded step ended. */
+/** How a guarded step ended (a null-prototype object: see `settleStep`). */
 export type GuardedOutcome<T> =
-  | { status: "ok"; value: T }
-  | { status: "throw"; error: unknown }
-  | { status: "exit"; exitCode: unknown }
-  | { status: "timeout"; timeoutMs: number };
+  | StepOutcome<T>
+  | {
+      status: "exit";
+      /** The code of `process.exit` / `process.reallyExit`; `undefined` for the others. */
+      exitCode: unknown;
+      /** The call that was blocked, e.g. `process.exit(3)` or `process.kill(4242, "SIGKILL")`. */
+      call: string;
+    };
 
 /**
- * Runs a step of loading a tool module (its import or its factory) with `process.exit`
- * replaced by a function that throws, and, when `timeoutMs` is given, a deadline. The
- * original `process.exit` is restored when the step settles or times out (unless a batch holds
- * the guard, see {@link holdExitGuard}). A step that called `process.exit` reports `exit` even
- * if it caught the throw; calls are attributed to their step through its async context, so
- * overlapping loads do not mix up. A call made after the step ended (from a timer it started)
- * while the guard is installed is blocked without a throw and recorded in `faults`.
+ * Runs a step of loading a tool module (its import or its factory) with the process-ending
+ * methods (`process.exit`, `reallyExit`, `abort`, and `kill` aimed at this process) replaced
+ * by functions that throw, and, when `timeoutMs` is given, a deadline. The originals are
+ * restored when the step settles or times out (unless a batch holds the guard, see
+ * {@link holdExitGuard}). A step that made such a call reports `exit` even if it caught the
+ * throw; calls are attributed to their step through its async context, so overlapping loads
+ * do not mix up. A call made after the step ended (from a timer it started) while the guard
+ * is installed is blocked without a throw and recorded in `faults`.
+ *
+ * Settles whatever the step does to the built-ins (see `settleStep`): the outcome is a
+ * null-prototype object and the promise is safe to `await`.
  */
-export async function runGuarded<T>(
+export function runGuarded<T>(
   step: () => T | Promise<T>,
   timeoutMs?: number,
   faults?: ModuleFaults,
 ): Promise<GuardedOutcome<Awaited<T>>> {
-  const state: GuardState = { exitCode: undefined, exited: false, settled: false, faults };
-  active.add(state);
+  const state: GuardState = { exitCode: undefined, exitCall: undefined, settled: false, faults };
+  SetPrototypeAdd(active, state);
   install();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const running = currentStep
-      .run(state, async () => step())
-      .then(
-        (value): GuardedOutcome<Awaited<T>> => ({ status: "ok", value: value as Awaited<T> }),
-        (error: unknown): GuardedOutcome<Awaited<T>> => ({ status: "throw", error }),
-      );
-    // Past its range (about 24.8 days, or Infinity) setTimeout fires after 1 ms: no deadline then.
-    const deadline =
-      timeoutMs === undefined || !(timeoutMs <= MAX_TIMER_DELAY_MS)
-        ? undefined
-        : new Promise<GuardedOutcome<Awaited<T>>>((resolve) => {
-            timer = setTimeout(() => resolve({ status: "timeout", timeoutMs }), timeoutMs);
-          });
-    const outcome = await (deadline === undefined ? running : Promise.race([running, deadline]));
-    if (state.exited) return { status: "exit", exitCode: state.exitCode };
-    // An ES module that exited while it was first evaluated is cached in that failed state:
-    // importing it again rethrows the same sentinel without calling process.exit.
-    if (outcome.status === "throw" && isExitSentinel(outcome.error)) {
-      return { status: "exit", exitCode: outcome.error.exitCode };
-    }
-    return outcome;
-  } finally {
-    state.settled = true;
-    if (timer !== undefined) clearTimeout(timer);
-    active.delete(state);
-    uninstall();
-  }
+  return safePromise((resolve) => {
+    settleStep(
+      (run) => currentStep.run(state, run),
+      step,
+      timeoutMs,
+      (outcome) => {
+        state.settled = true;
+        SetPrototypeDelete(active, state);
+        uninstall();
+        if (state.exitCall !== undefined) resolve(exitOutcome(state.exitCode, state.exitCall));
+        // An ES module that exited while it was first evaluated is cached in that failed
+        // state: importing it again rethrows the same sentinel without calling process.exit.
+        else if (outcome.status === "throw" && isExitSentinel(outcome.error))
+          resolve(exitOutcome(outcome.error.exitCode, outcome.error.call));
+        else resolve(outcome as GuardedOutcome<Awaited<T>>);
+      },
+    );
+  });
+}
+
+function exitOutcome(exitCode: unknown, call: string): GuardedOutcome<never> {
+  return { __proto__: null, status: "exit", exitCode, call } as GuardedOutcome<never>;
 }

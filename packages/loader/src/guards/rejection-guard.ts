@@ -1,3 +1,4 @@
+import { ArrayPrototypePush, ReflectApply } from "./primordials.js";
 import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
 import { releaseOnce } from "./release-once.js";
 
@@ -21,15 +22,19 @@ export function holdRejectionGuard(): () => void {
   if (originalEmit === undefined) {
     const emit = process.emit;
     originalEmit = emit;
+    // Node calls this for every process event: it uses only the loader's own copies of the
+    // built-ins (a module may have replaced `Function.prototype.call` or array iteration).
     process.emit = function (this: NodeJS.Process, event: string | symbol, ...args: unknown[]): boolean {
       if (event === "unhandledRejection") {
         const faults = currentModuleFaults();
         if (faults !== undefined) {
-          faults.rejections.push(args[0]);
+          ArrayPrototypePush(faults.rejections, args[0]);
           return true;
         }
       }
-      return (emit as (...all: unknown[]) => boolean).call(this, event, ...args);
+      const all: unknown[] = [event];
+      for (let index = 0; index < args.length; index++) all[index + 1] = args[index];
+      return ReflectApply(emit as (...all: unknown[]) => boolean, this, all);
     } as Emit;
     wrapper = process.emit;
   }

@@ -1,4 +1,5 @@
 import { createHook } from "node:async_hooks";
+import { SetPrototypeAdd } from "./primordials.js";
 import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
 import { releaseOnce } from "./release-once.js";
 
@@ -6,7 +7,8 @@ let holds = 0;
 const hook = createHook({
   init(_asyncId, type, _triggerAsyncId, resource) {
     if (type !== "Timeout") return;
-    currentModuleFaults()?.timers.add(resource as NodeJS.Timeout);
+    const faults = currentModuleFaults();
+    if (faults !== undefined) SetPrototypeAdd(faults.timers, resource as NodeJS.Timeout);
   },
 });
 

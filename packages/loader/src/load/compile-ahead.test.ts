@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ModuleCompiler } from "../compile/module-compiler.js";
+import { type ModuleCompiler, preparedModule } from "../compile/module-compiler.js";
 import { COMPILE_AHEAD, CompileAhead } from "./compile-ahead.js";
 
 const modules = Array.from({ length: 8 }, (_, index) => ({
@@ -14,7 +14,7 @@ function recordingCompiler(): ModuleCompiler & { started: string[] } {
     async prepare(entry) {
       started.push(entry);
       if (entry === "/t/2.ts") throw new Error("does not compile");
-      return async () => entry;
+      return preparedModule(async () => entry);
     },
     close: async () => {},
   };
@@ -25,7 +25,7 @@ describe("CompileAhead", () => {
     const compiler = recordingCompiler();
     const queue = new CompileAhead(compiler, modules);
     const first = await queue.take(0);
-    expect(await first()).toBe("/t/0.ts");
+    expect(await first.evaluate()).toBe("/t/0.ts");
     expect(compiler.started).toEqual(modules.slice(0, COMPILE_AHEAD + 1).map((module) => module.path));
     await queue.take(1);
     expect(compiler.started).toHaveLength(COMPILE_AHEAD + 2);

@@ -1,5 +1,7 @@
-import type { Evaluate, ModuleCompiler } from "../compile/module-compiler.js";
+import type { ModuleCompiler, PreparedModule } from "../compile/module-compiler.js";
 import type { DiscoveredModule } from "../discover/types.js";
+import { PromisePrototypeThen } from "../guards/primordials.js";
+import { settleAll } from "../guards/settle-all.js";
 
 /** How many modules are compiled ahead of the one being imported. */
 export const COMPILE_AHEAD = 3;
@@ -12,7 +14,7 @@ export const COMPILE_AHEAD = 3;
 export class CompileAhead {
   readonly #compiler: ModuleCompiler;
   readonly #modules: readonly DiscoveredModule[];
-  readonly #prepared = new Map<number, Promise<Evaluate>>();
+  readonly #prepared = new Map<number, Promise<PreparedModule>>();
 
   constructor(compiler: ModuleCompiler, modules: readonly DiscoveredModule[]) {
     this.#compiler = compiler;
@@ -20,18 +22,18 @@ export class CompileAhead {
   }
 
   /** The compiled module at `index` (rejects with the compile error); schedules the next ones. */
-  take(index: number): Promise<Evaluate> {
+  take(index: number): Promise<PreparedModule> {
     for (let ahead = index; ahead <= index + COMPILE_AHEAD && ahead < this.#modules.length; ahead += 1) {
       this.#schedule(ahead);
     }
-    const prepared = this.#prepared.get(index) as Promise<Evaluate>;
+    const prepared = this.#prepared.get(index) as Promise<PreparedModule>;
     this.#prepared.delete(index);
     return prepared;
   }
 
   /** Waits for compilations still running (their results are not needed), so none outlives the batch. */
   async settle(): Promise<void> {
-    await Promise.allSettled(this.#prepared.values());
+    await settleAll([...this.#prepared.values()]);
     this.#prepared.clear();
   }
 
@@ -40,7 +42,10 @@ export class CompileAhead {
     const module = this.#modules[index];
     if (module === undefined) return;
     const prepared = this.#compiler.prepare(module.resolvedPath);
-    prepared.catch(() => {}); // observed later by take(); avoids an unhandled rejection meanwhile
+    // Observed later by take(); avoids an unhandled rejection meanwhile.
+    PromisePrototypeThen(prepared, noop, noop);
     this.#prepared.set(index, prepared);
   }
 }
+
+function noop(): void {}

@@ -15,6 +15,29 @@ export function tamperingWarning(module: DiscoveredModule, changes: readonly Glo
 }
 
 /**
+ * `W_GLOBAL_TAMPERING` for changes found after the last module's own check: made by a timer or
+ * callback of a module of the batch. They are reported on each module that left timers
+ * running or fired during the batch (the likely authors), or on the last module when none did.
+ */
+export function lateTamperingWarnings(
+  modules: readonly DiscoveredModule[],
+  guard: { faultsOf(resolvedPath: string): ModuleFaults },
+  changes: readonly GlobalChange[],
+): Diagnostic[] {
+  const suspects = modules.filter((module) => guard.faultsOf(module.resolvedPath).timers.size > 0);
+  const last = modules[modules.length - 1];
+  const blamed = suspects.length > 0 ? suspects : last === undefined ? [] : [last];
+  return blamed.map((module) =>
+    createWarning("W_GLOBAL_TAMPERING", {
+      message: `Process-wide built-ins were changed from a timer or callback after the modules loaded (${module.path} started timers while it loaded, or is the last module): ${describeGlobalChanges(changes)}.`,
+      path: module.path,
+      resolvedPath: module.resolvedPath,
+      hint: "A tool module must not patch built-ins or globals, not even later from a timer: the change reaches the host and every other tool. Tooldock restored what is marked restored or removed.",
+    }),
+  );
+}
+
+/**
  * What a module did outside its guarded steps while the batch ran: `process.exit` from a timer
  * or callback (`E_PROCESS_EXIT`), promises rejected with no handler (`W_UNHANDLED_REJECTION`),
  * timers still keeping the process alive at the end of the batch (`W_LEAKED_HANDLE`).
@@ -23,10 +46,10 @@ export function lateFaultDiagnostics(module: DiscoveredModule, faults: ModuleFau
   const { path, resolvedPath } = module;
   const diagnostics: Diagnostic[] = [];
   if (faults.lateExits.length > 0) {
-    const code = faults.lateExits[0];
+    const call = faults.lateExits[0];
     diagnostics.push(
       createDiagnostic("E_PROCESS_EXIT", {
-        message: `${path} called process.exit(${code === undefined ? "" : String(code)}) from a timer or callback it started while loading; Tooldock blocked it and skipped the module.`,
+        message: `${path} called ${call} from a timer or callback it started while loading; Tooldock blocked it and skipped the module.`,
         path,
         resolvedPath,
         hint: "Throw an error instead of exiting: a tool module must never end the host process (after loading, such a call is no longer blocked).",

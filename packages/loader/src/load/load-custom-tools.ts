@@ -9,12 +9,12 @@ import { createModuleCompiler } from "../compile/module-compiler.js";
 import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
 import { discoverToolModules } from "../discover/discover-tool-modules.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { watchGlobals } from "../guards/global-snapshot.js";
+import { type GlobalChange, watchGlobals } from "../guards/global-snapshot.js";
 import { LoadGuard } from "../guards/load-guard.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import { acceptTools, type NameClaims } from "../validate/accept-tools.js";
 import { CompileAhead } from "./compile-ahead.js";
-import { lateFaultDiagnostics, tamperingWarning } from "./fault-diagnostics.js";
+import { lateFaultDiagnostics, lateTamperingWarnings, tamperingWarning } from "./fault-diagnostics.js";
 import { loadModule } from "./load-module.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
@@ -60,18 +60,29 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   // Tools are registered into the session once the batch has ended, so that a module found to
   // be hostile late in the batch (process.exit from a timer) can still be left out.
   const accepted: Array<{ tool: LoadedCustomTool["tool"]; module: DiscoveredModule }> = [];
+  let lateChanges: GlobalChange[] = [];
   try {
     let completed = 0;
-    for (const [index, module] of discovered.modules.entries()) {
+    // An index loop: a module may have replaced the array iterator (it is restored after it).
+    for (let index = 0; index < discovered.modules.length; index++) {
+      const module = discovered.modules[index] as DiscoveredModule;
       const before = { tools: accepted.length, diagnostics: diagnostics.length };
       const compiled = compileAhead.take(index);
+      // Built-ins the module changed are put back as soon as its code has run (after its
+      // import, after its factory), before the loader looks at what it produced.
+      const changes: GlobalChange[] = [];
+      const restoreGlobals = () => {
+        const found = checkGlobals();
+        for (let at = 0; at < found.length; at++) changes[changes.length] = found[at] as GlobalChange;
+      };
       const outcome = await loadModule(module, {
         compiled,
         api,
         factoryTimeoutMs: context.factoryTimeoutMs,
         faults: guard.faultsOf(module.resolvedPath),
+        afterStep: restoreGlobals,
       });
-      const changes = checkGlobals();
+      restoreGlobals();
       if (!outcome.ok) diagnostics.push(outcome.diagnostic);
       else if (outcome.entries.length === 0) diagnostics.push(noToolsWarning(module));
       else {
@@ -95,9 +106,15 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       await compileAhead.settle();
       await compiler.close();
     } finally {
-      await guard.close();
+      // What timers and callbacks of the modules changed after their own check (the guard's
+      // last turn lets due timers run) is undone too, so the host gets its built-ins back.
+      await guard.close(() => {
+        lateChanges = checkGlobals();
+      });
     }
   }
+  if (lateChanges.length > 0)
+    diagnostics.push(...lateTamperingWarnings(discovered.modules, guard, lateChanges));
 
   const skipped = new Set<string>();
   for (const module of discovered.modules) {

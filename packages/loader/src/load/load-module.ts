@@ -1,45 +1,104 @@
 import type { CustomToolAPI, Diagnostic } from "@tooldock/sdk";
 import { CompileFailure } from "../compile/compile-failure.js";
-import type { Evaluate } from "../compile/module-compiler.js";
+import type { Evaluate, PreparedModule } from "../compile/module-compiler.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
+import { ArrayIsArray, safePromise } from "../guards/primordials.js";
 import { runGuarded } from "../guards/process-exit-guard.js";
+import { type StepOutcome, settleStep } from "../guards/settle-step.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
-/** The entries a module's factory returned, or the diagnostic that stopped it. */
+/**
+ * The entries a module's factory returned, or the diagnostic that stopped it. A
+ * null-prototype object: it resolves a promise right after the module's code ran.
+ */
 export type ModuleOutcome = { ok: true; entries: unknown[] } | { ok: false; diagnostic: Diagnostic };
+
+/**
+ * How long the loader waits for a module's compilation (started a few modules earlier, see
+ * `CompileAhead`). Compiling takes milliseconds to a few seconds; the bound only matters when
+ * the compiler's own promises were stalled by a module that tampered with built-ins while
+ * they were in flight: the load still ends, with an `E_COMPILE` for the module.
+ */
+export const COMPILE_DEADLINE_MS = 60_000;
 
 interface LoadModuleStep {
   /** The module's compilation, started earlier (see `CompileAhead`). */
-  compiled: Promise<Evaluate>;
+  compiled: Promise<PreparedModule>;
   api: CustomToolAPI;
   factoryTimeoutMs: number;
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
   faults?: ModuleFaults;
+  /**
+   * Called right after each step that ran the module's code (its import, its factory), before
+   * anything else: the batch puts back the built-ins the module changed there, so the
+   * diagnostics below are built with the real ones.
+   */
+  afterStep?: () => void;
 }
 
 /**
  * Imports the compiled module and runs its factory, each fault becoming one diagnostic:
  * `E_COMPILE`, `E_IMPORT`, `E_PROCESS_EXIT`, `E_NO_FACTORY`, `E_FACTORY_THROW`,
- * `E_FACTORY_TIMEOUT`. The import and the factory run with `process.exit` guarded.
+ * `E_FACTORY_TIMEOUT`. The import and the factory run with the process-ending methods guarded
+ * (see `runGuarded`). Never rejects: should the loader's own work on the module throw (it
+ * keeps copies of the built-ins it uses, see `primordials`), the module gets an `E_IMPORT`.
  */
 export async function loadModule(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
-  const { path, resolvedPath } = module;
-  const fail = (diagnostic: Diagnostic): ModuleOutcome => ({ ok: false, diagnostic });
-
-  let evaluate: Evaluate;
   try {
-    evaluate = await step.compiled;
+    return await loadModuleSteps(module, step);
   } catch (error) {
-    return fail(unreadableDiagnostic(module, error) ?? compileDiagnostic(module, error));
+    try {
+      step.afterStep?.();
+    } catch {
+      // The batch's own check failed too; the diagnostic below still names the module.
+    }
+    return fail(
+      createDiagnostic("E_IMPORT", {
+        message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
+        path: module.path,
+        resolvedPath: module.resolvedPath,
+        hint: "A tool module must not patch built-ins or globals (see the W_GLOBAL_TAMPERING warning, if any). If it does not, please report this as a Tooldock bug.",
+      }),
+    );
   }
+}
+
+function fail(diagnostic: Diagnostic): ModuleOutcome {
+  return { __proto__: null, ok: false, diagnostic } as ModuleOutcome;
+}
+
+async function loadModuleSteps(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
+  const { path, resolvedPath } = module;
+
+  const compiled = await safePromise<StepOutcome<PreparedModule>>((resolve) =>
+    settleStep(
+      (run) => run(),
+      () => step.compiled,
+      COMPILE_DEADLINE_MS,
+      resolve,
+    ),
+  );
+  if (compiled.status === "timeout") {
+    return fail(
+      createDiagnostic("E_COMPILE", {
+        message: `${path} did not finish compiling within ${compiled.timeoutMs / 1000} s.`,
+        path,
+        resolvedPath,
+        hint: "Load it again; if it happens again, load the modules one at a time (or with `tooldock validate --isolate`) to find the module that stalls the others.",
+      }),
+    );
+  }
+  if (compiled.status === "throw")
+    return fail(unreadableDiagnostic(module, compiled.error) ?? compileDiagnostic(module, compiled.error));
+  const evaluate: Evaluate = compiled.value.evaluate;
 
   // The import runs under the same deadline: top-level await that never settles is a fault too.
   const imported = await runGuarded(evaluate, step.factoryTimeoutMs, step.faults);
-  if (imported.status === "exit")
-    return fail(exitDiagnostic(module, imported.exitCode, "while it was imported"));
+  step.afterStep?.();
+  if (imported.status === "exit") return fail(exitDiagnostic(module, imported.call, "while it was imported"));
   if (imported.status === "timeout") {
     return fail(
       createDiagnostic("E_IMPORT", {
@@ -85,7 +144,8 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   }
 
   const produced = await runGuarded(() => factory(step.api), step.factoryTimeoutMs, step.faults);
-  if (produced.status === "exit") return fail(exitDiagnostic(module, produced.exitCode, "in its factory"));
+  step.afterStep?.();
+  if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
   if (produced.status === "timeout") {
     return fail(
       createDiagnostic("E_FACTORY_TIMEOUT", {
@@ -106,13 +166,14 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
       }),
     );
   }
-  const entries = Array.isArray(produced.value) ? produced.value : [produced.value];
-  return { ok: true, entries };
+  const entries = ArrayIsArray(produced.value) ? (produced.value as unknown[]) : [produced.value];
+  return { __proto__: null, ok: true, entries } as ModuleOutcome;
 }
 
-function exitDiagnostic(module: DiscoveredModule, exitCode: unknown, when: string): Diagnostic {
+/** `E_PROCESS_EXIT`: `call` is the blocked call, e.g. `process.exit(3)` or `process.abort()`. */
+function exitDiagnostic(module: DiscoveredModule, call: string, when: string): Diagnostic {
   return createDiagnostic("E_PROCESS_EXIT", {
-    message: `${module.path} called process.exit(${exitCode === undefined ? "" : String(exitCode)}) ${when}; Tooldock blocked it and skipped the module.`,
+    message: `${module.path} called ${call} ${when}; Tooldock blocked it and skipped the module.`,
     path: module.path,
     resolvedPath: module.resolvedPath,
     hint: "Throw an error instead of exiting: a tool module must never end the host process.",

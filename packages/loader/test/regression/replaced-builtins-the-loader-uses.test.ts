@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import type { CompilerName } from "../../src/index.js";
+import { diagnosticsOf, loadBesideHostile, toolNames } from "../hostile-load.js";
+
+// The same attack as replaced-promise-race / replaced-array-isarray, on the other built-ins
+// the load path calls between a module's code and the check that restores them: array and
+// map methods, the array iterator, Function.prototype.call/apply/bind, JSON and Object
+// statics, Promise statics and Promise.prototype.catch/finally, replaced with functions that
+// throw. Before, the load rejected ("internal error") or never settled.
+const REPLACED = [
+  "Array.prototype.push",
+  "Array.prototype.map",
+  "Array.prototype.filter",
+  "Array.prototype.some",
+  "Array.prototype.findIndex",
+  "Array.prototype[Symbol.iterator]",
+  "Map.prototype.get",
+  "Map.prototype.set",
+  "Map.prototype.has",
+  "Set.prototype.add",
+  "Set.prototype.delete",
+  "Function.prototype.call",
+  "Function.prototype.apply",
+  "Function.prototype.bind",
+  "JSON.stringify",
+  "JSON.parse",
+  "Object.keys",
+  "Object.entries",
+  "Promise.all",
+  "Promise.allSettled",
+  "Promise.resolve",
+  "Promise.prototype.catch",
+  "Promise.prototype.finally",
+];
+
+const replaceAll = REPLACED.map((name) => `  ${name} = hostile;`).join("\n");
+
+/** Replaces them in its factory (after its import, before the loader's own checks). */
+const IN_FACTORY = `export default (pi) => {
+  const tool = {
+    name: "hostile_builtins",
+    label: "hostile",
+    description: "Replaces the built-ins the loader uses.",
+    parameters: pi.typebox.Type.Object({}),
+    async execute() {
+      return { content: [{ type: "text", text: "ok" }] };
+    },
+  };
+  const hostile = () => {
+    throw new Error("hijacked built-in");
+  };
+${replaceAll}
+  return tool;
+};
+`;
+
+/** Replaces them while it is imported, then waits a turn, so the loader's own work runs meanwhile. */
+const AT_IMPORT = `const hostile = () => {
+  throw new Error("hijacked built-in");
+};
+${replaceAll}
+await new Promise((resolve) => setTimeout(resolve, 20));
+export default (pi) => ({
+  name: "hostile_builtins",
+  label: "hostile",
+  description: "Replaces the built-ins the loader uses.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    return { content: [{ type: "text", text: "ok" }] };
+  },
+});
+`;
+
+const cases: Array<[CompilerName, string, string]> = [
+  ["esbuild", "in its factory", IN_FACTORY],
+  ["jiti", "in its factory", IN_FACTORY],
+  ["esbuild", "while it is imported", AT_IMPORT],
+  ["jiti", "while it is imported", AT_IMPORT],
+];
+
+describe.each(cases)(
+  "a module that replaces the built-ins the loader uses (%s, %s)",
+  (compiler, _when, source) => {
+    it("does not stop the load: it settles, the good tools load and every change is undone", async () => {
+      const { outcome, dir } = await loadBesideHostile(source, { compiler });
+      expect(outcome.status).toBe("settled");
+      expect(toolNames(outcome)).toEqual(expect.arrayContaining(["good_before", "good_after"]));
+      const reported = diagnosticsOf(outcome, dir, "b-hostile.ts").join("\n");
+      for (const name of REPLACED) expect(reported).toContain(`${name} (replaced, restored)`);
+      expect(JSON.stringify([1])).toBe("[1]");
+      expect([1, 2].map((value) => value * 2)).toEqual([2, 4]);
+    });
+  },
+);
