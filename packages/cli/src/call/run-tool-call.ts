@@ -81,7 +81,8 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
     // Not the call's to resolve, and the pending policy would refuse the call while they wait.
     const discardedBeforeCall = session.pending.list();
     if (discardedBeforeCall.length > 0) {
-      await settleWithin(session.pending.clear("staged before the call; tooldock call discards it"), bound);
+      const reason = "staged before the call; tooldock call discards it";
+      await settleWithin(session.pending.clear(reason, { timeoutMs: bound }), bound);
     }
     tracking = true;
     const result = await session.execute({
