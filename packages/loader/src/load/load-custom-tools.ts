@@ -68,21 +68,18 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       const module = discovered.modules[index] as DiscoveredModule;
       const before = { tools: accepted.length, diagnostics: diagnostics.length };
       const compiled = compileAhead.take(index);
-      // Built-ins the module changed are put back as soon as its code has run (after its
-      // import, after its factory), before the loader looks at what it produced.
-      const changes: GlobalChange[] = [];
-      const restoreGlobals = () => {
-        const found = checkGlobals();
-        for (let at = 0; at < found.length; at++) changes[changes.length] = found[at] as GlobalChange;
-      };
+      // Built-ins the module changed are put back as soon as its code has run, before the
+      // loader looks at what it produced (one check per module, see `afterStep`).
+      let changes: GlobalChange[] = [];
       const outcome = await loadModule(module, {
         compiled,
         api,
         factoryTimeoutMs: context.factoryTimeoutMs,
         faults: guard.faultsOf(module.resolvedPath),
-        afterStep: restoreGlobals,
+        afterStep: () => {
+          changes = checkGlobals();
+        },
       });
-      restoreGlobals();
       if (!outcome.ok) diagnostics.push(outcome.diagnostic);
       else if (outcome.entries.length === 0) diagnostics.push(noToolsWarning(module));
       else {

@@ -32,9 +32,11 @@ interface LoadModuleStep {
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
   faults?: ModuleFaults;
   /**
-   * Called right after each step that ran the module's code (its import, its factory), before
-   * anything else: the batch puts back the built-ins the module changed there, so the
-   * diagnostics below are built with the real ones.
+   * Called exactly once per load of the module: as soon as its code has run for the last
+   * time (after its import when that fails or exports no factory, else after its factory;
+   * at the end when it did not compile), before the loader reads what the module produced.
+   * The batch puts back the built-ins the module changed, so everything after (the
+   * diagnostics, the checks of its tools) runs with the real ones.
    */
   afterStep?: () => void;
 }
@@ -47,11 +49,17 @@ interface LoadModuleStep {
  * keeps copies of the built-ins it uses, see `primordials`), the module gets an `E_IMPORT`.
  */
 export async function loadModule(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    step.afterStep?.();
+  };
   try {
-    return await loadModuleSteps(module, step);
+    return await loadModuleSteps(module, step, restore);
   } catch (error) {
     try {
-      step.afterStep?.();
+      restore();
     } catch {
       // The batch's own check failed too; the diagnostic below still names the module.
     }
@@ -63,6 +71,8 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
         hint: "A tool module must not patch built-ins or globals (see the W_GLOBAL_TAMPERING warning, if any). If it does not, please report this as a Tooldock bug.",
       }),
     );
+  } finally {
+    restore();
   }
 }
 
@@ -70,7 +80,11 @@ function fail(diagnostic: Diagnostic): ModuleOutcome {
   return { __proto__: null, ok: false, diagnostic } as ModuleOutcome;
 }
 
-async function loadModuleSteps(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
+async function loadModuleSteps(
+  module: DiscoveredModule,
+  step: LoadModuleStep,
+  restore: () => void,
+): Promise<ModuleOutcome> {
   const { path, resolvedPath } = module;
 
   const compiled = await safePromise<StepOutcome<PreparedModule>>((resolve) =>
@@ -97,7 +111,7 @@ async function loadModuleSteps(module: DiscoveredModule, step: LoadModuleStep): 
 
   // The import runs under the same deadline: top-level await that never settles is a fault too.
   const imported = await runGuarded(evaluate, step.factoryTimeoutMs, step.faults);
-  step.afterStep?.();
+  if (imported.status !== "ok") restore();
   if (imported.status === "exit") return fail(exitDiagnostic(module, imported.call, "while it was imported"));
   if (imported.status === "timeout") {
     return fail(
@@ -123,16 +137,23 @@ async function loadModuleSteps(module: DiscoveredModule, step: LoadModuleStep): 
     );
   }
 
+  // Reads `default` with no built-in on the way: the module's changes are still in place.
   let factory: ReturnType<typeof resolveFactory>;
-  let exported: string;
+  let readError: { error: unknown } | undefined;
   try {
     factory = resolveFactory(imported.value);
-    exported = factory === undefined ? describeExports(imported.value) : "";
   } catch (error) {
-    factory = undefined;
-    exported = `reading its exports threw (${describeError(error)})`;
+    readError = { error };
   }
   if (factory === undefined) {
+    restore();
+    let exported: string;
+    try {
+      if (readError !== undefined) throw readError.error;
+      exported = describeExports(imported.value);
+    } catch (error) {
+      exported = `reading its exports threw (${describeError(error)})`;
+    }
     return fail(
       createDiagnostic("E_NO_FACTORY", {
         message: `${path} exports no tool factory: ${exported}.`,
@@ -144,7 +165,7 @@ async function loadModuleSteps(module: DiscoveredModule, step: LoadModuleStep): 
   }
 
   const produced = await runGuarded(() => factory(step.api), step.factoryTimeoutMs, step.faults);
-  step.afterStep?.();
+  restore();
   if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
   if (produced.status === "timeout") {
     return fail(
