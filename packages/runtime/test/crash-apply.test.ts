@@ -10,13 +10,14 @@ import { fakeContext } from "./fake-context.js";
 // Crash-safe apply (issue 7): a child process previews and applies a multi-file ast_edit
 // with the BUILT runtime while this process SIGKILLs it at a random point. After each kill
 // every file must be byte for byte its before or its after image; after the next start
-// (the tool's onSession "start") no temporary file or journal may remain, and the files must
-// be all before or all after. `pnpm test:crash` runs 50 kills; the normal suite runs 8.
+// (the tool's onSession "start") no temporary file or journal may remain (in the working
+// directory or in the run's private journal folder), and the files must be all before or all
+// after. `pnpm test:crash` runs 50 kills; the normal suite runs 8.
 
 const RUNS = Number(process.env.TOOLDOCK_CRASH_RUNS ?? 8);
 const CHILD = fileURLToPath(new URL("./crash-apply-child.mjs", import.meta.url));
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
-const JOURNAL = /\.tooldock-ast-edit-[0-9a-f]{12}\.journal$/;
+const JOURNAL = /\/[0-9a-f]{8}-\d+-[0-9a-f]{12}\.journal$/;
 const LITTER = /(\.tooldock-tmp|\.journal)$/;
 
 const bigFile = (seed: number) =>
@@ -100,6 +101,8 @@ async function assertBuiltRuntimeIsFresh(): Promise<void> {
 }
 
 let workspaces = 0;
+/** The state folder of a workspace's runs (journals go to its `ast-edit-journals`). */
+const stateOf = (cwd: string) => `${cwd}-state`;
 async function freshWorkspace(): Promise<string> {
   const cwd = join(root, `run-${workspaces++}`);
   for (const [path, text] of Object.entries(BEFORE)) {
@@ -112,6 +115,7 @@ async function freshWorkspace(): Promise<string> {
 function runChild(cwd: string, plan: KillPlan): Promise<RunOutcome> {
   const child: ChildProcess = spawn(process.execPath, [CHILD, cwd, plan.mode === "step" ? "step" : "timer"], {
     stdio: ["ignore", "ignore", "pipe", "ipc"],
+    env: { ...process.env, TOOLDOCK_STATE_DIR: stateOf(cwd) },
   });
   const outcome: RunOutcome = {
     events: [],
@@ -173,22 +177,25 @@ async function fileStates(cwd: string): Promise<Record<string, FileState>> {
   return states;
 }
 
+/** Temporary files and journals in the workspace and in its journal folder, relative to `root`. */
 async function litter(cwd: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (directory: string): Promise<void> => {
-    for (const entry of await readdir(directory, { withFileTypes: true })) {
+    const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
       const path = join(directory, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else if (LITTER.test(entry.name)) found.push(relative(cwd, path).split(sep).join("/"));
+      else if (LITTER.test(entry.name)) found.push(relative(root, path).split(sep).join("/"));
     }
   };
   await walk(cwd);
+  await walk(stateOf(cwd));
   return found.sort();
 }
 
 /** The next start: a new ast_edit tool for the same directory gets its session's start event. */
 async function nextStart(cwd: string): Promise<void> {
-  const tool = createAstEditTool({ cwd });
+  const tool = createAstEditTool({ cwd, stateDirectory: stateOf(cwd) });
   await tool.onSession?.({ reason: "start" }, fakeContext({ cwd }));
 }
 

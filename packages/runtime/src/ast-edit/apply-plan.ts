@@ -6,6 +6,7 @@ import { decodeUtf8 } from "./decode-utf8.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
 import { isInsideFolder } from "./inside-folder.js";
+import { openJournalFolder } from "./journal-folder.js";
 import { fileTooLargeError, type RewriteLimits } from "./limits.js";
 import type { FileRewrite, RewritePlan } from "./plan.js";
 import { readRegularFile } from "./read-regular-file.js";
@@ -26,6 +27,8 @@ export interface ApplyRequest {
   operations: readonly RewriteOperation[];
   limit: number;
   limits: RewriteLimits;
+  /** Where the apply journal goes (see `resolveStateDirectory`). */
+  stateDirectory: string;
 }
 
 /**
@@ -34,10 +37,10 @@ export interface ApplyRequest {
  * at the preview, inside the working directory, and name the same regular file (device and
  * inode) holding the same bytes (SHA-256). One failed check refuses the whole apply before
  * anything is written. Then the rewrite is run again on the current text and the files are
- * replaced together, at their real paths, through an intent journal
- * ({@link writeFilesTogether}): if this process dies midway, the next start rolls the apply
- * back or forward, so an apply changes every file or none. If a write fails in this process,
- * nothing is left changed.
+ * replaced together, at their real paths, through an intent journal in the private journal
+ * folder ({@link writeFilesTogether}): if this process dies midway, the next start rolls the
+ * apply back or forward, so an apply changes every file or none. If a write fails in this
+ * process, nothing is left changed. Without a private journal folder it writes nothing.
  *
  * @throws {AstEditError} `E_AST_EDIT_PATH` (a target now resolves outside the working
  *   directory), `E_AST_EDIT_STALE`, `E_AST_EDIT_LIMIT` or `E_AST_EDIT_WRITE`; the runtime
@@ -64,8 +67,17 @@ export async function applyPlan(
     writes.push({ file, content: outcome.output, replacements: outcome.replacements });
   }
 
+  const journals = await openJournalFolder(fileSystem, request.stateDirectory, { create: true });
+  if (journals.kind !== "ready") {
+    throw new AstEditError(
+      "E_AST_EDIT_WRITE",
+      `Cannot apply AST Edit: it writes a crash journal first, and ${journals.kind === "unsafe" ? journals.reason : `${journals.folder} could not be made`}. ` +
+        'Nothing was written. Tell the user; once the folder is fixed, call resolve with "apply" again (or "discard" to drop the change).',
+    );
+  }
   await writeFilesTogether(
     fileSystem,
+    journals,
     plan.realCwd,
     writes.map(({ file, content }) => ({
       absolutePath: file.realPath,

@@ -1,9 +1,10 @@
-import { dirname, resolve } from "node:path";
+import { dirname } from "node:path";
 import { type JournalEntry, newJournalPath, prepareJournal, writeJournal } from "./apply-journal.js";
 import { AstEditError } from "./ast-edit-error.js";
 import { syncDirectory, temporaryPathFor, writeFileAtomic, writeTemporaryFile } from "./atomic-write.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
+import type { JournalFolder } from "./journal-folder.js";
 import type { FileIdentity } from "./read-regular-file.js";
 
 /** One file to replace: where, what it held (and its hash), and what it will hold. */
@@ -23,7 +24,8 @@ export interface FileWrite {
  * start of `ast_edit` (see `recoverInterruptedApplies`) leaves all of them in their old text
  * or all in their new text:
  *
- * 1. a journal in `cwd` lists each target, its temporary file and both hashes (`prepared`);
+ * 1. a journal in the private journal folder lists `cwd`, each target, its temporary file and
+ *    both hashes (`prepared`), signed with the folder's key;
  * 2. each new text goes to its temporary file, `fsync`ed, and the directories are synced;
  * 3. the journal is replaced atomically by its `committed` state: the commit point;
  * 4. each temporary file is renamed over its target, in order; the directories are synced;
@@ -36,22 +38,23 @@ export interface FileWrite {
  */
 export async function writeFilesTogether(
   fileSystem: AstEditFileSystem,
+  journals: JournalFolder,
   cwd: string,
   writes: readonly FileWrite[],
 ): Promise<void> {
-  const journalPath = newJournalPath(resolve(cwd));
+  const journalPath = newJournalPath(journals.folder);
   const entries: JournalEntry[] = writes.map((write) => ({
     path: write.absolutePath,
     temporaryPath: temporaryPathFor(write.absolutePath),
     beforeHash: write.hash,
     afterHash: hashContent(Buffer.from(write.content, "utf8")),
   }));
-  const journal = prepareJournal(entries);
+  const journal = prepareJournal(cwd, entries);
   const directories = [...new Set(writes.map((write) => dirname(write.absolutePath)))];
 
   let step = "the apply journal";
   try {
-    await writeJournal(fileSystem, journalPath, journal);
+    await writeJournal(fileSystem, journalPath, journal, journals.key);
     for (const [index, write] of writes.entries()) {
       step = write.relativePath;
       await writeTemporaryFile(
@@ -63,7 +66,7 @@ export async function writeFilesTogether(
     }
     for (const directory of directories) await syncDirectory(fileSystem, directory);
     step = "the apply journal";
-    await writeJournal(fileSystem, journalPath, { ...journal, state: "committed" });
+    await writeJournal(fileSystem, journalPath, { ...journal, state: "committed" }, journals.key);
   } catch (error) {
     await removeAll(fileSystem, [journalPath, ...entries.map((entry) => entry.temporaryPath)]);
     throw writeError(step, error, 0, []);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AgentToolResult, CustomToolContext, CustomToolPendingAction } from "@tooldock/sdk";
@@ -298,29 +298,52 @@ describe("ast_edit apply", () => {
 });
 
 describe("ast_edit crash recovery", () => {
-  const JOURNAL = ".tooldock-ast-edit-00000000000a.journal";
   const TEMP = "src/.b.ts.0123456789ab.tooldock-tmp";
+  let stateDirectory: string;
+
+  beforeEach(async () => {
+    stateDirectory = await mkdtemp(join(tmpdir(), "tooldock-ast-edit-state-"));
+  });
+
+  afterEach(async () => {
+    await rm(stateDirectory, { recursive: true, force: true });
+  });
 
   /** What a SIGKILLed apply leaves after its commit: b.ts staged but not renamed yet. */
   async function interruptedApply(): Promise<void> {
     await write({ ...LOGS, [TEMP]: "logger.info(b);\n" });
     const { hashContent } = await import("./hash-content.js");
+    const { openJournalFolder } = await import("./journal-folder.js");
+    const { hostTag, writeJournal } = await import("./apply-journal.js");
+    const { resolveFileSystem } = await import("./file-system.js");
+    const realCwd = await realpath(cwd);
     const files = [
       {
-        path: join(cwd, "src/b.ts"),
-        temporaryPath: join(cwd, TEMP),
+        path: join(realCwd, "src/b.ts"),
+        temporaryPath: join(realCwd, TEMP),
         beforeHash: hashContent(Buffer.from(LOGS["src/b.ts"])),
         afterHash: hashContent(Buffer.from("logger.info(b);\n")),
       },
     ];
+    const fileSystem = resolveFileSystem();
+    const journals = await openJournalFolder(fileSystem, stateDirectory, { create: true });
+    if (journals.kind !== "ready") throw new Error("no journal folder");
     // Above the default Linux pid_max (2^22), so no running process has this pid.
-    const journal = { version: 1, state: "committed", pid: 2 ** 22 + 1, hostname: hostname(), files };
-    await writeFile(join(cwd, JOURNAL), JSON.stringify(journal));
+    const journal = {
+      version: 2 as const,
+      state: "committed" as const,
+      pid: 2 ** 22 + 1,
+      hostname: hostname(),
+      cwd: realCwd,
+      files,
+    };
+    const name = `${hostTag()}-${journal.pid}-00000000000a.journal`;
+    await writeJournal(fileSystem, join(journals.folder, name), journal, journals.key);
   }
 
   it("finishes an interrupted apply at the session's start and leaves no litter", async () => {
     await interruptedApply();
-    const tool = createAstEditTool({ cwd });
+    const tool = createAstEditTool({ cwd, stateDirectory });
     await tool.onSession?.(
       { reason: "start" },
       { sessionId: "s", cwd, hasPendingActions: () => false, abort() {} },
@@ -344,7 +367,7 @@ describe("ast_edit crash recovery", () => {
       abort: () => {},
       pushPendingAction: (action: CustomToolPendingAction) => actions.push(action),
     };
-    const tool = createAstEditTool({ cwd });
+    const tool = createAstEditTool({ cwd, stateDirectory });
     const first = await tool.execute("1", LOG_TO_LOGGER, undefined, ctx);
     const note = "An interrupted ast_edit apply of 1 file(s) was completed: wrote src/b.ts.";
     expect(text(first)).toContain(note);
@@ -365,11 +388,12 @@ describe("ast_edit crash recovery", () => {
     await write(LOGS);
     const { open } = await import("node:fs/promises");
     const { actions } = await preview(LOG_TO_LOGGER, {
+      stateDirectory,
       fileSystem: {
-        open: (async (path: string, flags?: string) => {
+        open: (async (path: string, flags?: string | number, mode?: number) => {
           if (path.includes(".b.ts.") && flags === "wx")
             throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
-          return open(path, flags);
+          return open(path, flags, mode);
         }) as typeof open,
       },
     });
@@ -386,5 +410,6 @@ describe("ast_edit crash recovery", () => {
       "src/b.ts",
       "src/c.ts",
     ]);
+    expect(await readdir(join(stateDirectory, "ast-edit-journals"))).toEqual(["journal.key"]);
   });
 });

@@ -5,6 +5,7 @@ import {
   errorResult,
 } from "@tooldock/sdk";
 import { type AstEditFileSystem, resolveFileSystem } from "./file-system.js";
+import { resolveStateDirectory } from "./journal-folder.js";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_PREVIEW_BYTES, type RewriteLimits } from "./limits.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
 import { recoverInterruptedApplies } from "./recover.js";
@@ -23,6 +24,13 @@ export interface AstEditToolOptions {
   pushPendingAction?: (action: CustomToolPendingAction) => void;
   /** Replaces single `node:fs/promises` functions (tests, virtual file systems). */
   fileSystem?: Partial<AstEditFileSystem>;
+  /**
+   * The per-user state folder; apply journals live in its `ast-edit-journals` folder, which
+   * must be private to this user (apply refuses to write otherwise). Default:
+   * `TOOLDOCK_STATE_DIR` when set (absolute), else `$XDG_STATE_HOME/tooldock`, else
+   * `~/.local/state/tooldock`.
+   */
+  stateDirectory?: string;
   /** Most characters of diff in the text the model reads; the rest stays in `details`. Default 20000. */
   maxDiffCharacters?: number;
   /**
@@ -75,6 +83,7 @@ export function createAstEditTool(
   options: AstEditToolOptions,
 ): CustomTool<typeof astEditParameters, AstEditDetails> {
   const fileSystem = resolveFileSystem(options.fileSystem);
+  const stateDirectory = resolveStateDirectory(options.stateDirectory);
   const maxDiffCharacters = options.maxDiffCharacters ?? 20_000;
   const limits: RewriteLimits = {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
@@ -83,9 +92,11 @@ export function createAstEditTool(
   // Runs once per tool, at the session's start or before the first call, whichever is first.
   let recovery: Promise<string[]> | undefined;
   const recover = () => {
-    recovery ??= recoverInterruptedApplies(fileSystem, options.cwd).catch((error: unknown) => [
-      `Could not check ${options.cwd} for an interrupted ast_edit apply: ${error instanceof Error ? error.message : String(error)}.`,
-    ]);
+    recovery ??= recoverInterruptedApplies(fileSystem, options.cwd, { stateDirectory }).catch(
+      (error: unknown) => [
+        `Could not check for an interrupted ast_edit apply in ${options.cwd}: ${error instanceof Error ? error.message : String(error)}.`,
+      ],
+    );
     return recovery;
   };
   let recoveryReported = false;
@@ -131,6 +142,7 @@ export function createAstEditTool(
         fileSystem,
         maxDiffCharacters,
         limits,
+        stateDirectory,
         push,
         notes,
         signal,

@@ -18,19 +18,27 @@ export function temporaryPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}${TEMPORARY_FILE_MARKER}`);
 }
 
+/** Options of {@link writeFileAtomic} and {@link writeTemporaryFile}. */
+export interface AtomicWriteOptions {
+  /** Permission bits of the new file. Default: those of `path` when it exists, else the umask's. */
+  mode?: number;
+}
+
 /**
  * Replaces `path` with `content` so that readers see the old file or the new one, never a
  * half-written one: the text goes to a temporary file in the same directory, which is
- * flushed to disk (`fsync`) and then renamed over `path`. The file's permission bits are kept.
- * On any failure the temporary file is removed and the error is rethrown; `path` is untouched.
+ * flushed to disk (`fsync`) and then renamed over `path`. The file's permission bits are kept
+ * (or set to `options.mode`). On any failure the temporary file is removed and the error is
+ * rethrown; `path` is untouched.
  */
 export async function writeFileAtomic(
   fileSystem: AstEditFileSystem,
   path: string,
   content: string,
+  options: AtomicWriteOptions = {},
 ): Promise<void> {
   const temporaryPath = temporaryPathFor(path);
-  await writeTemporaryFile(fileSystem, path, temporaryPath, content);
+  await writeTemporaryFile(fileSystem, path, temporaryPath, content, options);
   try {
     await fileSystem.rename(temporaryPath, path);
   } catch (error) {
@@ -42,22 +50,26 @@ export async function writeFileAtomic(
 
 /**
  * Writes `content` to the new file `temporaryPath` (which must not exist), with the permission
- * bits of `path` when it exists, and flushes it to disk. On failure the temporary file is
- * removed and the error rethrown.
+ * bits of `options.mode`, else of `path` when it exists, and flushes it to disk. On failure
+ * the temporary file is removed and the error rethrown.
  */
 export async function writeTemporaryFile(
   fileSystem: AstEditFileSystem,
   path: string,
   temporaryPath: string,
   content: string,
+  options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const mode = await fileSystem.stat(path).then(
-    (stats) => stats.mode & 0o7777,
-    () => undefined,
-  );
+  const mode =
+    options.mode ??
+    (await fileSystem.stat(path).then(
+      (stats) => stats.mode & 0o7777,
+      () => undefined,
+    ));
   let handle: FileHandle | undefined;
   try {
-    handle = await fileSystem.open(temporaryPath, "wx");
+    // `wx`: created here, never an existing file or a symbolic link put in its place.
+    handle = await fileSystem.open(temporaryPath, "wx", options.mode ?? 0o666);
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(content, "utf8");
     await handle.sync();

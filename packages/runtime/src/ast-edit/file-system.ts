@@ -6,13 +6,12 @@ import * as fs from "node:fs/promises";
  */
 export type AstEditFileSystem = Pick<
   typeof fs,
-  "readFile" | "readdir" | "stat" | "lstat" | "realpath" | "open" | "rename" | "rm"
+  "readdir" | "stat" | "lstat" | "realpath" | "open" | "rename" | "rm"
 >;
 
 /** `node:fs/promises`, with any functions given in `overrides` replaced. */
 export function resolveFileSystem(overrides: Partial<AstEditFileSystem> = {}): AstEditFileSystem {
   return {
-    readFile: overrides.readFile ?? fs.readFile,
     readdir: overrides.readdir ?? fs.readdir,
     stat: overrides.stat ?? fs.stat,
     lstat: overrides.lstat ?? fs.lstat,

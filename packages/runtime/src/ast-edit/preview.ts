@@ -56,6 +56,8 @@ export interface PreviewRequest extends CheckedArguments {
   fileSystem: AstEditFileSystem;
   maxDiffCharacters: number;
   limits: RewriteLimits;
+  /** Where apply journals go (see `resolveStateDirectory`). */
+  stateDirectory: string;
   push: (action: CustomToolPendingAction) => void;
   /** What recovering an interrupted apply did, for the first result. */
   notes: string[];
@@ -69,7 +71,8 @@ export interface PreviewRequest extends CheckedArguments {
  * `@tooldock/runtime` loads neither.
  */
 export async function previewRewrite(request: PreviewRequest): Promise<AgentToolResult<AstEditDetails>> {
-  const { cwd, fileSystem, params, language, limit, limits, operations, push, signal } = request;
+  const { cwd, fileSystem, params, language, limit, limits, operations, push, signal, stateDirectory } =
+    request;
   try {
     const files = await collectFiles(fileSystem, {
       cwd,
@@ -103,7 +106,8 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
       label,
       sourceToolName: AST_EDIT_TOOL_NAME,
       details: { replacements: plan.replacements, files: details.files, ops: operations },
-      apply: (reason) => applyPlan({ fileSystem, cwd, plan, operations, limit, limits }, reason),
+      apply: (reason) =>
+        applyPlan({ fileSystem, cwd, plan, operations, limit, limits, stateDirectory }, reason),
     });
     return textResult(formatPreview(plan, operations, request.maxDiffCharacters), {
       ...details,

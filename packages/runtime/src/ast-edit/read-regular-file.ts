@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { type BigIntStats, constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { AstEditFileSystem } from "./file-system.js";
 
@@ -10,7 +10,7 @@ export interface FileIdentity {
 
 /** What {@link readRegularFile} found. */
 export type RegularFileRead =
-  | { kind: "file"; bytes: Buffer; identity: FileIdentity }
+  | { kind: "file"; bytes: Buffer; identity: FileIdentity; stats: BigIntStats }
   /** Not read: `reason` completes "Skipped <path>: …" or "<path> …" (no final period). */
   | { kind: "refused"; reason: string };
 
@@ -57,7 +57,7 @@ export async function readRegularFile(
       return { kind: "refused", reason: tooLarge(stats.size, maxBytes) };
     const bytes = await handle.readFile();
     if (bytes.length > maxBytes) return { kind: "refused", reason: tooLarge(BigInt(bytes.length), maxBytes) };
-    return { kind: "file", bytes, identity };
+    return { kind: "file", bytes, identity, stats };
   } finally {
     await handle?.close().catch(() => undefined);
   }
