@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
-import { isOwnPrivateFile } from "./cache-folder.js";
 import type { TsconfigSnapshot } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
 
@@ -57,14 +56,13 @@ export async function writeBundleIndex(cacheDir: string, entry: BundleIndexEntry
 }
 
 /**
- * The last recorded compile of an entry, if any (one synchronous read). An index file that is
- * not the loader's own (see `isOwnPrivateFile`) counts as none.
+ * The last recorded compile of an entry, if any (one synchronous read). Not checked for its
+ * owner: an index only names a bundle, and that bundle is imported only when it is the
+ * loader's own file (see `findCurrentBundle`).
  */
 export function readBundleIndex(cacheDir: string, entry: string): BundleIndexEntry | undefined {
-  const path = indexPath(cacheDir, entry);
-  if (!isOwnPrivateFile(path)) return undefined;
   try {
-    const recorded = JSON.parse(readFileSync(path, "utf8")) as BundleIndexEntry;
+    const recorded = JSON.parse(readFileSync(indexPath(cacheDir, entry), "utf8")) as BundleIndexEntry;
     return recorded.entry === entry && typeof recorded.stats === "object" ? recorded : undefined;
   } catch {
     return undefined;

@@ -8,8 +8,8 @@ import { clearTimeout, setImmediate, setTimeout } from "node:timers";
  * each module, but until then (and while a module's import or factory is still running) the
  * loader's own steps use these copies, so a module can neither hang the load nor make it
  * throw. Prototype methods are "uncurried": `ArrayPrototypePush(array, value)` calls the
- * original `Array.prototype.push` through the original `Reflect.apply`, with no lookup on
- * the array and no iterator (`Reflect.apply` reads its argument list by index).
+ * original `Array.prototype.push` through the original `Function.prototype.call` (bound
+ * once, here), with no lookup on the array and no argument list to build.
  */
 
 const { apply, defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, ownKeys } = Reflect;
@@ -36,11 +36,18 @@ export const ArrayPrototype = Array.prototype;
 // biome-ignore lint/suspicious/noExplicitAny: an uncurried method takes whatever its original takes.
 type AnyFunction = (...args: any[]) => any;
 
-/** `method.call(self, ...args)` without `Function.prototype.call` or the iterator protocol. */
+/**
+ * `method.call(self, ...args)` as a function of `(self, ...args)`: the original `call` bound
+ * to `method` (as Node's core does it), so replacing `Function.prototype.call` or `bind`
+ * later changes nothing, and a call allocates nothing.
+ */
+const bindCall = Function.prototype.bind.bind(Function.prototype.call) as <T extends AnyFunction>(
+  method: T,
+) => (self: unknown, ...args: Parameters<T>) => ReturnType<T>;
 function uncurryThis<T extends AnyFunction>(
   method: T,
 ): (self: unknown, ...args: Parameters<T>) => ReturnType<T> {
-  return (self, ...args) => apply(method, self, args);
+  return bindCall(method);
 }
 
 export const PromisePrototypeThen = uncurryThis(Promise.prototype.then) as <T>(

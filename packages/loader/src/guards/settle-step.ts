@@ -1,5 +1,6 @@
 import {
   inheritsBuiltInThen,
+  PromiseCtor,
   PromisePrototypeThen,
   ReflectApply,
   SafeClearTimeout,
@@ -45,13 +46,6 @@ export function settleStep<T>(
     finish({ __proto__: null, status: "ok", value } as StepOutcome<Awaited<T>>);
   const onError = (error: unknown) =>
     finish({ __proto__: null, status: "throw", error } as StepOutcome<Awaited<T>>);
-  // Past its range (about 24.8 days, or Infinity) setTimeout fires after 1 ms: no deadline then.
-  if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_DELAY_MS) {
-    timer = SafeSetTimeout(
-      () => finish({ __proto__: null, status: "timeout", timeoutMs } as StepOutcome<Awaited<T>>),
-      timeoutMs,
-    );
-  }
   runInContext(() => {
     let result: unknown;
     try {
@@ -62,7 +56,26 @@ export function settleStep<T>(
     }
     follow(result, onValue, onError, 0);
   });
+  // Past its range (about 24.8 days, or Infinity) setTimeout fires after 1 ms: no deadline then.
+  if (settled || timeoutMs === undefined || !(timeoutMs <= MAX_TIMER_DELAY_MS)) return;
+  // Armed one promise job later: a step that returned a value or a promise that had already
+  // settled (a sync factory, a module compiled ahead) is done by then and needs no timer.
+  PromisePrototypeThen(
+    SETTLED,
+    () => {
+      if (settled) return;
+      timer = SafeSetTimeout(
+        () => finish({ __proto__: null, status: "timeout", timeoutMs } as StepOutcome<Awaited<T>>),
+        timeoutMs,
+      );
+    },
+    noop,
+  );
 }
+
+const SETTLED: Promise<void> = PromiseCtor.resolve();
+
+function noop(): void {}
 
 /** How many thenables in a row are followed before the value is taken as it is. */
 const MAX_THENABLE_DEPTH = 32;
