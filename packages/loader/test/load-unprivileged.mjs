@@ -5,7 +5,8 @@
 //   node load-unprivileged.mjs <cwd> <cacheDir> <esbuild|jiti> <path>...
 import { createJiti } from "jiti";
 
-const jiti = createJiti(import.meta.url);
+// No transform cache: jiti's default would be <tmpdir>/jiti, a folder shared by every user.
+const jiti = createJiti(import.meta.url, { fsCache: false });
 const { loadCustomTools } = await jiti.import("../src/index.ts");
 const [cwd, cacheDir, compiler, ...paths] = process.argv.slice(2);
 const result = await loadCustomTools({ paths, cwd, cacheDir, compiler });
