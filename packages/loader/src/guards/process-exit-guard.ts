@@ -63,13 +63,14 @@ function guardedMethod(method: ExitMethod, original: unknown): (...args: unknown
       // From a timer or callback of a module whose step has ended: throwing here would be an
       // uncaught exception, which ends the host just the same. Block it and record it.
       if (state.faults !== undefined) ArrayPrototypePush(state.faults.lateExits, call);
-      return method === "kill" ? true : undefined;
+      // What the real method returns when it succeeds: `kill` true, `_kill` 0 (no error).
+      return method === "kill" ? true : method === "_kill" ? 0 : undefined;
     }
     if (state.exitCall === undefined) {
       state.exitCall = call;
       state.exitCode = method === "exit" || method === "reallyExit" ? args[0] : undefined;
     }
-    throw new ProcessExitSentinel(state.exitCode, call);
+    throw new ProcessExitSentinel(state.exitCode, state.exitCall);
   };
 }
 
