@@ -16,6 +16,7 @@ const REPLACED = [
   "XDG_CACHE_HOME",
   "XDG_STATE_HOME",
   "TOOLDOCK_CACHE_DIR",
+  "TOOLDOCK_STATE_DIR",
   TEST_RUN_ENV,
 ];
 
@@ -30,8 +31,8 @@ const REPLACED = [
  * - `XDG_CACHE_HOME`, `XDG_STATE_HOME`: `<repo>/node_modules/.cache/tooldock-test-run-XXXXXX/`
  *   (`cache`, `state`): the per-user compile cache and ast_edit's journals, outside the system
  *   tmp. Under `node_modules`, vitest imports cached bundles as they are.
- * - `TOOLDOCK_CACHE_DIR` is unset, so a developer's own setting does not leak into the run;
- *   tests that need it set it.
+ * - `TOOLDOCK_CACHE_DIR` and `TOOLDOCK_STATE_DIR` are unset, so a developer's own settings do
+ *   not leak into the run; tests that need them set them.
  *
  * Workers and child processes inherit these from this (the main) process.
  */
@@ -53,6 +54,7 @@ export default function setup(): () => void {
   process.env.XDG_CACHE_HOME = join(userFolders, "cache");
   process.env.XDG_STATE_HOME = join(userFolders, "state");
   delete process.env.TOOLDOCK_CACHE_DIR;
+  delete process.env.TOOLDOCK_STATE_DIR;
   process.env[TEST_RUN_ENV] = run;
   return () => {
     removeAll(run);
