@@ -70,12 +70,22 @@ async function connectClient(transport: Transport): Promise<Omit<Connected, "std
   };
 }
 
+/** This process's environment, as the string map the SDK's transport takes. */
+function inheritedEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
 /** `tooldock mcp <paths>` in the work directory, through the SDK's StdioClientTransport. */
 async function startServer(paths: string[]): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [binPath, "mcp", ...paths],
     cwd: workDir,
+    // The SDK passes only a few variables by default; the test run's TMPDIR and XDG folders
+    // must reach the server, or its compile cache lands in the user's home.
+    env: inheritedEnv(),
     stderr: "pipe",
   });
   let stderr = "";
