@@ -54,12 +54,18 @@ ${replaceAll}
 };
 `;
 
-/** Replaces them while it is imported, then waits a turn, so the loader's own work runs meanwhile. */
+/**
+ * Replaces them while it is imported, then waits some promise turns, so the loader's own
+ * promise jobs (the deadline it arms, the steps it chains) run meanwhile. Not a timer: in a
+ * timer's wait the test runner's own timers and IPC callbacks run too, call the replaced
+ * built-ins and crash the test worker (2 runs in 5 on a loaded machine), which is the host's
+ * code failing, not the loader's.
+ */
 const AT_IMPORT = `const hostile = () => {
   throw new Error("hijacked built-in");
 };
 ${replaceAll}
-await new Promise((resolve) => setTimeout(resolve, 20));
+for (let turn = 0; turn < 50; turn++) await null;
 export default (pi) => ({
   name: "hostile_builtins",
   label: "hostile",
