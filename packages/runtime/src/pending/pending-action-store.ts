@@ -1,13 +1,13 @@
 import type { CustomToolPendingAction } from "@tooldock/sdk";
 import { SafeEmitter } from "../util/safe-emitter.js";
 import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "./callback-deadline.js";
+import { discardEntry } from "./discard-top-action.js";
 import type {
   PendingActionEvent,
   PendingActionListener,
   PendingActionRecord,
 } from "./pending-action-record.js";
-import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
-import { callReject, snapshotPendingAction } from "./snapshot-pending-action.js";
+import { snapshotPendingAction } from "./snapshot-pending-action.js";
 import { type PendingEntry, registerStoreInternals } from "./store-internals.js";
 
 /** The `sourceToolName` of an action whose producer did not name itself. */
@@ -168,24 +168,7 @@ export class PendingActionStore {
     this.#clearCount += 1;
     const entries = this.#entries.splice(0).reverse();
     const emit = (event: PendingActionEvent) => this.#emit(event);
-    for (const entry of entries) {
-      const { record, action } = entry;
-      const settlement = await runActionCallback(
-        emit,
-        record,
-        "reject",
-        () => callReject(action, reason),
-        timeoutMs,
-      );
-      if (settlement.status === "timed-out") {
-        const error = actionTimeoutError(record, "reject", timeoutMs);
-        this.#emit({ type: "action-discarded", record, reason, error, timedOut: true });
-      } else if (settlement.status === "rejected") {
-        this.#emit({ type: "action-discarded", record, reason, error: settlement.reason });
-      } else {
-        this.#emit({ type: "action-discarded", record, reason });
-      }
-    }
+    for (const entry of entries) await discardEntry(emit, entry, reason, timeoutMs);
   }
 
   /** Adds a listener; returns the function that removes it. */
