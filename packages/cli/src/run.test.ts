@@ -3,32 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-io.js";
+import { memoryIo } from "../test/memory-io.js";
 import { run } from "./run.js";
-
-/** An in-memory {@link CliIo}: what the CLI wrote, split by stream. */
-function memoryIo(cwd = process.cwd()) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const io: CliIo = {
-    stdout: { write: (chunk: string) => stdout.push(chunk) },
-    stderr: { write: (chunk: string) => stderr.push(chunk) },
-    cwd,
-    env: {},
-  };
-  return { io, stdout: () => stdout.join(""), stderr: () => stderr.join("") };
-}
 
 describe("run (in-process)", () => {
   it("prints the version and exits 0", async () => {
-    const memory = memoryIo();
+    const memory = memoryIo(process.cwd());
     expect(await run(["--version"], memory.io)).toBe(0);
     expect(memory.stdout()).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
   it("prints help for `help <command>` like `<command> --help`", async () => {
-    const viaHelp = memoryIo();
-    const viaFlag = memoryIo();
+    const viaHelp = memoryIo(process.cwd());
+    const viaFlag = memoryIo(process.cwd());
     expect(await run(["help", "validate"], viaHelp.io)).toBe(0);
     expect(await run(["validate", "-h"], viaFlag.io)).toBe(0);
     expect(viaHelp.stdout()).toBe(viaFlag.stdout());
@@ -36,7 +23,7 @@ describe("run (in-process)", () => {
   });
 
   it("reports bad usage on stderr with the usage line and exits 2, printing nothing on stdout", async () => {
-    const memory = memoryIo();
+    const memory = memoryIo(process.cwd());
     expect(await run(["validate", "--format", "xml"], memory.io)).toBe(2);
     expect(memory.stdout()).toBe("");
     expect(memory.stderr().split("\n").slice(0, 2)).toEqual([
@@ -46,10 +33,10 @@ describe("run (in-process)", () => {
   });
 
   it("treats a missing or unknown command as bad usage", async () => {
-    const missing = memoryIo();
+    const missing = memoryIo(process.cwd());
     expect(await run([], missing.io)).toBe(2);
     expect(missing.stderr()).toContain("missing command");
-    const unknown = memoryIo();
+    const unknown = memoryIo(process.cwd());
     expect(await run(["frobnicate"], unknown.io)).toBe(2);
     expect(unknown.stderr()).toContain(
       'unknown command "frobnicate" (commands: list, validate, call, schema, init, demo',
@@ -57,7 +44,7 @@ describe("run (in-process)", () => {
   });
 
   it("shows a progress line on a terminal's stderr while modules load, then erases it", async () => {
-    const memory = memoryIo();
+    const memory = memoryIo(process.cwd());
     const stderr: string[] = [];
     memory.io.stderr = { write: (chunk: string) => stderr.push(chunk), isTTY: true, columns: 120 };
     memory.io.env = { NO_COLOR: "1" };
@@ -70,7 +57,7 @@ describe("run (in-process)", () => {
   });
 
   it("turns an unexpected fault into exit 2 with the error on stderr", async () => {
-    const memory = memoryIo();
+    const memory = memoryIo(process.cwd());
     memory.io.stdout = {
       write: () => {
         throw new Error("stdout is gone");

@@ -63,13 +63,16 @@ export function assertBuilt(): void {
   }
 }
 
-/** Runs `node <cliBin> …args` to completion; output is piped (not a TTY). */
+/**
+ * Runs `node …nodeArgs <cliBin> …args` to completion; output is piped (not a TTY).
+ * `nodeArgs` are Node's own flags, e.g. `--max-old-space-size=96`.
+ */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), cliBin, ...args], {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,8 +1,7 @@
 // End to end: the BUILT `tooldock validate --isolate` (build first: pnpm build).
-import { spawn } from "node:child_process";
 import type { Diagnostic } from "@tooldock/sdk";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, cliBin } from "../cli-process.js";
+import { assertBuilt, runCli } from "../cli-process.js";
 import { workFolder } from "../memory-io.js";
 
 // Attack: a module sends 40 messages of 30 MB each through the isolated child's channel. The
@@ -17,27 +16,6 @@ for (let index = 0; index < 40; index += 1) {
 export default () => [];
 `;
 
-/** The built CLI with a small heap of its own: the parent must get through on it. */
-function runWithSmallHeap(args: string[], cwd: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=96", cliBin, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 beforeAll(assertBuilt);
 
 describe("validate --isolate with a module that floods the child's channel", () => {
@@ -49,10 +27,10 @@ describe("validate --isolate with a module that floods the child's channel", () 
   afterEach(() => folder.remove());
 
   it("kills the child past the cap and reports it, on a 96 MB parent heap", async () => {
-    const run = await runWithSmallHeap(
+    // The built CLI with a small heap of its own: the parent must get through on it.
+    const run = await runCli(
       ["validate", "tools", "--isolate", "--isolate-timeout", "20000", "--format", "json"],
-      folder.path,
-      folder.env,
+      { cwd: folder.path, env: folder.env, nodeArgs: ["--max-old-space-size=96"] },
     );
     expect(run.stderr).not.toContain("heap out of memory");
     expect(run.code).toBe(1);
