@@ -6,16 +6,16 @@ import {
 } from "@tooldock/sdk";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { createModuleCompiler } from "../compile/module-compiler.js";
-import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
+import { createDiagnostic, describeError } from "../diagnostics.js";
 import { discoverToolModules } from "../discover/discover-tool-modules.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { type GlobalChange, watchGlobals } from "../guards/global-snapshot.js";
 import { LoadGuard } from "../guards/load-guard.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
-import { acceptTools, type NameClaims } from "../validate/accept-tools.js";
+import type { NameClaims } from "../validate/accept-tools.js";
 import { CompileAhead } from "./compile-ahead.js";
 import { lateFaultDiagnostics, lateTamperingWarnings, tamperingWarning } from "./fault-diagnostics.js";
-import { loadModule } from "./load-module.js";
+import { loadAndAccept } from "./load-and-accept.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
 /**
@@ -71,22 +71,22 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       // Built-ins the module changed are put back as soon as its code has run, before the
       // loader looks at what it produced (one check per module, see `afterStep`).
       let changes: GlobalChange[] = [];
-      const outcome = await loadModule(module, {
-        compiled,
-        api,
-        factoryTimeoutMs: context.factoryTimeoutMs,
-        faults: guard.faultsOf(module.resolvedPath),
-        afterStep: () => {
-          changes = checkGlobals();
+      const contributed = await loadAndAccept(
+        module,
+        {
+          compiled,
+          api,
+          factoryTimeoutMs: context.factoryTimeoutMs,
+          faults: guard.faultsOf(module.resolvedPath),
+          afterStep: () => {
+            changes = checkGlobals();
+          },
         },
-      });
-      if (!outcome.ok) diagnostics.push(outcome.diagnostic);
-      else if (outcome.entries.length === 0) diagnostics.push(noToolsWarning(module));
-      else {
-        const checked = acceptToolsSafely(module, outcome.entries, context.reservedNames, claims);
-        diagnostics.push(...checked.diagnostics);
-        for (const tool of checked.tools) accepted.push({ tool, module });
-      }
+        context.reservedNames,
+        claims,
+      );
+      diagnostics.push(...contributed.diagnostics);
+      for (const tool of contributed.tools) accepted.push({ tool, module });
       if (changes.length > 0) diagnostics.push(tamperingWarning(module, changes));
       completed += 1;
       context.onProgress?.({
@@ -130,36 +130,6 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     tools.push({ tool, path: module.path, resolvedPath: module.resolvedPath });
   }
   return { tools, diagnostics, modules: discovered.modules };
-}
-
-/** A factory that returned an empty array loads fine but contributes nothing: say so. */
-function noToolsWarning(module: { path: string; resolvedPath: string }): Diagnostic {
-  return createWarning("W_NO_TOOLS", {
-    message: `The factory of ${module.path} returned no tools.`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
-    hint: "Return at least one tool, or remove the module from the tool paths if it is not a tool.",
-  });
-}
-
-/** {@link acceptTools}, with entries whose property reads throw reported as `E_INVALID_TOOL`. */
-function acceptToolsSafely(...args: Parameters<typeof acceptTools>): ReturnType<typeof acceptTools> {
-  try {
-    return acceptTools(...args);
-  } catch (error) {
-    const [module] = args;
-    return {
-      tools: [],
-      diagnostics: [
-        createDiagnostic("E_INVALID_TOOL", {
-          message: `Checking the tools returned by the factory of ${module.path} threw: ${describeError(error)}`,
-          path: module.path,
-          resolvedPath: module.resolvedPath,
-          hint: "Return plain objects (no throwing getters or proxies) with `name`, `label`, `description`, `parameters` and `execute`.",
-        }),
-      ],
-    };
-  }
 }
 
 /**

@@ -24,7 +24,8 @@ export type ModuleOutcome = { ok: true; entries: unknown[] } | { ok: false; diag
  */
 export const COMPILE_DEADLINE_MS = 60_000;
 
-interface LoadModuleStep {
+/** What {@link loadModule} needs besides the module. */
+export interface LoadModuleStep {
   /** The module's compilation, started earlier (see `CompileAhead`). */
   compiled: Promise<PreparedModule>;
   api: CustomToolAPI;
@@ -192,7 +193,7 @@ async function loadModuleSteps(
 }
 
 /** `E_PROCESS_EXIT`: `call` is the blocked call, e.g. `process.exit(3)` or `process.abort()`. */
-function exitDiagnostic(module: DiscoveredModule, call: string, when: string): Diagnostic {
+export function exitDiagnostic(module: DiscoveredModule, call: string, when: string): Diagnostic {
   return createDiagnostic("E_PROCESS_EXIT", {
     message: `${module.path} called ${call} ${when}; Tooldock blocked it and skipped the module.`,
     path: module.path,
