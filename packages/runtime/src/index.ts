@@ -53,7 +53,7 @@ export {
 } from "./session/snapshot-tool.js";
 export type { ToolChoice } from "./session/tool-choice.js";
 export type { SessionToolContext } from "./session/tool-context.js";
-// Provider adapters: tools and tool choice as each API's request fields.
+// Provider adapters: tools and tool choice as each API's request fields, tool results as its result shapes.
 export {
   type AnthropicRequest,
   type AnthropicTool,
@@ -61,8 +61,20 @@ export {
   toAnthropicRequest,
 } from "./steering/anthropic-request.js";
 export {
+  type AnthropicImageMediaType,
+  type AnthropicToolResult,
+  type AnthropicToolResultBlock,
+  toAnthropicToolResult,
+} from "./steering/anthropic-tool-result.js";
+export {
+  type GeminiFunctionResponsePart,
+  toGeminiFunctionResponse,
+} from "./steering/gemini-function-response.js";
+export {
   type GeminiFunctionCallingConfig,
   type GeminiFunctionDeclaration,
+  type GeminiMode,
+  type GeminiModes,
   type GeminiRequest,
   toGeminiRequest,
 } from "./steering/gemini-request.js";
@@ -72,6 +84,20 @@ export {
   type OpenAIToolChoice,
   toOpenAIRequest,
 } from "./steering/openai-request.js";
+export {
+  type OpenAIResponsesRequest,
+  type OpenAIResponsesTool,
+  type OpenAIResponsesToolChoice,
+  toOpenAIResponsesRequest,
+} from "./steering/openai-responses-request.js";
+export { OPENAI_STRICT_UNSUPPORTED, openAIStrictProblems } from "./steering/openai-strict-schema.js";
+export {
+  type OpenAIResponsesOutputPart,
+  type OpenAIResponsesToolOutput,
+  type OpenAIToolMessage,
+  toOpenAIResponsesToolOutput,
+  toOpenAIToolMessage,
+} from "./steering/openai-tool-result.js";
 export type { ToolDefinition } from "./steering/tool-definitions.js";
 // Private per-user folders (the loader's compile cache, ast_edit's journals).
 export {

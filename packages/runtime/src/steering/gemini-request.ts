@@ -9,29 +9,56 @@ export interface GeminiFunctionDeclaration {
   parametersJsonSchema: Record<string, unknown>;
 }
 
-/** Gemini's `toolConfig.functionCallingConfig` (the values of `FunctionCallingConfigMode`). */
-export interface GeminiFunctionCallingConfig {
-  mode: "AUTO" | "ANY" | "NONE";
+/** The function-calling modes the adapter uses, as the strings `FunctionCallingConfigMode` holds. */
+export type GeminiMode = "AUTO" | "ANY" | "NONE";
+
+/**
+ * The value to send for each mode. Pass `@google/genai`'s `FunctionCallingConfigMode` enum
+ * itself so `mode` has the SDK's enum type.
+ */
+export interface GeminiModes<TMode> {
+  AUTO: TMode;
+  ANY: TMode;
+  NONE: TMode;
+}
+
+/** Gemini's `toolConfig.functionCallingConfig`. */
+export interface GeminiFunctionCallingConfig<TMode = GeminiMode> {
+  mode: TMode;
   allowedFunctionNames?: string[];
 }
 
 /** The `tools` and `toolConfig` fields of a Gemini `generateContent` config. */
-export interface GeminiRequest {
+export interface GeminiRequest<TMode = GeminiMode> {
   tools: [{ functionDeclarations: GeminiFunctionDeclaration[] }];
-  toolConfig: { functionCallingConfig: GeminiFunctionCallingConfig };
+  toolConfig: { functionCallingConfig: GeminiFunctionCallingConfig<TMode> };
 }
+
+const STRING_MODES: GeminiModes<GeminiMode> = { AUTO: "AUTO", ANY: "ANY", NONE: "NONE" };
 
 /**
  * The session's active tools and tool choice as Gemini request fields. While an action is
  * pending, the mode is `ANY` with `allowedFunctionNames: ["resolve"]`.
  *
+ * `@google/genai` types `mode` as its string enum `FunctionCallingConfigMode`, which a plain
+ * string does not satisfy. Pass that enum as `modes` and the result type-checks as a
+ * `GenerateContentConfig` with no cast, while the runtime itself needs no `@google/genai`.
+ * Without `modes`, `mode` is the plain string (`"AUTO"`, `"ANY"` or `"NONE"`).
+ *
  * @example
  * ```ts
- * const { tools, toolConfig } = toGeminiRequest(session);
+ * import { FunctionCallingConfigMode } from "@google/genai";
+ *
+ * const { tools, toolConfig } = toGeminiRequest(session, FunctionCallingConfigMode);
  * await ai.models.generateContent({ model, contents, config: { tools, toolConfig } });
  * ```
  */
-export function toGeminiRequest(session: Session): GeminiRequest {
+export function toGeminiRequest(session: Session): GeminiRequest;
+export function toGeminiRequest<TMode>(session: Session, modes: GeminiModes<TMode>): GeminiRequest<TMode>;
+export function toGeminiRequest<TMode>(
+  session: Session,
+  modes?: GeminiModes<TMode>,
+): GeminiRequest<TMode | GeminiMode> {
   const { tools, choice } = steeringOf(session);
   return {
     tools: [
@@ -43,13 +70,18 @@ export function toGeminiRequest(session: Session): GeminiRequest {
         })),
       },
     ],
-    toolConfig: { functionCallingConfig: geminiFunctionCalling(choice) },
+    toolConfig: {
+      functionCallingConfig: geminiFunctionCalling<TMode | GeminiMode>(choice, modes ?? STRING_MODES),
+    },
   };
 }
 
-function geminiFunctionCalling(choice: ToolChoice): GeminiFunctionCallingConfig {
-  if (choice === "auto") return { mode: "AUTO" };
-  if (choice === "none") return { mode: "NONE" };
-  if (choice === "required") return { mode: "ANY" };
-  return { mode: "ANY", allowedFunctionNames: [choice.name] };
+function geminiFunctionCalling<TMode>(
+  choice: ToolChoice,
+  modes: GeminiModes<TMode>,
+): GeminiFunctionCallingConfig<TMode> {
+  if (choice === "auto") return { mode: modes.AUTO };
+  if (choice === "none") return { mode: modes.NONE };
+  if (choice === "required") return { mode: modes.ANY };
+  return { mode: modes.ANY, allowedFunctionNames: [choice.name] };
 }

@@ -152,6 +152,24 @@ describe("toGeminiRequest", () => {
     expect(toGeminiRequest(makeSession({ toolChoice })).toolConfig.functionCallingConfig).toEqual(expected);
   });
 
+  it("takes each mode's value from the modes given (the SDK's FunctionCallingConfigMode enum)", () => {
+    const modes = { AUTO: "auto-value", ANY: "any-value", NONE: "none-value" } as const;
+    expect(toGeminiRequest(makeSession(), modes).toolConfig.functionCallingConfig).toEqual({
+      mode: "auto-value",
+    });
+    expect(
+      toGeminiRequest(makeSession({ toolChoice: "none" }), modes).toolConfig.functionCallingConfig,
+    ).toEqual({
+      mode: "none-value",
+    });
+    const session = makeSession();
+    stage(session);
+    expect(toGeminiRequest(session, modes).toolConfig.functionCallingConfig).toEqual({
+      mode: "any-value",
+      allowedFunctionNames: ["resolve"],
+    });
+  });
+
   it("allows only resolve, in mode ANY, while an action is pending", () => {
     const session = makeSession();
     stage(session);
