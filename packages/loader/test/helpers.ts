@@ -37,5 +37,11 @@ export function rewritePaths<T>(value: T, cwd: string = fixturesDir): T {
 
 /** A tool context for calling `execute` directly. */
 export function fakeContext(cwd: string = fixturesDir): CustomToolContext {
-  return { sessionId: "test", cwd, hasPendingActions: () => false, abort: () => {} };
+  return {
+    sessionId: "test",
+    cwd,
+    hasPendingActions: () => false,
+    abort: () => {},
+    pushPendingAction: () => {},
+  };
 }

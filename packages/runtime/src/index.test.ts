@@ -25,6 +25,7 @@ describe("@tooldock/runtime public surface", () => {
       "ensurePrivateFolderSync",
       "formatSchemaIssue",
       "openAIStrictProblems",
+      "runningToolCall",
       "snapshotTool",
       "toAnthropicRequest",
       "toAnthropicToolResult",
@@ -35,6 +36,7 @@ describe("@tooldock/runtime public surface", () => {
       "toOpenAIResponsesToolOutput",
       "toOpenAIToolMessage",
       "toolAccessorWarning",
+      "trackToolCalls",
     ]);
   });
 

@@ -40,6 +40,7 @@ export {
 // Sessions (SPEC §4).
 export type { ToolCall } from "./session/execute/tool-call.js";
 export type { ToolCallFault, ToolCallFaultEvent } from "./session/execute/tool-call-fault.js";
+export { type RunningToolCall, runningToolCall, trackToolCalls } from "./session/execute/tool-call-scope.js";
 export { RESOLVE_TOOL_ORIGIN, Session } from "./session/session.js";
 export type { SessionEvent, SessionListener } from "./session/session-events.js";
 export type { PendingPolicy, SessionOptions } from "./session/session-options.js";

@@ -7,6 +7,7 @@ export function fakeContext(overrides: Partial<CustomToolContext> = {}): CustomT
     cwd: "/tmp",
     hasPendingActions: () => false,
     abort: () => {},
+    pushPendingAction: () => {},
     ...overrides,
   };
 }

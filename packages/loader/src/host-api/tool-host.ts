@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import * as TypeBox from "@sinclair/typebox";
+import { runningToolCall, trackToolCalls } from "@tooldock/runtime";
 import type { CustomToolAPI, CustomToolPendingAction, Logger, UIContext } from "@tooldock/sdk";
 import * as Sdk from "@tooldock/sdk";
 import * as Zod from "zod";
@@ -8,7 +9,7 @@ import { execCommand } from "./exec.js";
 import { noOpUI } from "./no-op-ui.js";
 import { silentLogger } from "./silent-logger.js";
 
-/** Exact message of the error `pushPendingAction` throws when no session is active (SPEC §5). */
+/** Exact message of the error `pushPendingAction` throws outside any call with no active session (SPEC §5). */
 export const PENDING_STORE_UNAVAILABLE_MESSAGE =
   "Pending action store unavailable for custom tools in this runtime.";
 
@@ -29,14 +30,17 @@ export interface ToolHostOptions {
 
 /**
  * Owns the `pi` API a load hands to tool factories. What tools read through it is looked up
- * at call time: `pushPendingAction` pushes onto the **active session's** store (set with
- * {@link ToolHost.setActiveSession}), and `ui` / `hasUI` reflect the UI set last.
+ * at call time: `pushPendingAction` pushes onto the store of the session **whose tool call is
+ * running** (a runtime `Session` carries its call through the tool's awaits and timers), so
+ * one host serves many sessions at once; outside any call it falls back to the **active
+ * session** (set with {@link ToolHost.setActiveSession}). `ui` / `hasUI` reflect the UI set last.
  *
  * @example
  * ```ts
  * const host = new ToolHost({ cwd });
  * const { tools } = await loadCustomTools({ paths: ["./tools"], host });
- * host.setActiveSession(session); // tools' pushPendingAction now reaches session.pending
+ * for (const { tool, path } of tools) { a.register(tool, path); b.register(tool, path); }
+ * await a.execute(call); // the tool's pi.pushPendingAction reaches a.pending, never b's
  * ```
  */
 export class ToolHost {
@@ -49,9 +53,14 @@ export class ToolHost {
     this.cwd = resolve(options.cwd ?? process.cwd());
     this.#ui = options.ui;
     this.#logger = options.logger ?? silentLogger;
+    trackToolCalls(); // sessions carry each call through its awaits, for pushPendingAction
   }
 
-  /** The session whose pending stack `pushPendingAction` uses; `undefined` detaches it. */
+  /**
+   * The session whose pending stack `pushPendingAction` uses outside any tool call (in a
+   * factory or an `onSession` hook); `undefined` detaches it. Calls run by a `Session` always
+   * stage onto that session.
+   */
   setActiveSession(session: ToolHostSession | undefined): void {
     this.#session = session;
   }
@@ -83,6 +92,12 @@ export class ToolHost {
       zod: (registerHostModule("zod", Zod) as typeof Zod).z,
       pi: registerHostModule("@tooldock/sdk", Sdk) as typeof Sdk,
       pushPendingAction(action) {
+        // The calling session's, even after its call ended (then it throws E_CALL_ENDED).
+        const call = runningToolCall();
+        if (call !== undefined) {
+          call.pushPendingAction(action);
+          return;
+        }
         const store = host.#session?.pending;
         if (store === undefined || store === null) throw new Error(PENDING_STORE_UNAVAILABLE_MESSAGE);
         store.push(action);

@@ -143,12 +143,13 @@ describe("ast_edit errors", () => {
   it("needs a way to stage the preview: a Session context or the pushPendingAction option", async () => {
     await write(LOGS);
     const tool = createAstEditTool({ cwd });
-    const bareContext: CustomToolContext = {
+    // A host that calls the tool outside a Session and gives a context without the method.
+    const bareContext = {
       sessionId: "s",
       cwd,
       hasPendingActions: () => false,
       abort: () => {},
-    };
+    } as unknown as CustomToolContext;
     const refused = await tool.execute("1", LOG_TO_LOGGER, undefined, bareContext);
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/^ast_edit must run inside a Tooldock Session/);
@@ -202,7 +203,13 @@ describe("ast_edit errors", () => {
     const tool = createAstEditTool({ cwd, pushPendingAction: (action) => actions.push(action) });
     const controller = new AbortController();
     controller.abort();
-    const ctx: CustomToolContext = { sessionId: "s", cwd, hasPendingActions: () => false, abort: () => {} };
+    const ctx: CustomToolContext = {
+      sessionId: "s",
+      cwd,
+      hasPendingActions: () => false,
+      abort: () => {},
+      pushPendingAction: () => {},
+    };
     const result = await tool.execute("1", LOG_TO_LOGGER, undefined, ctx, controller.signal);
     expect(result).toMatchObject({ isError: true });
     expect(text(result)).toBe("ast_edit was aborted before it finished. Nothing was changed.");
@@ -346,7 +353,7 @@ describe("ast_edit crash recovery", () => {
     const tool = createAstEditTool({ cwd, stateDirectory });
     await tool.onSession?.(
       { reason: "start" },
-      { sessionId: "s", cwd, hasPendingActions: () => false, abort() {} },
+      { sessionId: "s", cwd, hasPendingActions: () => false, abort() {}, pushPendingAction() {} },
     );
     expect(await read("src/b.ts")).toBe("logger.info(b);\n");
     expect((await readdir(cwd, { recursive: true })).sort()).toEqual([

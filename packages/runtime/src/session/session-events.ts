@@ -8,7 +8,11 @@ import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
  * of its pending store, forwarded.
  *
  * - `tool-call-start` / `tool-call-end`: around every `execute`, whatever the outcome.
- * - `reminder`: on every push, `text` for the host to inject into the conversation.
+ * - `reminder`: for every push, `text` for the host to inject into the conversation. An action
+ *   a call staged (`ctx.pushPendingAction` or `pi.pushPendingAction`) is reminded after that
+ *   call's `tool-call-end` (if still pending), with its `toolCallId`, so a host appends it
+ *   after the tool result; any other push (`session.pending.push`) is reminded at once,
+ *   without `toolCallId`.
  * - `tool-hook-failed`: a tool's `onSession` threw; the session carried on.
  * - `tool-warning`: `register` accepted a tool but warns about it (`code` `W_TOOL_ACCESSOR`:
  *   its fields were read through getters or a Proxy, once; the tool keeps those values).
@@ -18,7 +22,7 @@ import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
 export type SessionEvent =
   | { type: "tool-call-start"; toolCallId: string; name: string; params: unknown }
   | { type: "tool-call-end"; toolCallId: string; name: string; result: AgentToolResult }
-  | { type: "reminder"; text: string; record: PendingActionRecord }
+  | { type: "reminder"; text: string; record: PendingActionRecord; toolCallId?: string }
   | { type: "tool-hook-failed"; toolName: string; event: CustomToolSessionEvent; error: unknown }
   | {
       type: "tool-warning";

@@ -115,8 +115,8 @@ describe("Session events", () => {
     expect(events.map((event) => event.type)).toEqual([
       "tool-call-start",
       "action-pending",
-      "reminder",
       "tool-call-end",
+      "reminder",
       "tool-call-start",
       "tool-call-end",
     ]);
@@ -126,7 +126,8 @@ describe("Session events", () => {
       name: "stage",
       params: { label: "L" },
     });
-    expect(events[3]).toEqual({ type: "tool-call-end", toolCallId: "c1", name: "stage", result });
+    expect(events[2]).toEqual({ type: "tool-call-end", toolCallId: "c1", name: "stage", result });
+    expect(events[3]).toMatchObject({ type: "reminder", toolCallId: "c1", record: { label: "L" } });
   });
 
   it("keeps going when a listener throws and reports it", async () => {

@@ -1,5 +1,6 @@
 import type { AgentToolResult, CustomTool, CustomToolContext } from "@tooldock/sdk";
 import { settleWithin } from "../pending/callback-deadline.js";
+import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
 import { DeadlineTimers } from "./execute/deadline-timers.js";
@@ -8,6 +9,7 @@ import { InFlightCalls } from "./execute/in-flight-calls.js";
 import { readToolCall } from "./execute/read-tool-call.js";
 import { failed, type ToolCall } from "./execute/tool-call.js";
 import { toolCallMessages } from "./execute/tool-call-messages.js";
+import { pushingToolCallScope, type ScopeSlot } from "./execute/tool-call-scope.js";
 import { type HookFaultHandler, notifyTool, notifyTools } from "./lifecycle.js";
 import { reminderText } from "./reminder.js";
 import { SessionEmitter, type SessionListener } from "./session-events.js";
@@ -77,9 +79,10 @@ export class Session {
     };
     this.#unsubscribePending = this.pending.subscribe((event) => {
       this.#emitter.emit(event);
-      if (event.type === "action-pending") {
+      // An action a call of this session staged (ctx or pi) is reminded after that call's
+      // `tool-call-end` (see `execute`), so the reminder follows the tool result.
+      if (event.type === "action-pending" && !pushingToolCallScope()?.noteStaged(contextSource, event.record))
         this.#emitter.emit({ type: "reminder", text: reminderText(event.record), record: event.record });
-      }
     });
     const resolve = createResolveTool(this.pending, { timeoutMs: this.#config.resolveTimeoutMs });
     // Bounded by resolveTimeoutMs inside, so the execute deadline does not cut its answer.
@@ -153,6 +156,10 @@ export class Session {
    * with a marker; faults that do not change the result are emitted as `tool-call-fault`.
    * Never rejects: the call's fields are read once, and a call the session cannot read (a
    * name that is not a string, a throwing getter) is answered with an error result too.
+   *
+   * The tool runs in its call's scope: `ctx.pushPendingAction` and `pi.pushPendingAction`
+   * stage onto this session, and the `reminder` of each action they staged (and still
+   * pending) comes after the call's `tool-call-end`, with its `toolCallId`.
    */
   async execute(call: ToolCall): Promise<AgentToolResult> {
     const reading = readToolCall(call);
@@ -160,14 +167,17 @@ export class Session {
     const { toolCallId, name, params } = reading.call;
     const emitter = this.#emitter;
     if (emitter.hasListeners) emitter.emit({ type: "tool-call-start", toolCallId, name, params });
+    const slot: ScopeSlot = { scope: undefined };
     let result: AgentToolResult;
     try {
-      result = await executeToolCall(this.#execute, reading.call);
+      result = await executeToolCall(this.#execute, reading.call, slot);
     } catch (error) {
       // Not reached by any known fault: every step contains its own. Kept so `execute` never rejects.
       result = failed(toolCallMessages.internalFault(name, error)).result;
     }
     if (emitter.hasListeners) emitter.emit({ type: "tool-call-end", toolCallId, name, result });
+    const staged = slot.scope?.takeStaged();
+    if (staged !== undefined) this.#remind(staged, toolCallId);
     return result;
   }
 
@@ -220,6 +230,15 @@ export class Session {
       timeoutMs,
     );
     this.#unsubscribePending();
+  }
+
+  /** The reminders of the actions a call staged, those still pending, in push order. */
+  #remind(staged: PendingActionRecord[], toolCallId: string): void {
+    const pending = this.pending.list();
+    for (const record of staged) {
+      if (pending.includes(record))
+        this.#emitter.emit({ type: "reminder", text: reminderText(record), record, toolCallId });
+    }
   }
 
   get #hookTimeoutMs(): number {

@@ -2,11 +2,12 @@ import { type CustomToolContext, type CustomToolPendingAction, TooldockError } f
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
 import type { CallAbort } from "./execute/call-abort.js";
+import { quotedLabel, type ToolCallScope } from "./execute/tool-call-scope.js";
 
 /**
- * The context a `Session` passes to `execute`: the SDK's `CustomToolContext` plus a way to
- * stage a pending action on this session's stack. Built-ins such as `ast_edit` use it; tools
- * loaded from modules use `pi.pushPendingAction`, which reaches the same store.
+ * The context a `Session` passes to `execute`: the SDK's `CustomToolContext`, with the call's
+ * id and tool name, and a `pushPendingAction` that returns the record. Tools loaded from
+ * modules may use `pi.pushPendingAction` instead, which reaches the same store during a call.
  */
 export interface SessionToolContext extends CustomToolContext {
   /** The id of the call being run. */
@@ -27,60 +28,27 @@ export interface ToolContextSource {
   pending: PendingActionStore;
 }
 
-/** What one call's context needs to know about the call. */
-export interface ToolCallScope {
-  toolCallId: string;
-  toolName: string;
-  /**
-   * `ended` is true once `execute` has answered (or is answering: the call was aborted or
-   * timed out); `stop` ends the call.
-   */
-  abort: Pick<CallAbort, "ended" | "stop">;
-  /** Told about a push refused because the call had ended. */
-  onLatePush(error: TooldockError): void;
-}
-
 /**
  * The context of one `execute` call; `abort` stops the call (and aborts the tool's signal,
- * when it has one), answering that the tool aborted its own call. Once the call
- * has ended, `pushPendingAction` throws `E_CALL_ENDED`: the model never saw a preview of
- * such an action, so it must not be staged.
+ * when it has one), answering that the tool aborted its own call. `pushPendingAction` stages
+ * through the call's scope: once the call has ended it throws `E_CALL_ENDED` (the model never
+ * saw a preview of such an action, so it must not be staged).
  */
-export function createToolContext(source: ToolContextSource, call: ToolCallScope): SessionToolContext {
+export function createToolContext(
+  source: ToolContextSource,
+  scope: ToolCallScope,
+  abort: Pick<CallAbort, "stop">,
+): SessionToolContext {
+  const { toolCallId, toolName } = scope;
   return {
     sessionId: source.sessionId,
     cwd: source.cwd,
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
+    toolCallId,
+    toolName,
     hasPendingActions: () => source.pending.hasPending,
-    abort: () => call.abort.stop("aborted", new Error(`The tool "${call.toolName}" aborted its own call.`)),
-    pushPendingAction: (action) => {
-      if (call.abort.ended) {
-        const error = latePushError(call, action);
-        call.onLatePush(error);
-        throw error;
-      }
-      return source.pending.push(action, { sourceToolName: call.toolName });
-    },
+    abort: () => abort.stop("aborted", new Error(`The tool "${toolName}" aborted its own call.`)),
+    pushPendingAction: (action) => scope.push(action, toolName),
   };
-}
-
-function latePushError(call: ToolCallScope, action: unknown): TooldockError {
-  return new TooldockError(
-    "E_CALL_ENDED",
-    `Tool "${call.toolName}" cannot stage the pending action ${quotedLabel(action)}: its call ` +
-      `${call.toolCallId} has already ended, so the model would never see a preview of it. ` +
-      "Stage pending actions before execute returns.",
-  );
-}
-
-function quotedLabel(action: unknown): string {
-  try {
-    const label = (action as { label?: unknown }).label;
-    return typeof label === "string" ? `"${label}"` : "(no label)";
-  } catch {
-    return "(unreadable label)";
-  }
 }
 
 /** The context `onSession` hooks get: there is no call to abort, so `abort` does nothing. */
@@ -90,5 +58,13 @@ export function createLifecycleContext(source: ToolContextSource): CustomToolCon
     cwd: source.cwd,
     hasPendingActions: () => source.pending.hasPending,
     abort: () => {},
+    pushPendingAction: (action) => {
+      throw new TooldockError(
+        "E_NO_CALL",
+        `Cannot stage the pending action ${quotedLabel(action)} from an onSession hook: no tool ` +
+          "call is running, so the model would never see a preview of it. " +
+          "Stage pending actions inside a tool's execute.",
+      );
+    },
   };
 }

@@ -136,6 +136,7 @@ describe("regression: an apply that never settles", () => {
       cwd: session.cwd,
       hasPendingActions: () => store.hasPending,
       abort: () => {},
+      pushPendingAction: () => {},
     });
     await store.clear("session disposed");
     await vi.advanceTimersByTimeAsync(100);

@@ -44,7 +44,13 @@ export async function previewAstEdit(
     pushPendingAction: (action) => actions.push(action),
     ...options,
   });
-  const ctx = { sessionId: "regression", cwd, hasPendingActions: () => actions.length > 0, abort() {} };
+  const ctx = {
+    sessionId: "regression",
+    cwd,
+    hasPendingActions: () => actions.length > 0,
+    abort() {},
+    pushPendingAction() {},
+  };
   const result = await tool.execute("call-1", params, undefined, ctx, signal);
   return { result, actions };
 }

@@ -60,7 +60,9 @@ export interface CustomToolAPI {
   /** The SDK's runtime exports. */
   pi: typeof Sdk;
   /**
-   * Stages a pending action on the active session's stack. Throws
+   * Stages a pending action on the stack of the session whose tool call is running (also in
+   * what the call awaits or schedules; `E_CALL_ENDED` once that call has ended). Outside any
+   * call it uses the host's active session, and throws
    * `Pending action store unavailable for custom tools in this runtime.` when there is none.
    */
   pushPendingAction(action: CustomToolPendingAction): void;

@@ -1,3 +1,5 @@
+import type { CustomToolPendingAction } from "./pending-action.js";
+
 /** What a tool sees of the session that runs it, on each call. */
 export interface CustomToolContext {
   /** The id of the session running the tool. */
@@ -8,4 +10,10 @@ export interface CustomToolContext {
   hasPendingActions(): boolean;
   /** Aborts the current call: the `signal` passed to `execute` fires. */
   abort(): void;
+  /**
+   * Stages a pending action on the stack of the session running this call, whatever other
+   * sessions share the host. Throws a `TooldockError` `E_CALL_ENDED` once the call has ended
+   * (the model would never see its preview); in an `onSession` hook it throws `E_NO_CALL`.
+   */
+  pushPendingAction(action: CustomToolPendingAction): void;
 }

@@ -10,6 +10,7 @@ import { type RunToolOptions, runTool } from "./run-tool.js";
 import { failed, type ToolCall } from "./tool-call.js";
 import type { ReportFault, ToolCallFaultEvent } from "./tool-call-fault.js";
 import { toolCallMessages } from "./tool-call-messages.js";
+import type { ScopeSlot } from "./tool-call-scope.js";
 import { truncateContent } from "./truncate-content.js";
 import { validateArguments } from "./validate-arguments.js";
 
@@ -29,11 +30,13 @@ export interface ExecuteDependencies {
 /**
  * The execute pipeline: session open → lookup → pending policy → copy and validate the
  * arguments → run (abort, timeout, updates) → read the result → truncate. Every fault of
- * the tool or the call ends as an `isError` result; it never throws.
+ * the tool or the call ends as an `isError` result; it never throws. When the tool ran,
+ * `slot.scope` is its call's scope (the actions it staged).
  */
 export async function executeToolCall(
   dependencies: ExecuteDependencies,
   call: ToolCall,
+  slot: ScopeSlot = { scope: undefined },
 ): Promise<AgentToolResult> {
   const report: ReportFault = (fault, error) =>
     dependencies.onFault({
@@ -43,7 +46,7 @@ export async function executeToolCall(
       fault,
       ...(error === undefined ? {} : { error }),
     });
-  const result = await runSteps(dependencies, call, report);
+  const result = await runSteps(dependencies, call, report, slot);
   return truncateContent(result, dependencies.run.maxResultChars);
 }
 
@@ -51,6 +54,7 @@ async function runSteps(
   dependencies: ExecuteDependencies,
   call: ToolCall,
   report: ReportFault,
+  slot: ScopeSlot,
 ): Promise<AgentToolResult> {
   if (dependencies.run.inFlight.closed) return failed(toolCallMessages.sessionDisposed(call.name)).result;
   const lookup = lookupTool(dependencies.registry, call.name, dependencies.activeToolNames);
@@ -59,7 +63,7 @@ async function runSteps(
   if (!policy.ok) return policy.result;
   const validation = validateArguments(lookup.value, copyParams(call.params));
   if (!validation.ok) return validation.result;
-  const run = await runTool(lookup.value, validation.value, call, dependencies.run, report);
+  const run = await runTool(lookup.value, validation.value, call, dependencies.run, report, slot);
   if (!run.ok) return run.result;
   const reading = readResult(run.value);
   if (!reading.ok) return failed(toolCallMessages.malformedResult(call.name, reading.problem)).result;

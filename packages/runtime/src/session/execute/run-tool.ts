@@ -8,6 +8,7 @@ import { preparePartial } from "./prepare-partial.js";
 import { failed, type StepOutcome, type ToolCall } from "./tool-call.js";
 import type { ReportFault } from "./tool-call-fault.js";
 import { toolCallMessages } from "./tool-call-messages.js";
+import { runInToolCallScope, type ScopeSlot, ToolCallScope } from "./tool-call-scope.js";
 
 // Captured when this module is evaluated: a tool module cannot change how tools are called.
 const reflectApply = Reflect.apply;
@@ -40,6 +41,7 @@ export function runTool(
   call: ToolCall,
   options: RunToolOptions,
   report: ReportFault,
+  slot: ScopeSlot,
 ): Promise<StepOutcome<unknown>> {
   const { name, signal: hostSignal, onUpdate } = call;
   if (hostSignal?.aborted) return Promise.resolve(failed(toolCallMessages.aborted(name, hostSignal.reason)));
@@ -64,24 +66,24 @@ export function runTool(
         settle(outcome);
       },
     });
-    const ctx = createToolContext(options.source, {
+    const { source } = options;
+    const scope = new ToolCallScope({
+      owner: source,
+      sessionId: source.sessionId,
+      pending: source.pending,
       toolCallId: call.toolCallId,
       toolName: name,
       abort,
       onLatePush: (error) => report("late-push-refused", error),
     });
-    // The `execute` read at registration, with the original tool as `this`. A thenable that is
-    // not a Promise is adopted here, as `await` would; a synchronous throw rejects it.
+    slot.scope = scope;
+    const ctx = createToolContext(source, scope, abort);
+    const args = [call.toolCallId, params, updates.onUpdate, ctx, abort.signal];
+    // The `execute` read at registration, with the original tool as `this`, run in the call's
+    // scope (what it awaits or schedules keeps it). A thenable that is not a Promise is
+    // adopted here, as `await` would; a synchronous throw rejects it.
     new Promise<unknown>((resolve) => {
-      resolve(
-        reflectApply(entry.execute, entry.target, [
-          call.toolCallId,
-          params,
-          updates.onUpdate,
-          ctx,
-          abort.signal,
-        ]),
-      );
+      resolve(runInToolCallScope(scope, () => reflectApply(entry.execute, entry.target, args)));
     }).then(
       (value) => {
         if (!abort.end()) return report("late-settle");

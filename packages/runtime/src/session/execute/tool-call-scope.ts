@@ -1,0 +1,173 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
+import type { PendingActionRecord } from "../../pending/pending-action-record.js";
+import type { PendingActionStore } from "../../pending/pending-action-store.js";
+import type { CallAbort } from "./call-abort.js";
+
+/**
+ * The tool call whose code is running now, as {@link runningToolCall} returns it. The
+ * loader's `ToolHost` uses it so that `pi.pushPendingAction` stages onto the session whose
+ * call is running, not the host's active session.
+ */
+export interface RunningToolCall {
+  /** The id of the session running the call. */
+  readonly sessionId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** True once the call has answered (its tool settled, or it was aborted, timed out or disposed). */
+  readonly ended: boolean;
+  /**
+   * Pushes onto the calling session's pending store and returns the record;
+   * `sourceToolName` keeps the store's default (`"custom_tool"`) unless the action names
+   * one. Throws a `TooldockError` `E_CALL_ENDED` once the call has ended.
+   */
+  pushPendingAction(action: CustomToolPendingAction): PendingActionRecord;
+}
+
+/** What a scope needs from its session. */
+export interface ToolCallScopeOptions {
+  /** The session's own token (its context source): who reminds of what the call staged. */
+  owner: object;
+  sessionId: string;
+  pending: PendingActionStore;
+  toolCallId: string;
+  toolName: string;
+  /** Whether the call has ended; `CallAbort` fits. */
+  abort: Pick<CallAbort, "ended">;
+  /** Told about a push refused because the call had ended. */
+  onLatePush(error: TooldockError): void;
+}
+
+/**
+ * One call of one session: what its context and `pi.pushPendingAction` push through, and the
+ * actions staged during it, whose `reminder` events the session emits after the call's
+ * `tool-call-end`.
+ */
+export class ToolCallScope implements RunningToolCall {
+  readonly sessionId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly #options: ToolCallScopeOptions;
+  #staged: PendingActionRecord[] | undefined;
+
+  constructor(options: ToolCallScopeOptions) {
+    this.sessionId = options.sessionId;
+    this.toolCallId = options.toolCallId;
+    this.toolName = options.toolName;
+    this.#options = options;
+  }
+
+  get ended(): boolean {
+    return this.#options.abort.ended;
+  }
+
+  pushPendingAction(action: CustomToolPendingAction): PendingActionRecord {
+    return this.push(action, undefined);
+  }
+
+  /**
+   * Pushes `action` onto the session's store (`sourceToolName` the default when the action
+   * names none), noting the record for the call's reminder; throws `E_CALL_ENDED` once ended.
+   */
+  push(action: CustomToolPendingAction, sourceToolName: string | undefined): PendingActionRecord {
+    if (this.ended) {
+      const error = latePushError(this, action);
+      this.#options.onLatePush(error);
+      throw error;
+    }
+    const previous = pushing;
+    pushing = this;
+    try {
+      return this.#options.pending.push(action, sourceToolName === undefined ? {} : { sourceToolName });
+    } finally {
+      pushing = previous;
+    }
+  }
+
+  /**
+   * Notes `record`, pushed during this call, for a reminder after the call's `tool-call-end`.
+   * Returns false (and notes nothing) when the call belongs to another session than `owner`
+   * (a store two sessions share), or has ended: that session then reminds at once.
+   */
+  noteStaged(owner: object, record: PendingActionRecord): boolean {
+    if (owner !== this.#options.owner || this.ended) return false;
+    if (this.#staged === undefined) this.#staged = [];
+    this.#staged.push(record);
+    return true;
+  }
+
+  /** The records staged during the call, in push order, once; `undefined` when none. */
+  takeStaged(): PendingActionRecord[] | undefined {
+    const staged = this.#staged;
+    this.#staged = undefined;
+    return staged;
+  }
+}
+
+/** Where `runTool` leaves the scope of the call it ran, for the session to read afterwards. */
+export interface ScopeSlot {
+  scope: ToolCallScope | undefined;
+}
+
+// One storage for the whole runtime: once tracking is on, a session sets it around each
+// tool's `execute`, so the awaits and timers the tool starts keep their call. Off until a
+// reader asks for it: on Node 20 the first `run` turns on promise hooks for the whole process,
+// which every promise then pays for (see the runtime README, "Which session a push reaches").
+const calls = new AsyncLocalStorage<ToolCallScope>();
+let tracking = false;
+// The scope pushing right now (set synchronously around `store.push`, for its listeners).
+let pushing: ToolCallScope | undefined;
+
+/**
+ * Makes every session run each tool call in its scope from now on, so that
+ * {@link runningToolCall} sees it; it cannot be turned off. The loader's `ToolHost` calls it
+ * when it is created, before any tool holds its `pi`.
+ */
+export function trackToolCalls(): void {
+  tracking = true;
+}
+
+/**
+ * The tool call whose code is running in the current async context: the synchronous part of
+ * a tool's `execute` and everything it awaited or scheduled, also after the call ended (then
+ * `ended` is true). `undefined` outside any call, such as in a factory or an `onSession` hook,
+ * and always until {@link trackToolCalls} has been called.
+ *
+ * @example
+ * ```ts
+ * const call = runningToolCall();
+ * if (call !== undefined) call.pushPendingAction(action); // the calling session's stack
+ * ```
+ */
+export function runningToolCall(): RunningToolCall | undefined {
+  return calls.getStore();
+}
+
+/** The scope whose push is running right now (synchronously), for the session's store listener. */
+export function pushingToolCallScope(): ToolCallScope | undefined {
+  return pushing;
+}
+
+/** Runs `fn` (a tool's `execute`) as part of `scope`'s call, once tracking is on. */
+export function runInToolCallScope<T>(scope: ToolCallScope, fn: () => T): T {
+  return tracking ? calls.run(scope, fn) : fn();
+}
+
+function latePushError(call: ToolCallScope, action: unknown): TooldockError {
+  return new TooldockError(
+    "E_CALL_ENDED",
+    `Tool "${call.toolName}" cannot stage the pending action ${quotedLabel(action)}: its call ` +
+      `${call.toolCallId} has already ended, so the model would never see a preview of it. ` +
+      "Stage pending actions before execute returns.",
+  );
+}
+
+/** The label of an action for a message, quoted; never throws. */
+export function quotedLabel(action: unknown): string {
+  try {
+    const label = (action as { label?: unknown }).label;
+    return typeof label === "string" ? `"${label}"` : "(no label)";
+  } catch {
+    return "(unreadable label)";
+  }
+}
