@@ -9,6 +9,8 @@ export interface DemoWorkspace {
   cwd: string;
   /** The loader's compile cache for this run. */
   cacheDir: string;
+  /** `ast_edit`'s state folder (its apply journals and their key) for this run. */
+  stateDirectory: string;
   /** Removes everything the demo created. */
   remove(): Promise<void>;
 }
@@ -26,11 +28,12 @@ export async function createDemoWorkspace(): Promise<DemoWorkspace> {
   const root = await mkdtemp(join(tmpdir(), "tooldock-demo-"));
   const cwd = join(root, "workspace");
   const cacheDir = join(root, "cache");
+  const stateDirectory = join(root, "state");
   for (const [path, content] of Object.entries(SEED_FILES)) {
     await mkdir(join(cwd, path, ".."), { recursive: true });
     await writeFile(join(cwd, path), content);
   }
-  return { root, cwd, cacheDir, remove: () => rm(root, { recursive: true, force: true }) };
+  return { root, cwd, cacheDir, stateDirectory, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
 /** Every file under `directory`, relative to it, sorted. */

@@ -29,7 +29,10 @@ export async function runDemo(io: CliIo, output: Output): Promise<number> {
   try {
     demo.step("Load the example tools");
     const examples = examplesDirectory();
-    session.register(createAstEditTool({ cwd: workspace.cwd }), "built-in");
+    session.register(
+      createAstEditTool({ cwd: workspace.cwd, stateDirectory: workspace.stateDirectory }),
+      "built-in",
+    );
     const demoIo = { ...io, cwd: workspace.cwd };
     const { result, report } = await loadTools({
       io: demoIo,
@@ -57,7 +60,10 @@ export async function runDemo(io: CliIo, output: Output): Promise<number> {
 
     // A second session shows a host switching sessions: the same loaded tools, registered
     // again, and the host's active session moved so pushPendingAction reaches the new stack.
-    stacking.register(createAstEditTool({ cwd: workspace.cwd }), "built-in");
+    stacking.register(
+      createAstEditTool({ cwd: workspace.cwd, stateDirectory: workspace.stateDirectory }),
+      "built-in",
+    );
     for (const loaded of result.tools) stacking.register(loaded.tool, loaded.path);
     host.setActiveSession(stacking);
     demo.watch(stacking);
@@ -68,7 +74,9 @@ export async function runDemo(io: CliIo, output: Output): Promise<number> {
     output.print(
       "",
       ok
-        ? output.colors.green("✔ Demo finished. The temporary workspace and compile cache are removed.")
+        ? output.colors.green(
+            "✔ Demo finished. The temporary workspace, compile cache and journals are removed.",
+          )
         : output.colors.red(`✖ Demo finished with ${demo.failures} unexpected result(s).`),
     );
     return ok ? 0 : 1;
