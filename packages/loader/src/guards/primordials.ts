@@ -22,16 +22,14 @@ export const ReflectGetPrototypeOf = getPrototypeOf;
 export const ReflectOwnKeys = ownKeys;
 
 export const ObjectIs = Object.is;
-export const ObjectFreeze = Object.freeze;
 export const ArrayIsArray = Array.isArray;
 export const NumberCtor = Number;
 export const NumberIsInteger = Number.isInteger;
 export const StringCtor = String;
-export const JSONStringify = JSON.stringify;
 export const PromiseCtor = Promise;
-export const ObjectPrototype = Object.prototype;
-export const FunctionPrototype = Function.prototype;
-export const ArrayPrototype = Array.prototype;
+const ObjectPrototype = Object.prototype;
+const FunctionPrototype = Function.prototype;
+const ArrayPrototype = Array.prototype;
 
 // biome-ignore lint/suspicious/noExplicitAny: an uncurried method takes whatever its original takes.
 type AnyFunction = (...args: any[]) => any;
@@ -71,7 +69,6 @@ export const MapPrototypeSet = uncurryThis(Map.prototype.set) as <K, V>(
 export const MapPrototypeHas = uncurryThis(Map.prototype.has) as <K, V>(map: Map<K, V>, key: K) => boolean;
 export const SetPrototypeAdd = uncurryThis(Set.prototype.add) as <T>(set: Set<T>, value: T) => Set<T>;
 export const SetPrototypeDelete = uncurryThis(Set.prototype.delete) as <T>(set: Set<T>, value: T) => boolean;
-export const SetPrototypeHas = uncurryThis(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
 const symbolDescription = getOwnPropertyDescriptor(Symbol.prototype, "description")?.get as (
   this: symbol,
 ) => string | undefined;
