@@ -35,6 +35,11 @@ const REPLACED = [
 
 const replaceAll = REPLACED.map((name) => `  ${name} = hostile;`).join("\n");
 
+/** What each of `REPLACED` is now, read by evaluating its name. */
+function currentBuiltIns(): unknown[] {
+  return REPLACED.map((name) => new Function(`return ${name};`)());
+}
+
 /** Replaces them in its factory (after its import, before the loader's own checks). */
 const IN_FACTORY = `export default (pi) => {
   const tool = {
@@ -88,6 +93,7 @@ describe.each(cases)(
   "a module that replaces the built-ins the loader uses (%s, %s)",
   (compiler, _when, source) => {
     it("does not stop the load: it settles, the good tools load and every change is undone", async () => {
+      const before = currentBuiltIns();
       const { outcome, dir } = await loadBesideHostile(source, { compiler });
       expect(outcome.status).toBe("settled");
       expect(toolNames(outcome)).toEqual(expect.arrayContaining(["good_before", "good_after"]));
@@ -95,6 +101,9 @@ describe.each(cases)(
       for (const name of REPLACED) expect(reported).toContain(`${name} (replaced, restored)`);
       expect(JSON.stringify([1])).toBe("[1]");
       expect([1, 2].map((value) => value * 2)).toEqual([2, 4]);
+      const after = currentBuiltIns();
+      for (let index = 0; index < REPLACED.length; index++)
+        expect(after[index], REPLACED[index]).toBe(before[index]);
     });
   },
 );
