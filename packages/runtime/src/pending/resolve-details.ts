@@ -1,4 +1,5 @@
 import type { AgentToolResult } from "@tooldock/sdk";
+import { copyBlock } from "../session/execute/read-result.js";
 import { snapshotJson } from "./json-snapshot.js";
 import type { PendingActionRecord } from "./pending-action-record.js";
 
@@ -102,20 +103,6 @@ function copyContent(content: unknown): AgentToolResult["content"] | undefined {
   } catch {
     return undefined;
   }
-}
-
-function copyBlock(value: unknown): AgentToolResult["content"][number] | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const block = value as Record<string, unknown>;
-  const type = block.type;
-  if (type === "text") {
-    const text = block.text;
-    return typeof text === "string" ? { type, text } : undefined;
-  }
-  if (type !== "image") return undefined;
-  const data = block.data;
-  const mimeType = block.mimeType;
-  return typeof data === "string" && typeof mimeType === "string" ? { type, data, mimeType } : undefined;
 }
 
 function attempt(read: () => unknown): unknown {

@@ -53,7 +53,8 @@ function readShape(value: unknown): ResultReading {
   return { ok: true, result };
 }
 
-function copyBlock(block: unknown): Block | undefined {
+/** A fresh text or image block read once from `block`; undefined when it is not a valid one. */
+export function copyBlock(block: unknown): Block | undefined {
   if (typeof block !== "object" || block === null) return undefined;
   const candidate = block as Record<string, unknown>;
   const type = candidate.type;
