@@ -1,12 +1,12 @@
-import { OPENAI_STRICT_UNSUPPORTED, openAIStrictProblems } from "@tooldock/runtime";
+import { openAIStrictProblems } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import type { ToolEntry } from "../report/report-types.js";
 import { lintDiagnostic } from "./lint-diagnostic.js";
 
-// The check itself lives in @tooldock/runtime, where `toOpenAIResponsesRequest` sets `strict` by it.
-export { OPENAI_STRICT_UNSUPPORTED, openAIStrictProblems };
-
-/** A schema OpenAI rejects with `strict: true` (`W_OPENAI_STRICT`), one diagnostic per tool. */
+/**
+ * A schema OpenAI rejects with `strict: true` (`W_OPENAI_STRICT`), one diagnostic per tool. The
+ * check itself is `@tooldock/runtime`'s, by which `toOpenAIResponsesRequest` sets `strict`.
+ */
 export function lintOpenAIStrict(tool: ToolEntry): Diagnostic[] {
   const problems = openAIStrictProblems(tool.parameters);
   if (problems.length === 0) return [];

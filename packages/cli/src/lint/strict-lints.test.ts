@@ -1,6 +1,6 @@
+import { openAIStrictProblems } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import type { ToolEntry } from "../report/report-types.js";
-import { openAIStrictProblems } from "./openai-strict.js";
 import { lintTools } from "./strict-lints.js";
 
 const strictParameters = {
