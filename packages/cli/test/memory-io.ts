@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { CliIo } from "../src/cli-io.js";
+import { tempDir } from "./cli-process.js";
 
 /** An in-memory {@link CliIo} rooted at `cwd`: what the CLI wrote, split by stream. */
 export function memoryIo(cwd: string, env: Record<string, string | undefined> = {}) {
@@ -17,19 +16,14 @@ export function memoryIo(cwd: string, env: Record<string, string | undefined> = 
 }
 
 /**
- * A temporary working folder seeded with files, with its own compile cache inside it (so a
- * test writes nothing anywhere else); `remove()` deletes it.
+ * A temporary working folder seeded with files ({@link tempDir}), with its own compile cache
+ * inside it (so a test writes nothing anywhere else); `remove()` deletes it.
  */
 export async function workFolder(files: Record<string, string> = {}) {
-  const path = await mkdtemp(join(tmpdir(), "tooldock-cli-test-"));
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(dirname(join(path, name)), { recursive: true });
-    await writeFile(join(path, name), content);
-  }
+  const folder = await tempDir(files);
   return {
-    path,
+    ...folder,
     /** `TOOLDOCK_CACHE_DIR` inside the folder: pass it in the env of every run. */
-    env: { TOOLDOCK_CACHE_DIR: join(path, ".tooldock-cache") },
-    remove: () => rm(path, { recursive: true, force: true }),
+    env: { TOOLDOCK_CACHE_DIR: join(folder.path, ".tooldock-cache") },
   };
 }
