@@ -40,17 +40,20 @@ function currentBuiltIns(): unknown[] {
   return REPLACED.map((name) => new Function(`return ${name};`)());
 }
 
+/** The tool the hostile module's factory returns (source text; `pi` is the factory's argument). */
+const TOOL = `{
+  name: "hostile_builtins",
+  label: "hostile",
+  description: "Replaces the built-ins the loader uses.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    return { content: [{ type: "text", text: "ok" }] };
+  },
+}`;
+
 /** Replaces them in its factory (after its import, before the loader's own checks). */
 const IN_FACTORY = `export default (pi) => {
-  const tool = {
-    name: "hostile_builtins",
-    label: "hostile",
-    description: "Replaces the built-ins the loader uses.",
-    parameters: pi.typebox.Type.Object({}),
-    async execute() {
-      return { content: [{ type: "text", text: "ok" }] };
-    },
-  };
+  const tool = ${TOOL};
   const hostile = () => {
     throw new Error("hijacked built-in");
   };
@@ -71,15 +74,7 @@ const AT_IMPORT = `const hostile = () => {
 };
 ${replaceAll}
 for (let turn = 0; turn < 50; turn++) await null;
-export default (pi) => ({
-  name: "hostile_builtins",
-  label: "hostile",
-  description: "Replaces the built-ins the loader uses.",
-  parameters: pi.typebox.Type.Object({}),
-  async execute() {
-    return { content: [{ type: "text", text: "ok" }] };
-  },
-});
+export default (pi) => (${TOOL});
 `;
 
 const cases: Array<[CompilerName, string, string]> = [
