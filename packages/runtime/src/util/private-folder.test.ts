@@ -96,7 +96,9 @@ describe("checkPrivateFolder / ensurePrivateFolder", () => {
     const root = join(base, "root");
     mkdirSync(root);
     chmodSync(root, 0o770);
-    expect(await checkPrivateFolder(root, root)).toMatchObject({ ok: false, folder: root });
+    const expected = { ok: false, folder: root, reason: "is writable by group or others (mode 770)" };
+    expect(await checkPrivateFolder(root, root)).toEqual(expected);
+    expect(checkPrivateFolderSync(root, root)).toEqual(expected);
   });
 
   it("refuses a symbolic link, even to a private folder", async () => {
