@@ -115,7 +115,7 @@ export class Session {
           { reason: "start" },
           this.#lifecycleContext,
           this.#onHookFault,
-          this.#hookTimeoutMs,
+          this.#config.resolveTimeoutMs,
         ),
       );
   }
@@ -200,7 +200,7 @@ export class Session {
         { reason: "start" },
         this.#lifecycleContext,
         this.#onHookFault,
-        this.#hookTimeoutMs,
+        this.#config.resolveTimeoutMs,
       ),
     );
   }
@@ -239,10 +239,6 @@ export class Session {
       if (pending.includes(record))
         this.#emitter.emit({ type: "reminder", text: reminderText(record), record, toolCallId });
     }
-  }
-
-  get #hookTimeoutMs(): number {
-    return this.#config.resolveTimeoutMs;
   }
 
   readonly #onHookFault: HookFaultHandler = (toolName, event, error) => {

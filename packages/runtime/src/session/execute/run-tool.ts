@@ -68,9 +68,7 @@ export function runTool(
     });
     const { source } = options;
     const scope = new ToolCallScope({
-      owner: source,
-      sessionId: source.sessionId,
-      pending: source.pending,
+      source,
       toolCallId: call.toolCallId,
       toolName: name,
       abort,

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
 import type { PendingActionRecord } from "../../pending/pending-action-record.js";
-import type { PendingActionStore } from "../../pending/pending-action-store.js";
+import type { ToolContextSource } from "../tool-context.js";
 import type { CallAbort } from "./call-abort.js";
 
 /**
@@ -26,10 +26,11 @@ export interface RunningToolCall {
 
 /** What a scope needs from its session. */
 export interface ToolCallScopeOptions {
-  /** The session's own token (its context source): who reminds of what the call staged. */
-  owner: object;
-  sessionId: string;
-  pending: PendingActionStore;
+  /**
+   * The session's context source: its id, and the store pushes go to. The object itself is
+   * the session's token, who reminds of what the call staged (see {@link ToolCallScope.noteStaged}).
+   */
+  source: ToolContextSource;
   toolCallId: string;
   toolName: string;
   /** Whether the call has ended; `CallAbort` fits. */
@@ -51,7 +52,7 @@ export class ToolCallScope implements RunningToolCall {
   #staged: PendingActionRecord[] | undefined;
 
   constructor(options: ToolCallScopeOptions) {
-    this.sessionId = options.sessionId;
+    this.sessionId = options.source.sessionId;
     this.toolCallId = options.toolCallId;
     this.toolName = options.toolName;
     this.#options = options;
@@ -78,7 +79,10 @@ export class ToolCallScope implements RunningToolCall {
     const previous = pushing;
     pushing = this;
     try {
-      return this.#options.pending.push(action, sourceToolName === undefined ? {} : { sourceToolName });
+      return this.#options.source.pending.push(
+        action,
+        sourceToolName === undefined ? {} : { sourceToolName },
+      );
     } finally {
       pushing = previous;
     }
@@ -90,7 +94,7 @@ export class ToolCallScope implements RunningToolCall {
    * (a store two sessions share), or has ended: that session then reminds at once.
    */
   noteStaged(owner: object, record: PendingActionRecord): boolean {
-    if (owner !== this.#options.owner || this.ended) return false;
+    if (owner !== this.#options.source || this.ended) return false;
     if (this.#staged === undefined) this.#staged = [];
     this.#staged.push(record);
     return true;
