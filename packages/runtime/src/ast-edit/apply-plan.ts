@@ -2,7 +2,6 @@ import { resolve } from "node:path";
 import { type AgentToolResult, textResult } from "@tooldock/sdk";
 import { writeFilesTogether } from "./apply-transaction.js";
 import { AstEditError } from "./ast-edit-error.js";
-import { decodeUtf8 } from "./decode-utf8.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
 import { isInsideFolder } from "./inside-folder.js";
@@ -51,12 +50,13 @@ export async function applyPlan(
   reason: string,
 ): Promise<AgentToolResult<AstEditApplyDetails>> {
   const { fileSystem, plan, operations, limits } = request;
-  const currentTexts = await readUnchanged(fileSystem, request.cwd, plan);
+  await checkUnchanged(fileSystem, request.cwd, plan);
 
   let budget = request.limit;
   const writes = [];
-  for (const [index, file] of plan.files.entries()) {
-    const outcome = await rewriteSource(file.language, currentTexts[index] ?? file.original, operations, {
+  for (const file of plan.files) {
+    // The file holds the bytes the preview read (checked above), so its text is `original`.
+    const outcome = await rewriteSource(file.language, file.original, operations, {
       budget,
       maxLength: limits.maxFileBytes,
       fileName: file.relativePath,
@@ -104,16 +104,12 @@ export async function applyPlan(
 }
 
 /**
- * The current text of each file, in order. Throws `E_AST_EDIT_PATH` when the working
+ * Checks that every file still holds the bytes the preview read. Throws `E_AST_EDIT_PATH` when the working
  * directory or a file now resolves elsewhere than at the preview (outside the working
  * directory, say, after a folder was replaced by a symbolic link), and `E_AST_EDIT_STALE`
  * when a file was changed, replaced or removed.
  */
-async function readUnchanged(
-  fileSystem: AstEditFileSystem,
-  cwd: string,
-  plan: RewritePlan,
-): Promise<string[]> {
+async function checkUnchanged(fileSystem: AstEditFileSystem, cwd: string, plan: RewritePlan): Promise<void> {
   const moved: string[] = [];
   const stale: string[] = [];
   const realCwd = await fileSystem.realpath(resolve(cwd)).catch(() => undefined);
@@ -125,23 +121,20 @@ async function readUnchanged(
     );
     throw refusal("E_AST_EDIT_PATH", moved);
   }
-  const texts: string[] = [];
   for (const file of plan.files) {
-    const problem = await checkTarget(fileSystem, plan.realCwd, file, texts);
+    const problem = await checkTarget(fileSystem, plan.realCwd, file);
     if (problem?.moved) moved.push(problem.text);
     else if (problem) stale.push(problem.text);
   }
   if (moved.length > 0) throw refusal("E_AST_EDIT_PATH", [...moved, ...stale]);
   if (stale.length > 0) throw refusal("E_AST_EDIT_STALE", stale);
-  return texts;
 }
 
-/** Reads one target into `texts`; what is wrong with it, if anything. */
+/** Reads one target again; what is wrong with it, if anything. */
 async function checkTarget(
   fileSystem: AstEditFileSystem,
   realCwd: string,
   file: FileRewrite,
-  texts: string[],
 ): Promise<{ moved: boolean; text: string } | undefined> {
   const name = file.relativePath;
   try {
@@ -158,10 +151,8 @@ async function checkTarget(
       };
     const read = await readRegularFile(fileSystem, realPath, { expected: file.identity });
     if (read.kind === "refused") return { moved: false, text: `${name} ${read.reason} since the preview` };
-    const text = decodeUtf8(read.bytes);
-    if (hashContent(read.bytes) !== file.hash || text === undefined)
+    if (hashContent(read.bytes) !== file.hash)
       return { moved: false, text: `${name} changed since the preview` };
-    texts.push(text);
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
