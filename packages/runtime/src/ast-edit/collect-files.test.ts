@@ -16,7 +16,10 @@ async function write(relativePath: string, text = "foo(1);\n"): Promise<void> {
 }
 
 const paths = async (options: Omit<Parameters<typeof collectFiles>[1], "cwd">) =>
-  (await collectFiles(fileSystem, { cwd, ...options })).map((file) => [file.relativePath, file.language]);
+  (await collectFiles(fileSystem, { cwd, ...options })).files.map((file) => [
+    file.relativePath,
+    file.language,
+  ]);
 
 beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), "tooldock-ast-edit-collect-")));

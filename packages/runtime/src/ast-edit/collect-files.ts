@@ -27,8 +27,14 @@ export interface CollectFilesOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** What {@link collectFiles} found: the files, and the real path of `cwd` it checked them against. */
+export interface CollectedFiles {
+  files: SourceFile[];
+  realCwd: string;
+}
+
 /**
- * The files an `ast_edit` call covers, sorted by path. A directory is walked recursively,
+ * The files an `ast_edit` call covers, sorted by path, and the real path of `cwd`. A directory is walked recursively,
  * skipping {@link SKIPPED_DIRECTORIES}, symbolic links and anything that is not a regular
  * file (FIFOs, sockets, devices); a file is taken as given, by its real path.
  *
@@ -39,7 +45,7 @@ export interface CollectFilesOptions {
 export async function collectFiles(
   fileSystem: AstEditFileSystem,
   options: CollectFilesOptions,
-): Promise<SourceFile[]> {
+): Promise<CollectedFiles> {
   const cwd = resolve(options.cwd);
   const given = options.path ?? ".";
   const target = resolve(cwd, given);
@@ -74,7 +80,10 @@ export async function collectFiles(
         `Cannot tell the language of "${given}" from its extension. Pass lang (one of ${SUPPORTED_LANGUAGE_NAMES.join(", ")}).`,
       );
     }
-    return [{ absolutePath: realTarget, relativePath: toRelative(realCwd, realTarget), language }];
+    return {
+      files: [{ absolutePath: realTarget, relativePath: toRelative(realCwd, realTarget), language }],
+      realCwd,
+    };
   }
 
   const matchesGlob = options.glob ? createGlobMatcher(options.glob) : () => true;
@@ -98,7 +107,7 @@ export async function collectFiles(
     }
   };
   await walk(target);
-  return files.sort((left, right) => (left.relativePath < right.relativePath ? -1 : 1));
+  return { files: files.sort((left, right) => (left.relativePath < right.relativePath ? -1 : 1)), realCwd };
 }
 
 function toRelative(cwd: string, absolutePath: string): string {

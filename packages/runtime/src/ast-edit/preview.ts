@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import type { Lang } from "@ast-grep/napi";
 import { Value } from "@sinclair/typebox/value";
 import {
@@ -74,14 +73,13 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
   const { cwd, fileSystem, params, language, limit, limits, operations, push, signal, stateDirectory } =
     request;
   try {
-    const files = await collectFiles(fileSystem, {
+    const { files, realCwd } = await collectFiles(fileSystem, {
       cwd,
       path: params.path,
       glob: params.glob,
       language,
       signal,
     });
-    const realCwd = await fileSystem.realpath(resolve(cwd));
     const plan = await planRewrite({ fileSystem, realCwd, files, operations, limit, limits, signal });
     plan.warnings.unshift(...request.notes);
     const details: AstEditDetails = {
