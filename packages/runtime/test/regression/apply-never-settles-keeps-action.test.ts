@@ -5,7 +5,7 @@ import type { PendingActionEvent } from "../../src/pending/pending-action-record
 import { Session } from "../../src/session/session.js";
 import type { SessionEvent } from "../../src/session/session-events.js";
 import type { SessionToolContext } from "../../src/session/tool-context.js";
-import { deferred, textOf } from "../fake-context.js";
+import { deferred, fakeContext, textOf } from "../fake-context.js";
 
 // The attack: an `apply` that never settles. The resolve call timed out (executeTimeoutMs),
 // the action was gone (neither applied nor pending), and the store stayed locked for good:
@@ -131,13 +131,12 @@ describe("regression: an apply that never settles", () => {
     const events: PendingActionEvent[] = [];
     store.subscribe((event) => events.push(event));
     const resolveTool = session.get("resolve");
-    const applying = resolveTool?.execute("t2", { action: "apply", reason: "go" }, undefined, {
-      sessionId: session.id,
-      cwd: session.cwd,
-      hasPendingActions: () => store.hasPending,
-      abort: () => {},
-      pushPendingAction: () => {},
-    });
+    const applying = resolveTool?.execute(
+      "t2",
+      { action: "apply", reason: "go" },
+      undefined,
+      fakeContext({ sessionId: session.id, cwd: session.cwd, hasPendingActions: () => store.hasPending }),
+    );
     await store.clear("session disposed");
     await vi.advanceTimersByTimeAsync(100);
     const result = await applying;
