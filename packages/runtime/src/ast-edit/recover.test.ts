@@ -1,5 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -284,7 +295,12 @@ describe("recoverInterruptedApplies", () => {
     const orphan = `.${journalName("b", gonePid)}.${TEMP}.tooldock-tmp`;
     const live = `.${journalName("c", process.pid)}.${TEMP}.tooldock-tmp`;
     const elsewhere = `.${journalName("d").replace(hostTag(), "0badc0de")}.${TEMP}.tooldock-tmp`;
-    for (const name of [orphan, live, elsewhere]) await put(join(journals.folder, name), "half a journal");
+    const elsewhereOld = `.${journalName("e").replace(hostTag(), "0badc0de")}.${TEMP}.tooldock-tmp`;
+    for (const name of [orphan, live, elsewhere, elsewhereOld])
+      await put(join(journals.folder, name), "half a journal");
+    // Another host's writer cannot be asked: its file counts as litter once a day old.
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    await utimes(join(journals.folder, elsewhereOld), twoDaysAgo, twoDaysAgo);
     await recover();
     expect(await journalFolderNames()).toEqual([elsewhere, live, "journal.key"].sort());
   });
