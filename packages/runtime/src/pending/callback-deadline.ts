@@ -22,8 +22,8 @@ export type Settlement<T> = LateSettlement<T> | { status: "timed-out"; late: Pro
 
 /**
  * Runs `run` and waits for what it returns (a thenable is adopted, as `await` would; a
- * synchronous throw counts as a rejection) for at most `timeoutMs` milliseconds, as
- * `setTimeout` counts time (so fake timers drive it). Never rejects. The timer is referenced
+ * synchronous throw counts as a rejection) for at most `timeoutMs` milliseconds (a value
+ * {@link checkCallbackTimeout} accepts), as `setTimeout` counts time (so fake timers drive it). Never rejects. The timer is referenced
  * while it waits, so a callback that never settles cannot let the process exit in the middle
  * of a resolve or a `dispose()` with nothing said; it is cleared as soon as the callback
  * settles. A later settle (or rejection) of a timed-out callback is never unhandled: it only
@@ -37,9 +37,7 @@ export function settleWithin<T>(run: () => T | PromiseLike<T>, timeoutMs: number
     (reason: unknown): LateSettlement<T> => ({ status: "rejected", reason }),
   );
   return new Promise((done) => {
-    const timer = Number.isFinite(timeoutMs)
-      ? setTimeout(() => done({ status: "timed-out", late }), timeoutMs)
-      : undefined;
+    const timer = setTimeout(() => done({ status: "timed-out", late }), timeoutMs);
     late.then((outcome) => {
       clearTimeout(timer);
       done(outcome);
