@@ -29,8 +29,6 @@ export interface ResolveStagedOptions {
    * `apply` or `reject` of the call's own actions belongs to the call too.
    */
   ours: ReadonlySet<string>;
-  /** Default {@link MAX_RESOLUTIONS}. */
-  limit?: number;
 }
 
 /**
@@ -38,14 +36,13 @@ export interface ResolveStagedOptions {
  * so an action staged by anyone else (a factory at load time, a timer) is never applied.
  * Stops at the first error result (a failed apply puts the action back on top, so going on
  * would retry it forever), when the top is not the call's own while some of its actions are
- * still under it, and after `limit` resolutions.
+ * still under it, and after {@link MAX_RESOLUTIONS} resolutions.
  */
 export async function resolveStaged(
   session: Session,
   options: ResolveStagedOptions,
 ): Promise<ResolveOutcome> {
   const { action, reason, ours } = options;
-  const limit = options.limit ?? MAX_RESOLUTIONS;
   const resolutions: Resolution[] = [];
   const oursPending = () => session.pending.list().filter((record) => ours.has(record.id));
   for (;;) {
@@ -62,11 +59,11 @@ export async function resolveStaged(
           `${left} action(s) of the call under it stayed pending. Run the call again.`,
       };
     }
-    if (resolutions.length >= limit) {
+    if (resolutions.length >= MAX_RESOLUTIONS) {
       return {
         resolutions,
         stopped:
-          `stopped after ${limit} resolutions: resolving the call's actions kept staging new ones ` +
+          `stopped after ${MAX_RESOLUTIONS} resolutions: resolving the call's actions kept staging new ones ` +
           `(the top is now "${top.label}"). Fix the tool so that its ${action === "apply" ? "apply" : "reject"} ` +
           "does not stage another action every time.",
       };

@@ -23,8 +23,6 @@ export interface ToolCallOptions {
   resolve?: { action: "apply" | "discard"; reason: string };
   /** Receives the tool's streamed partial results. */
   onUpdate?: (partial: AgentToolResult) => void;
-  /** Default {@link DISCARD_BOUND_MS}. */
-  discardBoundMs?: number;
 }
 
 /** What one `tooldock call` did. */
@@ -52,11 +50,10 @@ export interface ToolCallOutcome {
  * else (a factory at load time) are discarded through their `reject` before the call and are
  * never applied. The session is disposed at the end, which discards whatever is still pending:
  * a bare `call` never changes anything a deferrable tool only previewed. Waiting for `reject`
- * callbacks is bounded (`discardBoundMs`), so a callback that never settles cannot hold the CLI.
+ * callbacks is bounded ({@link DISCARD_BOUND_MS}), so a callback that never settles cannot hold the CLI.
  */
 export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOutcome> {
   const { io } = options;
-  const bound = options.discardBoundMs ?? DISCARD_BOUND_MS;
   const session = new Session({ cwd: io.cwd });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
@@ -82,7 +79,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
     const discardedBeforeCall = session.pending.list();
     if (discardedBeforeCall.length > 0) {
       const reason = "staged before the call; tooldock call discards it";
-      await settleWithin(session.pending.clear(reason, { timeoutMs: bound }), bound);
+      await settleWithin(session.pending.clear(reason, { timeoutMs: DISCARD_BOUND_MS }), DISCARD_BOUND_MS);
     }
     tracking = true;
     const result = await session.execute({
@@ -97,7 +94,6 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
     const { resolutions, stopped } = options.resolve
       ? await resolveStaged(session, { ...options.resolve, ours })
       : { resolutions: [], stopped: undefined };
-    tracking = false;
     outcome = {
       loaded,
       discardedBeforeCall,
@@ -111,7 +107,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
   } finally {
     tracking = false;
     host.setActiveSession(undefined);
-    disposed = await settleWithin(session.dispose(), bound);
+    disposed = await settleWithin(session.dispose(), DISCARD_BOUND_MS);
     unsubscribe();
   }
   return { ...outcome, disposed };

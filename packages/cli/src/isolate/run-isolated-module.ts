@@ -37,8 +37,6 @@ export interface IsolateContext {
   builtInToolNames: string[];
   options: IsolateOptions;
   reaper: ProcessGroupReaper;
-  /** Default {@link MAX_REPORT_BYTES}. */
-  maxReportBytes?: number;
 }
 
 /** What one module contributed: its tools (before cross-module name checks) and diagnostics. */
@@ -57,7 +55,7 @@ type Verdict = { kind: "settled" } | IsolateFault;
  *
  * The report is trusted only as the protocol sends it: one `result` then one `settled` whose
  * digest matches it, both with this run's nonce (given on the child's stdin), at most
- * `maxReportBytes` in all, each checked against its schema; then the child must exit with
+ * {@link MAX_REPORT_BYTES} in all, each checked against its schema; then the child must exit with
  * code 0 within `exitGraceMs`. Anything else fails the module. Always resolves once the child
  * is gone: on a deadline the group gets SIGTERM, then SIGKILL after a grace. Rejects only
  * when the child cannot be started at all.
@@ -67,7 +65,6 @@ export function runIsolatedModule(
   context: IsolateContext,
 ): Promise<IsolatedModuleResult> {
   const { options } = context;
-  const maxReportBytes = context.maxReportBytes ?? MAX_REPORT_BYTES;
   const nonce = randomBytes(24).toString("base64url");
   const request: IsolateRequest = {
     path: module.path,
@@ -117,8 +114,8 @@ export function runIsolatedModule(
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
     });
-    readReportLines(child.stdio[REPORT_FD] as Readable, maxReportBytes, {
-      overflow: () => stop({ kind: "flood", maxBytes: maxReportBytes }, "SIGKILL"),
+    readReportLines(child.stdio[REPORT_FD] as Readable, MAX_REPORT_BYTES, {
+      overflow: () => stop({ kind: "flood", maxBytes: MAX_REPORT_BYTES }, "SIGKILL"),
       line: (bytes) => {
         if (verdict !== undefined) return;
         const parsed = parseIsolateMessage(bytes.toString("utf8"), nonce);

@@ -29,11 +29,6 @@ export interface ServeMcpOptions {
   stderr?: Writable;
   /** Aborting stops the server as if stdin had closed. */
   signal?: AbortSignal;
-  /**
-   * Longest the stop waits for pending actions to be discarded (their `reject`) and the tools'
-   * shutdown hooks before it returns anyway. Default 5000 ms.
-   */
-  discardBoundMs?: number;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -48,7 +43,7 @@ export interface ServeMcpResult {
  * `tooldock mcp`: loads tool modules into one session and serves it over MCP on stdio until
  * the client is gone (stdin closes, stdout breaks) or `signal` aborts; then disposes the
  * session, which discards every pending action through its `reject` (waiting at most
- * `discardBoundMs`: a callback that never settles cannot keep the server up).
+ * {@link DISCARD_BOUND_MS}: a callback that never settles cannot keep the server up).
  *
  * Diagnostics go to stderr and never stop the server. When `stdout` is `process.stdout`,
  * writes to it by anyone but the protocol (a tool's `console.log`) go to stderr meanwhile.
@@ -96,7 +91,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     await mcp.connect(new StdioServerTransport(stdin, reserved?.protocol ?? stdout));
     await Promise.race([gone.promise, mcp.closed]);
     gone.dispose();
-    await settleWithin(mcp.close(), options.discardBoundMs ?? DISCARD_BOUND_MS);
+    await settleWithin(mcp.close(), DISCARD_BOUND_MS);
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     const pending = session.pending.list();
@@ -104,10 +99,9 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       const labels = pending.map((record) => record.label).join("; ");
       say(`discarding ${pending.length} pending action(s): ${labels}`);
     }
-    const bound = options.discardBoundMs ?? DISCARD_BOUND_MS;
-    if (!(await settleWithin(session.dispose(), bound))) {
+    if (!(await settleWithin(session.dispose(), DISCARD_BOUND_MS))) {
       say(
-        `discarding the pending actions (their reject) or the tools' shutdown did not finish within ${bound} ms; ` +
+        `discarding the pending actions (their reject) or the tools' shutdown did not finish within ${DISCARD_BOUND_MS} ms; ` +
           "stopping without waiting for it.",
       );
     }
