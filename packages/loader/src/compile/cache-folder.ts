@@ -32,14 +32,19 @@ export function openCacheFolder(cacheDir: string): CacheFolderState {
   const folders = [cacheDir, ...CACHE_SUBFOLDERS.map((name) => join(cacheDir, name))];
   for (let index = 0; index < folders.length; index++) {
     const folder = folders[index] as string;
-    try {
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      // Nothing is read from a cache that could not be created (a file in its place, a
-      // read-only disk): the load goes on without one.
-      return { usable: false, problem: "unwritable", folder, reason: errorText(error) };
+    const root = index === 0 ? cacheDir : folder;
+    // A warm start finds every folder: one lstat each, no mkdir (which stats on top of it).
+    let check = checkPrivateFolderSync(folder, root);
+    if (!check.ok) {
+      try {
+        mkdirSync(folder, { recursive: true, mode: 0o700 });
+      } catch (error) {
+        // Nothing is read from a cache that could not be created (a file in its place, a
+        // read-only disk): the load goes on without one.
+        return { usable: false, problem: "unwritable", folder, reason: errorText(error) };
+      }
+      check = checkPrivateFolderSync(folder, root);
     }
-    const check = checkPrivateFolderSync(folder, index === 0 ? cacheDir : folder);
     if (!check.ok) return { usable: false, problem: "unsafe", folder: check.folder, reason: check.reason };
   }
   return { usable: true };
