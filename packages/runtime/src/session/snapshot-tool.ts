@@ -15,7 +15,7 @@ const isArray = Array.isArray;
 const objectPrototype = Object.prototype;
 
 /** Every field of a tool a snapshot reads, in the order it reads them. */
-export const TOOL_FIELDS = [
+const TOOL_FIELDS = [
   "name",
   "label",
   "description",
@@ -133,7 +133,7 @@ export function toolOrigin(record: object): Readonly<ToolOrigin> | undefined {
 }
 
 /** A short description of a value's kind for messages: `missing`, `null`, `an array`, `a number`. */
-export function describeToolValue(value: unknown): string {
+function describeToolValue(value: unknown): string {
   if (value === undefined) return "missing";
   if (value === null) return "null";
   if (isArraySafe(value)) return "an array";
