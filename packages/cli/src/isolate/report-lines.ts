@@ -38,12 +38,7 @@ export function readReportLines(stream: Readable, maxBytes: number, handlers: Re
       parts = [];
       start = end + 1;
       handlers.line(bytes);
-      if (stopped) return;
     }
     if (start < chunk.length) parts.push(chunk.subarray(start));
-  });
-  // Lets a handler stop the reading too (after a protocol violation).
-  stream.once("close", () => {
-    stopped = true;
   });
 }
