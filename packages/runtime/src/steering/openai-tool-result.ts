@@ -1,5 +1,5 @@
 import type { AgentToolResult } from "@tooldock/sdk";
-import { imageDataUrl, resultBlocks, resultText } from "./result-blocks.js";
+import { blocksText, imageDataUrl, resultBlocks } from "./result-blocks.js";
 
 /** A Chat Completions tool message (`role: "tool"`) answering one tool call. */
 export interface OpenAIToolMessage {
@@ -27,7 +27,11 @@ const CHAT_IMAGE_NOTE = "Chat Completions tool messages carry text only";
  * ```
  */
 export function toOpenAIToolMessage(toolCallId: string, result: AgentToolResult): OpenAIToolMessage {
-  return { role: "tool", tool_call_id: toolCallId, content: resultText(result, CHAT_IMAGE_NOTE) };
+  return {
+    role: "tool",
+    tool_call_id: toolCallId,
+    content: blocksText(resultBlocks(result), CHAT_IMAGE_NOTE),
+  };
 }
 
 /** One part of a Responses API function call output list. */
@@ -68,6 +72,6 @@ export function toOpenAIResponsesToolOutput(
             ? { type: "input_text", text: block.text }
             : { type: "input_image", image_url: imageDataUrl(block) },
       )
-    : resultText(result, CHAT_IMAGE_NOTE);
+    : blocksText(blocks, CHAT_IMAGE_NOTE);
   return { type: "function_call_output", call_id: callId, output };
 }

@@ -16,11 +16,12 @@ export function imageLeftOut(image: ImageContent, why: string): string {
   return `[${image.mimeType} image left out: ${why}]`;
 }
 
-/** The blocks as one string: the texts, with each image replaced by its note, joined by newlines. */
-export function resultText(result: AgentToolResult, why: string): string {
-  return resultBlocks(result)
-    .map((block) => (block.type === "text" ? block.text : imageLeftOut(block, why)))
-    .join("\n");
+/**
+ * Blocks (from {@link resultBlocks}) as one string: the texts, with each image replaced by its
+ * note, joined by newlines.
+ */
+export function blocksText(blocks: Array<TextContent | ImageContent>, why: string): string {
+  return blocks.map((block) => (block.type === "text" ? block.text : imageLeftOut(block, why))).join("\n");
 }
 
 /** `data:` URL of a base64 image block. */
