@@ -56,12 +56,13 @@ const PromiseConstructor = Promise;
 export async function loadBesideHostile(
   hostileSource: string,
   options: { compiler: CompilerName; factoryTimeoutMs?: number; deadlineMs?: number },
-): Promise<{ outcome: HostileLoadOutcome; dir: string }> {
+): Promise<{ outcome: HostileLoadOutcome; dir: string; left: string[] }> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "tooldock-hostile-")));
   writeFileSync(join(dir, "a-good.ts"), goodModule("good_before"));
   writeFileSync(join(dir, "b-hostile.ts"), hostileSource);
   writeFileSync(join(dir, "c-good.ts"), goodModule("good_after"));
   let timer: NodeJS.Timeout | undefined;
+  let left: string[] = [];
   try {
     const outcome = await new PromiseConstructor<HostileLoadOutcome>((resolve) => {
       timer = setTimeout(
@@ -88,12 +89,37 @@ export async function loadBesideHostile(
         (error: unknown) => resolve({ __proto__: null, status: "rejected", error } as HostileLoadOutcome),
       );
     });
-    return { outcome, dir };
+    left = changedBuiltIns();
+    return { outcome, dir, left };
   } finally {
     clearTimeout(timer);
     restoreBuiltIns();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the hostile modules of these tests change that is not as it was, by name: read before
+ * {@link restoreBuiltIns}, so a test sees what the load itself left changed.
+ */
+function changedBuiltIns(): string[] {
+  const changed: string[] = [];
+  if (!sameDescriptor(Object.getOwnPropertyDescriptor(Object.prototype, "then"), originals.objectThen))
+    changed.push("Object.prototype.then");
+  if (Promise.race !== originals.race) changed.push("Promise.race");
+  if (Promise.all !== originals.all) changed.push("Promise.all");
+  if (Promise.allSettled !== originals.allSettled) changed.push("Promise.allSettled");
+  if (Promise.resolve !== originals.resolve) changed.push("Promise.resolve");
+  if (Array.isArray !== originals.isArray) changed.push("Array.isArray");
+  if (!sameDescriptor(Object.getOwnPropertyDescriptor(process, "on"), originals.processOn))
+    changed.push("process.on");
+  if (EventEmitter.prototype.on !== originals.emitterOn) changed.push("EventEmitter.prototype.on");
+  return changed;
+}
+
+function sameDescriptor(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.value === b.value && a.get === b.get && a.set === b.set;
 }
 
 /** Puts back what the hostile modules of these tests change, if a load left it changed. */

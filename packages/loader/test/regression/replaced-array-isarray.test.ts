@@ -23,12 +23,13 @@ export default (pi) => [
 describe.each<CompilerName>(["esbuild", "jiti"])("a module that replaces Array.isArray (%s)", (compiler) => {
   it("does not stop the load: it settles, the good tools load and the change is reported and undone", async () => {
     const isArray = Array.isArray;
-    const { outcome, dir } = await loadBesideHostile(HOSTILE, { compiler });
+    const { outcome, dir, left } = await loadBesideHostile(HOSTILE, { compiler });
     expect(outcome.status).toBe("settled");
     expect(toolNames(outcome)).toEqual(expect.arrayContaining(["good_before", "good_after"]));
     expect(diagnosticsOf(outcome, dir, "b-hostile.ts").join("\n")).toContain(
       "Array.isArray (replaced, restored)",
     );
+    expect(left).toEqual([]);
     expect(Array.isArray).toBe(isArray);
   });
 });

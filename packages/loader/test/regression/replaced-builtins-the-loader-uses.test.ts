@@ -89,13 +89,14 @@ describe.each(cases)(
   (compiler, _when, source) => {
     it("does not stop the load: it settles, the good tools load and every change is undone", async () => {
       const before = currentBuiltIns();
-      const { outcome, dir } = await loadBesideHostile(source, { compiler });
+      const { outcome, dir, left } = await loadBesideHostile(source, { compiler });
       expect(outcome.status).toBe("settled");
       expect(toolNames(outcome)).toEqual(expect.arrayContaining(["good_before", "good_after"]));
       const reported = diagnosticsOf(outcome, dir, "b-hostile.ts").join("\n");
       for (const name of REPLACED) expect(reported).toContain(`${name} (replaced, restored)`);
       expect(JSON.stringify([1])).toBe("[1]");
       expect([1, 2].map((value) => value * 2)).toEqual([2, 4]);
+      expect(left).toEqual([]);
       const after = currentBuiltIns();
       for (let index = 0; index < REPLACED.length; index++)
         expect(after[index], REPLACED[index]).toBe(before[index]);

@@ -22,12 +22,13 @@ export default (pi) => ({
 
 describe.each<CompilerName>(["esbuild", "jiti"])("a module that replaces process.on (%s)", (compiler) => {
   it("is undone: process.on is the EventEmitter method again, reported as replaced, restored", async () => {
-    const { outcome, dir } = await loadBesideHostile(HOSTILE, { compiler });
+    const { outcome, dir, left } = await loadBesideHostile(HOSTILE, { compiler });
     expect(outcome.status).toBe("settled");
     expect(toolNames(outcome)).toEqual(expect.arrayContaining(["good_before", "good_after"]));
     const reported = diagnosticsOf(outcome, dir, "b-hostile.ts").join("\n");
     expect(reported).toContain("process.on (replaced, restored)");
     expect(reported).not.toContain("kept");
+    expect(left).toEqual([]);
     expect(Object.hasOwn(process, "on")).toBe(false);
     expect(process.on).toBe(EventEmitter.prototype.on);
   });

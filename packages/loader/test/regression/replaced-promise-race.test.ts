@@ -21,12 +21,13 @@ const HOSTILE = `export default (pi) => {
 describe.each<CompilerName>(["esbuild", "jiti"])("a module that replaces Promise.race (%s)", (compiler) => {
   it("does not stop the load: it settles, the good tools load and the change is reported and undone", async () => {
     const race = Promise.race;
-    const { outcome, dir } = await loadBesideHostile(HOSTILE, { compiler });
+    const { outcome, dir, left } = await loadBesideHostile(HOSTILE, { compiler });
     expect(outcome.status).toBe("settled");
     expect(toolNames(outcome)).toEqual(expect.arrayContaining(["good_before", "good_after"]));
     expect(diagnosticsOf(outcome, dir, "b-hostile.ts").join("\n")).toContain(
       "Promise.race (replaced, restored)",
     );
+    expect(left).toEqual([]);
     expect(Promise.race).toBe(race);
   });
 });
