@@ -41,7 +41,7 @@ export interface IsolateOptions {
  * overflows into 1 ms, so every module would time out at once), and the same bound is ample
  * for a heap size in MB.
  */
-export const MAX_ISOLATE_OPTION = 2_147_483_647;
+const MAX_ISOLATE_OPTION = 2_147_483_647;
 
 function positiveInteger(text: string | undefined, source: string): number | undefined {
   if (text === undefined || text === "") return undefined;
