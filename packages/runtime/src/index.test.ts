@@ -22,7 +22,6 @@ describe("@tooldock/runtime public surface", () => {
       "createResolveTool",
       "defaultUserFolder",
       "ensurePrivateFolder",
-      "ensurePrivateFolderSync",
       "formatSchemaIssue",
       "openAIStrictProblems",
       "runningToolCall",

@@ -106,6 +106,5 @@ export {
   checkPrivateFolderSync,
   defaultUserFolder,
   ensurePrivateFolder,
-  ensurePrivateFolderSync,
   type PrivateFolderCheck,
 } from "./util/private-folder.js";

@@ -16,7 +16,6 @@ import {
   checkPrivateFolderSync,
   defaultUserFolder,
   ensurePrivateFolder,
-  ensurePrivateFolderSync,
 } from "./private-folder.js";
 
 const posix = typeof process.getuid === "function";
@@ -57,7 +56,6 @@ describe("checkPrivateFolder / ensurePrivateFolder", () => {
     }
     expect(await checkPrivateFolder(folder, root)).toEqual({ ok: true });
     expect(checkPrivateFolderSync(folder, root)).toEqual({ ok: true });
-    expect(ensurePrivateFolderSync(join(root, "c"), root)).toEqual({ ok: true });
   });
 
   it("accepts an existing 0755 folder (not writable by others)", async () => {
@@ -123,7 +121,6 @@ describe("checkPrivateFolder / ensurePrivateFolder", () => {
     });
     const created = await ensurePrivateFolder(join(root, "inner"), root);
     expect(created).toMatchObject({ ok: false, folder: join(root, "inner") });
-    expect(ensurePrivateFolderSync(join(root, "inner"), root)).toMatchObject({ ok: false });
   });
 
   it("refuses a folder outside the root", async () => {

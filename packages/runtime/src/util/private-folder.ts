@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, type Stats } from "node:fs";
+import { lstatSync, type Stats } from "node:fs";
 import { lstat, mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -92,18 +92,6 @@ export async function ensurePrivateFolder(folder: string, root: string): Promise
     return { ok: false, folder: resolve(folder), reason: `could not be created (${errorText(error)})` };
   }
   return checkPrivateFolder(folder, root);
-}
-
-/** `ensurePrivateFolder`, synchronously. */
-export function ensurePrivateFolderSync(folder: string, root: string): PrivateFolderCheck {
-  const chain = folderChain(folder, root);
-  if (!chain.ok) return chain;
-  try {
-    mkdirSync(resolve(folder), { recursive: true, mode: PRIVATE_FOLDER_MODE });
-  } catch (error) {
-    return { ok: false, folder: resolve(folder), reason: `could not be created (${errorText(error)})` };
-  }
-  return checkPrivateFolderSync(folder, root);
 }
 
 /** `folder`, its parents, up to `root`, innermost first; a failure when `folder` is not under `root`. */
