@@ -16,6 +16,7 @@ import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
  * - `tool-hook-failed`: a tool's `onSession` threw; the session carried on.
  * - `tool-warning`: `register` accepted a tool but warns about it (`code` `W_TOOL_ACCESSOR`:
  *   its fields were read through getters or a Proxy, once; the tool keeps those values).
+ * - `tool-unregistered`: `unregister` removed the tool of that name (and origin).
  * - `tool-call-fault`: a fault the session contained without changing a call's result (a
  *   late settle, a refused late push, dropped details or updates, a failing `onUpdate`).
  */
@@ -32,6 +33,7 @@ export type SessionEvent =
       message: string;
       hint: string;
     }
+  | { type: "tool-unregistered"; toolName: string; origin: string }
   | ToolCallFaultEvent
   | PendingActionEvent;
 

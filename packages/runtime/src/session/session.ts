@@ -1,4 +1,4 @@
-import type { AgentToolResult, CustomTool, CustomToolContext } from "@tooldock/sdk";
+import { type AgentToolResult, type CustomTool, type CustomToolContext, TooldockError } from "@tooldock/sdk";
 import { settleWithin } from "../pending/callback-deadline.js";
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import { PendingActionStore } from "../pending/pending-action-store.js";
@@ -47,6 +47,8 @@ export class Session {
   readonly #lifecycleContext: CustomToolContext;
   readonly #execute: ExecuteDependencies;
   readonly #hooksInFlight = new Set<Promise<void>>();
+  /** The calls running now, by tool name (see `unregister`). */
+  readonly #running = new Map<string, Set<Promise<unknown>>>();
   readonly #unsubscribePending: () => void;
   /** Closed by `dispose()`: stops the calls in flight and refuses new ones. */
   readonly #inFlight = new InFlightCalls();
@@ -120,6 +122,34 @@ export class Session {
       );
   }
 
+  /**
+   * Removes a registered tool and returns whether there was one of that name. The name is
+   * free again at once (a host reloading a module registers its new version under it), and
+   * the session emits `tool-unregistered`. Calls of the tool already running finish as
+   * usual; once they have ended (waiting at most `resolveTimeoutMs`), the tool gets
+   * `{ reason: "shutdown" }` on its `onSession`, bounded like every hook (unless the session
+   * was disposed: then it already had it). Pending actions the tool staged stay pending: they
+   * carry their own `apply` and `reject`, and `resolve` still settles them. `activeTools()`
+   * and the provider requests leave the tool out from now on.
+   *
+   * Throws a `TooldockError` `E_NAME_INVALID` for `resolve`: the session's own tool stays.
+   * Built-in tools the host registered itself (`ast_edit`) can be unregistered like any other.
+   */
+  unregister(name: string): boolean {
+    if (name === RESOLVE_TOOL_NAME) {
+      throw new TooldockError(
+        "E_NAME_INVALID",
+        `Cannot unregister "${RESOLVE_TOOL_NAME}": it is the session's own tool, which applies and discards pending actions. Unregister only the tools you registered.`,
+      );
+    }
+    const removed = this.#registry.unregister(name);
+    if (removed === undefined) return false;
+    this.#emitter.emit({ type: "tool-unregistered", toolName: name, origin: removed.origin });
+    if (this.#state !== "disposed")
+      this.#track(this.#shutDownRemoved(removed.tool, [...(this.#running.get(name) ?? [])]));
+    return true;
+  }
+
   /** The registered tool of that name, hidden ones included. */
   get(name: string): CustomTool | undefined {
     return this.#registry.get(name)?.tool;
@@ -169,11 +199,15 @@ export class Session {
     if (emitter.hasListeners) emitter.emit({ type: "tool-call-start", toolCallId, name, params });
     const slot: ScopeSlot = { scope: undefined };
     let result: AgentToolResult;
+    const running = executeToolCall(this.#execute, reading.call, slot);
+    const untrack = this.#trackCall(name, running);
     try {
-      result = await executeToolCall(this.#execute, reading.call, slot);
+      result = await running;
     } catch (error) {
       // Not reached by any known fault: every step contains its own. Kept so `execute` never rejects.
       result = failed(toolCallMessages.internalFault(name, error)).result;
+    } finally {
+      untrack();
     }
     if (emitter.hasListeners) emitter.emit({ type: "tool-call-end", toolCallId, name, result });
     const staged = slot.scope?.takeStaged();
@@ -239,6 +273,27 @@ export class Session {
       if (pending.includes(record))
         this.#emitter.emit({ type: "reminder", text: reminderText(record), record, toolCallId });
     }
+  }
+
+  /** Notes a running call by tool name, so that `unregister` can let it finish first. */
+  #trackCall(name: string, call: Promise<unknown>): () => void {
+    let calls = this.#running.get(name);
+    if (calls === undefined) {
+      calls = new Set();
+      this.#running.set(name, calls);
+    }
+    calls.add(call);
+    return () => {
+      calls.delete(call);
+      if (calls.size === 0 && this.#running.get(name) === calls) this.#running.delete(name);
+    };
+  }
+
+  /** `shutdown` for an unregistered tool, once the calls it was running have ended. */
+  async #shutDownRemoved(tool: CustomTool, calls: Promise<unknown>[]): Promise<void> {
+    const timeoutMs = this.#config.resolveTimeoutMs;
+    if (calls.length > 0) await settleWithin(() => Promise.allSettled(calls), timeoutMs);
+    await notifyTool(tool, { reason: "shutdown" }, this.#lifecycleContext, this.#onHookFault, timeoutMs);
   }
 
   readonly #onHookFault: HookFaultHandler = (toolName, event, error) => {

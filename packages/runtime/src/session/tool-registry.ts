@@ -41,8 +41,9 @@ export const DEFAULT_ORIGIN = "the host";
 /**
  * The tools of one session, in registration order. Registration reads the tool once into a
  * frozen record (`snapshotTool`) and checks that record's shape, name and schema, so a
- * registered tool is always callable and cannot change afterwards. A name, once taken, is
- * never given to another tool: the built-in `resolve` (registered first) cannot be replaced.
+ * registered tool is always callable and cannot change afterwards. A name taken is never
+ * given to another tool until {@link ToolRegistry.unregister} frees it: the built-in
+ * `resolve` (registered first, never unregistered by the session) cannot be replaced.
  */
 export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
@@ -95,6 +96,17 @@ export class ToolRegistry {
 
   get(name: string): RegisteredTool | undefined {
     return this.#entries.get(name);
+  }
+
+  /**
+   * Removes the tool of that name and returns its entry, or `undefined` when none is
+   * registered. The name is free again afterwards. The caller decides which names may go
+   * (the session keeps `resolve`).
+   */
+  unregister(name: string): RegisteredTool | undefined {
+    const entry = this.#entries.get(name);
+    if (entry !== undefined) this.#entries.delete(name);
+    return entry;
   }
 
   /** Every entry, in registration order. */
