@@ -1,31 +1,95 @@
-// An example host: load tool modules from a folder, run a session, let the "model" call a
-// deferrable tool, and resolve the pending action it stages. Copy it and replace the scripted
-// model turns (`modelTurn`) with calls to your model API.
+// The README's chat server (chat-server.ts), run offline: a scripted model stands in for
+// OpenAI. It opens two conversations on one host, each in its own folder, asks both at once
+// to rename files, and lets the model apply in one and discard in the other. Replace
+// `scriptedModel()` with `(body) => openai.chat.completions.create(body)` to use a real model.
 //
 //   node packages/examples/dist/host.js [tools-folder]
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { loadCustomTools, ToolHost } from "@tooldock/loader";
-import { Session, toOpenAIRequest } from "@tooldock/runtime";
-import type { AgentToolResult, Logger } from "@tooldock/sdk";
+import type { Logger } from "@tooldock/sdk";
+import type OpenAI from "openai";
+import { type Complete, createChatServer } from "./chat-server.js";
 
 /** Options of {@link runExampleHost}. */
 export interface ExampleHostOptions {
   /** Tool modules to load: a file, a folder or a package folder. */
   toolsPath: string;
-  /** The folder the tools work in. */
-  cwd: string;
+  /** The working folder of each conversation; each must hold `draft-a.txt` and `draft-b.txt`. */
+  folders: { apply: string; discard: string };
   /** Where the host prints. Default: `console.log`. */
   log?: (line: string) => void;
 }
 
-const text = (result: AgentToolResult) =>
-  result.content.map((block) => (block.type === "text" ? block.text : `[${block.mimeType}]`)).join("\n");
+type Message = OpenAI.Chat.ChatCompletionMessageParam;
 
-/** Runs the example conversation and returns what the `resolve` call answered. */
-export async function runExampleHost(options: ExampleHostOptions): Promise<AgentToolResult> {
+const textOf = (message: Message | undefined) =>
+  typeof message?.content === "string" ? message.content : "";
+
+/**
+ * A stand-in for the model: it previews the rename the first user message asks for, calls
+ * `resolve` whenever the request forces it (with the action the user asked for), and answers
+ * with the text of the last tool result otherwise. Every request it gets is logged.
+ */
+export function scriptedModel(log: (line: string) => void): Complete {
+  let calls = 0;
+  return async (body) => {
+    calls += 1;
+    const conversation = textOf(body.messages[0]);
+    const choice = JSON.stringify(body.tool_choice);
+    log(`→ model (${conversation}): ${body.tools?.length ?? 0} tool(s), tool_choice ${choice}`);
+    const apply = conversation.includes("apply");
+    const last = body.messages.at(-1);
+    const call = (name: string, args: unknown): OpenAI.Chat.ChatCompletionMessageFunctionToolCall => ({
+      id: `call_${calls}`,
+      type: "function",
+      function: { name, arguments: JSON.stringify(args) },
+    });
+    const forced = typeof body.tool_choice === "object" && body.tool_choice.type === "function";
+    const message: OpenAI.Chat.ChatCompletionMessage = forced
+      ? {
+          role: "assistant",
+          content: null,
+          refusal: null,
+          tool_calls: [
+            call(
+              "resolve",
+              apply ? { action: "apply", reason: "Approved." } : { action: "discard", reason: "Declined." },
+            ),
+          ],
+        }
+      : last?.role === "tool"
+        ? { role: "assistant", content: textOf(last), refusal: null }
+        : {
+            role: "assistant",
+            content: null,
+            refusal: null,
+            tool_calls: [
+              call("batch_rename_preview", {
+                files: ["draft-a.txt", "draft-b.txt"],
+                find: "draft-",
+                replace: "final-",
+                regex: false,
+              }),
+            ],
+          };
+    return {
+      id: `chatcmpl-${calls}`,
+      object: "chat.completion",
+      created: 0,
+      model: body.model,
+      choices: [
+        { index: 0, message, finish_reason: message.tool_calls ? "tool_calls" : "stop", logprobs: null },
+      ],
+    };
+  };
+}
+
+/** Runs both conversations and returns each one's final answer. */
+export async function runExampleHost(
+  options: ExampleHostOptions,
+): Promise<{ apply: string; discard: string }> {
   const log = options.log ?? console.log;
   const logger: Logger = {
     debug: () => undefined,
@@ -33,68 +97,56 @@ export async function runExampleHost(options: ExampleHostOptions): Promise<Agent
     warn: (message) => log(`[tool warning] ${message}`),
     error: (message) => log(`[tool error] ${message}`),
   };
-
-  // 1. One session per conversation; the host object owns the `pi` API tools receive.
-  const session = new Session({ cwd: options.cwd });
-  const host = new ToolHost({ cwd: options.cwd, logger });
-  const { tools, diagnostics } = await loadCustomTools({
-    paths: [options.toolsPath],
-    cwd: options.cwd,
-    host,
-    session,
+  const server = await createChatServer({
+    toolsPath: options.toolsPath,
+    cwd: options.folders.apply,
+    model: "gpt-4.1",
+    complete: scriptedModel(log),
+    logger,
   });
-  for (const diagnostic of diagnostics) {
-    log(
-      `${diagnostic.severity} ${diagnostic.code} ${diagnostic.path}: ${diagnostic.message} (${diagnostic.hint ?? ""})`,
-    );
-  }
-  log(`Loaded ${tools.length} tool(s): ${tools.map((loaded) => loaded.tool.name).join(", ")}`);
-
-  // 2. When a tool stages an action, the session produces a reminder to put in the conversation.
-  session.subscribe((event) => {
-    if (event.type === "reminder") log(`[reminder for the model] ${event.text}`);
-  });
-  await session.start();
-
-  // 3. Each model turn: send the active tools and the tool choice; run the call it makes.
-  let calls = 0;
-  const modelTurn = async (name: string, params: unknown) => {
-    const request = toOpenAIRequest(session);
-    log(`→ model gets ${request.tools.length} tool(s), tool_choice ${JSON.stringify(request.tool_choice)}`);
-    calls += 1;
-    const result = await session.execute({ toolCallId: `call_${calls}`, name, params });
-    log(`← ${name}${result.isError ? " (error)" : ""}:\n${text(result)}`);
-    return result;
-  };
-
+  for (const d of server.diagnostics)
+    log(`${d.severity} ${d.code} ${d.path}: ${d.message} (${d.hint ?? ""})`);
   try {
-    await modelTurn("batch_rename_preview", {
-      files: ["draft-a.txt", "draft-b.txt"],
-      find: "draft-",
-      replace: "final-",
-      regex: false,
-    });
-    // The stack now holds the rename; the next request forces `resolve`.
-    for (const record of session.pending.list()) log(`pending: ${record.label} (${record.sourceToolName})`);
-    return await modelTurn("resolve", { action: "apply", reason: "The user approved the new names." });
+    await server.open("apply", options.folders.apply);
+    await server.open("discard", options.folders.discard);
+    const [apply, discard] = await Promise.all([
+      server.send("apply", "Rename the drafts to final-, then apply."),
+      server.send("discard", "Rename the drafts to final-, then discard."),
+    ]);
+    for (const id of ["apply", "discard"]) {
+      log(`Transcript of "${id}":`);
+      for (const message of server.transcript(id)) {
+        const calls = message.role === "assistant" ? (message.tool_calls ?? []) : [];
+        const said = calls.map((c) =>
+          c.type === "function" ? `${c.function.name}(${c.function.arguments})` : "",
+        );
+        log(`  ${message.role}: ${said.length > 0 ? said.join(", ") : textOf(message).split("\n")[0]}`);
+      }
+    }
+    return { apply, discard };
   } finally {
-    // Disposing discards anything still pending and tells tools the session is over.
-    await session.dispose();
+    // Closing discards anything still pending and tells tools the session is over.
+    await Promise.all([server.close("apply"), server.close("discard")]);
   }
 }
 
-/** `node dist/host.js [tools-folder]`: runs the example in a temporary folder. */
+/** `node dist/host.js [tools-folder]`: runs the example in two temporary folders. */
 async function main(): Promise<void> {
   const toolsPath = process.argv[2] ?? fileURLToPath(new URL("..", import.meta.url));
-  const cwd = await mkdtemp(join(tmpdir(), "tooldock-host-"));
+  const root = await mkdtemp(join(tmpdir(), "tooldock-host-"));
+  const folders = { apply: join(root, "apply"), discard: join(root, "discard") };
   try {
-    await writeFile(join(cwd, "draft-a.txt"), "a\n");
-    await writeFile(join(cwd, "draft-b.txt"), "b\n");
-    const result = await runExampleHost({ toolsPath: resolve(toolsPath), cwd });
-    console.log(`Files now: ${(await readdir(cwd)).sort().join(", ")}`);
-    process.exitCode = result.isError ? 1 : 0;
+    for (const folder of Object.values(folders)) {
+      await mkdir(folder);
+      await writeFile(join(folder, "draft-a.txt"), "a\n");
+      await writeFile(join(folder, "draft-b.txt"), "b\n");
+    }
+    const answers = await runExampleHost({ toolsPath: resolve(toolsPath), folders });
+    console.log(`Answers: ${JSON.stringify(answers)}`);
+    for (const [id, folder] of Object.entries(folders))
+      console.log(`Files in "${id}": ${(await readdir(folder)).sort().join(", ")}`);
   } finally {
-    await rm(cwd, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   }
 }
 

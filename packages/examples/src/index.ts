@@ -7,4 +7,5 @@ export const examplesPackageDirectory: string = fileURLToPath(new URL("..", impo
 /** The folder of the example tool modules (`tools/*.ts`). */
 export const examplesToolsDirectory: string = fileURLToPath(new URL("../tools", import.meta.url));
 
-export { type ExampleHostOptions, runExampleHost } from "./host.js";
+export { type ChatServerOptions, type Complete, createChatServer } from "./chat-server.js";
+export { type ExampleHostOptions, runExampleHost, scriptedModel } from "./host.js";
