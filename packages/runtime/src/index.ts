@@ -39,6 +39,7 @@ export {
 } from "./schema/tool-schema.js";
 // Sessions (SPEC §4).
 export type { ToolCall } from "./session/execute/tool-call.js";
+export type { ToolCallError, ToolCallErrorLocation } from "./session/execute/tool-call-error.js";
 export type { ToolCallFault, ToolCallFaultEvent } from "./session/execute/tool-call-fault.js";
 export { type RunningToolCall, runningToolCall, trackToolCalls } from "./session/execute/tool-call-scope.js";
 export { RESOLVE_TOOL_ORIGIN, Session } from "./session/session.js";

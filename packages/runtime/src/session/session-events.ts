@@ -1,13 +1,16 @@
 import type { AgentToolResult, CustomToolSessionEvent } from "@tooldock/sdk";
 import type { PendingActionEvent, PendingActionRecord } from "../pending/pending-action-record.js";
 import { SafeEmitter } from "../util/safe-emitter.js";
+import type { ToolCallError } from "./execute/tool-call-error.js";
 import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
 
 /**
  * What {@link Session.subscribe} listeners receive: the session's own events and every event
  * of its pending store, forwarded.
  *
- * - `tool-call-start` / `tool-call-end`: around every `execute`, whatever the outcome.
+ * - `tool-call-start` / `tool-call-end`: around every `execute`, whatever the outcome. When the
+ *   tool's `execute` threw or rejected, `tool-call-end` carries `error` ({@link ToolCallError}:
+ *   message, name, code, the source-mapped stack and the tool's own `location`), JSON-safe.
  * - `reminder`: for every push, `text` for the host to inject into the conversation. An action
  *   a call staged (`ctx.pushPendingAction` or `pi.pushPendingAction`) is reminded after that
  *   call's `tool-call-end` (if still pending), with its `toolCallId`, so a host appends it
@@ -22,7 +25,13 @@ import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
  */
 export type SessionEvent =
   | { type: "tool-call-start"; toolCallId: string; name: string; params: unknown }
-  | { type: "tool-call-end"; toolCallId: string; name: string; result: AgentToolResult }
+  | {
+      type: "tool-call-end";
+      toolCallId: string;
+      name: string;
+      result: AgentToolResult;
+      error?: ToolCallError;
+    }
   | { type: "reminder"; text: string; record: PendingActionRecord; toolCallId?: string }
   | { type: "tool-hook-failed"; toolName: string; event: CustomToolSessionEvent; error: unknown }
   | {

@@ -209,7 +209,10 @@ export class Session {
     } finally {
       untrack();
     }
-    if (emitter.hasListeners) emitter.emit({ type: "tool-call-end", toolCallId, name, result });
+    if (emitter.hasListeners) {
+      const { error } = slot;
+      emitter.emit({ type: "tool-call-end", toolCallId, name, result, ...(error === undefined ? {} : { error }) });
+    }
     const staged = slot.scope?.takeStaged();
     if (staged !== undefined) this.#remind(staged, toolCallId);
     return result;

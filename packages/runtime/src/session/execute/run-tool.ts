@@ -1,3 +1,4 @@
+import { describeError } from "../../util/describe-error.js";
 import { createToolContext, type ToolContextSource } from "../tool-context.js";
 import type { RegisteredTool } from "../tool-registry.js";
 import { CallAbort } from "./call-abort.js";
@@ -6,6 +7,7 @@ import { forwardUpdates, NO_UPDATES } from "./forward-updates.js";
 import type { InFlightCalls } from "./in-flight-calls.js";
 import { preparePartial } from "./prepare-partial.js";
 import { failed, type StepOutcome, type ToolCall } from "./tool-call.js";
+import { readToolCallError } from "./tool-call-error.js";
 import type { ReportFault } from "./tool-call-fault.js";
 import { toolCallMessages } from "./tool-call-messages.js";
 import { runInToolCallScope, type ScopeSlot, ToolCallScope } from "./tool-call-scope.js";
@@ -91,7 +93,13 @@ export function runTool(
       (error: unknown) => {
         if (!abort.end()) return report("late-settle", error);
         updates.end();
-        settle(failed(toolCallMessages.threw(name, error)));
+        const description = describeError(error);
+        try {
+          slot.error = readToolCallError(error, entry.origin, description);
+        } catch {
+          // Not reached: the read is total. Kept so a thrown value can never hold the call open.
+        }
+        settle(failed(toolCallMessages.threw(name, description)));
       },
     );
   });

@@ -36,9 +36,10 @@ export const toolCallMessages = {
     );
   },
 
-  threw(name: string, error: unknown): string {
+  /** `description` is what the tool threw, as `describeError` put it (read once, see `readToolCallError`). */
+  threw(name: string, description: string): string {
     return (
-      `Tool "${name}" failed: ${describeError(error)}. ` +
+      `Tool "${name}" failed: ${description}. ` +
       "Check the arguments and the current state, then retry or try another approach."
     );
   },

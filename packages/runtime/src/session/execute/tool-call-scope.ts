@@ -3,6 +3,7 @@ import { type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
 import type { PendingActionRecord } from "../../pending/pending-action-record.js";
 import type { ToolContextSource } from "../tool-context.js";
 import type { CallAbort } from "./call-abort.js";
+import type { ToolCallError } from "./tool-call-error.js";
 
 /**
  * The tool call whose code is running now, as {@link runningToolCall} returns it. The
@@ -108,9 +109,13 @@ export class ToolCallScope implements RunningToolCall {
   }
 }
 
-/** Where `runTool` leaves the scope of the call it ran, for the session to read afterwards. */
+/**
+ * Where `runTool` leaves what the call it ran left behind, for the session to read afterwards:
+ * its scope (the actions it staged) and, when the tool threw or rejected, that error, read.
+ */
 export interface ScopeSlot {
   scope: ToolCallScope | undefined;
+  error?: ToolCallError;
 }
 
 // One storage for the whole runtime: once tracking is on, a session sets it around each
