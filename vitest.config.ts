@@ -12,10 +12,16 @@ export default defineConfig({
       { find: /^@tooldock\/runtime$/, replacement: source("./packages/runtime/src/index.ts") },
       { find: /^@tooldock\/loader\/testing$/, replacement: source("./packages/loader/src/testing/index.ts") },
       { find: /^@tooldock\/loader$/, replacement: source("./packages/loader/src/index.ts") },
+      { find: /^@tooldock\/ai-sdk$/, replacement: source("./packages/ai-sdk/src/index.ts") },
     ],
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
+      "bench/**/*.test.ts",
+      "scripts/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/dist/**", "**/fixtures/**", "**/corpus/**"],
     typecheck: {
       include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
