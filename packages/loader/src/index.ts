@@ -23,7 +23,7 @@ export {
 } from "./host-api/tool-host.js";
 /** Discovers, compiles, guards and validates tool modules; never throws for a module's fault. */
 export { loadCustomTools } from "./load/load-custom-tools.js";
-export type { LoadCustomToolsResult, LoadedCustomTool } from "./load/types.js";
+export type { LoadChanges, LoadCustomToolsResult, LoadedCustomTool } from "./load/types.js";
 /** Options of a load, their defaults and environment variables. */
 export {
   COMPILER_ENV,

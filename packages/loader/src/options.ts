@@ -5,6 +5,7 @@ import type { CompilerName } from "./compile/module-compiler.js";
 import type { DiscoveryFileSystem } from "./discover/file-system.js";
 import type { DiscoveredModule } from "./discover/types.js";
 import { ToolHost, type ToolHostSession } from "./host-api/tool-host.js";
+import type { LoadedCustomTool } from "./load/types.js";
 
 /** Environment variable that picks the compiler when the option is not given. */
 export const COMPILER_ENV = "TOOLDOCK_COMPILER";
@@ -18,6 +19,12 @@ export const SOURCE_MAPS_ENV = "TOOLDOCK_SOURCE_MAPS";
 /** What `loadCustomTools` needs of a session to register tools into it. A runtime `Session` fits. */
 export interface LoadSession extends ToolHostSession {
   register(tool: CustomTool, origin?: string): void;
+  /**
+   * Removes a tool; returns whether there was one. With it, a load into the same session
+   * again replaces the tools of the modules it loaded before; without it, each such name is
+   * an `E_NAME_CONFLICT`.
+   */
+  unregister?(name: string): boolean;
 }
 
 /** Reported after each module is loaded (or failed). */
@@ -26,8 +33,13 @@ export interface LoadProgress {
   completed: number;
   total: number;
   module: DiscoveredModule;
-  /** Tools of this module that passed every check (registration into `session` happens when the batch ends). */
-  tools: number;
+  /**
+   * The tools of this module that passed every check, ready to offer before the batch ends.
+   * Registration into `session` happens when the batch ends; the result's `tools` are final:
+   * a module caught later (a `process.exit` from its timer) or a tool the session refuses is
+   * left out there.
+   */
+  tools: readonly LoadedCustomTool[];
   /** Diagnostics this module produced. */
   diagnostics: number;
 }

@@ -83,12 +83,16 @@ describe("loadCustomTools with a session", () => {
       cacheDir,
       onProgress: (event) => progress.push(event),
     });
-    expect(rewritePaths(progress)).toEqual([
+    const seen = progress.map((event) => ({
+      ...event,
+      tools: event.tools.map(({ tool, path }) => ({ name: tool.name, path })),
+    }));
+    expect(rewritePaths(seen)).toEqual([
       {
         completed: 1,
         total: 2,
         module: { path: "<cwd>/error-import/canary.ts", resolvedPath: "<cwd>/error-import/canary.ts" },
-        tools: 1,
+        tools: [{ name: "canary_import", path: "<cwd>/error-import/canary.ts" }],
         diagnostics: 0,
       },
       {
@@ -98,7 +102,7 @@ describe("loadCustomTools with a session", () => {
           path: "<cwd>/error-import/throws-on-import.ts",
           resolvedPath: "<cwd>/error-import/throws-on-import.ts",
         },
-        tools: 0,
+        tools: [],
         diagnostics: 1,
       },
     ]);

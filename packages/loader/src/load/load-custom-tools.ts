@@ -1,13 +1,8 @@
-import {
-  DIAGNOSTIC_ERROR_CODES,
-  type Diagnostic,
-  type DiagnosticErrorCode,
-  TooldockError,
-} from "@tooldock/sdk";
+import type { Diagnostic } from "@tooldock/sdk";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { createModuleCompiler } from "../compile/module-compiler.js";
-import { createDiagnostic, describeError } from "../diagnostics.js";
 import { discoverToolModules } from "../discover/discover-tool-modules.js";
+import { expandPath } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { type GlobalChange, watchGlobals } from "../guards/global-snapshot.js";
 import { LoadGuard } from "../guards/load-guard.js";
@@ -16,6 +11,7 @@ import type { NameClaims } from "../validate/accept-tools.js";
 import { CompileAhead } from "./compile-ahead.js";
 import { lateFaultDiagnostics, lateTamperingWarnings, tamperingWarning } from "./fault-diagnostics.js";
 import { loadAndAccept } from "./load-and-accept.js";
+import { registerIntoSession } from "./register-into-session.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
 /**
@@ -24,7 +20,9 @@ import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
  * Modules are imported one after another, in discovery order (compilation runs a few modules
  * ahead, bounded); the first module to claim a tool name
  * keeps it. With `session`, the tools are registered into it (origin: the module path) and it
- * becomes the host's active session.
+ * becomes the host's active session. Loading into a session the same modules were loaded
+ * into before replaces their tools and keeps its pending actions; `changes` says which
+ * names were added, removed or replaced (see `registerIntoSession`).
  *
  * @example
  * ```ts
@@ -66,7 +64,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     // An index loop: a module may have replaced the array iterator (it is restored after it).
     for (let index = 0; index < discovered.modules.length; index++) {
       const module = discovered.modules[index] as DiscoveredModule;
-      const before = { tools: accepted.length, diagnostics: diagnostics.length };
+      const before = { diagnostics: diagnostics.length };
       const compiled = compileAhead.take(index);
       // Built-ins the module changed are put back as soon as its code has run, before the
       // loader looks at what it produced (one check per module, see `afterStep`).
@@ -93,7 +91,11 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
         completed,
         total: discovered.modules.length,
         module,
-        tools: accepted.length - before.tools,
+        tools: contributed.tools.map((tool) => ({
+          tool,
+          path: module.path,
+          resolvedPath: module.resolvedPath,
+        })),
         diagnostics: diagnostics.length - before.diagnostics,
       });
     }
@@ -119,46 +121,17 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     diagnostics.push(...late);
     if (late.some((diagnostic) => diagnostic.severity === "error")) skipped.add(module.resolvedPath);
   }
-  const tools: LoadedCustomTool[] = [];
-  for (const { tool, module } of accepted) {
-    if (skipped.has(module.resolvedPath)) continue;
-    const refused = register(context.session, tool, module);
-    if (refused !== undefined) {
-      diagnostics.push(refused);
-      continue;
-    }
-    tools.push({ tool, path: module.path, resolvedPath: module.resolvedPath });
-  }
-  return { tools, diagnostics, modules: discovered.modules };
-}
-
-/**
- * Registers a tool into the session. The session re-checks the tool; a refusal becomes a
- * diagnostic with the session's own code (a name it already holds is `E_NAME_CONFLICT`).
- */
-function register(
-  session: LoadCustomToolsOptions["session"],
-  tool: LoadedCustomTool["tool"],
-  module: { path: string; resolvedPath: string },
-): Diagnostic | undefined {
-  if (session === undefined) return undefined;
-  try {
-    session.register(tool, module.path);
-    return undefined;
-  } catch (error) {
-    const code =
-      TooldockError.isInstance(error) && (DIAGNOSTIC_ERROR_CODES as readonly string[]).includes(error.code)
-        ? (error.code as DiagnosticErrorCode)
-        : "E_NAME_CONFLICT";
-    return createDiagnostic(code, {
-      message: `Tool "${tool.name}" from ${module.path} was refused by the session: ${describeError(error)}`,
-      path: module.path,
-      resolvedPath: module.resolvedPath,
-      toolName: tool.name,
-      hint:
-        code === "E_NAME_CONFLICT"
-          ? "Rename the tool; the session already holds a tool of that name."
-          : "Fix the tool as the message says; the session checks every tool it registers.",
-    });
-  }
+  const registration = registerIntoSession(context.session, {
+    accepted: accepted.filter(({ module }) => !skipped.has(module.resolvedPath)),
+    modules: discovered.modules,
+    roots: context.paths.map((path) => expandPath(path, context.cwd)),
+    diagnostics,
+  });
+  diagnostics.push(...registration.refused);
+  return {
+    tools: registration.tools,
+    diagnostics,
+    modules: discovered.modules,
+    changes: registration.changes,
+  };
 }

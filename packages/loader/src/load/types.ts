@@ -10,9 +10,24 @@ export interface LoadedCustomTool {
   resolvedPath: string;
 }
 
+/**
+ * What a load changed in its session, by tool name. A load into a session the loader already
+ * loaded the same modules into replaces their tools (see the README, "Reload and watch").
+ */
+export interface LoadChanges {
+  /** Names the session did not hold from these modules before. */
+  added: string[];
+  /** Names no module of the load provides any more; unregistered from the session. */
+  removed: string[];
+  /** Names a module provided again: the old tool was unregistered and the new one registered. */
+  replaced: string[];
+}
+
 /** What `loadCustomTools` returns: loading never throws for a module's fault. */
 export interface LoadCustomToolsResult {
   tools: LoadedCustomTool[];
   diagnostics: Diagnostic[];
   modules: DiscoveredModule[];
+  /** What changed in the session; without `session`, every tool is `added`. */
+  changes: LoadChanges;
 }
