@@ -1,5 +1,10 @@
 import { resolve as resolvePath } from "node:path";
-import { type PendingActionRecord, Session, type SessionOptions } from "@tooldock/runtime";
+import {
+  type PendingActionRecord,
+  Session,
+  type SessionOptions,
+  type ToolCallError,
+} from "@tooldock/runtime";
 import type { AgentToolResult, Diagnostic, Logger, UIContext } from "@tooldock/sdk";
 import type { CompilerName } from "../compile/module-compiler.js";
 import { ToolHost } from "../host-api/tool-host.js";
@@ -30,6 +35,14 @@ export interface ToolHarnessOptions {
   session?: Omit<SessionOptions, "cwd">;
 }
 
+/**
+ * What {@link ToolHarness.call} returns: the result the model would read, and, when the tool
+ * threw or rejected, `error`, the same {@link ToolCallError} the session's `tool-call-end`
+ * event carries: `message`, `name`, `code`, the source-mapped `stack` and `location`
+ * (`{ file, line, column }` of the tool module's own line that threw or called what threw).
+ */
+export type ToolHarnessResult = AgentToolResult & { error?: ToolCallError };
+
 /** A loaded tool module in a fresh session, driven the way a host and a model would drive it. */
 export interface ToolHarness {
   session: Session;
@@ -37,12 +50,15 @@ export interface ToolHarness {
   host: ToolHost;
   tools: LoadedCustomTool[];
   diagnostics: Diagnostic[];
-  /** Calls a tool through the session: arguments are validated, faults come back as `isError` results. */
-  call(name: string, params: unknown, options?: { signal?: AbortSignal }): Promise<AgentToolResult>;
+  /**
+   * Calls a tool through the session: arguments are validated, faults come back as `isError`
+   * results. When the tool threw or rejected, the result also has `error` (where and why).
+   */
+  call(name: string, params: unknown, options?: { signal?: AbortSignal }): Promise<ToolHarnessResult>;
   /** The pending actions, top first. */
   readonly pending: PendingActionRecord[];
   /** Calls the hidden `resolve` tool: applies or discards the top pending action. */
-  resolve(action: "apply" | "discard", reason: string): Promise<AgentToolResult>;
+  resolve(action: "apply" | "discard", reason: string): Promise<ToolHarnessResult>;
   /** Disposes the session (pending actions are discarded, tools get `shutdown`). */
   dispose(): Promise<void>;
 }
@@ -81,10 +97,21 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     builtInToolNames: options.builtInToolNames,
   });
   await session.start();
+  // The error of each call whose tool threw, from its `tool-call-end`, until `call` returns it.
+  const errors = new Map<string, ToolCallError>();
+  session.subscribe((event) => {
+    if (event.type === "tool-call-end" && event.error !== undefined)
+      errors.set(event.toolCallId, event.error);
+  });
   let calls = 0;
-  const execute = (name: string, params: unknown, signal?: AbortSignal) => {
+  const execute = async (name: string, params: unknown, signal?: AbortSignal): Promise<ToolHarnessResult> => {
     calls += 1;
-    return session.execute({ toolCallId: `harness-call-${calls}`, name, params, signal });
+    const toolCallId = `harness-call-${calls}`;
+    const result = await session.execute({ toolCallId, name, params, signal });
+    const error = errors.get(toolCallId);
+    if (error === undefined) return result;
+    errors.delete(toolCallId);
+    return { ...result, error };
   };
   return {
     session,
