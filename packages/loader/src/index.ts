@@ -44,3 +44,11 @@ export {
   nameConflict as nameConflictDiagnostic,
   nameInvalid as nameInvalidDiagnostic,
 } from "./validate/accept-tools.js";
+/** Loads tools, then reloads them into the same host and session whenever their files change. */
+export {
+  DEFAULT_WATCH_DEBOUNCE_MS,
+  type ToolsReload,
+  type ToolWatcher,
+  type WatchCustomToolsOptions,
+  watchCustomTools,
+} from "./watch/watch-custom-tools.js";

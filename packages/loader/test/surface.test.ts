@@ -10,6 +10,7 @@ describe("@tooldock/loader public surface", () => {
         "CACHE_DIR_ENV",
         "COMPILER_ENV",
         "DEFAULT_FACTORY_TIMEOUT_MS",
+        "DEFAULT_WATCH_DEBOUNCE_MS",
         "FACTORY_TIMEOUT_ENV",
         "MAX_TOOLS_PER_MODULE",
         "PENDING_STORE_UNAVAILABLE_MESSAGE",
@@ -20,6 +21,7 @@ describe("@tooldock/loader public surface", () => {
         "loadCustomTools",
         "nameConflictDiagnostic",
         "nameInvalidDiagnostic",
+        "watchCustomTools",
       ]
     `);
   });

@@ -1,0 +1,205 @@
+import { resolve } from "node:path";
+import { TooldockError } from "@tooldock/sdk";
+import { describeError } from "../diagnostics.js";
+import { expandPath } from "../discover/expand-path.js";
+import { ToolHost } from "../host-api/tool-host.js";
+import { loadCustomTools } from "../load/load-custom-tools.js";
+import type { LoadChanges, LoadCustomToolsResult } from "../load/types.js";
+import type { LoadCustomToolsOptions } from "../options.js";
+import { watchPaths } from "./watch-paths.js";
+
+/** Default of `debounceMs`: editors write a file in several steps; one reload covers them. */
+export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
+
+/** One reload of a {@link ToolWatcher}: the load's result and the files that started it. */
+export interface ToolsReload extends LoadCustomToolsResult {
+  /** The files whose change started this reload (absolute, first seen first). */
+  changedPaths: string[];
+}
+
+/** Options of {@link watchCustomTools}: those of `loadCustomTools`, plus how to watch. */
+export interface WatchCustomToolsOptions extends LoadCustomToolsOptions {
+  /** Quiet time after the last change before a reload starts. Default: 100 ms. */
+  debounceMs?: number;
+  /**
+   * Called after each reload (not after the first load), whether or not it changed a tool:
+   * `changes` lists the names added, removed and replaced, `diagnostics` what went wrong.
+   */
+  onReload?: (reload: ToolsReload) => void;
+  /**
+   * Called when a location cannot be watched (missing, unreadable), a watcher fails, or a
+   * `onReload` listener throws. The watcher goes on. Default: ignore.
+   */
+  onError?: (error: TooldockError) => void;
+}
+
+/** A running watch; see {@link watchCustomTools}. */
+export interface ToolWatcher {
+  /** The first load's result. */
+  readonly initial: LoadCustomToolsResult;
+  /**
+   * Reloads now (as a change would, without waiting for the debounce) and resolves with that
+   * reload. A reload already running finishes first; after `close()` it rejects.
+   */
+  reload(): Promise<ToolsReload>;
+  /** Stops watching and waits for a reload in progress. Idempotent; later changes are ignored. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads tools like `loadCustomTools`, then watches the given paths and loads again after
+ * each change (debounced by `debounceMs`). Every reload uses the same host and session, so
+ * the session keeps its conversation and pending actions: the edited modules' tools are
+ * replaced, removed modules' tools unregistered, new ones added (see `loadCustomTools`). Only
+ * what changed is rebuilt: unchanged modules come from the compile cache. A module that
+ * fails in a reload (a syntax error) keeps its previous tools; the diagnostic is in that
+ * reload's `diagnostics`. Without `session`, `changes` compares the tool names with the
+ * previous load's. Never throws for a module's fault; a location that cannot be watched goes
+ * to `onError`.
+ *
+ * @example
+ * ```ts
+ * const watcher = await watchCustomTools({
+ *   paths: ["./tools"], host, session,
+ *   onReload: ({ changes, diagnostics }) => console.error(changes, diagnostics),
+ * });
+ * // later
+ * await watcher.close();
+ * ```
+ */
+export async function watchCustomTools(options: WatchCustomToolsOptions): Promise<ToolWatcher> {
+  const { debounceMs = DEFAULT_WATCH_DEBOUNCE_MS, onReload, onError, ...loadOptions } = options;
+  if (!Number.isFinite(debounceMs) || debounceMs < 0) {
+    throw new TooldockError(
+      "E_INVALID_OPTION",
+      `watchCustomTools: debounceMs must be a finite number of milliseconds, 0 or more (got ${String(debounceMs)}). Pass e.g. 100.`,
+    );
+  }
+  const cwd = resolve(loadOptions.cwd ?? loadOptions.host?.cwd ?? process.cwd());
+  // One host for every reload: the tools' `pi` stays the same object's.
+  const load: LoadCustomToolsOptions = {
+    ...loadOptions,
+    cwd,
+    host: loadOptions.host ?? new ToolHost({ cwd }),
+  };
+  const report = (error: unknown, what: string) => {
+    if (onError === undefined) return;
+    const wrapped = TooldockError.isInstance(error)
+      ? error
+      : new TooldockError("E_WATCH", `${what}: ${describeError(error)}`, { cause: error });
+    try {
+      onError(wrapped);
+    } catch {
+      // A host listener that throws must not stop the watch.
+    }
+  };
+
+  let previous: LoadCustomToolsResult | undefined;
+  let changed: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  /** The load running now (the first one included); reloads never overlap. */
+  let running: Promise<unknown> | undefined;
+  /** The reload asked for while another ran; it starts when that one ends. */
+  let queued: Promise<ToolsReload> | undefined;
+  let closed = false;
+  const closedError = () => new TooldockError("E_WATCH", "The tool watcher is closed; it reloads no more.");
+
+  const deliver = (result: ToolsReload) => {
+    if (onReload === undefined || closed) return;
+    try {
+      onReload(result);
+    } catch (error) {
+      report(error, "The onReload listener threw");
+    }
+  };
+  const start = (): Promise<ToolsReload> => {
+    const changedPaths = changed;
+    changed = [];
+    const current = loadCustomTools(load).then((result): ToolsReload => {
+      const changes = load.session === undefined ? nameChanges(previous, result) : result.changes;
+      previous = result;
+      return { ...result, changes, changedPaths };
+    });
+    running = current;
+    const settle = () => {
+      if (running === current) running = undefined;
+    };
+    current.then(
+      (result) => {
+        settle();
+        deliver(result);
+      },
+      (error: unknown) => {
+        settle();
+        report(error, "Reloading the tools failed inside Tooldock");
+      },
+    );
+    return current;
+  };
+  const reload = (): Promise<ToolsReload> => {
+    if (closed) return Promise.reject(closedError());
+    if (running === undefined) return start();
+    queued ??= running
+      .catch(() => {})
+      .then(() => {
+        queued = undefined;
+        if (closed) throw closedError();
+        return start();
+      });
+    return queued;
+  };
+
+  // Watching starts before the first load, so a change made while it runs is not missed
+  // (its reload waits for the first load to end).
+  const watch = watchPaths(
+    load.paths.map((path) => expandPath(path, cwd)),
+    (path) => {
+      if (closed) return;
+      if (!changed.includes(path)) changed.push(path);
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        reload().catch(() => {}); // reported through onError
+      }, debounceMs);
+    },
+    (error, location) => report(error, `Cannot watch ${location} for changes`),
+  );
+  let initial: LoadCustomToolsResult;
+  try {
+    const first = loadCustomTools(load);
+    running = first;
+    initial = await first;
+  } catch (error) {
+    watch.close();
+    throw error;
+  } finally {
+    running = undefined;
+  }
+  previous ??= initial;
+  let closing: Promise<void> | undefined;
+  return {
+    initial,
+    reload,
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        if (timer !== undefined) clearTimeout(timer);
+        watch.close();
+        await queued?.catch(() => {});
+        await running?.catch(() => {});
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Changes by tool name, for a watch without a session. */
+function nameChanges(previous: LoadCustomToolsResult | undefined, next: LoadCustomToolsResult): LoadChanges {
+  const before = new Set(previous?.tools.map(({ tool }) => tool.name));
+  const after = new Set(next.tools.map(({ tool }) => tool.name));
+  return {
+    added: [...after].filter((name) => !before.has(name)),
+    removed: [...before].filter((name) => !after.has(name)),
+    replaced: [...after].filter((name) => before.has(name)),
+  };
+}
