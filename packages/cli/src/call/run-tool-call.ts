@@ -1,5 +1,11 @@
 import { ToolHost } from "@tooldock/loader";
-import { createAstEditTool, type PendingActionRecord, Session, type ToolChoice } from "@tooldock/runtime";
+import {
+  createAstEditTool,
+  type PendingActionRecord,
+  Session,
+  type ToolCallError,
+  type ToolChoice,
+} from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
@@ -12,6 +18,9 @@ import { settleWithin } from "./settle-within.js";
  * shutdown hooks, before the call and on the way out; past it, it goes on without them.
  */
 export const DISCARD_BOUND_MS = 5_000;
+
+/** The id of the one call `tooldock call` makes (`resolve` calls get their own). */
+const CALL_ID = "call-1";
 
 /** Options of {@link runToolCall}. */
 export interface ToolCallOptions {
@@ -31,6 +40,8 @@ export interface ToolCallOutcome {
   /** Actions staged before the call (by a factory at load time, a start hook, a timer): discarded, never resolved. */
   discardedBeforeCall: PendingActionRecord[];
   result: AgentToolResult;
+  /** What the tool threw or rejected with, when it did: message, source-mapped stack, its own line. */
+  error?: ToolCallError;
   /** What this call staged and left pending right after it returned, top first. */
   staged: PendingActionRecord[];
   /** The tool choice right after the call: `resolve` while something is pending. */
@@ -59,8 +70,10 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
   host.setActiveSession(session);
   const ours = new Set<string>();
   let tracking = false;
+  let error: ToolCallError | undefined;
   const unsubscribe = session.subscribe((event) => {
     if (tracking && event.type === "action-pending") ours.add(event.record.id);
+    if (event.type === "tool-call-end" && event.toolCallId === CALL_ID) error = event.error;
   });
   let outcome: Omit<ToolCallOutcome, "disposed">;
   let disposed = false;
@@ -83,7 +96,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
     }
     tracking = true;
     const result = await session.execute({
-      toolCallId: "call-1",
+      toolCallId: CALL_ID,
       name: options.toolName,
       params: options.params,
       signal: io.signal,
@@ -98,6 +111,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
       loaded,
       discardedBeforeCall,
       result,
+      ...(error === undefined ? {} : { error }),
       staged,
       toolChoice,
       resolved: resolutions,

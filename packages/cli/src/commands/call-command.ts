@@ -6,6 +6,7 @@ import type { Colors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "../output/format-pending.js";
 import { formatResult, formatResultContent } from "../output/format-result.js";
+import { formatToolError } from "../output/format-tool-error.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import type { CommandContext } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
@@ -119,10 +120,13 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
   });
   const { diagnostics } = outcome.loaded.report;
   if (diagnostics.length > 0) output.printError(...formatDiagnostics(diagnostics, errorColors, io.cwd), "");
+  if (outcome.error !== undefined)
+    output.printError(...formatToolError(toolName, outcome.error, errorColors, io.cwd));
   output.printError(...callNotes(outcome, toolName, errorColors));
   if (json) {
     output.printJson({
       result: outcome.result,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
       pending: summarize(outcome.pending),
       resolved: outcome.resolved.map((resolution) => resolution.result),
       ...(outcome.stopped === undefined ? {} : { stopped: outcome.stopped }),
