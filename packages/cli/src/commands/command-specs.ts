@@ -164,7 +164,7 @@ export const demoSpec: CommandSpec = {
 export const mcpSpec: CommandSpec = {
   name: "mcp",
   summary: "Serve the tools to an MCP client over stdio, pending actions included",
-  usage: "tooldock mcp [paths…] [--tools PATH]…",
+  usage: "tooldock mcp [paths…] [--tools PATH]… [--watch]",
   details: [
     DEFAULT_PATHS_HELP,
     "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
@@ -172,9 +172,15 @@ export const mcpSpec: CommandSpec = {
     "A tool that stages a pending action returns its preview; `resolve` then appears in the tool list " +
       "and other tools are refused until it applies or discards the action. Pending actions are " +
       "discarded when the client disconnects.",
+    "With --watch, the tool paths are watched: after a file changes the tools are loaded again into the " +
+      "same session (pending actions are kept; a module that no longer loads keeps its previous tools) " +
+      "and the client is sent notifications/tools/list_changed.",
     'Register it with a client: { "mcpServers": { "tooldock": { "command": "npx", "args": ["tooldock", ' +
       '"mcp", "./tools"] } } }',
   ],
-  options: { tools: toolsOption },
+  options: {
+    tools: toolsOption,
+    watch: { type: "boolean", description: "Reload the tools when their files change and tell the client" },
+  },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
 };

@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { flagOption } from "../args/parse-command-args.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
@@ -27,6 +28,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
       stdout: asWritable(io.stdout),
       stderr: asWritable(io.stderr),
       signal: io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal,
+      watch: flagOption(args, "watch"),
     });
     // The client is gone and the session disposed, but a tool may still hold the event loop
     // (a timer, a watcher): a server nobody talks to must not linger, so exit regardless

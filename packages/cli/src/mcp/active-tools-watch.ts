@@ -10,6 +10,8 @@ import type { Session } from "@tooldock/runtime";
  */
 export interface ActiveToolsWatch {
   check(): void;
+  /** Takes the current set as seen, without calling `onChange` (the caller announced it). */
+  sync(): void;
   stop(): void;
 }
 
@@ -22,7 +24,10 @@ export function watchActiveTools(session: Session, onChange: () => void): Active
     onChange();
   };
   const unsubscribe = session.pending.subscribe(check);
-  return { check, stop: unsubscribe };
+  const sync = () => {
+    last = signatureOf(session);
+  };
+  return { check, sync, stop: unsubscribe };
 }
 
 function signatureOf(session: Session): string {

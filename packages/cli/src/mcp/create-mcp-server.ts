@@ -40,6 +40,12 @@ export interface TooldockMcpServer {
    * client's log level lets it through; never throws (a failed send goes to `onError`).
    */
   log(level: LoggingLevel, text: string): void;
+  /**
+   * Sends `notifications/tools/list_changed` (when connected): call it after tools were
+   * registered or unregistered (a reload), since a tool replaced under the same name is a
+   * change the active-tool watch, which compares names, cannot see. Never throws.
+   */
+  toolsChanged(): void;
 }
 
 type SendNotification = (notification: ServerNotification) => Promise<void>;
@@ -102,6 +108,10 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     },
     close: () => server.close(),
     closed,
+    toolsChanged() {
+      watch.sync();
+      if (connected) server.sendToolListChanged().catch(onError);
+    },
     log(level, text) {
       if (!connected) return;
       server.sendLoggingMessage({ level, logger: "tooldock", data: text }).catch(onError);

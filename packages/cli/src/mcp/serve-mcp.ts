@@ -1,6 +1,13 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { loadCustomTools, ToolHost } from "@tooldock/loader";
+import {
+  type LoadCustomToolsResult,
+  loadCustomTools,
+  ToolHost,
+  type ToolsReload,
+  type ToolWatcher,
+  watchCustomTools,
+} from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
@@ -29,11 +36,18 @@ export interface ServeMcpOptions {
   stderr?: Writable;
   /** Aborting stops the server as if stdin had closed. */
   signal?: AbortSignal;
+  /**
+   * Watch the paths and reload the tools into the same session after each change, then send
+   * `notifications/tools/list_changed` (see `watchCustomTools`). Default: false.
+   */
+  watch?: boolean;
+  /** With `watch`: quiet time after the last change before a reload. Default: the loader's (100 ms). */
+  debounceMs?: number;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
 export interface ServeMcpResult {
-  /** Names of the tools that loaded and were served. */
+  /** Names of the tools that loaded and were served (with `watch`, those of the first load). */
   tools: string[];
   /** Every load diagnostic (also written to stderr). */
   diagnostics: Diagnostic[];
@@ -50,6 +64,11 @@ export interface ServeMcpResult {
  * While it serves, an exception or rejection nobody handles (a tool's timer that throws after
  * its call returned) does not end the process: it is written to stderr and sent to the client
  * as a `notifications/message` log entry, and the server goes on.
+ *
+ * With `watch`, the paths are watched (`watchCustomTools`): after a change the tools are
+ * loaded again into the same session, so pending actions survive; the reload's summary and
+ * diagnostics go to stderr (and the client's log), and `notifications/tools/list_changed`
+ * tells the client to list the tools again.
  *
  * @example
  * await serveMcp({ paths: ["./tools"] }); // resolves when the client disconnects
@@ -69,20 +88,43 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   });
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   const session = new Session({ cwd });
+  const writeDiagnostics = (diagnostics: readonly Diagnostic[]) => {
+    if (diagnostics.length > 0)
+      stderr.write(`${formatDiagnostics([...diagnostics], createColors(false), cwd).join("\n")}\n`);
+  };
+  let watcher: ToolWatcher | undefined;
   try {
     const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
     host.setActiveSession(session);
-    const loaded = await loadCustomTools({
+    const load = {
       paths: options.paths,
       cwd,
       host,
       session,
       builtInToolNames: [...BUILT_IN_TOOL_NAMES],
-    });
-    if (loaded.diagnostics.length > 0) {
-      stderr.write(`${formatDiagnostics(loaded.diagnostics, createColors(false), cwd).join("\n")}\n`);
+    };
+    let loaded: LoadCustomToolsResult;
+    if (options.watch === true) {
+      watcher = await watchCustomTools({
+        ...load,
+        debounceMs: options.debounceMs,
+        onReload: (reload) => {
+          writeDiagnostics(reload.diagnostics);
+          const text = describeReload(reload);
+          say(text);
+          mcp?.log(reload.diagnostics.some((d) => d.severity === "error") ? "warning" : "info", text);
+          const { added, removed, replaced } = reload.changes;
+          if (added.length + removed.length + replaced.length > 0) mcp?.toolsChanged();
+        },
+        onError: (error) => say(error.message),
+      });
+      loaded = watcher.initial;
+    } else {
+      loaded = await loadCustomTools(load);
     }
-    say(`serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on stdio`);
+    writeDiagnostics(loaded.diagnostics);
+    const watching = watcher === undefined ? "" : ", reloading on changes";
+    say(`serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on stdio${watching}`);
     await session.start();
 
     mcp = createMcpServer({ session, onError: (error) => say(messageOf(error)) });
@@ -94,6 +136,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     await settleWithin(mcp.close(), DISCARD_BOUND_MS);
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
+    await watcher?.close();
     const pending = session.pending.list();
     if (pending.length > 0) {
       const labels = pending.map((record) => record.label).join("; ");
@@ -108,6 +151,16 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     reserved?.release();
     releaseFaults();
   }
+}
+
+/** One line for stderr and the client's log: what a reload changed and how many problems it found. */
+function describeReload(reload: ToolsReload): string {
+  const { added, removed, replaced } = reload.changes;
+  const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
+  const errors = reload.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
+  const problems =
+    errors > 0 ? `; ${errors} error(s), see above (a module that failed keeps its previous tools)` : "";
+  return `reloaded after a change: added ${list(added)}; removed ${list(removed)}; replaced ${list(replaced)}${problems}`;
 }
 
 function messageOf(error: unknown): string {
