@@ -5,7 +5,7 @@ import { expandPath } from "../discover/expand-path.js";
 import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools } from "../load/load-custom-tools.js";
 import type { LoadChanges, LoadCustomToolsResult } from "../load/types.js";
-import type { LoadCustomToolsOptions } from "../options.js";
+import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import { watchPaths } from "./watch-paths.js";
 
 /** Default of `debounceMs`: editors write a file in several steps; one reload covers them. */
@@ -163,6 +163,8 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       }, debounceMs);
     },
     (error, location) => report(error, `Cannot watch ${location} for changes`),
+    // Bundles written to a cache inside a watched folder must not start another reload.
+    [normalizeLoadOptions(load).cacheDir],
   );
   let initial: LoadCustomToolsResult;
   try {

@@ -30,14 +30,20 @@ export interface PathWatch {
  * replace a file by renaming another over it, which ends a watcher on the file itself), and
  * only that file's changes count. A change counts when the file has a module or `.json`
  * extension and no folder on its way is `node_modules`, `.git`, `.hg` or `.svn` (so the
- * compile cache, under `node_modules/.cache`, never triggers a reload). A location that
+ * default compile cache, under `node_modules/.cache`, never triggers a reload), nor is it
+ * inside one of `ignoredFolders` (the compile cache wherever it is). A location that
  * cannot be watched (missing, unreadable) and a watcher that fails later go to `onError`.
  */
 export function watchPaths(
   locations: readonly string[],
   onChange: (path: string) => void,
   onError: (error: unknown, location: string) => void,
+  ignoredFolders: readonly string[] = [],
 ): PathWatch {
+  const ignored = (path: string) =>
+    ignoredFolders.some(
+      (folder) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep),
+    );
   const watchers: FSWatcher[] = [];
   for (const location of locations) {
     let isDirectory: boolean;
@@ -55,7 +61,8 @@ export function watchPaths(
         const relative = String(name);
         if (only !== undefined && relative !== only) return;
         if (!counts(relative)) return;
-        onChange(join(folder, relative));
+        const path = join(folder, relative);
+        if (!ignored(path)) onChange(path);
       });
       watcher.on("error", (error) => onError(error, location));
       watchers.push(watcher);
