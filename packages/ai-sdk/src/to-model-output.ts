@@ -1,0 +1,93 @@
+import type { ImageContent, TextContent } from "@tooldock/sdk";
+import type { ToolResultPart } from "ai";
+
+/** What the model reads of a tool result: the AI SDK's `ToolResultOutput`. */
+export type AISDKModelOutput = ToolResultPart["output"];
+
+type Block = TextContent | ImageContent;
+
+/**
+ * The model's view of a Tooldock tool result, in the AI SDK's output types:
+ *
+ * - a result with text only: `{ type: "text", value }`, the texts joined by newlines;
+ * - a result with images: `{ type: "content", value }` with a `text` part per non-empty text
+ *   block and a `file` part (`mediaType`, base64 `data`) per image block, in the result's order;
+ * - an `isError` result: `{ type: "error-text", value }` (the AI SDK's error output carries
+ *   text only, so each image becomes a note saying it was left out);
+ * - each reminder is appended after the result's own blocks: as its own text part, or after
+ *   a blank line in a text output.
+ *
+ * It reads `output` defensively (an output that round-tripped through a UI message store may
+ * be anything): blocks that are not text or image are skipped, and a value that is not a
+ * result at all reads as empty.
+ *
+ * @example
+ * ```ts
+ * toAISDKModelOutput({ content: [{ type: "text", text: "done" }], reminders: [] });
+ * // { type: "text", value: "done" }
+ * ```
+ */
+export function toAISDKModelOutput(output: unknown): AISDKModelOutput {
+  const blocks = readBlocks(output);
+  const reminders = readReminders(output);
+  if (isErrorResult(output)) {
+    const text = blocks.map((block) => (block.type === "text" ? block.text : imageNote(block))).join("\n");
+    return { type: "error-text", value: withReminders(text, reminders) };
+  }
+  if (!blocks.some((block) => block.type === "image")) {
+    const text = blocks.map((block) => (block as TextContent).text).join("\n");
+    return { type: "text", value: withReminders(text, reminders) };
+  }
+  return {
+    type: "content",
+    value: [
+      ...blocks
+        // Anthropic rejects empty text parts; an empty block says nothing to the model anyway.
+        .filter((block) => block.type === "image" || block.text !== "")
+        .map((block) =>
+          block.type === "text"
+            ? { type: "text" as const, text: block.text }
+            : {
+                type: "file" as const,
+                mediaType: block.mimeType,
+                data: { type: "data" as const, data: block.data },
+              },
+        ),
+      ...reminders.map((text) => ({ type: "text" as const, text })),
+    ],
+  };
+}
+
+function withReminders(text: string, reminders: string[]): string {
+  return [text, ...reminders].filter((part) => part !== "").join("\n\n");
+}
+
+/** The note that stands in for an image an error output cannot carry. */
+function imageNote(image: ImageContent): string {
+  return `[${image.mimeType} image left out: the AI SDK's error output carries text only]`;
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function isErrorResult(output: unknown): boolean {
+  return field(output, "isError") === true;
+}
+
+function readBlocks(output: unknown): Block[] {
+  const content = field(output, "content");
+  if (!Array.isArray(content)) return [];
+  return content.filter(
+    (block): block is Block =>
+      (field(block, "type") === "text" && typeof field(block, "text") === "string") ||
+      (field(block, "type") === "image" &&
+        typeof field(block, "data") === "string" &&
+        typeof field(block, "mimeType") === "string"),
+  );
+}
+
+function readReminders(output: unknown): string[] {
+  const reminders = field(output, "reminders");
+  return Array.isArray(reminders) ? reminders.filter((text): text is string => typeof text === "string") : [];
+}
