@@ -50,6 +50,9 @@ describe("session.unregister", () => {
     expect(events).toContainEqual({ type: "tool-unregistered", toolName: "a", origin: "tools/a.ts" });
     session.register(echoTool("a"), "tools/a-v2.ts");
     expect(session.tools().map((tool) => tool.name)).toEqual(["resolve", "b", "a"]);
+    expect(session.originOf("a")).toBe("tools/a-v2.ts");
+    expect(session.originOf("b")).toBe("the host");
+    expect(session.originOf("never")).toBeUndefined();
   });
 
   it("answers a later call of the removed tool as unknown", async () => {

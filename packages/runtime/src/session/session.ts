@@ -155,6 +155,11 @@ export class Session {
     return this.#registry.get(name)?.tool;
   }
 
+  /** The origin the tool of that name was registered with (see `register`), if there is one. */
+  originOf(name: string): string | undefined {
+    return this.#registry.get(name)?.origin;
+  }
+
   /** Every registered tool, hidden ones (and `resolve`) included, in registration order. */
   tools(): CustomTool[] {
     return this.#registry.entries().map((entry) => entry.tool);
@@ -211,7 +216,13 @@ export class Session {
     }
     if (emitter.hasListeners) {
       const { error } = slot;
-      emitter.emit({ type: "tool-call-end", toolCallId, name, result, ...(error === undefined ? {} : { error }) });
+      emitter.emit({
+        type: "tool-call-end",
+        toolCallId,
+        name,
+        result,
+        ...(error === undefined ? {} : { error }),
+      });
     }
     const staged = slot.scope?.takeStaged();
     if (staged !== undefined) this.#remind(staged, toolCallId);
