@@ -25,6 +25,12 @@ export interface LoadSession extends ToolHostSession {
    * an `E_NAME_CONFLICT`.
    */
   unregister?(name: string): boolean;
+  /**
+   * The origin a tool was registered with. With it, a reload replaces a name only while the
+   * session still holds the tool the loader registered (origin: its module path), never a
+   * tool the host registered under that name since.
+   */
+  originOf?(name: string): string | undefined;
 }
 
 /** Reported after each module is loaded (or failed). */

@@ -90,6 +90,30 @@ describe("reload keeps what it cannot replace", () => {
     await session.dispose();
   });
 
+  it("never replaces a tool the host registered under a loaded name since", async () => {
+    const { dir, cacheDir } = await toolFolder("session-reload-host-swap", {
+      "alpha.ts": echoToolSource("alpha", "alpha from the module"),
+      "beta.ts": echoToolSource("beta", "beta from the module"),
+    });
+    const session = new Session({ cwd: dir });
+    const load = () => loadCustomTools({ paths: [dir], cwd: dir, session, cacheDir });
+    const first = await load();
+    const hostAlpha = first.tools.find(({ tool }) => tool.name === "alpha");
+    if (hostAlpha === undefined) throw new Error("alpha did not load");
+    session.unregister("alpha");
+    session.register(hostAlpha.tool, "the host's own alpha");
+    session.unregister("beta");
+    await unlink(join(dir, "beta.ts"));
+
+    const again = await load();
+    expect(again.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.toolName])).toEqual([
+      ["E_NAME_CONFLICT", "alpha"],
+    ]);
+    expect(again.changes).toEqual({ added: [], removed: [], replaced: [] });
+    expect(session.originOf("alpha")).toBe("the host's own alpha");
+    await session.dispose();
+  });
+
   it("still refuses a name held by a built-in or by another load's module", async () => {
     const { dir, cacheDir } = await toolFolder("session-reload-conflict", {
       "alpha.ts": echoToolSource("alpha", "alpha v1"),

@@ -69,13 +69,15 @@ export function registerIntoSession(session: LoadSession | undefined, batch: Bat
     originsBySession.set(session, origins);
   }
   const found = new Set(batch.modules.map((module) => module.resolvedPath));
-  const covers = (origin: ToolOrigin) =>
-    found.has(origin.resolvedPath) || batch.roots.some((root) => isWithin(origin.path, root));
+  // Still ours: covered by this load, and (when the session can say) still the tool we registered.
+  const covers = (origin: ToolOrigin, name: string) =>
+    (found.has(origin.resolvedPath) || batch.roots.some((root) => isWithin(origin.path, root))) &&
+    (typeof session.originOf !== "function" || session.originOf(name) === origin.path);
   const provided = new Set<string>();
   for (const { tool, module } of batch.accepted) {
     const name = tool.name;
     const previous = origins.get(name);
-    const replacing = previous !== undefined && covers(previous) && unregister(session, name);
+    const replacing = previous !== undefined && covers(previous, name) && unregister(session, name);
     const problem = register(session, tool, module);
     if (problem !== undefined) {
       refused.push(problem);
@@ -89,7 +91,12 @@ export function registerIntoSession(session: LoadSession | undefined, batch: Bat
   }
   const keeps = keptByFailure(batch);
   for (const [name, origin] of [...origins]) {
-    if (provided.has(name) || !covers(origin)) continue;
+    if (provided.has(name)) continue;
+    if (typeof session.originOf === "function" && session.originOf(name) !== origin.path) {
+      origins.delete(name); // the host unregistered it (and maybe registered its own): not ours now
+      continue;
+    }
+    if (!covers(origin, name)) continue;
     if (found.has(origin.resolvedPath) && keeps(origin, name)) continue;
     origins.delete(name);
     if (unregister(session, name)) changes.removed.push(name);
