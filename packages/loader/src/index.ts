@@ -14,6 +14,10 @@ export {
 export { hasToolManifest } from "./discover/read-manifest.js";
 /** A discovered module: the path as found and its real path. */
 export type { DiscoveredModule } from "./discover/types.js";
+/** A load diagnostic as text for a person, as the CLI prints it (ANSI colours on request). */
+export { type FormatDiagnosticOptions, formatDiagnostic } from "./format/format-diagnostic.js";
+/** Makes a tool's text (a label, a message, a file name) safe to print on a terminal. */
+export { type EscapeTerminalTextOptions, escapeTerminalText } from "./format/terminal-text.js";
 /** The `pi` API owner: active session, UI and logger looked up at call time. */
 export {
   PENDING_STORE_UNAVAILABLE_MESSAGE,

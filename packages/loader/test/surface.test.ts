@@ -17,6 +17,8 @@ describe("@tooldock/loader public surface", () => {
         "SOURCE_MAPS_ENV",
         "ToolHost",
         "discoverToolModules",
+        "escapeTerminalText",
+        "formatDiagnostic",
         "hasToolManifest",
         "loadCustomTools",
         "nameConflictDiagnostic",

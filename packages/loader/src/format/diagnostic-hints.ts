@@ -1,6 +1,6 @@
 import type { Diagnostic } from "@tooldock/sdk";
 
-/** What to do about each code, used when the loader gave no hint of its own. */
+/** What to do about each code, for a diagnostic that carries no hint of its own. */
 const DEFAULT_HINTS: Record<string, string> = {
   E_DISCOVERY: "Check that the path exists and is readable.",
   E_NOT_EXECUTABLE: "Point at the tool's .ts or .js module; .md and .json files are metadata.",
@@ -18,7 +18,7 @@ const DEFAULT_HINTS: Record<string, string> = {
   E_NAME_CONFLICT: "Rename one of the two tools; names are unique in a session.",
 };
 
-/** The diagnostic's own hint, or the default for its code. */
+/** The diagnostic's own hint, or the default for its code (every diagnostic the loader makes has one). */
 export function hintFor(diagnostic: Diagnostic): string {
   return diagnostic.hint ?? DEFAULT_HINTS[diagnostic.code] ?? "See the message above.";
 }
