@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { Session } from "@tooldock/runtime";
 import { type CustomTool, defineTool, textResult } from "@tooldock/sdk";
-import { generateText, stepCountIs } from "ai";
+import { generateText, stepCountIs, streamText } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAISDKTools } from "../src/index.js";
 import { boomTool, tempFolder, writeFilePreviewTool } from "./fixture-tools.js";
@@ -214,5 +214,36 @@ describe("createAISDKTools in a real generateText loop", () => {
 
     await expect(run).rejects.toThrow();
     expect(sawAbort).toBe(true);
+  });
+});
+
+describe("createAISDKTools in a real streamText loop", () => {
+  it("previews, is forced to resolve and applies; the stream carries the outputs with their reminders", async () => {
+    const folder = await tempFolder();
+    const session = new Session({ cwd: folder.path });
+    try {
+      session.register(writeFilePreviewTool(folder.path), "test");
+      const { tools, prepareStep } = createAISDKTools(session);
+      const { model, step } = scriptedModel([
+        { calls: [{ toolName: "write_file_preview", input: { path: "s.txt", text: "streamed" } }] },
+        { calls: [{ toolName: "resolve", input: { action: "apply", reason: "fine" } }] },
+        { text: "written" },
+      ]);
+
+      const result = streamText({ model, tools, prepareStep, stopWhen: stepCountIs(5), prompt: "write" });
+      const outputs: unknown[] = [];
+      for await (const part of result.fullStream) if (part.type === "tool-result") outputs.push(part.output);
+
+      expect(await result.text).toBe("written");
+      expect(await readFile(join(folder.path, "s.txt"), "utf8")).toBe("streamed");
+      expect(step(1).toolChoice).toEqual({ type: "tool", toolName: "resolve" });
+      expect(outputs).toEqual([
+        expect.objectContaining({ reminders: [expect.stringContaining("discard Write s.txt (")] }),
+        expect.objectContaining({ content: [{ type: "text", text: "Wrote s.txt" }], reminders: [] }),
+      ]);
+    } finally {
+      await session.dispose();
+      await folder.remove();
+    }
   });
 });
