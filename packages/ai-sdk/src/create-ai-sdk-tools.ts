@@ -1,5 +1,4 @@
-import type { Session } from "@tooldock/runtime";
-import { asSchema as asToolSchema } from "@tooldock/runtime";
+import { asSchema, type Session } from "@tooldock/runtime";
 import type { AgentToolResult, CustomTool } from "@tooldock/sdk";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
 import type { AISDKToolOutput } from "./ai-sdk-tool-output.js";
@@ -45,8 +44,8 @@ export interface AISDKTools {
  *   images as `file` parts, `isError` as `error-text`, and the reminder of each action the
  *   call staged appended to that call's output.
  * - `prepareStep` returns `{ activeTools, toolChoice }` from `session.activeTools()` and
- *   `session.toolChoice()`: while an action is pending, only `resolve` (and the tools the
- *   pending policy allows) and `toolChoice: { type: "tool", toolName: "resolve" }`.
+ *   `session.toolChoice()`, limited to the tools of the set: while an action is pending,
+ *   `resolve` is active and `toolChoice` is `{ type: "tool", toolName: "resolve" }`.
  *
  * @example
  * ```ts
@@ -66,7 +65,7 @@ function toAISDKTool(session: Session, sessionTool: CustomTool, options: CreateA
   const { name } = sessionTool;
   // The session's own JSON Schema (cached per schema object). No `validate`: the session
   // validates, so invalid input reaches the model as its "Invalid arguments" result.
-  const inputSchema = jsonSchema<unknown>(asToolSchema(sessionTool.parameters).jsonSchema as JSONSchema7);
+  const inputSchema = jsonSchema<unknown>(asSchema(sessionTool.parameters).jsonSchema as JSONSchema7);
   return tool({
     description: sessionTool.description,
     inputSchema,
