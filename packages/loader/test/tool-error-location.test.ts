@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Session, type SessionEvent } from "@tooldock/runtime";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type CompilerName, loadCustomTools } from "../src/index.js";
 import { createToolHarness } from "../src/testing/index.js";
 import { fixturesDir, testCacheDir } from "./helpers.js";
@@ -16,15 +16,18 @@ const lineOf = (marker: string) => source.findIndex((line) => line.includes(`// 
 const compilers: CompilerName[] = ["esbuild", "jiti"];
 
 // vitest installs its own Error.prepareStackTrace, which does not read the bundles' source maps;
-// a host process uses Node's, which does (the loader turns source maps on). Be that host.
+// a host process uses Node's, which does (the loader turns source maps on). The session test
+// is that host; the harness sets vitest's aside by itself while a call runs.
 let vitestPrepare: typeof Error.prepareStackTrace;
-beforeEach(() => {
-  vitestPrepare = Error.prepareStackTrace;
-  Reflect.deleteProperty(Error, "prepareStackTrace");
-});
-afterEach(() => {
-  if (vitestPrepare !== undefined) Error.prepareStackTrace = vitestPrepare;
-});
+const asHost = {
+  enter() {
+    vitestPrepare = Error.prepareStackTrace;
+    Reflect.deleteProperty(Error, "prepareStackTrace");
+  },
+  leave() {
+    if (vitestPrepare !== undefined) Error.prepareStackTrace = vitestPrepare;
+  },
+};
 
 describe.each(compilers)("a compiled tool's fault, with compiler %s", (compiler) => {
   const cacheDir = testCacheDir(`error-location-${compiler}`);
@@ -43,7 +46,10 @@ describe.each(compilers)("a compiled tool's fault, with compiler %s", (compiler)
     session.subscribe((event) => {
       if (event.type === "tool-call-end") ends.push(event);
     });
-    const result = await session.execute({ toolCallId: "c1", name: "fails", params: { mode: "sync" } });
+    asHost.enter();
+    const result = await session
+      .execute({ toolCallId: "c1", name: "fails", params: { mode: "sync" } })
+      .finally(asHost.leave);
     await session.dispose();
     expect(result.content).toEqual([
       {
@@ -62,6 +68,8 @@ describe.each(compilers)("a compiled tool's fault, with compiler %s", (compiler)
   });
 
   it("gives the harness call the same error: a rejection, and a throw in an imported helper", async () => {
+    expect(Error.prepareStackTrace).toBeTypeOf("function"); // vitest's, which the harness sets aside
+    const runnerPrepare = Error.prepareStackTrace;
     const harness = await createToolHarness({ paths: toolFile, cwd: fixturesDir, compiler, cacheDir });
     try {
       expect(harness.diagnostics).toEqual([]);
@@ -83,6 +91,7 @@ describe.each(compilers)("a compiled tool's fault, with compiler %s", (compiler)
       const invalid = await harness.call("fails", { mode: 1 });
       expect(invalid.isError).toBe(true);
       expect(invalid).not.toHaveProperty("error");
+      expect(Error.prepareStackTrace).toBe(runnerPrepare); // put back after each call
     } finally {
       await harness.dispose();
     }

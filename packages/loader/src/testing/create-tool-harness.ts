@@ -10,6 +10,7 @@ import type { CompilerName } from "../compile/module-compiler.js";
 import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools } from "../load/load-custom-tools.js";
 import type { LoadedCustomTool } from "../load/types.js";
+import { withNodeStackTraces } from "./node-stack-traces.js";
 
 /** Options of {@link createToolHarness}. */
 export interface ToolHarnessOptions {
@@ -107,7 +108,7 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
   const execute = async (name: string, params: unknown, signal?: AbortSignal): Promise<ToolHarnessResult> => {
     calls += 1;
     const toolCallId = `harness-call-${calls}`;
-    const result = await session.execute({ toolCallId, name, params, signal });
+    const result = await withNodeStackTraces(() => session.execute({ toolCallId, name, params, signal }));
     const error = errors.get(toolCallId);
     if (error === undefined) return result;
     errors.delete(toolCallId);
