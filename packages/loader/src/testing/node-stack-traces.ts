@@ -4,7 +4,7 @@
 // `error.location` would be missing. While a harness call runs, Node's formatting is put back.
 
 let callsRunning = 0;
-let setAside: typeof Error.prepareStackTrace;
+let setAside: NonNullable<typeof Error.prepareStackTrace> | undefined;
 
 /**
  * Runs `call` with `Error.prepareStackTrace` unset, so that stacks formatted meanwhile (the
