@@ -217,6 +217,49 @@ describe("createAISDKTools in a real generateText loop", () => {
   });
 });
 
+describe("two conversations at once", () => {
+  it("stage, steer and apply each in its own session, with one tool object shared by both", async () => {
+    const folder = await tempFolder();
+    const tool = writeFilePreviewTool(folder.path);
+    const sessions = [new Session({ cwd: folder.path }), new Session({ cwd: folder.path })];
+    try {
+      const runs = sessions.map((session, index) => {
+        session.register(tool, "test");
+        const { tools, prepareStep } = createAISDKTools(session);
+        const scripted = scriptedModel([
+          { calls: [{ toolName: "write_file_preview", input: { path: `c${index}.txt`, text: `${index}` } }] },
+          { calls: [{ toolName: "resolve", input: { action: "apply", reason: "yes" } }] },
+          { text: "done" },
+        ]);
+        return {
+          scripted,
+          done: generateText({
+            model: scripted.model,
+            tools,
+            prepareStep,
+            stopWhen: stepCountIs(5),
+            prompt: "go",
+          }),
+        };
+      });
+      await Promise.all(runs.map((run) => run.done));
+
+      expect(await folder.files()).toEqual(["c0.txt", "c1.txt"]);
+      runs.forEach(({ scripted }, index) => {
+        expect(scripted.step(1).toolChoice).toEqual({ type: "tool", toolName: "resolve" });
+        const preview = (toolOutputsSeen(scripted.step(1)).get("step0-call0") as { value: string }).value;
+        expect(preview).toContain(`discard Write c${index}.txt (`);
+        expect(preview).not.toContain(`c${1 - index}.txt`);
+        expect(scripted.step(2).toolChoice).toEqual({ type: "auto" });
+      });
+      for (const session of sessions) expect(session.pending.list()).toEqual([]);
+    } finally {
+      await Promise.all(sessions.map((session) => session.dispose()));
+      await folder.remove();
+    }
+  });
+});
+
 describe("createAISDKTools in a real streamText loop", () => {
   it("previews, is forced to resolve and applies; the stream carries the outputs with their reminders", async () => {
     const folder = await tempFolder();
