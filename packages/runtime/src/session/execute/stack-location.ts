@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { isAbsolute, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,7 +19,8 @@ const POSITION = /^(.*):(\d+):(\d+)$/;
  * The first frame of `stack` that lies in `origin`, the file the tool was registered from,
  * or `undefined` when none does (the tool was registered with no file, or the stack holds
  * none of its frames). A frame's file may be a path or a `file:` URL; an absolute `origin` must
- * match the whole path, a relative one the end of it (`tools/a.ts` matches `/repo/tools/a.ts`).
+ * match the whole path (or its real path, for a module reached through a symbolic link), a
+ * relative one the end of it (`tools/a.ts` matches `/repo/tools/a.ts`).
  * Lines that are not frames are skipped; at most {@link MAX_FRAMES} are read.
  */
 export function toolFrameLocation(stack: string, origin: string): ToolCallErrorLocation | undefined {
@@ -62,11 +64,26 @@ function originMatcher(origin: string): ((file: string) => boolean) | undefined 
   const path = toPath(origin);
   if (path === undefined) return undefined;
   const wanted = normalize(path);
-  if (isAbsolute(wanted)) return (file) => normalize(file) === wanted;
+  if (isAbsolute(wanted)) {
+    // Source maps name the real file: a module loaded through a symbolic link is matched too.
+    const real = realPath(wanted);
+    return (file) => {
+      const candidate = normalize(file);
+      return candidate === wanted || candidate === real;
+    };
+  }
   const tail = wanted.startsWith("./") ? wanted.slice(2) : wanted;
   if (tail === "" || tail.startsWith("..")) return undefined;
   return (file) => {
     const candidate = normalize(file);
     return candidate === tail || candidate.endsWith(`/${tail}`);
   };
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
 }

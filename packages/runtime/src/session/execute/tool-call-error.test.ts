@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Type } from "@sinclair/typebox";
 import { type CustomTool, textResult } from "@tooldock/sdk";
@@ -74,6 +77,26 @@ describe("tool-call-end error", () => {
     });
     const { end } = await callEnd(boom, "execute/tool-call-error.test.ts");
     expect(end.error?.location).toMatchObject({ file: thisFile, line: lineOf("THROW-RELATIVE") });
+  });
+
+  it("matches a frame in the real file of an origin reached through a symbolic link", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "tooldock-error-location-"));
+    try {
+      const real = join(folder, "real.ts");
+      await writeFile(real, "export {};\n");
+      await symlink(real, join(folder, "link.ts"));
+      const error = new Error("linked");
+      error.stack = `Error: linked\n    at lib (/lib/x.js:1:1)\n    at execute (${real}:4:2)`;
+      const { end } = await callEnd(
+        tool("linked", () => {
+          throw error;
+        }),
+        join(folder, "link.ts"),
+      );
+      expect(end.error?.location).toEqual({ file: real, line: 4, column: 2 });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("has a stack but no location when the tool was registered without a file", async () => {
