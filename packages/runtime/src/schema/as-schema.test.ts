@@ -67,10 +67,19 @@ describe("asSchema with TypeBox", () => {
     expect(message).toContain("TypeBox Date (schema path /properties/when)");
   });
 
-  it("reports a schema TypeCompiler cannot compile when it is first used", () => {
+  it("validates a schema TypeCompiler cannot compile (Type.Unsafe) by its JSON Schema", () => {
     const schema = asSchema(Type.Object({ mode: Type.Unsafe<string>({ type: "string", enum: ["a"] }) }));
-    expect(() => schema.validate({ mode: "a" })).toThrow(
-      /cannot be compiled: Unknown type.*Type.Union of Type.Literal/,
+    expect(schema.validate({ mode: "a" })).toEqual({ success: true, value: { mode: "a" } });
+    expect(schema.validate({ mode: "b" })).toEqual({
+      success: false,
+      issues: [{ path: "/mode", message: 'Expected one of "a"' }],
+    });
+  });
+
+  it("reports at prepare a schema that neither TypeCompiler nor Ajv can compile", () => {
+    const schema = asSchema(Type.Object({ mode: Type.Unsafe<string>({ type: 3 }) }));
+    expect(() => schema.prepare?.()).toThrow(
+      /cannot be validated: TypeBox's compiler cannot compile it \(Unknown type\)/,
     );
   });
 });

@@ -20,6 +20,12 @@ export interface ToolSchema {
    * (defaults and transforms applied). The validator is compiled on the first call, once.
    */
   validate(value: unknown): SchemaValidation;
+  /**
+   * Compiles the validator now instead of on the first `validate` (a loader checks at load
+   * time that every tool's arguments can be validated). Throws `E_INVALID_SCHEMA` when they
+   * cannot. Optional for other implementations; calling it twice is free.
+   */
+  prepare?(): void;
 }
 
 /** Formats an issue as the model reads it: `/files/0: Expected string` (the root shows as `/`). */

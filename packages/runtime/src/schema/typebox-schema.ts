@@ -3,6 +3,7 @@ import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
+import { compileJsonSchema, type JsonSchemaCheck } from "./json-schema-validator.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
 
 /** TypeBox kinds that have no JSON form: a model could never send a value of them. */
@@ -26,7 +27,11 @@ export function isTypeBoxSchema(value: unknown): value is TSchema {
   return typeof value === "object" && value !== null && Kind in value;
 }
 
-/** Wraps a TypeBox schema; `TypeCompiler` compiles it on the first `validate`. */
+/**
+ * Wraps a TypeBox schema; `TypeCompiler` compiles it on the first `validate` (or `prepare`).
+ * What TypeBox's compiler cannot compile (`Type.Unsafe`, e.g. pi's `StringEnum`, or a kind
+ * not in `TypeRegistry`) is validated by its JSON Schema with Ajv instead, compiled once.
+ */
 export function typeboxSchema(schema: TSchema): ToolSchema {
   const nonJson = findNonJsonKind(schema, "");
   if (nonJson !== undefined) {
@@ -34,27 +39,32 @@ export function typeboxSchema(schema: TSchema): ToolSchema {
       `TypeBox ${nonJson.kind} (schema path ${nonJson.path || "/"}) cannot be sent as JSON by a model. Use a JSON type instead (for a date, Type.String({ format: "date-time" })).`,
     );
   }
-  let check: TypeCheck<TSchema> | undefined;
+  const jsonSchema = stripSymbols(schema) as Record<string, unknown>;
+  let check: JsonSchemaCheck | undefined;
   return {
     kind: "typebox",
-    jsonSchema: stripSymbols(schema) as Record<string, unknown>,
+    jsonSchema,
+    prepare() {
+      check ??= compile(schema, jsonSchema);
+    },
     validate(value) {
-      check ??= compile(schema);
-      if (check.Check(value)) return { success: true, value };
-      return { success: false, issues: collectIssues(check, value) };
+      check ??= compile(schema, jsonSchema);
+      return check(value);
     },
   };
 }
 
-function compile(schema: TSchema): TypeCheck<TSchema> {
+function compile(schema: TSchema, jsonSchema: Record<string, unknown>): JsonSchemaCheck {
+  let typeCheck: TypeCheck<TSchema>;
   try {
-    return TypeCompiler.Compile(schema);
+    typeCheck = TypeCompiler.Compile(schema);
   } catch (error) {
-    throw invalidSchema(
-      `The TypeBox schema cannot be compiled: ${describeError(error)}. Use built-in TypeBox types (for a string enum, Type.Union of Type.Literal) or register the custom kind in TypeRegistry.`,
-      error,
-    );
+    return compileJsonSchema(jsonSchema, describeError(error));
   }
+  return (value) => {
+    if (typeCheck.Check(value)) return { success: true, value };
+    return { success: false, issues: collectIssues(typeCheck, value) };
+  };
 }
 
 /**

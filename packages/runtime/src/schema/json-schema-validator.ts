@@ -1,0 +1,93 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { describeError } from "../util/describe-error.js";
+import { invalidSchema } from "./invalid-schema.js";
+import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
+
+/**
+ * One Ajv for the process, for the schemas TypeBox's compiler cannot compile (`Type.Unsafe`,
+ * which is how pi's `StringEnum` is built). Draft-07 keywords; unknown keywords and formats
+ * are ignored (TypeBox schemas carry no others, and formats are not checked, as TypeBox
+ * does not check unregistered ones either); nothing is logged; schemas are not kept by
+ * `$id`, so two tools may use the same one.
+ */
+let ajv: Ajv | undefined;
+
+function instance(): Ajv {
+  ajv ??= new Ajv({
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    addUsedSchema: false,
+    logger: false,
+  });
+  return ajv;
+}
+
+/** A compiled JSON Schema check: the value passes unchanged, or every issue is listed. */
+export type JsonSchemaCheck = (value: unknown) => SchemaValidation;
+
+/**
+ * Compiles `jsonSchema` with Ajv, once. Throws `E_INVALID_SCHEMA` when Ajv cannot compile it
+ * either (an unresolvable `$ref`, a keyword with a value of the wrong type).
+ */
+export function compileJsonSchema(
+  jsonSchema: Record<string, unknown>,
+  typeboxReason: string,
+): JsonSchemaCheck {
+  let validate: ValidateFunction;
+  try {
+    validate = instance().compile(jsonSchema);
+  } catch (error) {
+    throw invalidSchema(
+      `The schema cannot be validated: TypeBox's compiler cannot compile it (${typeboxReason}) and neither can a JSON Schema validator (${describeError(error)}). Fix the schema where the second message points, or build it from TypeBox types (for a string enum, StringEnum or Type.Unsafe({ type: "string", enum: [...] })).`,
+      error,
+    );
+  }
+  return (value) => {
+    if (validate(value) === true) return { success: true, value };
+    return { success: false, issues: toIssues(validate.errors ?? []) };
+  };
+}
+
+function toIssues(errors: readonly ErrorObject[]): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const issue = toIssue(error);
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
+}
+
+/** Ajv's error in the runtime's shape: the path of the value at fault, a sentence about it. */
+function toIssue(error: ErrorObject): SchemaIssue {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "required" && typeof params.missingProperty === "string") {
+    return {
+      path: `${error.instancePath}/${escapePointer(params.missingProperty)}`,
+      message: "Expected required property",
+    };
+  }
+  if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+    return {
+      path: `${error.instancePath}/${escapePointer(params.additionalProperty)}`,
+      message: "Unexpected property",
+    };
+  }
+  if (error.keyword === "enum" && Array.isArray(params.allowedValues)) {
+    const allowed = params.allowedValues.map((value) => JSON.stringify(value)).join(", ");
+    return { path: error.instancePath, message: `Expected one of ${allowed}` };
+  }
+  return { path: error.instancePath, message: capitalise(error.message ?? `fails "${error.keyword}"`) };
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
