@@ -13,7 +13,6 @@ import type { Session } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { watchActiveTools } from "./active-tools-watch.js";
 import { toCallToolResult } from "./call-tool-result.js";
-import { formatPendingNote } from "./pending-note.js";
 import { SERVER_INFO, SERVER_INSTRUCTIONS } from "./server-info.js";
 import { toMcpTool } from "./tool-definition.js";
 
@@ -131,10 +130,12 @@ async function callTool(
   context: CallContext,
 ): Promise<CallToolResult> {
   const { name, arguments: params = {}, _meta: meta } = request.params;
-  const pendingBefore = new Set(session.pending.list().map((record) => record.id));
-  const reminders = new Map<string, string>();
+  // The reminders of the actions this call staged, and only those: matched by the call's
+  // toolCallId (the session emits them after the call's end, while still pending), so a
+  // call running beside it cannot lend it its own actions.
+  const notes: string[] = [];
   const unsubscribe = session.subscribe((event) => {
-    if (event.type === "reminder") reminders.set(event.record.id, event.text);
+    if (event.type === "reminder" && event.toolCallId === context.toolCallId) notes.push(event.text);
   });
   let result: AgentToolResult;
   try {
@@ -148,11 +149,6 @@ async function callTool(
   } finally {
     unsubscribe();
   }
-  const staged = session.pending
-    .list()
-    .filter((record) => !pendingBefore.has(record.id))
-    .reverse();
-  const notes = staged.map((record) => reminders.get(record.id) ?? formatPendingNote(record));
   return toCallToolResult(result, notes);
 }
 
