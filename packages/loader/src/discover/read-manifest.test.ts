@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hasToolManifest } from "./read-manifest.js";
+import { nodeDiscoveryFileSystem } from "./file-system.js";
+import { hasToolManifest, readToolManifest } from "./read-manifest.js";
 
 describe("hasToolManifest", () => {
   let dir: string;
@@ -27,7 +28,72 @@ describe("hasToolManifest", () => {
   });
 
   it("is true for a malformed tools field, so loading reports what is wrong", async () => {
-    await writeFile(join(dir, "package.json"), JSON.stringify({ tooldock: { tools: "a.ts" } }));
+    await writeFile(join(dir, "package.json"), JSON.stringify({ tooldock: { tools: 42 } }));
     expect(await hasToolManifest(dir)).toBe(true);
+  });
+
+  it("is true for a manifest with features only", async () => {
+    await writeFile(join(dir, "package.json"), JSON.stringify({ omp: { features: {} } }));
+    expect(await hasToolManifest(dir)).toBe(true);
+  });
+});
+
+describe("readToolManifest (oh-my-pi plugin manifests)", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "tooldock-manifest-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const read = async (manifest: unknown) => {
+    await writeFile(join(dir, "package.json"), JSON.stringify(manifest));
+    return readToolManifest(dir, nodeDiscoveryFileSystem);
+  };
+
+  it("takes tools as one path (a file or a folder) or an array of paths", async () => {
+    expect(await read({ omp: { tools: "tools" } })).toEqual({
+      kind: "tools",
+      field: "omp",
+      entries: ["tools"],
+    });
+    expect(await read({ pi: { tools: ["a.ts", "more"] } })).toEqual({
+      kind: "tools",
+      field: "pi",
+      entries: ["a.ts", "more"],
+    });
+  });
+
+  it("adds the tools of features with default: true, after the base tools", async () => {
+    const result = await read({
+      omp: {
+        tools: "tools",
+        features: {
+          search: { default: true, tools: "features/search" },
+          extra: { default: true, tools: ["features/a.ts", "features/b.ts"] },
+          off: { default: false, tools: ["features/off.ts"] },
+          unset: { tools: "features/unset.ts" },
+          hooksOnly: { default: true, hooks: "hooks" },
+        },
+      },
+    });
+    expect(result).toEqual({
+      kind: "tools",
+      field: "omp",
+      entries: ["tools", "features/search", "features/a.ts", "features/b.ts"],
+    });
+  });
+
+  it("says which field is wrong", async () => {
+    expect(await read({ omp: { tools: 3 } })).toMatchObject({
+      kind: "invalid",
+      reason: '"omp.tools" in its package.json is neither a path nor an array of paths',
+    });
+    expect(await read({ omp: { features: { x: { default: true, tools: [1] } } } })).toMatchObject({
+      kind: "invalid",
+      reason: '"omp.features.x.tools" in its package.json is neither a path nor an array of paths',
+    });
+    expect(await read({ omp: { features: ["x"] } })).toMatchObject({ kind: "invalid" });
+    expect(await read({ omp: { features: { x: true } } })).toMatchObject({ kind: "invalid" });
   });
 });

@@ -12,8 +12,10 @@ export type ManifestResult =
 
 /**
  * Reads `<dir>/package.json` and returns the tool entries of its first `tooldock`, `omp` or
- * `pi` field that has `tools`. A directory without `package.json`, or whose manifest has none
- * of these fields, is `none` (scanned like any directory).
+ * `pi` field that has `tools` or `features`. `tools` is a path or an array of paths (files or
+ * folders, relative to the package); each feature with `default: true` adds its own `tools`
+ * after them (oh-my-pi's plugin manifest). A directory without `package.json`, or whose
+ * manifest has none of these fields, is `none` (scanned like any directory).
  */
 export async function readToolManifest(
   directory: string,
@@ -42,23 +44,62 @@ export async function readToolManifest(
   if (typeof manifest !== "object" || manifest === null) return { kind: "none" };
   for (const field of MANIFEST_FIELDS) {
     const section = (manifest as Record<string, unknown>)[field];
-    if (typeof section !== "object" || section === null || !("tools" in section)) continue;
-    const tools = (section as { tools: unknown }).tools;
-    if (!Array.isArray(tools) || !tools.every((entry) => typeof entry === "string" && entry.length > 0)) {
-      return {
-        kind: "invalid",
-        reason: `"${field}.tools" in its package.json is not an array of paths`,
-        hint: `Write "${field}": { "tools": ["./src/my-tool.ts"] } with paths relative to the package.`,
-      };
+    if (typeof section !== "object" || section === null || Array.isArray(section)) continue;
+    if (!("tools" in section) && !("features" in section)) continue;
+    const entries: string[] = [];
+    if ("tools" in section) {
+      const tools = toolPaths((section as { tools: unknown }).tools);
+      if (tools === undefined) return invalidTools(`${field}.tools`, field);
+      entries.push(...tools);
     }
-    return { kind: "tools", field, entries: tools as string[] };
+    if ("features" in section) {
+      const features = (section as { features: unknown }).features;
+      if (typeof features !== "object" || features === null || Array.isArray(features)) {
+        return {
+          kind: "invalid",
+          reason: `"${field}.features" in its package.json is not an object of features`,
+          hint: `Write "${field}": { "features": { "name": { "default": true, "tools": "tools/name" } } }.`,
+        };
+      }
+      for (const [name, feature] of Object.entries(features)) {
+        if (typeof feature !== "object" || feature === null || Array.isArray(feature)) {
+          return {
+            kind: "invalid",
+            reason: `feature "${name}" in "${field}.features" of its package.json is not an object`,
+            hint: `Write "${name}": { "default": true, "tools": "tools/${name}" }.`,
+          };
+        }
+        const { default: enabled, tools } = feature as { default?: unknown; tools?: unknown };
+        if (enabled !== true || tools === undefined) continue;
+        const paths = toolPaths(tools);
+        if (paths === undefined) return invalidTools(`${field}.features.${name}.tools`, field);
+        entries.push(...paths);
+      }
+    }
+    return { kind: "tools", field, entries };
   }
   return { kind: "none" };
 }
 
+/** A path, or an array of paths, as a list; `undefined` for anything else. */
+function toolPaths(tools: unknown): string[] | undefined {
+  if (typeof tools === "string") return tools.length > 0 ? [tools] : undefined;
+  if (!Array.isArray(tools) || !tools.every((entry) => typeof entry === "string" && entry.length > 0))
+    return undefined;
+  return tools as string[];
+}
+
+function invalidTools(where: string, field: string): ManifestResult {
+  return {
+    kind: "invalid",
+    reason: `"${where}" in its package.json is neither a path nor an array of paths`,
+    hint: `Write "${field}": { "tools": "tools" } or { "tools": ["./src/my-tool.ts", "./more-tools"] }, with paths of files or folders relative to the package.`,
+  };
+}
+
 /**
- * True when `<dir>/package.json` has a `tooldock`, `omp` or `pi` field with `tools`, valid or
- * not (loading the directory then reports what is wrong with it).
+ * True when `<dir>/package.json` has a `tooldock`, `omp` or `pi` field with `tools` or
+ * `features`, valid or not (loading the directory then reports what is wrong with it).
  *
  * @example
  * ```ts
