@@ -2,7 +2,16 @@ import { isBuiltin } from "node:module";
 import { extname, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Loader, Plugin } from "esbuild";
-import { canonicalHostSpecifier, ensureHostModules, hostModuleSource } from "./host-modules.js";
+import {
+  canonicalHostSpecifier,
+  ensureHostModules,
+  getHostModule,
+  hostModuleSource,
+  isStandInSpecifier,
+  missingExportsPath,
+  STAND_IN_SPECIFIERS,
+} from "./host-modules.js";
+import { esmValueImports, type ValueImports } from "./host-packages/value-imports.js";
 import { type InputRecord, readInput } from "./read-input.js";
 import { rewriteSourceLocation } from "./source-location-rewrite.js";
 
@@ -53,9 +62,19 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
   return {
     name: "tooldock",
     setup(build) {
+      /** Names each source file reads from stand-in packages (found as it is loaded). */
+      const valueImports = new Map<string, ValueImports>();
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === SKIP || args.kind === "entry-point") return undefined;
         const canonical = canonicalHostSpecifier(args.path);
+        if (canonical !== undefined && isStandInSpecifier(args.path)) {
+          // Names the stand-in lacks are exported as `undefined` and reported when evaluated.
+          await ensureHostModules([args.path]);
+          const namespace = getHostModule(args.path);
+          const used = valueImports.get(args.importer)?.get(args.path) ?? new Set<string>();
+          const missing = [...used].filter((name) => !Object.hasOwn(namespace, name));
+          return { path: missingExportsPath(args.path, missing), namespace: HOST_NAMESPACE };
+        }
         if (canonical !== undefined) return { path: canonical, namespace: HOST_NAMESPACE };
         if (isBuiltin(args.path)) return { path: args.path, external: true };
         if (!isBareSpecifier(args.path)) return undefined;
@@ -80,14 +99,42 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
         return { contents: hostModuleSource(args.path), loader: "js" };
       });
 
-      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => {
+      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
         if (isInNodeModules(args.path)) return undefined;
         const loader = SOURCE_LOADERS[extname(args.path)];
         if (loader === undefined) return undefined;
         const { bytes, record: input } = readInput(args.path);
         record.sources.set(args.path, input);
-        return { contents: rewriteSourceLocation(bytes.toString("utf8"), args.path), loader };
+        const text = bytes.toString("utf8");
+        if (STAND_IN_SPECIFIERS.some((specifier) => text.includes(specifier))) {
+          valueImports.set(args.path, await standInImports(build.esbuild, text, loader, args.path));
+        }
+        return { contents: rewriteSourceLocation(text, args.path), loader };
       });
     },
   };
+}
+
+/**
+ * The names a source reads from stand-in packages, found in esbuild's own transform of it (so
+ * an import used only as a type is dropped exactly as the build drops it); the raw source
+ * when that transform fails (the build then reports why).
+ */
+async function standInImports(
+  esbuild: Pick<typeof import("esbuild"), "transform">,
+  text: string,
+  loader: Loader,
+  file: string,
+): Promise<ValueImports> {
+  try {
+    const { code } = await esbuild.transform(text, {
+      loader,
+      format: "esm",
+      sourcefile: file,
+      logLevel: "silent",
+    });
+    return esmValueImports(code, isStandInSpecifier);
+  } catch {
+    return esmValueImports(text, isStandInSpecifier);
+  }
 }

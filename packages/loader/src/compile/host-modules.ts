@@ -1,4 +1,17 @@
 import { hash } from "./hash.js";
+import {
+  installMissingExportReporter,
+  MISSING_EXPORT_REPORTER_KEY,
+} from "./host-packages/missing-exports.js";
+import {
+  HOST_PACKAGE_ALIASES,
+  PI_AI,
+  PI_CODING_AGENT,
+  PI_TUI,
+  piAiNamespace,
+  piCodingAgentNamespace,
+  piTuiNamespace,
+} from "./host-packages/namespaces.js";
 
 /**
  * The host's single copies of the modules tools share with it. Compiled tools never bundle
@@ -22,17 +35,59 @@ const importers: Record<string, () => Promise<ModuleNamespace>> = {
   "zod/v4": () => import("zod/v4"),
   "zod/v4/core": () => import("zod/v4/core"),
   "zod/mini": () => import("zod/mini"),
+  // Stand-ins for the packages of pi, oh-my-pi and xcsh (see host-packages/namespaces.ts).
+  [PI_AI]: async () => piAiNamespace(await sharedModule("@sinclair/typebox")),
+  [PI_TUI]: async () => piTuiNamespace(),
+  [PI_CODING_AGENT]: async () =>
+    piCodingAgentNamespace(await sharedModule("@tooldock/sdk"), await sharedModule("@sinclair/typebox")),
 };
 
+async function sharedModule(specifier: string): Promise<ModuleNamespace> {
+  return (await ensureHostModules([specifier]))[specifier] as ModuleNamespace;
+}
+
 /**
- * Packages of other hosts whose tool modules Tooldock loads unchanged. Their imports are
- * usually type-only (erased); a value import resolves to the host's `@tooldock/sdk`.
+ * Packages of other hosts whose tool modules Tooldock loads unchanged, and the stand-in each
+ * is served (oh-my-pi's and xcsh's copies of pi's packages get pi's).
  */
-export const COMPATIBILITY_ALIASES: Readonly<Record<string, string>> = {
-  "@oh-my-pi/pi-coding-agent": "@tooldock/sdk",
-  "@mariozechner/pi-coding-agent": "@tooldock/sdk",
-  "@f5-sales-demo/xcsh": "@tooldock/sdk",
-};
+export const COMPATIBILITY_ALIASES: Readonly<Record<string, string>> = HOST_PACKAGE_ALIASES;
+
+/** The stand-in packages: a name a tool imports from them that they lack is `undefined`, with a warning. */
+const STAND_IN_PACKAGES: ReadonlySet<string> = new Set([PI_AI, PI_TUI, PI_CODING_AGENT]);
+
+/** True for a specifier served by a stand-in of another host's package (`@mariozechner/pi-tui`, …). */
+export function isStandInSpecifier(specifier: string): boolean {
+  const canonical = canonicalHostSpecifier(specifier);
+  return canonical !== undefined && STAND_IN_PACKAGES.has(canonical);
+}
+
+/** Every specifier served by a stand-in, the canonical ones and their aliases. */
+export const STAND_IN_SPECIFIERS: readonly string[] = [
+  ...STAND_IN_PACKAGES,
+  ...Object.keys(HOST_PACKAGE_ALIASES),
+];
+
+const MISSING_SUFFIX = "?missing=";
+
+/**
+ * The virtual module path of a stand-in import whose importer uses names the stand-in lacks:
+ * `@mariozechner/pi-tui?missing=Foo,Bar` (as written by the tool, the names sorted).
+ */
+export function missingExportsPath(specifier: string, missing: readonly string[]): string {
+  return missing.length === 0
+    ? (canonicalHostSpecifier(specifier) ?? specifier)
+    : `${specifier}${MISSING_SUFFIX}${[...missing].sort().join(",")}`;
+}
+
+/** Splits a virtual module path into the specifier and the missing names it declares. */
+function parseHostPath(path: string): { specifier: string; missing: string[] } {
+  const at = path.indexOf(MISSING_SUFFIX);
+  if (at === -1) return { specifier: path, missing: [] };
+  const names = path.slice(at + MISSING_SUFFIX.length);
+  return { specifier: path.slice(0, at), missing: names === "" ? [] : names.split(",") };
+}
+
+installMissingExportReporter();
 
 /** Every specifier served from the host: the shared modules and the compatibility aliases. */
 export const HOST_SPECIFIERS: readonly string[] = [
@@ -41,9 +96,10 @@ export const HOST_SPECIFIERS: readonly string[] = [
 ];
 
 /** The shared module a host specifier stands for (`@oh-my-pi/pi-coding-agent` → `@tooldock/sdk`). */
-export function canonicalHostSpecifier(specifier: string): string | undefined {
-  if (specifier in importers) return specifier;
-  return COMPATIBILITY_ALIASES[specifier];
+export function canonicalHostSpecifier(path: string): string | undefined {
+  const { specifier } = parseHostPath(path);
+  if (Object.hasOwn(importers, specifier)) return specifier;
+  return Object.hasOwn(COMPATIBILITY_ALIASES, specifier) ? COMPATIBILITY_ALIASES[specifier] : undefined;
 }
 
 function registry(): Record<string, ModuleNamespace> {
@@ -93,19 +149,30 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
  * ES module source that re-exports a registered shared module by name, read from the global
- * registry when the tool is evaluated. The export list is taken from the host's copy.
+ * registry when the tool is evaluated. The export list is taken from the host's copy. A path
+ * with missing names (see {@link missingExportsPath}) also exports each of them as
+ * `undefined` and, when evaluated, reports them (`W_HOST_EXPORT_MISSING`).
  */
-export function hostModuleSource(specifier: string): string {
+export function hostModuleSource(path: string): string {
+  const { specifier, missing } = parseHostPath(path);
   const canonical = canonicalHostSpecifier(specifier) ?? specifier;
   const namespace = getHostModule(canonical);
   const names = Object.keys(namespace)
     .filter((name) => name !== "default" && IDENTIFIER.test(name))
     .sort();
+  const absent = missing.filter((name) => !Object.hasOwn(namespace, name));
   const lines = [
     `const m = globalThis[globalThis.Symbol.for("tooldock.host-modules")][${JSON.stringify(canonical)}];`,
     names.length > 0 ? `export const { ${names.join(", ")} } = m;` : "",
     "default" in namespace ? "export default m.default;" : "",
   ];
+  if (absent.length > 0) {
+    lines.push(
+      "const missing = void 0;",
+      `export { ${absent.map((name) => `missing as ${JSON.stringify(name)}`).join(", ")} };`,
+      `globalThis[globalThis.Symbol.for(${JSON.stringify(MISSING_EXPORT_REPORTER_KEY)})]?.report(${JSON.stringify(specifier)}, ${JSON.stringify(absent)});`,
+    );
+  }
   return lines.filter(Boolean).join("\n");
 }
 
@@ -115,12 +182,13 @@ const sourceHashes = new Map<string, string>();
  * Hash of {@link hostModuleSource}, computed once per process: a registered copy never
  * changes (the first one wins), so neither does the source served for it.
  */
-export function hostModuleSourceHash(specifier: string): string {
-  const canonical = canonicalHostSpecifier(specifier) ?? specifier;
-  let sourceHash = sourceHashes.get(canonical);
+export function hostModuleSourceHash(path: string): string {
+  const { missing } = parseHostPath(path);
+  const key = missing.length === 0 ? (canonicalHostSpecifier(path) ?? path) : path;
+  let sourceHash = sourceHashes.get(key);
   if (sourceHash === undefined) {
-    sourceHash = hash(hostModuleSource(canonical));
-    sourceHashes.set(canonical, sourceHash);
+    sourceHash = hash(hostModuleSource(key));
+    sourceHashes.set(key, sourceHash);
   }
   return sourceHash;
 }

@@ -1,6 +1,14 @@
 import { readFileSync } from "node:fs";
 import { CompileFailure } from "./compile-failure.js";
-import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
+import {
+  ensureHostModules,
+  getHostModule,
+  HOST_SPECIFIERS,
+  isStandInSpecifier,
+  STAND_IN_SPECIFIERS,
+} from "./host-modules.js";
+import { jitiMissingExports } from "./host-packages/jiti-missing-exports.js";
+import { reportMissingExports } from "./host-packages/missing-exports.js";
 import { type PreparedModule, preparedModule } from "./module-compiler.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
@@ -32,6 +40,20 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     virtualModules,
   });
   return preparedModule(async () => {
+    // jiti reads a missing name as `undefined`; find them beforehand, for W_HOST_EXPORT_MISSING.
+    let missing = new Map<string, string[]>();
+    try {
+      missing = jitiMissingExports(
+        entry,
+        (options) => jiti.transform(options),
+        STAND_IN_SPECIFIERS,
+        isStandInSpecifier,
+        (specifier, name) => !Object.hasOwn(getHostModule(specifier), name),
+      );
+    } catch {
+      // The scan only adds warnings; the module loads without them.
+    }
+    for (const [specifier, names] of missing) reportMissingExports(specifier, names);
     try {
       return await jiti.import(entry);
     } catch (error) {

@@ -5,6 +5,7 @@ import { cacheUnwritableWarning, cacheWarning } from "./cache-warning.js";
 import { CacheWriteError } from "./cache-write-error.js";
 import { EsbuildBatch } from "./esbuild-batch.js";
 import { EsbuildQueue } from "./esbuild-queue.js";
+import { reportingMissingExports } from "./host-packages/missing-exports.js";
 import { prepareWithJiti } from "./jiti-compiler.js";
 import { PackPlanner } from "./pack-planner.js";
 
@@ -98,7 +99,7 @@ export function createModuleCompiler(
       if (!useJiti) {
         try {
           const bundle = await queue.compile(entry);
-          return await packs.evaluator(entry, bundle);
+          return reportingMissingExports(await packs.evaluator(entry, bundle), entry, onWarning);
         } catch (error) {
           if (error instanceof CacheWriteError) {
             useJiti = true;
@@ -117,7 +118,7 @@ export function createModuleCompiler(
           }
         }
       }
-      return await prepareWithJiti(entry, jitiCache);
+      return reportingMissingExports(await prepareWithJiti(entry, jitiCache), entry, onWarning);
     },
     async close() {
       await queue.settle();

@@ -5,6 +5,7 @@ import type { CustomToolAPI, CustomToolPendingAction, Logger, UIContext } from "
 import * as Sdk from "@tooldock/sdk";
 import * as Zod from "zod";
 import { registerHostModule } from "../compile/host-modules.js";
+import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-packages/namespaces.js";
 import { execCommand } from "./exec.js";
 import { noOpUI } from "./no-op-ui.js";
 import { silentLogger } from "./silent-logger.js";
@@ -90,7 +91,14 @@ export class ToolHost {
       },
       typebox: registerHostModule("@sinclair/typebox", TypeBox) as typeof TypeBox,
       zod: (registerHostModule("zod", Zod) as typeof Zod).z,
-      pi: registerHostModule("@tooldock/sdk", Sdk) as typeof Sdk,
+      // The SDK plus what pi, oh-my-pi and xcsh put on `pi.pi` (StringEnum, Type, inert UI).
+      pi: registerHostModule(
+        PI_CODING_AGENT,
+        piCodingAgentNamespace(
+          registerHostModule("@tooldock/sdk", Sdk),
+          registerHostModule("@sinclair/typebox", TypeBox),
+        ),
+      ) as typeof Sdk,
       pushPendingAction(action) {
         // The calling session's, even after its call ended (then it throws E_CALL_ENDED).
         const call = runningToolCall();

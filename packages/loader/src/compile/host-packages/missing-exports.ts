@@ -1,0 +1,121 @@
+import type { Diagnostic } from "@tooldock/sdk";
+import { PromisePrototypeThen } from "../../guards/primordials.js";
+import type { PreparedModule } from "../module-compiler.js";
+
+/** `Symbol.for` key of the process-wide reporter the stand-in modules call. */
+export const MISSING_EXPORT_REPORTER_KEY = "tooldock.host-export-missing";
+
+/** One name a tool imports from a stand-in package that the stand-in does not have. */
+export interface MissingImport {
+  /** The specifier as the tool wrote it (`@oh-my-pi/pi-tui`). */
+  specifier: string;
+  name: string;
+}
+
+interface Reporter {
+  /** Where reports go while a module is evaluated; set by {@link reportingMissingExports}. */
+  collect: ((specifier: string, name: string) => void) | undefined;
+  report(specifier: unknown, names: unknown): void;
+}
+
+function reporter(): Reporter {
+  const holder = globalThis as unknown as Record<symbol, Reporter | undefined>;
+  const key = Symbol.for(MISSING_EXPORT_REPORTER_KEY);
+  holder[key] ??= {
+    collect: undefined,
+    report(specifier, names) {
+      if (typeof specifier !== "string" || !Array.isArray(names)) return;
+      for (let index = 0; index < names.length; index += 1) {
+        const name = names[index];
+        if (typeof name === "string") this.collect?.(specifier, name);
+      }
+    },
+  };
+  return holder[key];
+}
+
+/** Reports names a module lacks from a stand-in, as the stand-in modules do when evaluated. */
+export function reportMissingExports(specifier: string, names: readonly string[]): void {
+  reporter().report(specifier, [...names]);
+}
+
+/**
+ * Installs the reporter on `globalThis` (once per process, shared by every copy of the
+ * loader), before any tool runs, so the built-ins snapshot never sees it appear.
+ */
+export function installMissingExportReporter(): void {
+  reporter();
+}
+
+/**
+ * Wraps a compiled module so that, while it is evaluated, the stand-in modules it imports
+ * report the names they lack, and each becomes one `W_HOST_EXPORT_MISSING` warning. `known`
+ * are names the compiler found without evaluating (jiti); a module evaluated earlier in the
+ * process (same namespace object) repeats the names it reported then.
+ */
+export function reportingMissingExports(
+  prepared: PreparedModule,
+  entry: string,
+  onWarning: (diagnostic: Diagnostic) => void,
+  known: readonly MissingImport[] = [],
+): PreparedModule {
+  const evaluate = (): Promise<unknown> => {
+    const found: MissingImport[] = [...known];
+    const seen = new Set<string>();
+    const holder = reporter();
+    const collect = (specifier: string, name: string) => {
+      const key = `${specifier}\u0000${name}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      found[found.length] = { specifier, name };
+    };
+    for (const item of known) seen.add(`${item.specifier}\u0000${item.name}`);
+    const previous = holder.collect;
+    holder.collect = collect;
+    const finish = (namespace: unknown) => {
+      if (holder.collect === collect) holder.collect = previous;
+      let names = found;
+      if (typeof namespace === "object" && namespace !== null) {
+        if (found.length > 0) reported.set(namespace, found);
+        else names = reported.get(namespace) ?? found;
+      }
+      for (let index = 0; index < names.length; index += 1) {
+        onWarning(missingExportWarning(entry, names[index] as MissingImport));
+      }
+    };
+    let evaluation: Promise<unknown>;
+    try {
+      evaluation = prepared.evaluate();
+    } catch (error) {
+      finish(undefined);
+      throw error;
+    }
+    return PromisePrototypeThen(
+      evaluation,
+      (namespace: unknown) => {
+        finish(namespace);
+        return namespace;
+      },
+      (error: unknown) => {
+        finish(undefined);
+        throw error;
+      },
+    ) as Promise<unknown>;
+  };
+  // Null-prototype, as `preparedModule` makes it (that module imports this one's importers).
+  return { __proto__: null, evaluate } as unknown as PreparedModule;
+}
+
+/** What each evaluated module namespace reported, for modules Node does not evaluate twice. */
+const reported = new WeakMap<object, MissingImport[]>();
+
+/** The `W_HOST_EXPORT_MISSING` warning of one missing import. */
+export function missingExportWarning(path: string, missing: MissingImport): Diagnostic {
+  return {
+    code: "W_HOST_EXPORT_MISSING",
+    severity: "warning",
+    message: `${path} imports "${missing.name}" from "${missing.specifier}", which Tooldock's stand-in for that package does not provide; it is undefined here.`,
+    path,
+    hint: `Tooldock has no copy of "${missing.specifier}" (see the loader README, "Modules written for other hosts", for what it provides). Guard the use of "${missing.name}" (it is undefined under Tooldock), or take an equivalent from a package the tool installs itself.`,
+  };
+}

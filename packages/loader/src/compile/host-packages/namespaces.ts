@@ -1,0 +1,55 @@
+import { StringEnum } from "./string-enum.js";
+import { inertTheme, themeGetters } from "./themes.js";
+import { inertComponents, TUI_COMPONENT_NAMES, truncateToWidth, visibleWidth } from "./ui-components.js";
+
+type ModuleNamespace = Record<string, unknown>;
+
+/** The packages of other hosts Tooldock serves stand-ins for, by the name pi published them under. */
+export const PI_AI = "@mariozechner/pi-ai";
+export const PI_TUI = "@mariozechner/pi-tui";
+export const PI_CODING_AGENT = "@mariozechner/pi-coding-agent";
+
+/**
+ * The copies oh-my-pi and xcsh publish under their own names: each is served the stand-in of
+ * the pi package it forked.
+ */
+export const HOST_PACKAGE_ALIASES: Readonly<Record<string, string>> = {
+  "@oh-my-pi/pi-ai": PI_AI,
+  "@f5-sales-demo/pi-ai": PI_AI,
+  "@oh-my-pi/pi-tui": PI_TUI,
+  "@f5-sales-demo/pi-tui": PI_TUI,
+  "@oh-my-pi/pi-coding-agent": PI_CODING_AGENT,
+  "@f5-sales-demo/xcsh": PI_CODING_AGENT,
+};
+
+/** Theme helpers the coding agents export to renderers. */
+const THEME_GETTERS = ["getEditorTheme", "getMarkdownTheme", "getSelectListTheme", "getSettingsListTheme"];
+
+/** `@mariozechner/pi-ai`: `StringEnum` and TypeBox's `Type` (pi-ai re-exports it). */
+export function piAiNamespace(typebox: ModuleNamespace): ModuleNamespace {
+  return Object.freeze({ StringEnum, Type: typebox.Type });
+}
+
+/** `@mariozechner/pi-tui`: inert components and two plain-text width helpers. */
+export function piTuiNamespace(): ModuleNamespace {
+  return Object.freeze({ ...inertComponents(TUI_COMPONENT_NAMES), truncateToWidth, visibleWidth });
+}
+
+/**
+ * `@mariozechner/pi-coding-agent` (and oh-my-pi's, xcsh's): the Tooldock SDK (so
+ * `textResult` and `TooldockError` keep working), plus what those agents re-export for
+ * tools: `StringEnum`, `Type`, the components `Text`, `Container`, `Markdown`, `Spacer`
+ * (and `DynamicBorder`), inert theme helpers and `theme`. This is also `pi.pi`.
+ */
+export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleNamespace): ModuleNamespace {
+  const namespace: ModuleNamespace = {};
+  for (const name of Object.keys(sdk)) if (name !== "default") namespace[name] = sdk[name];
+  return Object.freeze({
+    ...namespace,
+    StringEnum,
+    Type: typebox.Type,
+    ...inertComponents(["Container", "DynamicBorder", "Markdown", "Spacer", "Text"]),
+    ...themeGetters(THEME_GETTERS),
+    theme: inertTheme(),
+  });
+}

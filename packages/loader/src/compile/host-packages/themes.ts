@@ -1,0 +1,36 @@
+/**
+ * Inert stand-ins for the theme helpers pi, oh-my-pi and xcsh export to tool renderers
+ * (`getMarkdownTheme()`, `theme.fg("accent", text)`, …). Tooldock has no terminal, so every
+ * styling function returns its text unchanged: the last string argument it was given.
+ */
+
+function unstyled(...args: unknown[]): string {
+  for (let index = args.length - 1; index >= 0; index -= 1) {
+    if (typeof args[index] === "string") return args[index] as string;
+  }
+  return "";
+}
+
+/**
+ * A theme whose every member is a styling function returning its text. A `Proxy`, so any
+ * colour or style name a renderer reads (`theme.fg`, `theme.bold`, `mdTheme.heading`) works;
+ * `then` and symbol keys are absent, so a theme is never mistaken for a promise or a primitive.
+ */
+export function inertTheme(): Record<string, (...args: unknown[]) => string> {
+  return new Proxy(Object.create(null) as Record<string, (...args: unknown[]) => string>, {
+    get(_target, key) {
+      if (typeof key !== "string" || key === "then" || key === "toJSON") return undefined;
+      return unstyled;
+    },
+    has(_target, key) {
+      return typeof key === "string" && key !== "then";
+    },
+  });
+}
+
+/** `getMarkdownTheme()`, `getSelectListTheme()`, …: each returns an {@link inertTheme}. */
+export function themeGetters(names: readonly string[]): Record<string, () => ReturnType<typeof inertTheme>> {
+  const getters: Record<string, () => ReturnType<typeof inertTheme>> = {};
+  for (const name of names) getters[name] = () => inertTheme();
+  return getters;
+}

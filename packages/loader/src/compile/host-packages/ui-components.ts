@@ -1,0 +1,118 @@
+/**
+ * Inert stand-ins for the terminal UI components of `@mariozechner/pi-tui` (and the copies
+ * oh-my-pi and xcsh ship). Tooldock has no terminal UI and never calls `renderCall` or
+ * `renderResult`, but a tool that builds components (in its factory, or a host that does
+ * call a renderer) must not crash: every constructor takes any arguments, every method a
+ * component is known to have does nothing, and `render` returns the plain text it was given.
+ */
+
+/** What every stand-in component answers: pi-tui's `Component` contract. */
+export class InertComponent {
+  /** Children added with `addChild` (a `Container` and its subclasses use them). */
+  children: InertComponent[] = [];
+  #text: string;
+
+  constructor(...args: unknown[]) {
+    this.#text = typeof args[0] === "string" ? args[0] : "";
+  }
+
+  /** The text given to the constructor or `setText`, one entry per line; children after it. */
+  render(_width?: number): string[] {
+    const own = this.text === "" ? [] : this.text.split("\n");
+    return [
+      ...own,
+      ...this.children.flatMap((child) => (child instanceof InertComponent ? child.render() : [])),
+    ];
+  }
+
+  /** The text of the component (plain, as given). */
+  get text(): string {
+    return this.#text;
+  }
+
+  setText(text: unknown): void {
+    this.#text = typeof text === "string" ? text : String(text ?? "");
+  }
+
+  addChild(child: unknown): void {
+    if (child instanceof InertComponent) this.children.push(child);
+  }
+
+  removeChild(child: unknown): void {
+    this.children = this.children.filter((entry) => entry !== child);
+  }
+
+  clear(): void {
+    this.children = [];
+  }
+
+  invalidate(): void {}
+  handleInput(_data?: unknown): void {}
+  setFocused(_focused?: unknown): void {}
+  dispose(): void {}
+  start(): void {}
+  stop(): void {}
+  setMessage(_message?: unknown): void {}
+  setValue(_value?: unknown): void {}
+  getValue(): string {
+    return this.text;
+  }
+  setItems(_items?: unknown): void {}
+  setSelectedIndex(_index?: unknown): void {}
+  getSelectedItem(): undefined {
+    return undefined;
+  }
+  setFilter(_filter?: unknown): void {}
+}
+
+/** The component class names pi-tui exports that tools build; each is an {@link InertComponent}. */
+export const TUI_COMPONENT_NAMES = [
+  "Box",
+  "CancellableLoader",
+  "Container",
+  "Editor",
+  "Image",
+  "Input",
+  "Loader",
+  "Markdown",
+  "SelectList",
+  "SettingsList",
+  "Spacer",
+  "Text",
+  "TruncatedText",
+] as const;
+
+const componentClasses = new Map<string, typeof InertComponent>();
+
+/**
+ * A named subclass per component, so `instanceof Text` and `constructor.name` work; one class
+ * per name in the process, so pi-tui's `Text` is the coding agent's `Text`.
+ */
+export function inertComponents(names: readonly string[]): Record<string, typeof InertComponent> {
+  const classes: Record<string, typeof InertComponent> = {};
+  for (const name of names) {
+    let component = componentClasses.get(name);
+    if (component === undefined) {
+      component = { [name]: class extends InertComponent {} }[name] as typeof InertComponent;
+      componentClasses.set(name, component);
+    }
+    classes[name] = component;
+  }
+  return classes;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences start with ESC.
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+/** Columns a string takes, ignoring ANSI colour codes (each code point counts as one column). */
+export function visibleWidth(text: unknown): number {
+  return [...String(text ?? "").replace(ANSI, "")].length;
+}
+
+/** Cuts `text` to `width` columns, ending with `ellipsis` (default `…`) when it was cut. */
+export function truncateToWidth(text: unknown, width: number, ellipsis = "…"): string {
+  const plain = [...String(text ?? "").replace(ANSI, "")];
+  if (plain.length <= width) return plain.join("");
+  const keep = Math.max(0, width - [...ellipsis].length);
+  return plain.slice(0, keep).join("") + ellipsis;
+}
