@@ -83,8 +83,9 @@ export function missingExportsPath(specifier: string, missing: readonly string[]
 function parseHostPath(path: string): { specifier: string; missing: string[] } {
   const at = path.indexOf(MISSING_SUFFIX);
   if (at === -1) return { specifier: path, missing: [] };
-  const names = path.slice(at + MISSING_SUFFIX.length);
-  return { specifier: path.slice(0, at), missing: names === "" ? [] : names.split(",") };
+  const names = path.slice(at + MISSING_SUFFIX.length).split(",");
+  // Only names the plugin can have written: a tool's own "pkg?missing=…" import gets nothing odd.
+  return { specifier: path.slice(0, at), missing: names.filter((name) => IDENTIFIER.test(name)) };
 }
 
 installMissingExportReporter();

@@ -1,5 +1,14 @@
 import type { Diagnostic } from "@tooldock/sdk";
-import { PromisePrototypeThen } from "../../guards/primordials.js";
+import {
+  MapPrototypeHas,
+  MapPrototypeSet,
+  PromisePrototypeThen,
+  ReflectApply,
+} from "../../guards/primordials.js";
+
+// The tool's code runs between the calls below: keep the built-ins they use (see primordials).
+const { get: weakMapGet, set: weakMapSet } = WeakMap.prototype;
+
 import type { PreparedModule } from "../module-compiler.js";
 
 /** `Symbol.for` key of the process-wide reporter the stand-in modules call. */
@@ -60,24 +69,28 @@ export function reportingMissingExports(
   known: readonly MissingImport[] = [],
 ): PreparedModule {
   const evaluate = (): Promise<unknown> => {
-    const found: MissingImport[] = [...known];
-    const seen = new Set<string>();
+    const found: MissingImport[] = [];
+    const seen = new Map<string, true>();
     const holder = reporter();
     const collect = (specifier: string, name: string) => {
       const key = `${specifier}\u0000${name}`;
-      if (seen.has(key)) return;
-      seen.add(key);
+      if (MapPrototypeHas(seen, key)) return;
+      MapPrototypeSet(seen, key, true);
       found[found.length] = { specifier, name };
     };
-    for (const item of known) seen.add(`${item.specifier}\u0000${item.name}`);
+    for (let index = 0; index < known.length; index += 1) {
+      const item = known[index] as MissingImport;
+      collect(item.specifier, item.name);
+    }
     const previous = holder.collect;
     holder.collect = collect;
     const finish = (namespace: unknown) => {
       if (holder.collect === collect) holder.collect = previous;
       let names = found;
       if (typeof namespace === "object" && namespace !== null) {
-        if (found.length > 0) reported.set(namespace, found);
-        else names = reported.get(namespace) ?? found;
+        if (found.length > 0) ReflectApply(weakMapSet, reported, [namespace, found]);
+        else
+          names = (ReflectApply(weakMapGet, reported, [namespace]) as MissingImport[] | undefined) ?? found;
       }
       for (let index = 0; index < names.length; index += 1) {
         onWarning(missingExportWarning(entry, names[index] as MissingImport));
