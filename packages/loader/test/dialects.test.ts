@@ -88,6 +88,13 @@ describe.each(compilers)("modules written for other hosts, compiler %s", (compil
     expect(text(await h.call("omp_color", { color: "red" }))).toBe("warm");
   });
 
+  it("oh-my-pi: parameters from pi.zod, with a default", async () => {
+    const h = await load("oh-my-pi/zod-params.ts");
+    expect(h.diagnostics).toEqual([]);
+    expect(text(await h.call("omp_glob", { mode: "files" }))).toBe("files:**/*.ts");
+    expect((await h.call("omp_glob", { mode: "links" })).isError).toBe(true);
+  });
+
   it('oh-my-pi: a plugin whose manifest says "omp": { "tools": "tools" } (a folder)', async () => {
     const h = await load("oh-my-pi/plugin-tools-folder");
     expect(h.diagnostics).toEqual([]);
@@ -117,6 +124,13 @@ describe.each(compilers)("modules written for other hosts, compiler %s", (compil
     const bad = await h.call("xcsh_level", { level: "info", limit: 9 });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toContain("/limit: Must be <= 3");
+  });
+
+  it("xcsh: the @f5xc-salesdemos/xcsh package name", async () => {
+    const h = await load("xcsh/f5xc-scope.ts");
+    expect(h.diagnostics).toEqual([]);
+    expect(text(await h.call("xcsh_region", { region: "eu" }))).toBe("region eu");
+    expect((await h.call("xcsh_region", { region: "asia" })).isError).toBe(true);
   });
 
   it("the warnings come again when the same modules load again (warm, in one batch)", async () => {

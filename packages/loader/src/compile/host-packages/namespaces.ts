@@ -16,10 +16,14 @@ export const PI_CODING_AGENT = "@mariozechner/pi-coding-agent";
 export const HOST_PACKAGE_ALIASES: Readonly<Record<string, string>> = {
   "@oh-my-pi/pi-ai": PI_AI,
   "@f5-sales-demo/pi-ai": PI_AI,
+  "@f5xc-salesdemos/pi-ai": PI_AI,
   "@oh-my-pi/pi-tui": PI_TUI,
   "@f5-sales-demo/pi-tui": PI_TUI,
+  "@f5xc-salesdemos/pi-tui": PI_TUI,
   "@oh-my-pi/pi-coding-agent": PI_CODING_AGENT,
   "@f5-sales-demo/xcsh": PI_CODING_AGENT,
+  // xcsh's documentation names its package under this scope too.
+  "@f5xc-salesdemos/xcsh": PI_CODING_AGENT,
 };
 
 /** Theme helpers the coding agents export to renderers. */
