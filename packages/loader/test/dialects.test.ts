@@ -67,6 +67,14 @@ describe.each(compilers)("modules written for other hosts, compiler %s", (compil
     expect(text(await h.call("pi_size", { bytes: 12 }))).toBe("12 B (loader, no keys)");
   });
 
+  it("pi: a missing name imported by a helper file (not the entry) is found too", async () => {
+    const h = await load("pi/helper-imports/index.ts");
+    expect(
+      h.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message.match(/imports "(\w+)"/)?.[1]]),
+    ).toEqual([["W_HOST_EXPORT_MISSING", "wrapTextWithAnsi"]]);
+    expect(text(await h.call("pi_banner", { title: "hi" }))).toBe("== hi ==");
+  });
+
   it("pi: a renderer built of pi-tui components and theme helpers does not crash", async () => {
     const h = await load("pi/render-components.ts");
     expect(h.diagnostics).toEqual([]);
@@ -147,9 +155,10 @@ describe.each(compilers)("modules written for other hosts, compiler %s", (compil
           .filter((diagnostic) => diagnostic.code === "W_HOST_EXPORT_MISSING")
           .map((d) => d.message);
       expect(codes(first).every((code) => code === "W_HOST_EXPORT_MISSING")).toBe(true);
-      expect(missing(first)).toHaveLength(2);
+      expect(missing(first)).toHaveLength(3);
       expect(missing(again)).toEqual(missing(first));
       expect(again.tools.map((loaded) => loaded.tool.name).sort()).toEqual([
+        "pi_banner",
         "pi_render",
         "pi_size",
         "pi_todo",
