@@ -35,8 +35,12 @@ export function compileJsonSchema(
   typeboxReason: string,
 ): JsonSchemaCheck {
   let validate: ValidateFunction;
+  const ajv = instance();
   try {
-    validate = instance().compile(jsonSchema);
+    validate = ajv.compile(jsonSchema);
+    // Ajv caches what it compiled by schema object; the tool keeps the function, so drop the
+    // entry (a host that reloads tools would otherwise keep every old schema alive).
+    ajv.removeSchema(jsonSchema);
   } catch (error) {
     throw invalidSchema(
       `The schema cannot be validated: TypeBox's compiler cannot compile it (${typeboxReason}) and neither can a JSON Schema validator (${describeError(error)}). Fix the schema where the second message points, or build it from TypeBox types (for a string enum, StringEnum or Type.Unsafe({ type: "string", enum: [...] })).`,

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { dirname, extname, join, resolve } from "node:path";
+import { dirname, extname, join, resolve, sep } from "node:path";
 import { cjsValueImports, relativeSpecifiers } from "./value-imports.js";
 
 /** How many files of one tool the scan reads at most (a tool's own sources, not packages). */
@@ -72,7 +72,7 @@ function isFile(path: string): boolean {
 /** A relative import as Node and TypeScript resolve it: as written, `.js` → `.ts`, extensions, `index`. */
 function resolveRelative(folder: string, specifier: string): string | undefined {
   const base = join(folder, specifier);
-  if (base.includes(`${"/"}node_modules${"/"}`)) return undefined;
+  if (base.split(sep).includes("node_modules")) return undefined;
   const candidates = [base];
   const extension = extname(base);
   if ([".js", ".mjs", ".cjs", ".jsx"].includes(extension)) {
