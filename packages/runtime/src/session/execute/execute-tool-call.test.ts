@@ -70,11 +70,12 @@ describe("Session.execute", () => {
     expect(execute).not.toHaveBeenCalled();
   });
 
-  it("reports a schema TypeBox cannot compile as the tool's fault", async () => {
+  it("reports a schema no validator can compile as the tool's fault", async () => {
     const session = new Session();
     session.register({
       ...echoTool("odd"),
-      parameters: Type.Object({ mode: Type.Unsafe<string>({ type: "string" }) }),
+      // TypeBox cannot compile Type.Unsafe, and Ajv cannot resolve the $ref.
+      parameters: Type.Object({ mode: Type.Unsafe<string>({ $ref: "#/definitions/missing" }) }),
     });
     const result = await run(session, "odd", { mode: "x" });
     expect(result.isError).toBe(true);
