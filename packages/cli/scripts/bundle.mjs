@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { assertBuilt, assertNoDynamicRequire, assertSingleCopies } from "./bundle-checks.mjs";
+import { copyDemoTools, DEMO_TOOLS_DIR } from "./copy-demo-tools.mjs";
 import { lazyZodLocales, writeLocalesFile } from "./lazy-zod-locales.mjs";
 import { ownedExternals } from "./owned-externals.mjs";
 
@@ -58,4 +59,9 @@ await writeLocalesFile(locales.index, join(packageDir, OUT_DIR));
 await assertSingleCopies(packageDir, metafile);
 await assertNoDynamicRequire(packageDir, metafile);
 await chmod(join(packageDir, OUT_DIR, "tooldock.js"), 0o755);
-process.stderr.write(`bundle: ${Object.keys(metafile.outputs).length} files in packages/cli/${OUT_DIR}\n`);
+// The demo's tools ship inside the CLI package (it depends on no private package).
+const demoTools = await copyDemoTools(packageDir);
+process.stderr.write(
+  `bundle: ${Object.keys(metafile.outputs).length} files in packages/cli/${OUT_DIR}; ` +
+    `${demoTools.length} demo tools in packages/cli/${DEMO_TOOLS_DIR}\n`,
+);

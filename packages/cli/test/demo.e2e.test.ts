@@ -34,6 +34,8 @@ describe("tooldock demo", () => {
       // LIFO: the ast_edit pushed last is applied first, the rename pushed first is discarded after it.
       const stack = run.stdout.slice(run.stdout.indexOf("Pending actions (2"));
       expect(stack.indexOf("Applied AST Edit")).toBeLessThan(stack.indexOf("Discarded: Rename 1 file(s)"));
+      // The tools come from the CLI package itself, not from a private @tooldock/examples.
+      expect(run.stdout).toMatch(/from \S*packages[/\\]cli[/\\]dist[/\\]demo-tools/);
       expect(await readdir(scratch.path)).toEqual([]);
     } finally {
       await scratch.remove();

@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
 import { ToolHost } from "@tooldock/loader";
 import { AST_EDIT_TOOL_NAME, createAstEditTool, Session } from "@tooldock/runtime";
 import type { CliIo } from "../cli-io.js";
@@ -9,15 +7,11 @@ import { formatToolTable } from "../output/format-tool-table.js";
 import type { Output } from "../output/output.js";
 import { DemoConsole } from "./demo-console.js";
 import { astEditStep, renameStep, stackStep } from "./demo-steps.js";
+import { demoToolsDirectory } from "./demo-tools.js";
 import { createDemoWorkspace } from "./demo-workspace.js";
 
-/** The folder of `@tooldock/examples` (a dependency of the CLI): its package.json lists the tools. */
-export function examplesDirectory(): string {
-  return dirname(createRequire(import.meta.url).resolve("@tooldock/examples/package.json"));
-}
-
 /**
- * The end-to-end tour on the bundled examples, in a temporary workspace (compile cache
+ * The end-to-end tour on the example tools shipped in the CLI package ({@link demoToolsDirectory}), in a temporary workspace (compile cache
  * included) that is removed at the end, whatever happens. Resolves to the exit code.
  */
 export async function runDemo(io: CliIo, output: Output): Promise<number> {
@@ -28,7 +22,7 @@ export async function runDemo(io: CliIo, output: Output): Promise<number> {
   const stacking = new Session({ cwd: workspace.cwd, pendingPolicy: "allow" });
   try {
     demo.step("Load the example tools");
-    const examples = examplesDirectory();
+    const examples = demoToolsDirectory();
     session.register(
       createAstEditTool({ cwd: workspace.cwd, stateDirectory: workspace.stateDirectory }),
       "built-in",
