@@ -145,7 +145,7 @@ export const initSpec: CommandSpec = {
   ],
 };
 
-/** `tooldock demo`: the main job on the bundled examples, end to end (what `pnpm start` runs). */
+/** `tooldock demo`: the main job on the bundled examples, end to end (what `pnpm start` runs in the repo). */
 export const demoSpec: CommandSpec = {
   name: "demo",
   summary: "Run the end-to-end tour on the bundled examples",
@@ -153,7 +153,7 @@ export const demoSpec: CommandSpec = {
   options: {},
   positionals: { min: 0, max: 0 },
   details: [
-    "Loads @tooldock/examples, previews and applies a batch rename (showing the pending stack and the steering to resolve), previews and discards an ast_edit, then stacks two actions and resolves them last-in first-out. Everything happens in a temporary folder (compile cache included) that is removed at the end.",
+    "Loads the example tools shipped inside @tooldock/cli (a copy of the repo's packages/examples/tools), previews and applies a batch rename (showing the pending stack and the steering to resolve), previews and discards an ast_edit, then stacks two actions and resolves them last-in first-out. Everything happens in a temporary folder (compile cache included) that is removed at the end.",
   ],
 };
 
@@ -175,7 +175,7 @@ export const mcpSpec: CommandSpec = {
     "With --watch, the tool paths are watched: after a file changes the tools are loaded again into the " +
       "same session (pending actions are kept; a module that no longer loads keeps its previous tools) " +
       "and the client is sent notifications/tools/list_changed.",
-    'Register it with a client: { "mcpServers": { "tooldock": { "command": "npx", "args": ["tooldock", ' +
+    'Register it with a client: { "mcpServers": { "tooldock": { "command": "npx", "args": ["-y", "@tooldock/cli", ' +
       '"mcp", "./tools"] } } }',
   ],
   options: {

@@ -22,7 +22,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
     `  cd ${shown}`,
     "  npm install",
     "  npm test",
-    "  npx tooldock validate . --strict",
+    "  npx @tooldock/cli validate . --strict",
   );
   return 0;
 }

@@ -136,14 +136,14 @@ Tooldock custom tools. The \`tooldock\` field of \`package.json\` lists the tool
 \`\`\`sh
 npm install
 npm test                 # vitest, with @tooldock/loader/testing
-npx tooldock list .      # the tools as a host sees them
+npx @tooldock/cli list . # the tools as a host sees them
 npm run validate         # the contract check CI runs (tooldock validate . --strict)
 \`\`\`
 
 ## Use
 
 Hosts load the package folder (or \`node_modules/${names.packageName}\`) with \`@tooldock/loader\`,
-or from the command line: \`npx tooldock call ${names.toolName} . --args '{"text":"a b c"}'\`.
+or from the command line: \`npx @tooldock/cli call ${names.toolName} . --args '{"text":"a b c"}'\`.
 \`@tooldock/sdk\` is a peer dependency: the host provides it.
 `;
 }
