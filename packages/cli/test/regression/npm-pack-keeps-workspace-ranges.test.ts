@@ -3,6 +3,8 @@
 // (scripts/release-pack.mjs) writes the tarballs with those ranges rewritten to real versions;
 // here, on every public manifest, and the shape the registry needs. The release rehearsal
 // (test/release-rehearsal.e2e.test.ts) installs the real tarballs.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   publishedRange,
@@ -34,6 +36,12 @@ describe("release manifests", () => {
           expect(JSON.parse(published).dependencies[name]).toBe(versions.get(name));
         }
       }
+    });
+
+    it(`${pkg.name}: ships a LICENSE and a CHANGELOG whose first entry is the current version`, () => {
+      expect(existsSync(join(pkg.directory, "LICENSE"))).toBe(true);
+      const changelog = readFileSync(join(pkg.directory, "CHANGELOG.md"), "utf8");
+      expect(changelog.startsWith(`# ${pkg.name}\n\n## ${pkg.version}\n`)).toBe(true);
     });
 
     it(`${pkg.name}: is shaped for the registry`, () => {
