@@ -54,7 +54,7 @@ describe("tooldock init", () => {
     expect(init.stdout).toContain("Created word-tools with tool word_tools");
 
     const manifest = JSON.parse(await readFile(join(project, "package.json"), "utf8"));
-    expect(manifest.tooldock).toEqual({ tools: ["./tools/word-tools.ts"] });
+    expect(manifest.tooldock).toEqual({ tools: ["./tools"] });
     expect(Object.keys(manifest.peerDependencies)).toEqual(["@tooldock/sdk"]);
     expect(manifest.files).toContain("tools");
 
@@ -73,6 +73,17 @@ describe("tooldock init", () => {
     expect((await runCli(["init", project, "--name", "wordCount"])).code).toBe(0);
     const tool = await readFile(join(project, "tools/word-count.ts"), "utf8");
     expect(tool).toContain('name: "word_count"');
+  });
+
+  it("refuses the reserved name resolve, saying why, and writes nothing", async () => {
+    const project = join(dir.path, "pkg");
+    const run = await runCli(["init", project, "--name", "resolve"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '"resolve" is reserved: it is the hidden tool that applies or discards pending actions',
+    );
+    expect(run.stderr).toContain("usage: tooldock init <dir>");
+    await expect(readFile(join(project, "package.json"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("refuses a folder that is not empty, with exit 2 and the usage line", async () => {

@@ -131,17 +131,22 @@ export const schemaSpec: CommandSpec = {
 export const initSpec: CommandSpec = {
   name: "init",
   summary: "Scaffold a publishable tool package (manifest, a tool, a vitest test)",
-  usage: "tooldock init <dir> [--name TOOL_NAME]",
+  usage: "tooldock init <dir> [--name TOOL_NAME] [--from TARBALLS]",
   options: {
     name: {
       type: "string",
       valueName: "TOOL_NAME",
       description: "The tool's name (default: from the folder name)",
     },
+    from: {
+      type: "string",
+      valueName: "TARBALLS",
+      description: "A folder of Tooldock tarballs (pnpm release:pack): depend on them with file: specs",
+    },
   },
   positionals: { min: 1, max: 1 },
   details: [
-    'The folder must be new or empty. The package lists its tool in the "tooldock" field of package.json, has @tooldock/sdk as a peer dependency, and tests the tool with @tooldock/loader/testing.',
+    'The folder must be new or empty. The package lists its tools/ folder in the "tooldock" field of package.json (every module there is loaded), has @tooldock/sdk as a peer dependency, and tests the tool with @tooldock/loader/testing. The tool may not be named resolve or after a built-in.',
   ],
 };
 

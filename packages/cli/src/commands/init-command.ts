@@ -11,6 +11,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
     cwd: io.cwd,
     toolName: stringOption(args, "name"),
     version,
+    from: stringOption(args, "from"),
   });
   const { colors } = output;
   const shown = relative(io.cwd, scaffold.directory) || ".";

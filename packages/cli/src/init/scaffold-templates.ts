@@ -5,9 +5,33 @@ export function tooldockRange(version: string): string {
   return `^${version}`;
 }
 
-/** `package.json`: the `tooldock` manifest, `@tooldock/sdk` as a peer, test and validate scripts. */
-export function packageJsonTemplate(names: ScaffoldNames, version: string): string {
+/** The Tooldock packages a scaffold installs as dev dependencies (the runtime comes with the loader). */
+export const SCAFFOLD_TOOLDOCK_PACKAGES: readonly string[] = [
+  "@tooldock/cli",
+  "@tooldock/loader",
+  "@tooldock/runtime",
+  "@tooldock/sdk",
+];
+
+/**
+ * `package.json`: the `tooldock` manifest (the whole `tools/` folder, so a second tool file is
+ * loaded too), `@tooldock/sdk` as a peer, test and validate scripts. `localPackages` maps a
+ * package name to a `file:` spec of a local tarball (`tooldock init --from`); those packages
+ * are dev dependencies on the tarball instead of a registry range.
+ */
+export function packageJsonTemplate(
+  names: ScaffoldNames,
+  version: string,
+  localPackages: Readonly<Record<string, string>> = {},
+): string {
   const range = tooldockRange(version);
+  const tooldockDevDependencies: Record<string, string> = {};
+  for (const name of SCAFFOLD_TOOLDOCK_PACKAGES) {
+    const local = localPackages[name];
+    // The runtime is listed only for a local install: from the registry the loader brings it.
+    if (local !== undefined) tooldockDevDependencies[name] = local;
+    else if (name !== "@tooldock/runtime") tooldockDevDependencies[name] = range;
+  }
   const manifest = {
     name: names.packageName,
     version: "0.1.0",
@@ -17,13 +41,11 @@ export function packageJsonTemplate(names: ScaffoldNames, version: string): stri
     keywords: ["tooldock", "tooldock-tools", "ai-agent-tools"],
     files: ["tools", "README.md"],
     exports: { "./package.json": "./package.json", "./tools/*": "./tools/*" },
-    tooldock: { tools: [`./tools/${names.fileStem}.ts`] },
+    tooldock: { tools: ["./tools"] },
     scripts: { test: "vitest run", validate: "tooldock validate . --strict" },
     peerDependencies: { "@tooldock/sdk": range },
     devDependencies: {
-      "@tooldock/cli": range,
-      "@tooldock/loader": range,
-      "@tooldock/sdk": range,
+      ...tooldockDevDependencies,
       "@types/node": "^20.19.0",
       typescript: "^5.9.3",
       vitest: "^4.1.12",
@@ -81,7 +103,8 @@ describe("${names.toolName}", () => {
 
   it("loads without diagnostics", () => {
     expect(harness.diagnostics).toEqual([]);
-    expect(harness.tools.map((loaded) => loaded.tool.name)).toEqual(["${names.toolName}"]);
+    // Every file in tools/ is loaded; add tools next to this one and give each its own test.
+    expect(harness.tools.map((loaded) => loaded.tool.name)).toContain("${names.toolName}");
   });
 
   it("counts words", async () => {
@@ -125,7 +148,8 @@ export function tsconfigTemplate(): string {
 export function readmeTemplate(names: ScaffoldNames): string {
   return `# ${names.packageName}
 
-Tooldock custom tools. The \`tooldock\` field of \`package.json\` lists the tool modules a host loads.
+Tooldock custom tools. The \`tooldock\` field of \`package.json\` lists the \`tools/\` folder: a host
+loads every module in it, so a new tool is a new file there (with a test in \`test/\`).
 
 | tool | what it does |
 |---|---|

@@ -1,11 +1,15 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
+import { RESOLVE_TOOL_NAME } from "@tooldock/runtime";
 import { UsageError } from "../args/usage-error.js";
+import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { localTarballSpecs } from "./local-tarballs.js";
 import { type ScaffoldNames, scaffoldNames } from "./scaffold-names.js";
 import {
   GITIGNORE_TEMPLATE,
   packageJsonTemplate,
   readmeTemplate,
+  SCAFFOLD_TOOLDOCK_PACKAGES,
   testTemplate,
   toolTemplate,
   tsconfigTemplate,
@@ -20,16 +24,51 @@ export interface ScaffoldResult {
 }
 
 /**
+ * Why a tool may not be called `name`, or undefined when it may: `resolve` is the hidden tool
+ * of pending actions and the built-ins are the CLI's own; the loader refuses both.
+ */
+export function reservedToolNameReason(name: string): string | undefined {
+  if (name === RESOLVE_TOOL_NAME) {
+    return `"${name}" is reserved: it is the hidden tool that applies or discards pending actions, and hosts refuse a tool of that name`;
+  }
+  if (BUILT_IN_TOOL_NAMES.includes(name)) {
+    return `"${name}" is reserved: it is a built-in tool of tooldock, and a tool of that name would be refused when loaded`;
+  }
+  return undefined;
+}
+
+/**
  * Writes a publishable tool package into `directory` (created when missing). Refuses a
- * folder that is not empty, so nothing is ever overwritten.
+ * folder that is not empty, so nothing is ever overwritten, and a reserved tool name. With
+ * `from` (a folder of tarballs), the Tooldock dev dependencies are `file:` specs on them.
  */
 export async function scaffoldToolPackage(options: {
   directory: string;
   cwd: string;
   toolName?: string;
   version: string;
+  /** A folder of Tooldock tarballs (`tooldock init --from`). */
+  from?: string;
 }): Promise<ScaffoldResult> {
   const directory = resolve(options.cwd, options.directory);
+  const names = scaffoldNames(basename(directory), options.toolName);
+  const reserved = reservedToolNameReason(names.toolName);
+  if (reserved !== undefined) {
+    throw new UsageError(
+      `cannot scaffold a tool named ${names.toolName}: ${reserved}. Give another name with --name.`,
+      "init",
+    );
+  }
+  const localPackages =
+    options.from === undefined
+      ? {}
+      : await localTarballSpecs({
+          from: options.from,
+          cwd: options.cwd,
+          directory,
+          packages: SCAFFOLD_TOOLDOCK_PACKAGES,
+          version: options.version,
+        });
   const existing = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [];
     throw new UsageError(`cannot use ${options.directory}: ${error.message}`, "init");
@@ -37,9 +76,8 @@ export async function scaffoldToolPackage(options: {
   if (existing.length > 0) {
     throw new UsageError(`${options.directory} is not empty; give a new or empty folder`, "init");
   }
-  const names = scaffoldNames(basename(directory), options.toolName);
   const files: Array<[string, string]> = [
-    ["package.json", packageJsonTemplate(names, options.version)],
+    ["package.json", packageJsonTemplate(names, options.version, localPackages)],
     [`tools/${names.fileStem}.ts`, toolTemplate(names)],
     [`test/${names.fileStem}.test.ts`, testTemplate(names)],
     ["tsconfig.json", tsconfigTemplate()],
