@@ -179,9 +179,12 @@ describe.each(compilers)("fixtures with compiler %s", (compiler) => {
       {
         code: "W_NO_TOOLS",
         severity: "warning",
-        message: "The factory of <cwd>/warning-no-tools/empty.ts returned no tools.",
+        message:
+          "The factory of <cwd>/warning-no-tools/empty.ts returned no tools (an empty list): the module loaded but provides none.",
         path: "<cwd>/warning-no-tools/empty.ts",
-        hint: "Return at least one tool, or remove the module from the tool paths if it is not a tool.",
+        hint:
+          "Factories often return nothing when they are not configured: check the environment variables or " +
+          "settings the module reads (an API key). Otherwise return at least one tool, or remove the module from the tool paths.",
       },
     ]);
   });

@@ -32,7 +32,8 @@ export async function loadAndAccept(
       const outcome = await loadModule(module, step);
       if (!outcome.ok) return contribution([], [outcome.diagnostic]);
       try {
-        if (outcome.entries.length === 0) return contribution([], [noToolsWarning(module)]);
+        if (outcome.entries.length === 0)
+          return contribution([], [noToolsWarning(module, outcome.returnedNothing)]);
         const checked = acceptTools(module, outcome.entries, reserved, claims);
         return contribution(checked.tools, checked.diagnostics);
       } catch (error) {
@@ -69,12 +70,22 @@ function contribution(tools: CustomTool[], diagnostics: Diagnostic[]): ModuleCon
   return { __proto__: null, tools, diagnostics } as ModuleContribution;
 }
 
-/** A factory that returned an empty array loads fine but contributes nothing: say so. */
-function noToolsWarning(module: { path: string; resolvedPath: string }): Diagnostic {
+/**
+ * A factory that returned an empty array, `undefined` or `null` loads fine but contributes
+ * nothing: say so. Modules written for pi and its forks do that on purpose when they are not
+ * configured (an API key missing from the environment), so the hint says to look there too.
+ */
+function noToolsWarning(
+  module: { path: string; resolvedPath: string },
+  returned: "undefined" | "null" | undefined,
+): Diagnostic {
+  const what = returned === undefined ? "an empty list" : returned;
   return createWarning("W_NO_TOOLS", {
-    message: `The factory of ${module.path} returned no tools.`,
+    message: `The factory of ${module.path} returned no tools (${what}): the module loaded but provides none.`,
     path: module.path,
     resolvedPath: module.resolvedPath,
-    hint: "Return at least one tool, or remove the module from the tool paths if it is not a tool.",
+    hint:
+      "Factories often return nothing when they are not configured: check the environment variables or " +
+      "settings the module reads (an API key). Otherwise return at least one tool, or remove the module from the tool paths.",
   });
 }

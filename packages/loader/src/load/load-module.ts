@@ -14,7 +14,14 @@ import { describeExports, resolveFactory } from "./resolve-factory.js";
  * The entries a module's factory returned, or the diagnostic that stopped it. A
  * null-prototype object: it resolves a promise right after the module's code ran.
  */
-export type ModuleOutcome = { ok: true; entries: unknown[] } | { ok: false; diagnostic: Diagnostic };
+export type ModuleOutcome =
+  | {
+      ok: true;
+      entries: unknown[];
+      /** Set when the factory returned `undefined` or `null` (entries is then empty). */
+      returnedNothing?: "undefined" | "null";
+    }
+  | { ok: false; diagnostic: Diagnostic };
 
 /**
  * How long the loader waits for a module's compilation (started a few modules earlier, see
@@ -188,7 +195,11 @@ async function loadModuleSteps(
       }),
     );
   }
-  const entries = ArrayIsArray(produced.value) ? (produced.value as unknown[]) : [produced.value];
+  const value = produced.value;
+  // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry.
+  if (value === undefined || value === null)
+    return { __proto__: null, ok: true, entries: [], returnedNothing: String(value) } as ModuleOutcome;
+  const entries = ArrayIsArray(value) ? (value as unknown[]) : [value];
   return { __proto__: null, ok: true, entries } as ModuleOutcome;
 }
 
