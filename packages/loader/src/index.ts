@@ -18,6 +18,8 @@ export type { DiscoveredModule } from "./discover/types.js";
 export { type FormatDiagnosticOptions, formatDiagnostic } from "./format/format-diagnostic.js";
 /** Makes a tool's text (a label, a message, a file name) safe to print on a terminal. */
 export { type EscapeTerminalTextOptions, escapeTerminalText } from "./format/terminal-text.js";
+/** `pi.sendMessage` reaches the host as an event on `host.events`, on this channel. */
+export { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "./host-api/send-message.js";
 /** The `pi` API owner: active session, UI and logger looked up at call time. */
 export {
   PENDING_STORE_UNAVAILABLE_MESSAGE,
@@ -27,6 +29,14 @@ export {
 } from "./host-api/tool-host.js";
 /** Discovers, compiles, guards and validates tool modules; never throws for a module's fault. */
 export { loadCustomTools } from "./load/load-custom-tools.js";
+/** `onSession` failures as `W_ON_SESSION_FAILED` warnings (the CLI's list, validate and call). */
+export {
+  type CheckSessionHooksOptions,
+  checkSessionHooks,
+  ON_SESSION_FAILED_WARNING,
+  onSessionFailedDiagnostic,
+  reportSessionHookFailures,
+} from "./load/session-hooks.js";
 export type { LoadChanges, LoadCustomToolsResult, LoadedCustomTool } from "./load/types.js";
 /** Options of a load, their defaults and environment variables. */
 export {

@@ -13,9 +13,12 @@ describe("@tooldock/loader public surface", () => {
         "DEFAULT_WATCH_DEBOUNCE_MS",
         "FACTORY_TIMEOUT_ENV",
         "MAX_TOOLS_PER_MODULE",
+        "ON_SESSION_FAILED_WARNING",
         "PENDING_STORE_UNAVAILABLE_MESSAGE",
         "SOURCE_MAPS_ENV",
+        "TOOL_MESSAGE_CHANNEL",
         "ToolHost",
+        "checkSessionHooks",
         "discoverToolModules",
         "escapeTerminalText",
         "formatDiagnostic",
@@ -23,6 +26,8 @@ describe("@tooldock/loader public surface", () => {
         "loadCustomTools",
         "nameConflictDiagnostic",
         "nameInvalidDiagnostic",
+        "onSessionFailedDiagnostic",
+        "reportSessionHookFailures",
         "watchCustomTools",
       ]
     `);

@@ -38,10 +38,21 @@ export {
   type ToolSchema,
 } from "./schema/tool-schema.js";
 // Sessions (SPEC §4).
+export type { ConversationSource } from "./session/conversation-source.js";
+export {
+  containStrayFaults,
+  reportStrayFault,
+  type StrayFault,
+} from "./session/execute/stray-faults.js";
 export type { ToolCall } from "./session/execute/tool-call.js";
 export type { ToolCallError, ToolCallErrorLocation } from "./session/execute/tool-call-error.js";
 export type { ToolCallFault, ToolCallFaultEvent } from "./session/execute/tool-call-fault.js";
 export { type RunningToolCall, runningToolCall, trackToolCalls } from "./session/execute/tool-call-scope.js";
+export {
+  isLegacyExecuteOrder,
+  LEGACY_EXECUTE_ORDER_WARNING,
+  legacyExecuteOrderWarning,
+} from "./session/execute-order.js";
 export { RESOLVE_TOOL_ORIGIN, Session } from "./session/session.js";
 export type { SessionEvent, SessionListener } from "./session/session-events.js";
 export type { PendingPolicy, SessionOptions } from "./session/session-options.js";

@@ -1,14 +1,17 @@
 import { resolve } from "node:path";
 import * as TypeBox from "@sinclair/typebox";
 import { runningToolCall, trackToolCalls } from "@tooldock/runtime";
-import type { CustomToolAPI, CustomToolPendingAction, Logger, UIContext } from "@tooldock/sdk";
+import type { CustomToolAPI, CustomToolPendingAction, EventBus, Logger, UIContext } from "@tooldock/sdk";
 import * as Sdk from "@tooldock/sdk";
 import * as Zod from "zod";
 import { registerHostModule } from "../compile/host-modules.js";
 import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-packages/namespaces.js";
+import { createEventBus, handlerErrorMessage } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import { noOpUI } from "./no-op-ui.js";
+import { createSendMessage } from "./send-message.js";
 import { silentLogger } from "./silent-logger.js";
+import { createToolLogger } from "./tool-logger.js";
 
 /** Exact message of the error `pushPendingAction` throws outside any call with no active session (SPEC §5). */
 export const PENDING_STORE_UNAVAILABLE_MESSAGE =
@@ -49,11 +52,19 @@ export class ToolHost {
   #session: ToolHostSession | undefined;
   #ui: UIContext | undefined;
   readonly #logger: Logger;
+  /**
+   * The bus the host's tools share as `pi.events`: subscribe to what they emit, or emit to
+   * them. `pi.sendMessage` arrives here on `"tooldock:message"` (`TOOL_MESSAGE_CHANNEL`). A
+   * handler that throws is logged (`warn`) and the others still run.
+   */
+  readonly events: EventBus;
 
   constructor(options: ToolHostOptions = {}) {
     this.cwd = resolve(options.cwd ?? process.cwd());
     this.#ui = options.ui;
     this.#logger = options.logger ?? silentLogger;
+    const logger = this.#logger;
+    this.events = createEventBus((channel, error) => logger.warn(handlerErrorMessage(channel, error)));
     trackToolCalls(); // sessions carry each call through its awaits, for pushPendingAction
   }
 
@@ -82,7 +93,9 @@ export class ToolHost {
     return {
       cwd: host.cwd,
       exec: (command, args, options) => execCommand(command, args, host.cwd, options),
-      logger: host.#logger,
+      logger: createToolLogger(host.#logger),
+      events: host.events,
+      sendMessage: createSendMessage(host.events),
       get ui() {
         return host.#ui ?? noOpUI;
       },

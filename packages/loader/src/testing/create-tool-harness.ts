@@ -9,6 +9,7 @@ import type { AgentToolResult, Diagnostic, Logger, UIContext } from "@tooldock/s
 import type { CompilerName } from "../compile/module-compiler.js";
 import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools } from "../load/load-custom-tools.js";
+import { reportSessionHookFailures } from "../load/session-hooks.js";
 import type { LoadedCustomTool } from "../load/types.js";
 import { withNodeStackTraces } from "./node-stack-traces.js";
 
@@ -97,6 +98,8 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     sourceMaps: options.sourceMaps,
     builtInToolNames: options.builtInToolNames,
   });
+  // A failing onSession is a W_ON_SESSION_FAILED warning in `diagnostics` (start, and shutdown on dispose).
+  reportSessionHookFailures(session, loaded.tools, (diagnostic) => loaded.diagnostics.push(diagnostic));
   await session.start();
   // The error of each call whose tool threw, from its `tool-call-end`, until `call` returns it.
   const errors = new Map<string, ToolCallError>();

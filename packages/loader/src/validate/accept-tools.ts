@@ -1,4 +1,10 @@
-import { snapshotTool, TOOL_ACCESSOR_WARNING, toolAccessorWarning } from "@tooldock/runtime";
+import {
+  LEGACY_EXECUTE_ORDER_WARNING,
+  legacyExecuteOrderWarning,
+  snapshotTool,
+  TOOL_ACCESSOR_WARNING,
+  toolAccessorWarning,
+} from "@tooldock/runtime";
 import type { CustomTool, Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, createWarning } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
@@ -93,6 +99,17 @@ export function acceptTools(
     if (warning !== undefined) {
       diagnostics.push(
         createWarning(TOOL_ACCESSOR_WARNING, { ...warning, path, resolvedPath, toolName: tool.name }),
+      );
+    }
+    if (snapshot.legacyExecuteOrder) {
+      // Adapted by the snapshot: it runs; one warning, named after the tool.
+      diagnostics.push(
+        createWarning(LEGACY_EXECUTE_ORDER_WARNING, {
+          ...legacyExecuteOrderWarning(tool.name, path),
+          path,
+          resolvedPath,
+          toolName: tool.name,
+        }),
       );
     }
     claims.set(tool.name, path);

@@ -11,8 +11,8 @@ describe("a factory that returns nothing when unconfigured", () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it.each([
-    ["xcsh/unconfigured-api-key.ts", "undefined", "TOOLDOCK_DIALECT_WEATHER_KEY"],
-    ["oh-my-pi/unconfigured-null.ts", "null", "TOOLDOCK_DIALECT_TRACKER_TOKEN"],
+    ["xcsh/api/unconfigured-api-key.ts", "undefined", "TOOLDOCK_DIALECT_WEATHER_KEY"],
+    ["oh-my-pi/api/unconfigured-null.ts", "null", "TOOLDOCK_DIALECT_TRACKER_TOKEN"],
   ])("%s is a W_NO_TOOLS warning, not Entry 0 is %s", async (path, returned, variable) => {
     vi.stubEnv(variable, "");
     const result = await loadCustomTools({

@@ -1,6 +1,7 @@
 import { TooldockError } from "@tooldock/sdk";
 import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "../pending/callback-deadline.js";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
+import type { ConversationSource } from "./conversation-source.js";
 import type { SessionEvent } from "./session-events.js";
 import type { ToolChoice } from "./tool-choice.js";
 
@@ -70,6 +71,14 @@ export interface SessionOptions {
    * Default `false`.
    */
   exposeHiddenTools?: boolean | readonly string[];
+  /**
+   * What tools may read of the conversation, written for pi (`ctx.sessionManager`,
+   * `ctx.model`, `ctx.isIdle()`, `ctx.hasQueuedMessages()`, and the `entries` and
+   * `sessionFile` of each `onSession` event): functions the session calls when a tool asks.
+   * Default: an empty conversation, no session file, no model, no queued messages, idle
+   * while no call runs.
+   */
+  conversation?: ConversationSource;
 }
 
 /** {@link SessionOptions} with every default filled in, read once by the session. */

@@ -188,8 +188,18 @@ describe("Session lifecycle", () => {
     await session.dispose();
     expect(log).toEqual(["a:start:s", "b:start:s", "a:shutdown:s", "b:shutdown:s"]);
     expect(events).toEqual([
-      { type: "tool-hook-failed", toolName: "a", event: { reason: "start" }, error: "plain string fault" },
-      { type: "tool-hook-failed", toolName: "b", event: { reason: "shutdown" }, error: null },
+      {
+        type: "tool-hook-failed",
+        toolName: "a",
+        event: { reason: "start", entries: [], sessionFile: null, previousSessionFile: null },
+        error: "plain string fault",
+      },
+      {
+        type: "tool-hook-failed",
+        toolName: "b",
+        event: { reason: "shutdown", entries: [], sessionFile: null, previousSessionFile: null },
+        error: null,
+      },
     ]);
   });
 

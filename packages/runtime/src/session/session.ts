@@ -1,8 +1,20 @@
-import { type AgentToolResult, type CustomTool, type CustomToolContext, TooldockError } from "@tooldock/sdk";
+import {
+  type AgentToolResult,
+  type CustomTool,
+  type CustomToolContext,
+  type CustomToolSessionEvent,
+  TooldockError,
+} from "@tooldock/sdk";
 import { settleWithin } from "../pending/callback-deadline.js";
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
+import {
+  type ConversationView,
+  conversationView,
+  createSessionManager,
+  sessionEventDetails,
+} from "./conversation-source.js";
 import { DeadlineTimers } from "./execute/deadline-timers.js";
 import { type ExecuteDependencies, executeToolCall } from "./execute/execute-tool-call.js";
 import { InFlightCalls } from "./execute/in-flight-calls.js";
@@ -10,6 +22,7 @@ import { readToolCall } from "./execute/read-tool-call.js";
 import { failed, type ToolCall } from "./execute/tool-call.js";
 import { toolCallMessages } from "./execute/tool-call-messages.js";
 import { pushingToolCallScope, type ScopeSlot } from "./execute/tool-call-scope.js";
+import { LEGACY_EXECUTE_ORDER_WARNING } from "./execute-order.js";
 import { type HookFaultHandler, notifyTool, notifyTools } from "./lifecycle.js";
 import { reminderText } from "./reminder.js";
 import { SessionEmitter, type SessionListener } from "./session-events.js";
@@ -45,6 +58,9 @@ export class Session {
   readonly #registry = new ToolRegistry();
   readonly #emitter: SessionEmitter;
   readonly #lifecycleContext: CustomToolContext;
+  readonly #conversation: ConversationView;
+  /** How many `execute` calls are running now (the default of `ctx.isIdle()`). */
+  #callsRunning = 0;
   readonly #execute: ExecuteDependencies;
   readonly #hooksInFlight = new Set<Promise<void>>();
   /** The calls running now, by tool name (see `unregister`). */
@@ -63,7 +79,15 @@ export class Session {
       options.pending ?? new PendingActionStore({ callbackTimeoutMs: this.#config.resolveTimeoutMs });
     this.#deadlines = new DeadlineTimers(this.#config.executeTimeoutMs);
     this.#emitter = new SessionEmitter(this.#config.onListenerError);
-    const contextSource = { sessionId: this.id, cwd: this.cwd, pending: this.pending };
+    const conversation = conversationView(options.conversation, () => this.#callsRunning);
+    this.#conversation = conversation;
+    const contextSource = {
+      sessionId: this.id,
+      cwd: this.cwd,
+      pending: this.pending,
+      conversation,
+      sessionManager: createSessionManager(conversation, { sessionId: this.id, cwd: this.cwd }),
+    };
     this.#lifecycleContext = createLifecycleContext(contextSource);
     this.#execute = {
       registry: this.#registry,
@@ -99,12 +123,16 @@ export class Session {
    */
   register(tool: CustomTool, origin?: string): void {
     const registered = this.#registry.register(tool, origin);
-    const warning = registered.accessorWarning;
-    if (warning !== undefined) {
+    const warnings = [
+      [TOOL_ACCESSOR_WARNING, registered.accessorWarning],
+      [LEGACY_EXECUTE_ORDER_WARNING, registered.legacyOrderWarning],
+    ] as const;
+    for (const [code, warning] of warnings) {
+      if (warning === undefined) continue;
       const { name } = registered.tool;
       this.#emitter.emit({
         type: "tool-warning",
-        code: TOOL_ACCESSOR_WARNING,
+        code,
         toolName: name,
         origin: registered.origin,
         ...warning,
@@ -114,7 +142,7 @@ export class Session {
       this.#track(
         notifyTool(
           registered.tool,
-          { reason: "start" },
+          this.#event("start"),
           this.#lifecycleContext,
           this.#onHookFault,
           this.#config.resolveTimeoutMs,
@@ -204,6 +232,7 @@ export class Session {
     if (emitter.hasListeners) emitter.emit({ type: "tool-call-start", toolCallId, name, params });
     const slot: ScopeSlot = { scope: undefined };
     let result: AgentToolResult;
+    this.#callsRunning++;
     const running = executeToolCall(this.#execute, reading.call, slot);
     const untrack = this.#trackCall(name, running);
     try {
@@ -212,6 +241,7 @@ export class Session {
       // Not reached by any known fault: every step contains its own. Kept so `execute` never rejects.
       result = failed(toolCallMessages.internalFault(name, error)).result;
     } finally {
+      this.#callsRunning--;
       untrack();
     }
     if (emitter.hasListeners) {
@@ -245,7 +275,7 @@ export class Session {
     await this.#track(
       notifyTools(
         this.tools(),
-        { reason: "start" },
+        this.#event("start"),
         this.#lifecycleContext,
         this.#onHookFault,
         this.#config.resolveTimeoutMs,
@@ -272,7 +302,7 @@ export class Session {
     await this.pending.clear("session disposed", { timeoutMs });
     await notifyTools(
       this.tools(),
-      { reason: "shutdown" },
+      this.#event("shutdown"),
       this.#lifecycleContext,
       this.#onHookFault,
       timeoutMs,
@@ -307,12 +337,17 @@ export class Session {
   async #shutDownRemoved(tool: CustomTool, calls: Promise<unknown>[]): Promise<void> {
     const timeoutMs = this.#config.resolveTimeoutMs;
     if (calls.length > 0) await settleWithin(() => Promise.allSettled(calls), timeoutMs);
-    await notifyTool(tool, { reason: "shutdown" }, this.#lifecycleContext, this.#onHookFault, timeoutMs);
+    await notifyTool(tool, this.#event("shutdown"), this.#lifecycleContext, this.#onHookFault, timeoutMs);
   }
 
   readonly #onHookFault: HookFaultHandler = (toolName, event, error) => {
     this.#emitter.emit({ type: "tool-hook-failed", toolName, event, error });
   };
+
+  /** A lifecycle event as pi sent it: the reason, the conversation so far, the session file. */
+  #event(reason: "start" | "shutdown"): CustomToolSessionEvent {
+    return { reason, ...sessionEventDetails(this.#conversation) };
+  }
 
   #track(hook: Promise<void>): Promise<void> {
     this.#hooksInFlight.add(hook);

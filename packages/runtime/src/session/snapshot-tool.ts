@@ -1,6 +1,7 @@
 import { types } from "node:util";
 import type { CustomTool } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
+import { adaptLegacyExecute, isLegacyExecuteOrder } from "./execute-order.js";
 
 // Captured when this module is evaluated, so a tool module that replaces them later cannot
 // change how tools are read and called.
@@ -39,6 +40,12 @@ export type ToolSnapshot =
       accessors: readonly ToolField[];
       /** True when the value was a Proxy: each field went through its `get` trap once. */
       proxy: boolean;
+      /**
+       * True when `execute` was written for the older argument order
+       * `(toolCallId, params, signal, onUpdate, ctx)` (see `isLegacyExecuteOrder`); the record
+       * calls it in that order, and the caller warns (`W_LEGACY_EXECUTE_ORDER`).
+       */
+      legacyExecuteOrder: boolean;
     }
   | {
       ok: false;
@@ -71,6 +78,9 @@ const origins = new WeakMap<object, ToolOrigin>();
  * `Object.prototype` are ignored, so a polluted prototype cannot turn an object into a tool.
  * `hidden` and `deferrable` become booleans by truthiness.
  *
+ * An `execute` written for the older argument order `(toolCallId, params, signal, onUpdate,
+ * ctx)` is wrapped so it is called in that order (`legacyExecuteOrder` says so).
+ *
  * The record's `execute` and `onSession` call the functions that were read, with the
  * original tool as `this` (as before, so class-based tools keep their state); a session
  * calls those functions directly. A record passed in again is returned as is.
@@ -82,7 +92,7 @@ const origins = new WeakMap<object, ToolOrigin>();
  */
 export function snapshotTool(value: unknown): ToolSnapshot {
   if (typeof value === "object" && value !== null && origins.has(value)) {
-    return { ok: true, tool: value as CustomTool, accessors: [], proxy: false };
+    return { ok: true, tool: value as CustomTool, accessors: [], proxy: false, legacyExecuteOrder: false };
   }
   const problem = notAnObject(value);
   if (problem !== undefined) return { ok: false, name: undefined, problems: [problem] };
@@ -105,7 +115,10 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   const name = read.get("name");
   problems.push(...shapeProblems(read));
   if (problems.length > 0) return { ok: false, name: typeof name === "string" ? name : undefined, problems };
-  const execute = read.get("execute") as CustomTool["execute"];
+  const written = read.get("execute") as CustomTool["execute"];
+  // A tool written for the older argument order is called through an adapter from now on.
+  const legacyExecuteOrder = isLegacyExecuteOrder(written);
+  const execute = legacyExecuteOrder ? adaptLegacyExecute(written) : written;
   const onSession = read.get("onSession") as CustomTool["onSession"];
   const record: CustomTool = {
     name: name as string,
@@ -121,7 +134,7 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   if (onSession !== undefined) record.onSession = (...args) => reflectApply(onSession, tool, args);
   freeze(record);
   origins.set(record, { target: tool, execute, onSession });
-  return { ok: true, tool: record, accessors, proxy };
+  return { ok: true, tool: record, accessors, proxy, legacyExecuteOrder };
 }
 
 /**

@@ -1,6 +1,12 @@
-import { type CustomToolContext, type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
+import {
+  type CustomToolContext,
+  type CustomToolPendingAction,
+  TooldockError,
+  type ToolSessionManager,
+} from "@tooldock/sdk";
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import type { PendingActionStore } from "../pending/pending-action-store.js";
+import type { ConversationView } from "./conversation-source.js";
 import type { CallAbort } from "./execute/call-abort.js";
 import { quotedLabel, type ToolCallScope } from "./execute/tool-call-scope.js";
 
@@ -26,6 +32,24 @@ export interface ToolContextSource {
   sessionId: string;
   cwd: string;
   pending: PendingActionStore;
+  /** The host's conversation (entries, model, idle state), read when a tool asks. */
+  conversation: ConversationView;
+  /** `ctx.sessionManager`, made once per session (see `createSessionManager`). */
+  sessionManager: ToolSessionManager;
+}
+
+/**
+ * Adds the members pi's tools read on their context to `ctx`: the conversation, the model
+ * (a getter: the host's model when read), the agent's state.
+ */
+function withConversation<T extends object>(ctx: T, source: ToolContextSource): T {
+  const { conversation } = source;
+  return Object.defineProperties(ctx, {
+    sessionManager: { value: source.sessionManager, enumerable: true },
+    model: { get: () => conversation.model(), enumerable: true },
+    isIdle: { value: () => conversation.isIdle(), enumerable: true },
+    hasQueuedMessages: { value: () => conversation.hasQueuedMessages(), enumerable: true },
+  });
 }
 
 /**
@@ -40,7 +64,7 @@ export function createToolContext(
   abort: Pick<CallAbort, "stop">,
 ): SessionToolContext {
   const { toolCallId, toolName } = scope;
-  return {
+  const ctx: SessionToolContext = {
     sessionId: source.sessionId,
     cwd: source.cwd,
     toolCallId,
@@ -49,11 +73,12 @@ export function createToolContext(
     abort: () => abort.stop("aborted", new Error(`The tool "${toolName}" aborted its own call.`)),
     pushPendingAction: (action) => scope.push(action, toolName),
   };
+  return withConversation(ctx, source);
 }
 
 /** The context `onSession` hooks get: there is no call to abort, so `abort` does nothing. */
 export function createLifecycleContext(source: ToolContextSource): CustomToolContext {
-  return {
+  const ctx: CustomToolContext = {
     sessionId: source.sessionId,
     cwd: source.cwd,
     hasPendingActions: () => source.pending.hasPending,
@@ -67,4 +92,5 @@ export function createLifecycleContext(source: ToolContextSource): CustomToolCon
       );
     },
   };
+  return withConversation(ctx, source);
 }

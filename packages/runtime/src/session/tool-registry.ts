@@ -3,6 +3,7 @@ import { asSchema } from "../schema/as-schema.js";
 import { TOOL_NAME_PATTERN } from "../schema/tool-name.js";
 import type { ToolSchema } from "../schema/tool-schema.js";
 import { toolSeesSignal } from "./execute/tool-sees-signal.js";
+import { legacyExecuteOrderWarning } from "./execute-order.js";
 import { snapshotTool, toolAccessorWarning, toolOrigin } from "./snapshot-tool.js";
 
 /** A registered tool: its frozen record, where it came from, its schema, and how to call it. */
@@ -27,6 +28,8 @@ export interface RegisteredTool {
   ownDeadline: boolean;
   /** The warning to give when the tool was read through getters or a Proxy; else undefined. */
   accessorWarning: { message: string; hint: string } | undefined;
+  /** The warning to give when `execute` uses the older argument order (it is adapted); else undefined. */
+  legacyOrderWarning: { message: string; hint: string } | undefined;
 }
 
 /** Options of {@link ToolRegistry.register} for the session's own tools. */
@@ -89,6 +92,7 @@ export class ToolRegistry {
       seesSignal: toolSeesSignal(source.execute),
       ownDeadline: options.ownDeadline === true,
       accessorWarning: toolAccessorWarning(snapshot, origin),
+      legacyOrderWarning: snapshot.legacyExecuteOrder ? legacyExecuteOrderWarning(name, origin) : undefined,
     });
     this.#entries.set(name, entry);
     return entry;

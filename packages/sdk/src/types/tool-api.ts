@@ -1,6 +1,7 @@
 import type * as TypeBox from "@sinclair/typebox";
 import type { z } from "zod";
 import type * as Sdk from "../index.js";
+import type { EventBus, ToolMessage } from "./event-bus.js";
 import type { CustomToolPendingAction } from "./pending-action.js";
 
 /** Options of {@link CustomToolAPI.exec}. */
@@ -30,6 +31,17 @@ export interface Logger {
   error(message: string, data?: unknown): void;
 }
 
+/**
+ * The `pi.logger` tools get: the host's {@link Logger} plus `time`, which measures and logs at
+ * `debug` level (`"<label>: <n> ms"`).
+ */
+export interface ToolLogger extends Logger {
+  /** Starts a timer; calling the returned function logs the time since and returns it, in ms. */
+  time(label: string): () => number;
+  /** Runs `fn`, logs how long it took (also when it throws), and returns what it returned. */
+  time<T>(label: string, fn: () => T): T;
+}
+
 /** Interaction with the user. Every method is a no-op (resolving to "no answer") without a UI. */
 export interface UIContext {
   /** Lets the user pick one option; `undefined` when dismissed or there is no UI. */
@@ -48,7 +60,20 @@ export interface CustomToolAPI {
   cwd: string;
   /** Runs a program without a shell. */
   exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
-  logger: Logger;
+  /** The host's logger (it drops every message unless the host gives one), with `time`. */
+  logger: ToolLogger;
+  /**
+   * The event bus every tool of the host shares with the host (pi's `pi.events`): the host
+   * subscribes through its own handle (the loader's `host.events`).
+   */
+  events: EventBus;
+  /**
+   * Sends a message to the conversation (pi's `pi.sendMessage`). The host receives it as an
+   * event (the loader's `host.events`, channel `"tooldock:message"`) and decides what to do
+   * with it; the `tooldock` CLI and MCP server ignore it. `options` (pi's `triggerTurn`,
+   * `deliverAs`) is passed on as given.
+   */
+  sendMessage(message: ToolMessage, options?: unknown): void;
   /** Read at call time: a UI the host attaches later is seen by tools already loaded. */
   readonly ui: UIContext;
   /** Read at call time, like {@link CustomToolAPI.ui}. */

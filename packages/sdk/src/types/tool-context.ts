@@ -1,3 +1,4 @@
+import type { ToolModel, ToolSessionManager } from "./conversation.js";
 import type { CustomToolPendingAction } from "./pending-action.js";
 
 /** What a tool sees of the session that runs it, on each call. */
@@ -16,4 +17,16 @@ export interface CustomToolContext {
    * (the model would never see its preview); in an `onSession` hook it throws `E_NO_CALL`.
    */
   pushPendingAction(action: CustomToolPendingAction): void;
+  /**
+   * The conversation so far, read-only (pi's `ctx.sessionManager`). A runtime `Session`
+   * always provides it (empty unless its host supplies the conversation); optional because
+   * other hosts may not.
+   */
+  sessionManager?: ToolSessionManager;
+  /** The model the host is talking to, when it says; `undefined` in the CLI. */
+  model?: ToolModel;
+  /** Whether the agent is idle: no tool call of the session is running (so `false` inside `execute`). */
+  isIdle?(): boolean;
+  /** Whether the user has queued messages the agent has not read yet; `false` in the CLI. */
+  hasQueuedMessages?(): boolean;
 }

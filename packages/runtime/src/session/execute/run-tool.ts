@@ -75,6 +75,7 @@ export function runTool(
       toolName: name,
       abort,
       onLatePush: (error) => report("late-push-refused", error),
+      onStrayFault: (fault, error) => report(fault, error),
     });
     slot.scope = scope;
     const ctx = createToolContext(source, scope, abort);

@@ -10,13 +10,19 @@
  *   (circular, a `BigInt`, a throwing getter or `toJSON`); the result kept its content.
  * - `update-dropped`: a partial result was malformed and not passed to the host.
  * - `update-listener-failed`: the host's `onUpdate` threw or returned a rejected promise.
+ * - `stray-exception` / `stray-rejection`: code the call started and left running (a timer,
+ *   a child process's `close` handler, a promise nobody awaits) threw or rejected with nobody
+ *   to catch it, usually after the call returned. Reported only while a handler installed by
+ *   `containStrayFaults` (or the host's own, calling `reportStrayFault`) keeps the process alive.
  */
 export type ToolCallFault =
   | "late-settle"
   | "late-push-refused"
   | "details-dropped"
   | "update-dropped"
-  | "update-listener-failed";
+  | "update-listener-failed"
+  | "stray-exception"
+  | "stray-rejection";
 
 /** The `tool-call-fault` session event. */
 export interface ToolCallFaultEvent {

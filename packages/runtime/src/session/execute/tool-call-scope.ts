@@ -38,6 +38,8 @@ export interface ToolCallScopeOptions {
   abort: Pick<CallAbort, "ended">;
   /** Told about a push refused because the call had ended. */
   onLatePush(error: TooldockError): void;
+  /** Told about a throw or rejection of code the call left running (see `reportStrayFault`). */
+  onStrayFault?(fault: "stray-exception" | "stray-rejection", error: unknown): void;
 }
 
 /**
@@ -101,6 +103,11 @@ export class ToolCallScope implements RunningToolCall {
     return true;
   }
 
+  /** Reports a throw or rejection of code this call started, with nobody to catch it. */
+  reportStray(fault: "stray-exception" | "stray-rejection", error: unknown): void {
+    this.#options.onStrayFault?.(fault, error);
+  }
+
   /** The records staged during the call, in push order, once; `undefined` when none. */
   takeStaged(): PendingActionRecord[] | undefined {
     const staged = this.#staged;
@@ -149,6 +156,15 @@ export function trackToolCalls(): void {
  * ```
  */
 export function runningToolCall(): RunningToolCall | undefined {
+  return calls.getStore();
+}
+
+/**
+ * The call whose code threw or rejected, for a process `uncaughtException` or
+ * `unhandledRejection` handler: Node runs those handlers in the async context of the throw
+ * (or of the rejection), so the call's scope is still the current store there.
+ */
+export function strayFaultScope(): ToolCallScope | undefined {
   return calls.getStore();
 }
 

@@ -1,0 +1,67 @@
+import type { EventBus, EventHandler } from "@tooldock/sdk";
+import { describeError } from "../diagnostics.js";
+
+// Captured when this module is evaluated: a tool module cannot change how events are delivered.
+const reflectApply = Reflect.apply;
+
+/** Told about a handler that threw; the other handlers still run. */
+export type EventHandlerErrorReporter = (channel: string, error: unknown) => void;
+
+/**
+ * The bus a `ToolHost` shares between its tools (`pi.events`) and itself (`host.events`).
+ * Channels are plain strings; handlers run synchronously, in the order they were added, each
+ * with the emitted value. A handler that throws is reported (`onHandlerError`) and the others
+ * still run: an emit never throws, so a tool's emit cannot fail because of another's handler.
+ * A handler added or removed during an emit takes effect from the next emit.
+ */
+export function createEventBus(onHandlerError: EventHandlerErrorReporter): EventBus {
+  const channels = new Map<string, EventHandler[]>();
+  const off = (channel: string, handler: EventHandler) => {
+    const handlers = channels.get(channel);
+    if (handlers === undefined) return;
+    const kept = handlers.filter((candidate) => candidate !== handler);
+    if (kept.length === 0) channels.delete(channel);
+    else channels.set(channel, kept);
+  };
+  return Object.freeze({
+    on(channel: string, handler: EventHandler): () => void {
+      if (typeof handler !== "function") return () => {};
+      const key = String(channel);
+      channels.set(key, [...(channels.get(key) ?? []), handler]);
+      let removed = false;
+      return () => {
+        if (removed) return;
+        removed = true;
+        const handlers = channels.get(key);
+        if (handlers === undefined) return;
+        const index = handlers.indexOf(handler);
+        if (index === -1) return;
+        const kept = [...handlers.slice(0, index), ...handlers.slice(index + 1)];
+        if (kept.length === 0) channels.delete(key);
+        else channels.set(key, kept);
+      };
+    },
+    off(channel: string, handler: EventHandler): void {
+      off(String(channel), handler);
+    },
+    emit(channel: string, data?: unknown): void {
+      const key = String(channel);
+      for (const handler of channels.get(key) ?? []) {
+        try {
+          reflectApply(handler, undefined, [data]);
+        } catch (error) {
+          try {
+            onHandlerError(key, error);
+          } catch {
+            // A reporter that fails must not turn the handler's fault into the emitter's.
+          }
+        }
+      }
+    },
+  });
+}
+
+/** The message a host's logger gets about a handler that threw. */
+export function handlerErrorMessage(channel: string, error: unknown): string {
+  return `A handler of the event "${channel}" threw: ${describeError(error)}. The other handlers ran.`;
+}

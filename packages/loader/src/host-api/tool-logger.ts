@@ -1,0 +1,54 @@
+import type { Logger, ToolLogger } from "@tooldock/sdk";
+
+// Captured when this module is evaluated: a tool module cannot change how time is measured.
+const now = performance.now.bind(performance);
+const reflectApply = Reflect.apply;
+
+/**
+ * The `pi.logger` of a `ToolHost`: the host's logger, each message passed on as given, plus
+ * `time` (pi's forks have it), which logs `"<label>: <n> ms"` at `debug`:
+ * `time(label)` returns a function that logs and returns the milliseconds since;
+ * `time(label, fn)` runs `fn` and logs when it returns, throws, or (for a promise) settles.
+ */
+export function createToolLogger(logger: Logger): ToolLogger {
+  const log = (label: string, started: number): number => {
+    const elapsed = Math.round((now() - started) * 1000) / 1000;
+    logger.debug(`${String(label)}: ${elapsed} ms`, { label: String(label), ms: elapsed });
+    return elapsed;
+  };
+  function time(label: string): () => number;
+  function time<T>(label: string, fn: () => T): T;
+  function time<T>(label: string, fn?: () => T): T | (() => number) {
+    const started = now();
+    if (typeof fn !== "function") {
+      let done: number | undefined;
+      return () => {
+        done ??= log(label, started);
+        return done;
+      };
+    }
+    let result: T;
+    try {
+      result = reflectApply(fn, undefined, []) as T;
+    } catch (error) {
+      log(label, started);
+      throw error;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        () => log(label, started),
+        () => log(label, started),
+      );
+      return result;
+    }
+    log(label, started);
+    return result;
+  }
+  return Object.freeze({
+    debug: (message: string, data?: unknown) => logger.debug(message, data),
+    info: (message: string, data?: unknown) => logger.info(message, data),
+    warn: (message: string, data?: unknown) => logger.warn(message, data),
+    error: (message: string, data?: unknown) => logger.error(message, data),
+    time,
+  });
+}

@@ -1,0 +1,174 @@
+// Captured when this module is evaluated: a tool module cannot change how sources are read.
+const functionToString = Function.prototype.toString;
+const reflectApply = Reflect.apply;
+
+/** The code of the warning about a tool written for the older argument order. */
+export const LEGACY_EXECUTE_ORDER_WARNING = "W_LEGACY_EXECUTE_ORDER";
+
+/** A parameter name that says it receives the abort signal: `signal`, `_signal`, `abortSignal`. */
+const SIGNAL_NAME = /signal|abort/;
+/** A parameter name that says it receives partial results: `onUpdate`, `_onUpdate`, `progress`. */
+const UPDATE_NAME = /update|progress/;
+/** A parameter name that says it receives the context. */
+const CONTEXT_NAME = /^(?:ctx|context)$/;
+/** What may come before a parameter list: `async`, `function`, `*`, a method or function name. */
+const FUNCTION_HEAD = /^(?:async\b\s*)?(?:function\b\s*)?\*?\s*(?:[\w$]+\s*)?$/;
+/** The head of an arrow function with one bare parameter: `x =>`, `async x =>`. */
+const BARE_ARROW = /^(?:async\s+)?([\w$]+)\s*=>/;
+
+/**
+ * Whether `execute` was written for the older argument order
+ * `execute(toolCallId, params, signal, onUpdate, ctx)` (pi's custom tools until January
+ * 2026, and its extensions' `registerTool`), rather than Tooldock's
+ * `execute(toolCallId, params, onUpdate, ctx, signal)`.
+ *
+ * Decided from the **names** of the declared parameters, read from the function's source
+ * (`Function.prototype.toString`): the third is named like a signal (`signal`, `_signal`,
+ * `abortSignal`), or the fourth like an update callback (`onUpdate`, `_onUpdate`) while the
+ * third is not (`_`, `_sig`). Neither `execute.length` (4 in both orders) nor the declared API
+ * version (those hosts' factories declare none) can tell them apart, and calling the tool to
+ * see would run its side effects. It errs towards the current order: a function whose source
+ * cannot be read, a minified one (`(e, t, n, r)`), destructured or rest parameters, or fewer
+ * than three parameters all count as current, so a tool written for the current order is
+ * never adapted (its third parameter is never named like a signal).
+ *
+ * @example
+ * isLegacyExecuteOrder(async function execute(id, params, signal, onUpdate) {}); // true
+ * isLegacyExecuteOrder(async (id, params, _signal) => result); // true
+ * isLegacyExecuteOrder(async (id, params, onUpdate, ctx, signal) => result); // false
+ */
+export function isLegacyExecuteOrder(execute: unknown): boolean {
+  if (typeof execute !== "function") return false;
+  let source: string;
+  try {
+    source = reflectApply(functionToString, execute, []) as string;
+  } catch {
+    return false;
+  }
+  const names = parameterNames(source);
+  if (names === undefined || names.length < 3) return false;
+  const third = normalized(names[2]);
+  const fourth = normalized(names[3]);
+  if (SIGNAL_NAME.test(third)) return true;
+  return UPDATE_NAME.test(fourth) && !UPDATE_NAME.test(third) && !CONTEXT_NAME.test(third);
+}
+
+/**
+ * Wraps a legacy `execute` so it can be called in the current order: the session calls it as
+ * `(toolCallId, params, onUpdate, ctx, signal)` and the tool gets
+ * `(toolCallId, params, signal, onUpdate, ctx)`, with the same `this`. Five declared
+ * parameters, so the session always creates the signal for it.
+ */
+export function adaptLegacyExecute<F extends (...args: never[]) => unknown>(execute: F): F {
+  const adapted = function (
+    this: unknown,
+    toolCallId: unknown,
+    params: unknown,
+    onUpdate: unknown,
+    ctx: unknown,
+    signal: unknown,
+  ) {
+    return reflectApply(execute, this, [toolCallId, params, signal, onUpdate, ctx]);
+  };
+  return adapted as unknown as F;
+}
+
+/** `_onUpdate` → `onupdate`; a missing or unnamed parameter → `""`. */
+function normalized(name: string | undefined): string {
+  return (name ?? "").replace(/^[_$]+/, "").toLowerCase();
+}
+
+/**
+ * The declared parameter names of the function `source`, in order: `""` for one that is not
+ * a plain name (destructured), and the list stops at a rest parameter. `undefined` when the
+ * source is not a function this can read (a class, a native or bound function).
+ */
+function parameterNames(source: string): string[] | undefined {
+  const bare = BARE_ARROW.exec(source);
+  if (bare !== null) return [bare[1] as string];
+  const open = source.indexOf("(");
+  if (open === -1 || !FUNCTION_HEAD.test(source.slice(0, open))) return undefined;
+  const parameters = splitParameters(source, open + 1);
+  if (parameters === undefined) return undefined;
+  const names: string[] = [];
+  for (const parameter of parameters) {
+    const text = parameter.trim();
+    if (text.startsWith("...")) break;
+    names.push(/^[\w$]+/.exec(text)?.[0] ?? "");
+  }
+  if (names.length > 0 && names.at(-1) === "" && parameters.at(-1)?.trim() === "") names.pop();
+  return names;
+}
+
+/**
+ * The top-level comma-separated pieces of the parameter list starting at `start` (just after
+ * its `(`), comments removed; `undefined` when the list does not end.
+ */
+function splitParameters(source: string, start: number): string[] | undefined {
+  const pieces: string[] = [];
+  let current = "";
+  let depth = 0;
+  for (let index = start; index < source.length; index++) {
+    const char = source[index] as string;
+    const next = source[index + 1];
+    if (char === "/" && next === "*") {
+      const end = source.indexOf("*/", index + 2);
+      if (end === -1) return undefined;
+      index = end + 1;
+      continue;
+    }
+    if (char === "/" && next === "/") {
+      const end = source.indexOf("\n", index);
+      if (end === -1) return undefined;
+      index = end;
+      continue;
+    }
+    if (char === '"' || char === "'" || char === "`") {
+      const end = endOfString(source, index);
+      if (end === -1) return undefined;
+      current += source.slice(index, end + 1);
+      index = end;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") {
+      if (depth === 0) {
+        pieces.push(current);
+        return pieces;
+      }
+      depth--;
+    } else if (char === "," && depth === 0) {
+      pieces.push(current);
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  return undefined;
+}
+
+/** The index of the quote that closes the string opening at `start`, or -1. */
+function endOfString(source: string, start: number): number {
+  const quote = source[start];
+  for (let index = start + 1; index < source.length; index++) {
+    if (source[index] === "\\") index++;
+    else if (source[index] === quote) return index;
+  }
+  return -1;
+}
+
+/**
+ * The text of the {@link LEGACY_EXECUTE_ORDER_WARNING} for tool `toolName` from `where` (its
+ * module path or registration origin).
+ */
+export function legacyExecuteOrderWarning(
+  toolName: string,
+  where: string,
+): { message: string; hint: string } {
+  return {
+    message:
+      `Tool "${toolName}" from ${where} declares execute(toolCallId, params, signal, onUpdate), the older ` +
+      "argument order of pi's custom tools; Tooldock calls it in that order (signal third, onUpdate fourth, the context fifth).",
+    hint: "Move to the current order, execute(toolCallId, params, onUpdate, ctx, signal), to drop this warning.",
+  };
+}
