@@ -9,7 +9,13 @@ import { toolPathArgs } from "./tool-path-options.js";
 
 /** Runs `tooldock list` (spec: `listSpec`): the tools a host would load, and every diagnostic. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
-  const { report: load } = await loadTools({ io, output, paths: toolPathArgs(args), command: "list" });
+  const { report: load } = await loadTools({
+    io,
+    output,
+    paths: toolPathArgs(args),
+    command: "list",
+    checkSessionHooks: true,
+  });
   const report = buildReport(load, { strict: false });
   if (flagOption(args, "json")) {
     output.printJson(report);

@@ -58,7 +58,7 @@ export async function run(context: CommandContext): Promise<number> {
   // --isolate, --strict and --format junit each import their code only when given.
   const loaded = isolate
     ? await loadIsolated(context, paths)
-    : (await loadTools({ io, output, paths, command: "validate" })).report;
+    : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true })).report;
   const load = strict ? await withStrictLints(loaded) : loaded;
   const report = buildReport(load, { strict });
   const junit = format === "junit" ? await import("../report/junit-report.js") : undefined;

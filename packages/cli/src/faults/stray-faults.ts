@@ -2,11 +2,9 @@
 // awaits) can throw or reject after its call returned. Node ends the process for that by
 // default; a server or a CLI run must report it and go on instead.
 
-/** A throw or a rejection that reached the process with nobody to catch it. */
-export interface StrayFault {
-  kind: "uncaught exception" | "unhandled rejection";
-  error: unknown;
-}
+import { reportStrayFault, type StrayFault } from "@tooldock/runtime";
+
+export type { StrayFault };
 
 /** Receives stray faults while its hold is the newest. */
 export type StrayFaultReporter = (fault: StrayFault) => void;
@@ -17,17 +15,20 @@ const off = process.off.bind(process);
 
 const reporters: StrayFaultReporter[] = [];
 
-function report(fault: StrayFault): void {
+function report(kind: StrayFault["kind"], error: unknown): void {
   const reporter = reporters.at(-1);
   try {
-    reporter?.(fault);
+    // The call whose code threw, when a tool call started it: its session gets a
+    // `tool-call-fault` event, and the report names the tool.
+    const call = reportStrayFault(kind, error);
+    reporter?.(call === undefined ? { kind, error } : { kind, error, call });
   } catch {
     // A reporter that fails (a closed stream) must not turn the fault back into a crash.
   }
 }
 
-const onException = (error: unknown) => report({ kind: "uncaught exception", error });
-const onRejection = (error: unknown) => report({ kind: "unhandled rejection", error });
+const onException = (error: unknown) => report("uncaught exception", error);
+const onRejection = (error: unknown) => report("unhandled rejection", error);
 
 /**
  * Until released, an uncaught exception or an unhandled rejection does not end the process:
@@ -68,5 +69,10 @@ export function describeStrayFault(fault: StrayFault): string {
   const lines = text.split("\n");
   const shown = lines.slice(0, STACK_LINES);
   if (lines.length > STACK_LINES) shown.push(`    … ${lines.length - STACK_LINES} more line(s)`);
-  return `${fault.kind} from code a tool left running: ${shown.join("\n")}`;
+  const { call } = fault;
+  const who =
+    call === undefined
+      ? "code a tool left running"
+      : `code tool "${call.toolName}" left running (call ${call.toolCallId})`;
+  return `${fault.kind} from ${who}: ${shown.join("\n")}`;
 }

@@ -1,4 +1,10 @@
-import { type LoadCustomToolsResult, loadCustomTools, type ToolHost } from "@tooldock/loader";
+import {
+  checkSessionHooks,
+  type LoadCustomToolsResult,
+  loadCustomTools,
+  reportSessionHookFailures,
+  type ToolHost,
+} from "@tooldock/loader";
 import type { Session } from "@tooldock/runtime";
 import type { CliIo } from "../cli-io.js";
 import type { Output } from "../output/output.js";
@@ -19,6 +25,11 @@ export interface LoadToolsOptions {
   /** Registers the loaded tools here and binds `pushPendingAction` to it. */
   session?: Session;
   host?: ToolHost;
+  /**
+   * Without `session`: run each tool's `onSession` once (start, shutdown) in a session of its
+   * own, so a hook that fails is a `W_ON_SESSION_FAILED` warning (`list`, `validate`).
+   */
+  checkSessionHooks?: boolean;
   /** Compile cache; default `$TOOLDOCK_CACHE_DIR`, else the loader's default. */
   cacheDir?: string;
 }
@@ -60,5 +71,15 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
     tools: result.tools.map(toToolEntry),
     diagnostics: result.diagnostics,
   };
+  // A throwing onSession is a W_ON_SESSION_FAILED warning: `list` and `validate` run the
+  // hooks once to find it; with a session (`call`), its own start and shutdown report it.
+  if (options.session === undefined) {
+    if (options.checkSessionHooks === true)
+      report.diagnostics.push(...(await checkSessionHooks(result.tools, { cwd: io.cwd })));
+  } else {
+    reportSessionHookFailures(options.session, result.tools, (diagnostic) =>
+      report.diagnostics.push(diagnostic),
+    );
+  }
   return { result, report };
 }
