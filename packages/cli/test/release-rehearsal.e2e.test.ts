@@ -1,0 +1,263 @@
+// The release rehearsal: what a newcomer outside the repo does, with the tarballs a release
+// would publish and without publishing. Packs every public package with the release:pack
+// script, installs the tarballs into a fresh project with npm (third-party packages come from
+// the registry, through an npm cache inside this test's temporary folder), then runs the
+// installed `tooldock`, scaffolds a tool package from the tarballs (`init --from`), installs
+// and tests it, validates it, loads it from a host script, and type-checks a TypeScript
+// consumer under `moduleResolution` node16 (a CommonJS file included) and bundler.
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, repoRoot } from "./cli-process.js";
+
+const PUBLIC_PACKAGES = ["ai-sdk", "cli", "loader", "runtime", "sdk"];
+const INSTALL_TIMEOUT_MS = 240_000;
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+let root: string;
+let artifacts: string;
+let consumer: string;
+let scaffold: string;
+let env: NodeJS.ProcessEnv;
+
+/**
+ * The environment of every command: the test run's, without the npm_* variables a package
+ * manager running the suite sets (a user's shell has none), with npm's cache, logs, the
+ * compile cache and the state folder inside this test's folder, so nothing is written to ~.
+ */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^npm_/i.test(name) && !/^npm_config_registry$/i.test(name)) continue;
+    if (name === "TOOLDOCK_CACHE_DIR" || name === "TOOLDOCK_STATE_DIR") continue;
+    base[name] = value;
+  }
+  return {
+    ...base,
+    npm_config_cache: join(root, "npm-cache"),
+    npm_config_update_notifier: "false",
+    npm_config_fund: "false",
+    npm_config_audit: "false",
+    npm_config_loglevel: "error",
+    XDG_CACHE_HOME: join(root, "xdg-cache"),
+    XDG_STATE_HOME: join(root, "xdg-state"),
+    NO_COLOR: "1",
+    CI: "1",
+  };
+}
+
+/** Runs `command` in `cwd`; resolves with the exit code and stdout and stderr interleaved. */
+function sh(command: string, args: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: process.platform === "win32",
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+/** Asserts a zero exit code, showing the command's output when it is not. */
+function expectSuccess(run: Run, what: string): void {
+  expect(run.code, `${what} failed:\n${run.output}`).toBe(0);
+}
+
+const tsc = (project: string) =>
+  sh(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", project], consumer);
+
+beforeAll(async () => {
+  assertBuilt();
+  root = await mkdtemp(join(tmpdir(), "tooldock-release-rehearsal-"));
+  artifacts = join(root, "artifacts");
+  consumer = join(root, "consumer");
+  scaffold = join(root, "word-tools");
+  env = cleanEnv();
+  await mkdir(consumer);
+  await writeFile(
+    join(consumer, "package.json"),
+    `${JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2)}\n`,
+  );
+}, INSTALL_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (root !== undefined) await rm(root, { recursive: true, force: true });
+});
+
+describe("release rehearsal: the tarballs, installed outside the repo", () => {
+  it(
+    "release:pack writes every public package's tarball, with workspace ranges rewritten",
+    async () => {
+      expectSuccess(
+        await sh(
+          process.execPath,
+          [join(repoRoot, "scripts/release-pack.mjs"), "--out", artifacts],
+          repoRoot,
+        ),
+        "release:pack",
+      );
+      const tarballs = (await readdir(artifacts)).sort();
+      expect(tarballs).toEqual(PUBLIC_PACKAGES.map((name) => `tooldock-${name}-0.1.0.tgz`));
+      for (const tarball of tarballs) {
+        const manifest = await sh("tar", ["-xOzf", join(artifacts, tarball), "package/package.json"], root);
+        expectSuccess(manifest, `reading ${tarball}`);
+        expect(manifest.output).not.toContain("workspace:");
+        expect(manifest.output).not.toContain("@tooldock/examples");
+        const files = await sh("tar", ["-tzf", join(artifacts, tarball)], root);
+        expect(files.output).toContain("package/LICENSE");
+        expect(files.output).toContain("package/CHANGELOG.md");
+        expect(files.output).not.toContain(".tsbuildinfo");
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it(
+    "npm installs the tarballs into a fresh project, and `npx tooldock --version` runs the installed CLI",
+    async () => {
+      const tarballs = PUBLIC_PACKAGES.map((name) => join(artifacts, `tooldock-${name}-0.1.0.tgz`));
+      // @types/node: the runtime's and the loader's types name Node's (their READMEs say so).
+      expectSuccess(
+        await sh(
+          "npm",
+          ["install", "--no-audit", "--no-fund", ...tarballs, "@types/node@^20.19.0"],
+          consumer,
+        ),
+        "npm install of the tarballs",
+      );
+      const version = await sh("npx", ["tooldock", "--version"], consumer);
+      expectSuccess(version, "npx tooldock --version");
+      expect(version.output.trim()).toBe("0.1.0");
+      const scoped = await sh("npx", ["@tooldock/cli", "--version"], consumer);
+      expectSuccess(scoped, "npx @tooldock/cli --version");
+      expect(scoped.output.trim()).toBe("0.1.0");
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it(
+    "tooldock init --from scaffolds a package that installs from the tarballs, passes its tests and validate --strict",
+    async () => {
+      const bin = join(consumer, "node_modules/.bin/tooldock");
+      const init = await sh(bin, ["init", scaffold, "--from", artifacts], root);
+      expectSuccess(init, "tooldock init --from");
+      const manifest = JSON.parse(await readFile(join(scaffold, "package.json"), "utf8"));
+      expect(manifest.devDependencies["@tooldock/sdk"]).toBe("file:../artifacts/tooldock-sdk-0.1.0.tgz");
+      expect(manifest.devDependencies["@tooldock/runtime"]).toBe(
+        "file:../artifacts/tooldock-runtime-0.1.0.tgz",
+      );
+
+      expectSuccess(
+        await sh("npm", ["install", "--no-audit", "--no-fund"], scaffold),
+        "npm install in the scaffold",
+      );
+      const test = await sh("npm", ["test"], scaffold);
+      expectSuccess(test, "npm test in the scaffold");
+      expect(test.output).toMatch(/4 passed/);
+
+      const validate = await sh("npx", ["tooldock", "validate", "--strict"], scaffold);
+      expectSuccess(validate, "tooldock validate --strict in the scaffold");
+      expect(validate.output).toContain("✔ 1 module, 1 tool, 0 errors, 0 warnings");
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it("a host script imports the installed loader and runtime, loads the scaffold and calls its tool", async () => {
+    await writeFile(
+      join(consumer, "host.mjs"),
+      [
+        'import { loadCustomTools, ToolHost } from "@tooldock/loader";',
+        'import { Session } from "@tooldock/runtime";',
+        "const [paths] = process.argv.slice(2);",
+        "const host = new ToolHost({ cwd: process.cwd() });",
+        "const session = new Session({ cwd: process.cwd() });",
+        "const { tools, diagnostics } = await loadCustomTools({ paths: [paths], host, session });",
+        "await session.start();",
+        'const result = await session.execute({ toolCallId: "t1", name: "word_tools", params: { text: "one two three" } });',
+        "await session.dispose();",
+        "process.stdout.write(JSON.stringify({ tools: tools.map((loaded) => loaded.tool.name), diagnostics, result }));",
+      ].join("\n"),
+    );
+    const host = await sh(process.execPath, ["host.mjs", scaffold], consumer);
+    expectSuccess(host, "the host script");
+    expect(JSON.parse(host.output)).toEqual({
+      tools: ["word_tools"],
+      diagnostics: [],
+      result: { content: [{ type: "text", text: "3 word(s)" }], details: { words: 3 } },
+    });
+  });
+
+  it(
+    "a TypeScript consumer type-checks under moduleResolution node16 (a CommonJS file too) and bundler",
+    async () => {
+      const source = [
+        'import type { AgentToolResult } from "@tooldock/sdk";',
+        'import { textResult } from "@tooldock/sdk";',
+        'import { Session } from "@tooldock/runtime";',
+        'import { loadCustomTools, ToolHost } from "@tooldock/loader";',
+        'import { createToolHarness } from "@tooldock/loader/testing";',
+        'import { run } from "@tooldock/cli";',
+        "",
+        'export const session: Session = new Session({ cwd: "." });',
+        'export const host: ToolHost = new ToolHost({ cwd: "." });',
+        "export const api = { loadCustomTools, createToolHarness, run };",
+        'export const result: AgentToolResult = textResult("ok");',
+        "// The types are real, not `any`: a wrong use is an error.",
+        "// @ts-expect-error Session is not a number",
+        'export const wrong: number = new Session({ cwd: "." });',
+        "",
+      ].join("\n");
+      const commonJs = [
+        "// A CommonJS file under node16: the ESM-only packages load through import(), as the READMEs say.",
+        "export async function sessionFromCommonJs(): Promise<object> {",
+        '  const { Session } = await import("@tooldock/runtime");',
+        '  return new Session({ cwd: "." });',
+        "}",
+        "",
+      ].join("\n");
+      const options = { target: "ES2022", strict: true, noEmit: true, types: ["node"] };
+      const projects = {
+        "ts-node16": {
+          compilerOptions: { ...options, module: "node16", moduleResolution: "node16", skipLibCheck: false },
+          files: ["index.ts", "common.cts"],
+        },
+        "ts-bundler": {
+          compilerOptions: { ...options, module: "esnext", moduleResolution: "bundler", skipLibCheck: true },
+          files: ["index.ts"],
+        },
+      };
+      // The AI SDK adapter only under bundler with skipLibCheck: `ai`'s own declarations need
+      // @types/json-schema, which it does not install (a library check would report that).
+      const aiSdk =
+        'import { createAISDKTools } from "@tooldock/ai-sdk";\nexport const adapter = createAISDKTools;\n';
+      for (const [folder, tsconfig] of Object.entries(projects)) {
+        await mkdir(join(consumer, folder));
+        await writeFile(
+          join(consumer, folder, "index.ts"),
+          folder === "ts-bundler" ? source + aiSdk : source,
+        );
+        await writeFile(join(consumer, folder, "common.cts"), commonJs);
+        await writeFile(join(consumer, folder, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+      }
+      const [node16, bundler] = await Promise.all([tsc("ts-node16"), tsc("ts-bundler")]);
+      expectSuccess(node16, "tsc under moduleResolution node16");
+      expectSuccess(bundler, "tsc under moduleResolution bundler");
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+});
