@@ -35,7 +35,7 @@ describe("tooldock list / validate on the examples", () => {
     expect(run.stdout).not.toContain("\u001b[");
   });
 
-  it("prints exactly the SPEC §6 JSON document", async () => {
+  it("prints exactly the JSON document of docs/contract.md §6", async () => {
     const run = await runCli(["list", examplesDir, "--json"]);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);

@@ -10,7 +10,7 @@ export const listSpec: CommandSpec = {
   usage: "tooldock list [paths…] [--tools PATH]… [--json]",
   options: {
     tools: toolsOption,
-    json: { type: "boolean", description: "Print one JSON document (SPEC §6) instead of the table" },
+    json: { type: "boolean", description: "Print one JSON document (docs/contract.md §6) instead of the table" },
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   details: [DEFAULT_PATHS_HELP, "Exit code 1 when any module has an error diagnostic."],

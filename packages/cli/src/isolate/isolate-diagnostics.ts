@@ -50,7 +50,7 @@ function howItEnded(fault: Extract<IsolateFault, { kind: "exit" }>): string {
 
 /**
  * The diagnostic for a module whose child process did not report normally. Codes stay within
- * SPEC §5: a hang is `E_FACTORY_TIMEOUT`, an exit, a crash or running out of memory is
+ * docs/contract.md §8: a hang is `E_FACTORY_TIMEOUT`, an exit, a crash or running out of memory is
  * `E_PROCESS_EXIT`; the message says what isolation saw.
  */
 export function isolateFaultDiagnostic(module: DiscoveredModule, fault: IsolateFault): Diagnostic {

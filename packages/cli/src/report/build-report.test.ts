@@ -7,7 +7,7 @@ const warning = { code: "W_X" as const, severity: "warning" as const, message: "
 const error = { code: "E_IMPORT" as const, severity: "error" as const, message: "m", path: "/a.ts" };
 
 describe("buildReport", () => {
-  it("has exactly the SPEC §6 keys", () => {
+  it("has exactly the keys of docs/contract.md §6", () => {
     expect(Object.keys(buildReport(base, { strict: false }))).toEqual([
       "ok",
       "summary",

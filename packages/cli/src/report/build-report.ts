@@ -1,7 +1,7 @@
 import type { LoadReport, ReportDocument } from "./report-types.js";
 
 /**
- * The SPEC §6 JSON document. `ok` is false exactly when there is an error diagnostic, or,
+ * The JSON document of docs/contract.md §6. `ok` is false exactly when there is an error diagnostic, or,
  * with `strict`, also a warning.
  */
 export function buildReport(load: LoadReport, options: { strict: boolean }): ReportDocument {

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "@tooldock/sdk";
 
-/** One loaded tool as the reports show it (SPEC §6 `tools[]`). */
+/** One loaded tool as the reports show it (docs/contract.md §6, `tools[]`). */
 export interface ToolEntry {
   name: string;
   label: string;
@@ -21,7 +21,7 @@ export interface LoadReport {
   diagnostics: Diagnostic[];
 }
 
-/** The `--json` / `--format json` document of `list` and `validate` (SPEC §6). */
+/** The `--json` / `--format json` document of `list` and `validate` (docs/contract.md §6). */
 export interface ReportDocument {
   ok: boolean;
   summary: { modules: number; tools: number; errors: number; warnings: number };
