@@ -20,9 +20,10 @@ export function escapeXml(text: string): string {
     .replace(TERMINAL_CONTROLS, (character) => `&#x${character.charCodeAt(0).toString(16)};`);
 }
 
-/** `name="value"` pairs, escaped, in the given order. */
-export function xmlAttributes(attributes: Record<string, string | number>): string {
+/** `name="value"` pairs, escaped, in the given order; undefined values are left out. */
+export function xmlAttributes(attributes: Record<string, string | number | undefined>): string {
   return Object.entries(attributes)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([name, value]) => `${name}="${escapeXml(String(value))}"`)
     .join(" ");
 }
