@@ -9,6 +9,7 @@ import {
 } from "./host-modules.js";
 import { jitiMissingExports } from "./host-packages/jiti-missing-exports.js";
 import { reportMissingExports } from "./host-packages/missing-exports.js";
+import { importFailure } from "./import-failure.js";
 import { type PreparedModule, preparedModule } from "./module-compiler.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
@@ -57,7 +58,7 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     try {
       return await jiti.import(entry);
     } catch (error) {
-      throw toCompileFailure(error) ?? unresolvedImport(error, entry) ?? error;
+      throw toCompileFailure(error) ?? importFailure(error, entry) ?? error;
     }
   });
 }
@@ -80,29 +81,4 @@ function toCompileFailure(error: unknown): CompileFailure | undefined {
     location: { line, column, lineText: sourceLine },
     cause: error,
   });
-}
-
-/**
- * jiti resolves imports while it evaluates; a package that is not installed surfaces as
- * `MODULE_NOT_FOUND`. Report it like esbuild does ("Could not resolve"), at the import line
- * when the entry names the package.
- */
-function unresolvedImport(error: unknown, entry: string): CompileFailure | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") return undefined;
-  const specifier = /Cannot find (?:module|package) '([^']+)'/.exec((error as Error).message)?.[1];
-  if (specifier === undefined || specifier.startsWith("/") || specifier.startsWith(".")) return undefined;
-  let lines: string[] = [];
-  try {
-    lines = readFileSync(entry, "utf8").split(/\r?\n/);
-  } catch {
-    // Without the source there is no location to give.
-  }
-  const index = lines.findIndex((text) => text.includes(`"${specifier}"`) || text.includes(`'${specifier}'`));
-  const lineText = lines[index] ?? "";
-  const location =
-    index === -1
-      ? undefined
-      : { line: index + 1, column: Math.max(lineText.indexOf(specifier), 0), lineText };
-  return new CompileFailure(`Could not resolve "${specifier}"`, { file: entry, location, cause: error });
 }

@@ -6,6 +6,7 @@ import { CacheWriteError } from "./cache-write-error.js";
 import { EsbuildBatch } from "./esbuild-batch.js";
 import { EsbuildQueue } from "./esbuild-queue.js";
 import { reportingMissingExports } from "./host-packages/missing-exports.js";
+import { reportingImportFailures } from "./import-failure.js";
 import { prepareWithJiti } from "./jiti-compiler.js";
 import { PackPlanner } from "./pack-planner.js";
 
@@ -99,7 +100,8 @@ export function createModuleCompiler(
       if (!useJiti) {
         try {
           const bundle = await queue.compile(entry);
-          return reportingMissingExports(await packs.evaluator(entry, bundle), entry, onWarning);
+          const prepared = reportingImportFailures(await packs.evaluator(entry, bundle), entry);
+          return reportingMissingExports(prepared, entry, onWarning);
         } catch (error) {
           if (error instanceof CacheWriteError) {
             useJiti = true;

@@ -64,17 +64,32 @@ export function compileDiagnostic(module: DiscoveredModule, error: unknown): Dia
   const location = shortenLocation(failure?.location);
   const where =
     location === undefined ? "" : ` (${failure?.file ?? module.path}:${location.line}:${location.column})`;
-  const unresolved = /Could not resolve "([^"]+)"/.exec(text)?.[1];
   return createDiagnostic("E_COMPILE", {
     message: `${module.path} does not compile: ${text}${where}.`,
     path: module.path,
     resolvedPath: module.resolvedPath,
     location,
-    hint:
-      unresolved === undefined
-        ? "Fix the error at the location shown; the module is recompiled on the next load."
-        : `Install "${unresolved}" next to the tool (run your package manager in the tool's folder) or fix the import path.`,
+    hint: compileHint(text),
   });
+}
+
+/**
+ * What to do about a compile failure, from its text (esbuild's wording, which the jiti path
+ * copies for the same faults), the same whichever compiler found it.
+ */
+function compileHint(text: string): string {
+  const unresolved = /Could not resolve "([^"]+)"/.exec(text)?.[1];
+  if (unresolved !== undefined) {
+    if (/^node:/.test(unresolved))
+      return `"${unresolved}" is not a built-in module of Node ${process.versions.node}: fix the import path (see the Node.js documentation for the modules it has).`;
+    if (/^(?:\.{1,2}(?:\/|$)|\/|[A-Za-z]:[\\/]|file:)/.test(unresolved))
+      return `No file "${unresolved}" exists where the import points: fix the import path (relative to the importing file), or create the file.`;
+    return `Install "${unresolved}" next to the tool (run your package manager in the tool's folder) or fix the import path.`;
+  }
+  const missingExport = /No matching export in "[^"]*" for import "([^"]+)"/.exec(text)?.[1];
+  if (missingExport !== undefined)
+    return `The imported module does not export "${missingExport}": fix the name in the import, or export it from that module (it is recompiled on the next load).`;
+  return "Fix the error at the location shown; the module is recompiled on the next load.";
 }
 
 /** Longest `lineText` kept in a diagnostic; a longer line (minified code) is cut around the column. */

@@ -70,7 +70,7 @@ function isFile(path: string): boolean {
 }
 
 /** A relative import as Node and TypeScript resolve it: as written, `.js` → `.ts`, extensions, `index`. */
-function resolveRelative(folder: string, specifier: string): string | undefined {
+export function resolveRelative(folder: string, specifier: string): string | undefined {
   const base = join(folder, specifier);
   if (base.split(sep).includes("node_modules")) return undefined;
   const candidates = [base];

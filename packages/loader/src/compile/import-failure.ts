@@ -1,0 +1,117 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { PromisePrototypeThen } from "../guards/primordials.js";
+import { CompileFailure } from "./compile-failure.js";
+import { findInToolSources, importedNameOffset, locationAt, specifierOffset } from "./import-locations.js";
+import { jsonErrorOffset } from "./json-error-offset.js";
+import type { PreparedModule } from "./module-compiler.js";
+
+/**
+ * Turns an error thrown while a compiled module was imported into the {@link CompileFailure}
+ * the other compiler reports for the same fault before any code runs, so both compilers give
+ * one code (`E_COMPILE`) for faults of the import graph rather than of the module's code:
+ * - a specifier that cannot be resolved (`MODULE_NOT_FOUND`, `ERR_MODULE_NOT_FOUND`,
+ *   `ERR_UNKNOWN_BUILTIN_MODULE`): `Could not resolve "<specifier>"`, as esbuild words it;
+ * - a name an ES module does not export (Node's link `SyntaxError`):
+ *   `No matching export in "<module>" for import "<name>"`;
+ * - a malformed JSON file (Node's `SyntaxError` naming the `.json` file).
+ * The location is the importing file's line (the JSON file's for malformed JSON) when one of
+ * the tool's own files holds it. `undefined` for any other error (the module's own throw).
+ * Never throws: a value that cannot be inspected is not a compile failure.
+ */
+export function importFailure(error: unknown, entry: string): CompileFailure | undefined {
+  try {
+    return unresolved(error, entry) ?? missingExport(error, entry) ?? malformedJson(error);
+  } catch {
+    return undefined;
+  }
+}
+
+function codeOf(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? String(error.message) : "";
+}
+
+function unresolved(error: unknown, entry: string): CompileFailure | undefined {
+  const code = codeOf(error);
+  const message = messageOf(error);
+  let specifier: string | undefined;
+  let importer: string | undefined;
+  if (code === "MODULE_NOT_FOUND") {
+    specifier = /^Cannot find module '([^']+)'/.exec(message)?.[1];
+    importer = /\nRequire stack:\n- (.+)/.exec(message)?.[1];
+  } else if (code === "ERR_MODULE_NOT_FOUND") {
+    const match = /^Cannot find (?:module|package) '([^']+)' imported from (.+)$/m.exec(message);
+    specifier = match?.[1];
+    importer = match?.[2];
+  } else if (code === "ERR_UNKNOWN_BUILTIN_MODULE") {
+    specifier = /^No such built-in module: (.+)$/.exec(message)?.[1];
+  }
+  if (specifier === undefined) return undefined;
+  const written = specifier;
+  const place = findInToolSources(
+    entry,
+    (source) => specifierOffset(source, written),
+    importer !== undefined && isAbsolute(importer) ? importer : undefined,
+  );
+  return new CompileFailure(`Could not resolve "${specifier}"`, {
+    file: place?.file ?? entry,
+    location: place?.location,
+    cause: error,
+  });
+}
+
+const MISSING_EXPORT = /^The requested module '([^']+)' does not provide an export named '([^']+)'$/;
+
+function missingExport(error: unknown, entry: string): CompileFailure | undefined {
+  if (!(error instanceof SyntaxError)) return undefined;
+  const match = MISSING_EXPORT.exec(messageOf(error));
+  if (match === null) return undefined;
+  const [, specifier = "", name = ""] = match;
+  const place = findInToolSources(entry, (source) => importedNameOffset(source, specifier, name));
+  return new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
+    file: place?.file ?? entry,
+    location: place?.location,
+    cause: error,
+  });
+}
+
+function malformedJson(error: unknown): CompileFailure | undefined {
+  if (!(error instanceof SyntaxError)) return undefined;
+  const match = /^(.+\.json): ([\s\S]+)$/.exec(messageOf(error));
+  if (match === null || !isAbsolute(match[1] as string)) return undefined;
+  const [, file = "", text = ""] = match;
+  let location: CompileFailure["location"];
+  try {
+    const source = readFileSync(file, "utf8");
+    const offset = jsonErrorOffset(source);
+    if (offset !== undefined) location = locationAt(source, offset);
+  } catch {
+    // The file vanished: the message still names it.
+  }
+  return new CompileFailure(`Malformed JSON: ${text.split("\n")[0]}`, { file, location, cause: error });
+}
+
+/**
+ * Wraps a compiled module so that a fault of its import graph found while it is evaluated
+ * (see {@link importFailure}) rejects as a {@link CompileFailure}, as the module's own
+ * throws do not.
+ */
+export function reportingImportFailures(prepared: PreparedModule, entry: string): PreparedModule {
+  const rethrow = (error: unknown): never => {
+    throw importFailure(error, entry) ?? error;
+  };
+  const evaluate = (): Promise<unknown> => {
+    let evaluation: Promise<unknown>;
+    try {
+      evaluation = prepared.evaluate();
+    } catch (error) {
+      return rethrow(error);
+    }
+    return PromisePrototypeThen(evaluation, (namespace: unknown) => namespace, rethrow) as Promise<unknown>;
+  };
+  return { __proto__: null, evaluate } as unknown as PreparedModule;
+}

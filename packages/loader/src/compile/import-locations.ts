@@ -1,0 +1,113 @@
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { DiagnosticLocation } from "@tooldock/sdk";
+import { resolveRelative } from "./host-packages/jiti-missing-exports.js";
+import { relativeSpecifiers } from "./host-packages/value-imports.js";
+
+/** How many of a tool's own files a search reads at most (its sources, not its packages). */
+const MAX_FILES = 500;
+
+/** A place in a source file, as a compile failure reports it. */
+export interface SourcePlace {
+  file: string;
+  location: DiagnosticLocation;
+}
+
+/**
+ * The entry and the files it imports or requires relatively (its own sources), entry first,
+ * each with its text. Files that cannot be read are left out.
+ */
+export function* toolSources(entry: string): Generator<{ file: string; source: string }> {
+  const queue = [resolve(entry)];
+  const visited = new Set(queue);
+  for (let index = 0; index < queue.length && index < MAX_FILES; index += 1) {
+    const file = queue[index] as string;
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    yield { file, source };
+    for (const specifier of relativeSpecifiers(source)) {
+      const target = resolveRelative(dirname(file), specifier);
+      if (target !== undefined && !visited.has(target)) {
+        visited.add(target);
+        queue.push(target);
+      }
+    }
+  }
+}
+
+/** The location of `offset` in `source`: 1-based line and column, and the line's text. */
+export function locationAt(source: string, offset: number): DiagnosticLocation {
+  const start = source.lastIndexOf("\n", offset - 1) + 1;
+  const end = source.indexOf("\n", offset);
+  const line = source.slice(0, start).split("\n").length;
+  const lineText = source.slice(start, end === -1 ? undefined : end).replace(/\r$/, "");
+  return { line, column: offset - start + 1, lineText };
+}
+
+/**
+ * Where a source names `specifier` as a string literal (in an `import`, `export … from`,
+ * `import()` or `require()`): the opening quote, as esbuild reports an unresolvable import.
+ */
+export function specifierOffset(source: string, specifier: string): number | undefined {
+  for (const quote of ['"', "'", "`"]) {
+    const offset = source.indexOf(`${quote}${specifier}${quote}`);
+    if (offset !== -1) return offset;
+  }
+  return undefined;
+}
+
+const IMPORT_STATEMENT = /\b(import|export)\s+(?!type\s)([^;]*?)\s*\bfrom\s*(["'])([^"'\n]+)\3/g;
+
+/**
+ * Where a source imports `name` (`default` for a default import) from `specifier`: the name in
+ * the braces, or the default binding, as esbuild reports a missing export.
+ */
+export function importedNameOffset(source: string, specifier: string, name: string): number | undefined {
+  for (const match of source.matchAll(IMPORT_STATEMENT)) {
+    if (match[4] !== specifier) continue;
+    const clause = match[2] ?? "";
+    const clauseStart = (match.index ?? 0) + match[0].indexOf(clause, (match[1] ?? "").length);
+    if (name === "default" && match[1] === "import") {
+      const binding = /^\s*([A-Za-z_$][\w$]*)\s*(?:,|$)/.exec(clause);
+      if (binding?.[1] !== undefined) return clauseStart + clause.indexOf(binding[1]);
+      continue;
+    }
+    const braces = /\{([^}]*)\}/.exec(clause);
+    if (braces === null) continue;
+    const inside = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`).exec(braces[1] ?? "");
+    if (inside !== null) return clauseStart + braces.index + 1 + inside.index;
+  }
+  return undefined;
+}
+
+/** The first of the tool's own files whose `find` gives an offset, and where. */
+export function findInToolSources(
+  entry: string,
+  find: (source: string) => number | undefined,
+  first?: string,
+): SourcePlace | undefined {
+  const files = first === undefined ? toolSources(entry) : withFirst(first, toolSources(entry));
+  for (const { file, source } of files) {
+    const offset = find(source);
+    if (offset !== undefined) return { file, location: locationAt(source, offset) };
+  }
+  return undefined;
+}
+
+function* withFirst(
+  file: string,
+  rest: Iterable<{ file: string; source: string }>,
+): Generator<{ file: string; source: string }> {
+  let source: string | undefined;
+  try {
+    source = readFileSync(file, "utf8");
+  } catch {
+    // Not readable (a bundle that is gone): search the tool's own files only.
+  }
+  if (source !== undefined) yield { file, source };
+  for (const item of rest) if (item.file !== file) yield item;
+}
