@@ -31,7 +31,8 @@ export type NameClaims = Map<string, string>;
  * `resolve` included), the schema (`E_INVALID_SCHEMA`) and uniqueness across modules
  * (`E_NAME_CONFLICT`: the first module to claim a name keeps it). Invalid entries never claim
  * a name. A module that returns more than {@link MAX_TOOLS_PER_MODULE} entries contributes
- * none.
+ * none. A tool whose `execute` declares pi's older argument order is accepted (the record
+ * calls it in that order) with one `W_LEGACY_EXECUTE_ORDER` warning.
  */
 export function acceptTools(
   module: DiscoveredModule,
