@@ -3,6 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import {
   type LoadCustomToolsResult,
   loadCustomTools,
+  reportSessionHookFailures,
   ToolHost,
   type ToolsReload,
   type ToolWatcher,
@@ -125,6 +126,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     writeDiagnostics(loaded.diagnostics);
     const watching = watcher === undefined ? "" : ", reloading on changes";
     say(`serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on stdio${watching}`);
+    // A failing onSession (start now, shutdown on exit) is a W_ON_SESSION_FAILED on stderr.
+    reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
     await session.start();
 
     mcp = createMcpServer({ session, onError: (error) => say(messageOf(error)) });

@@ -70,6 +70,7 @@ describe("a close handler that runs after the call returned", () => {
     expect(stderr).toContain('tool "pi_background"');
     expect(stderr).not.toContain("reading 'emit'"); // pi.events exists now
     expect(logs.join("\n")).toContain(FAULT);
+    expect(stderr).toContain("W_ON_SESSION_FAILED"); // omp_restore's onSession threw on start
     // Still serving: the next calls work.
     const again = await client.callTool({ name: "pi_background", arguments: { crash: false } });
     expect(again.content).toEqual([{ type: "text", text: "started" }]);
