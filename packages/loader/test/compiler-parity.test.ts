@@ -70,6 +70,30 @@ const rows: ParityRow[] = [
     at: { file: "index.cjs", line: 1, column: 25 },
     hint: /Install "tooldock-parity-package-that-does-not-exist"/,
   },
+  {
+    fault: "missing-named-export",
+    expected: "E_COMPILE",
+    at: { file: "index.ts", line: 2, column: 10 },
+    hint: EXPORT_HINT,
+  },
+  {
+    fault: "missing-default-export",
+    expected: "E_COMPILE",
+    at: { file: "index.ts", line: 2, column: 8 },
+    hint: EXPORT_HINT,
+  },
+  {
+    fault: "missing-host-export",
+    expected: "E_COMPILE",
+    at: { file: "index.ts", line: 2, column: 10 },
+    hint: EXPORT_HINT,
+  },
+  {
+    fault: "missing-builtin-export",
+    expected: "E_COMPILE",
+    at: { file: "index.ts", line: 2, column: 10 },
+    hint: EXPORT_HINT,
+  },
   { fault: "malformed-json", expected: "E_COMPILE", at: { file: "data.json", line: 3, column: 13 } },
   {
     fault: "unknown-builtin",

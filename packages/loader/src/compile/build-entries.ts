@@ -132,11 +132,19 @@ function toCompileFailure(error: unknown, workingDir: string): CompileFailure {
   const file = location?.file ? resolve(workingDir, location.file) : undefined;
   const more =
     messages.length > 1 ? ` (and ${messages.length - 1} more error${messages.length > 2 ? "s" : ""})` : "";
-  return new CompileFailure(`${first.text}${more}`, {
+  return new CompileFailure(`${hostNamesAsWritten(first.text)}${more}`, {
     file,
     location: location
       ? { line: location.line, column: location.column + 1, lineText: location.lineText }
       : undefined,
     cause: error,
   });
+}
+
+/**
+ * esbuild names a host module by its virtual path (`"tooldock-host:@tooldock/sdk"`); the tool
+ * wrote `"@tooldock/sdk"`, which is what jiti reports too.
+ */
+function hostNamesAsWritten(text: string): string {
+  return text.replace(/"tooldock-host:([^"?]*)(?:\?[^"]*)?"/g, '"$1"');
 }

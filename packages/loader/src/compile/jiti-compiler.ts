@@ -10,6 +10,7 @@ import {
 import { jitiMissingExports } from "./host-packages/jiti-missing-exports.js";
 import { reportMissingExports } from "./host-packages/missing-exports.js";
 import { importFailure } from "./import-failure.js";
+import { checkJitiImports } from "./jiti-link-check.js";
 import { type PreparedModule, preparedModule } from "./module-compiler.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
@@ -55,6 +56,8 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
       // The scan only adds warnings; the module loads without them.
     }
     for (const [specifier, names] of missing) reportMissingExports(specifier, names);
+    // A name an imported file lacks fails before any code runs, as it does natively and with esbuild.
+    checkJitiImports(entry, (options) => jiti.transform(options));
     try {
       return await jiti.import(entry);
     } catch (error) {

@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import { createRequire, isBuiltin } from "node:module";
+import { dirname, extname } from "node:path";
+import { CompileFailure } from "./compile-failure.js";
+import { canonicalHostSpecifier, getHostModule, isStandInSpecifier } from "./host-modules.js";
+import { resolveRelative } from "./host-packages/jiti-missing-exports.js";
+import { cjsValueImports } from "./host-packages/value-imports.js";
+import { importedNameOffset, locationAt, toolSources } from "./import-locations.js";
+
+type Transform = (options: { source: string; filename: string; ts: boolean }) => string;
+
+const requireBuiltin = createRequire(import.meta.url);
+const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".jsx"]);
+
+/**
+ * jiti turns `import { name } from "./helper.js"` into a property read, so a name the helper
+ * does not export is `undefined` instead of the link error Node (and esbuild's build) reports
+ * before any code runs. This finds the first such import in the tool's own files (the entry
+ * and its relative imports), in jiti's own transform of each (imports used only as types are
+ * gone), and throws the {@link CompileFailure} esbuild gives it. Checked: the tool's own ES
+ * modules (not CommonJS ones, nor any with `export *`), the host's modules (`@tooldock/sdk`,
+ * TypeBox, zod; the stand-ins of other hosts warn instead) and Node's built-ins. Installed
+ * packages are not (neither does esbuild's build). A file that does not transform is skipped
+ * (jiti reports its syntax error when it evaluates it).
+ */
+export function checkJitiImports(entry: string, transform: Transform): void {
+  const exportsOf = new Map<string, Set<string> | undefined>();
+  for (const { file, source } of toolSources(entry)) {
+    let code: string;
+    try {
+      code = transform({ source, filename: file, ts: /\.[cm]?tsx?$/.test(file) });
+    } catch {
+      continue;
+    }
+    const checkable = (specifier: string) =>
+      specifier.startsWith(".") || isBuiltin(specifier) || hostChecked(specifier);
+    for (const [specifier, names] of cjsValueImports(code, checkable)) {
+      let available = exportsOf.get(`${dirname(file)}\u0000${specifier}`);
+      if (!exportsOf.has(`${dirname(file)}\u0000${specifier}`)) {
+        available = exportedNames(dirname(file), specifier, transform);
+        exportsOf.set(`${dirname(file)}\u0000${specifier}`, available);
+      }
+      if (available === undefined) continue;
+      for (const name of names) {
+        if (available.has(name)) continue;
+        // A member read of a namespace import (`ns.missing`) is `undefined` natively too.
+        const offset = importedNameOffset(source, specifier, name);
+        if (offset === undefined) continue;
+        throw new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
+          file,
+          location: locationAt(source, offset),
+        });
+      }
+    }
+  }
+}
+
+function hostChecked(specifier: string): boolean {
+  return canonicalHostSpecifier(specifier) !== undefined && !isStandInSpecifier(specifier);
+}
+
+/** What `specifier` exports seen from `folder`; `undefined` when that cannot be known. */
+function exportedNames(folder: string, specifier: string, transform: Transform): Set<string> | undefined {
+  if (hostChecked(specifier)) return new Set(Object.keys(getHostModule(specifier)));
+  if (isBuiltin(specifier)) {
+    const exported = requireBuiltin(specifier) as object;
+    return new Set([...Object.keys(exported), "default"]);
+  }
+  const target = resolveRelative(folder, specifier);
+  if (target === undefined || !SOURCE_EXTENSIONS.has(extname(target))) return undefined;
+  let code: string;
+  try {
+    code = transform({
+      source: readFileSync(target, "utf8"),
+      filename: target,
+      ts: /\.[cm]?tsx?$/.test(target),
+    });
+  } catch {
+    return undefined;
+  }
+  // CommonJS (no `__esModule` marker) or `export *`: its names are known only when it runs.
+  if (!/Object\.defineProperty\(exports,\s*"__esModule"/.test(code)) return undefined;
+  if (/Object\.keys\([\w$]+\)\.forEach\(function \(key\)/.test(code)) return undefined;
+  const names = new Set<string>();
+  for (const match of code.matchAll(/\bexports\.([A-Za-z_$][\w$]*)\s*=/g)) names.add(match[1] as string);
+  for (const match of code.matchAll(/Object\.defineProperty\(exports,\s*"([^"]+)"/g))
+    names.add(match[1] as string);
+  names.delete("__esModule");
+  return names;
+}
