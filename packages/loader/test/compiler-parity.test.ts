@@ -33,6 +33,11 @@ const EXPORT_HINT = /does not export/i;
 const rows: ParityRow[] = [
   { fault: "syntax-error", expected: "E_COMPILE", at: { file: "index.ts", line: 3, column: 16 } },
   { fault: "syntax-error-in-helper", expected: "E_COMPILE", at: { file: "helper.ts", line: 2, column: 24 } },
+  {
+    fault: "syntax-error-after-unicode",
+    expected: "E_COMPILE",
+    at: { file: "index.ts", line: 4, column: 39 },
+  },
   { fault: "types-in-js", expected: "E_COMPILE", at: { file: "index.js", line: 1, column: 12 } },
   { fault: "duplicate-declaration", expected: "E_COMPILE", at: { file: "index.ts", line: 4, column: 5 } },
   { fault: "legacy-octal", expected: "E_COMPILE", at: { file: "index.ts", line: 3, column: 14 } },

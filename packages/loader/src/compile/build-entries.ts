@@ -135,7 +135,11 @@ function toCompileFailure(error: unknown, workingDir: string): CompileFailure {
   return new CompileFailure(`${hostNamesAsWritten(first.text)}${more}`, {
     file,
     location: location
-      ? { line: location.line, column: location.column + 1, lineText: location.lineText }
+      ? {
+          line: location.line,
+          column: utf16Column(location.lineText, location.column),
+          lineText: location.lineText,
+        }
       : undefined,
     cause: error,
   });
@@ -147,4 +151,12 @@ function toCompileFailure(error: unknown, workingDir: string): CompileFailure {
  */
 function hostNamesAsWritten(text: string): string {
   return text.replace(/"tooldock-host:([^"?]*)(?:\?[^"]*)?"/g, '"$1"');
+}
+
+/**
+ * esbuild counts columns in UTF-8 bytes; diagnostics (and jiti, and editors) count UTF-16 code
+ * units, as JavaScript strings do. The 1-based column of the character at `byteColumn`.
+ */
+function utf16Column(lineText: string, byteColumn: number): number {
+  return Buffer.from(lineText, "utf8").subarray(0, byteColumn).toString("utf8").length + 1;
 }
