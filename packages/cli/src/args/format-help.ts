@@ -17,7 +17,19 @@ export function wrap(paragraph: string, width: number): string[] {
   return line ? [...lines, line] : lines;
 }
 
-/** The `--help` text of one command: usage, summary, options (aligned) and details. */
+/**
+ * One paragraph of a command's details as help lines: each line of it wrapped at `width`,
+ * except lines indented by two spaces (an example command, a JSON configuration), which are
+ * printed whole so they can be copied.
+ */
+export function formatParagraph(paragraph: string, width: number): string[] {
+  return paragraph.split("\n").flatMap((line) => (line.startsWith("  ") ? [line] : wrap(line, width)));
+}
+
+/**
+ * The `--help` text of one command: usage, summary, options (aligned) and details (see
+ * {@link formatParagraph}).
+ */
 export function formatCommandHelp(spec: CommandSpec): string[] {
   const options = Object.entries({ ...spec.options, help: helpOption }).map(([name, option]) => {
     const flag = `${option.short ? `-${option.short}, ` : "    "}--${name}${option.type === "string" ? ` ${option.valueName ?? "VALUE"}` : ""}`;
@@ -38,7 +50,7 @@ export function formatCommandHelp(spec: CommandSpec): string[] {
           "",
           ...spec.details.flatMap((paragraph, index) => [
             ...(index > 0 ? [""] : []),
-            ...wrap(paragraph, 100),
+            ...formatParagraph(paragraph, 100),
           ]),
         ]
       : []),

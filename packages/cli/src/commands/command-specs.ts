@@ -10,7 +10,10 @@ export const listSpec: CommandSpec = {
   usage: "tooldock list [paths…] [--tools PATH]… [--json]",
   options: {
     tools: toolsOption,
-    json: { type: "boolean", description: "Print one JSON document (docs/contract.md §6) instead of the table" },
+    json: {
+      type: "boolean",
+      description: "Print one JSON document (docs/contract.md §6) instead of the table",
+    },
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   details: [DEFAULT_PATHS_HELP, "Exit code 1 when any module has an error diagnostic."],
@@ -99,7 +102,7 @@ export const callSpec: CommandSpec = {
     DEFAULT_PATHS_HELP,
     "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions are " +
       "only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a resolution is an error.",
-    'Example: tooldock call batch_rename_preview ./tools --args \'{"files":["a.md"],"find":"a","replace":"b","regex":false}\' --apply',
+    'Example:\n  tooldock call batch_rename_preview ./tools --args \'{"files":["a.md"],"find":"a","replace":"b","regex":false}\' --apply',
   ],
 };
 
@@ -180,7 +183,7 @@ export const mcpSpec: CommandSpec = {
     "With --watch, the tool paths are watched: after a file changes the tools are loaded again into the " +
       "same session (pending actions are kept; a module that no longer loads keeps its previous tools) " +
       "and the client is sent notifications/tools/list_changed.",
-    'Register it with a client: { "mcpServers": { "tooldock": { "command": "npx", "args": ["-y", "@tooldock/cli", ' +
+    'Register it with a client (its MCP configuration):\n  { "mcpServers": { "tooldock": { "command": "npx", "args": ["-y", "@tooldock/cli", ' +
       '"mcp", "./tools"] } } }',
   ],
   options: {
