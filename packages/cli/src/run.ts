@@ -1,3 +1,4 @@
+import { didYouMean } from "./args/did-you-mean.js";
 import { formatCommandHelp, formatMainHelp } from "./args/format-help.js";
 import { parseCommandArgs } from "./args/parse-command-args.js";
 import { UsageError } from "./args/usage-error.js";
@@ -7,6 +8,15 @@ import { createOutput, type Output } from "./output/output.js";
 import { cliVersion } from "./version.js";
 
 const MAIN_USAGE = `tooldock <${COMMANDS.map((command) => command.spec.name).join("|")}> [options]`;
+
+/** `; did you mean "validate"?` for a mistyped command, or "". */
+function suggestCommand(name: string): string {
+  return didYouMean(
+    name,
+    COMMANDS.map((command) => command.spec.name),
+    (match) => `"${match}"`,
+  );
+}
 
 function printUsageError(output: Output, error: UsageError): void {
   const spec = COMMANDS.find((command) => command.spec.name === error.command)?.spec;
@@ -48,7 +58,9 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     }
     if (name === "help") {
       const topic = COMMANDS.find((command) => command.spec.name === rest[0]);
-      if (rest[0] !== undefined && !topic) throw new UsageError(`unknown command "${rest[0]}"`);
+      if (rest[0] !== undefined && !topic) {
+        throw new UsageError(`unknown command "${rest[0]}"${suggestCommand(rest[0])}`);
+      }
       output.print(
         ...(topic
           ? formatCommandHelp(topic.spec)
@@ -63,7 +75,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     const command = COMMANDS.find((candidate) => candidate.spec.name === name);
     if (!command) {
       const known = COMMANDS.map((candidate) => candidate.spec.name).join(", ");
-      throw new UsageError(`unknown command "${name}" (commands: ${known})`);
+      throw new UsageError(`unknown command "${name}" (commands: ${known})${suggestCommand(name)}`);
     }
     const args = parseCommandArgs(command.spec, rest);
     if (args.help) {

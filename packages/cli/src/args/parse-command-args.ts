@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { CommandSpec, OptionSpec } from "./command-spec.js";
+import { didYouMean } from "./did-you-mean.js";
 import { UsageError } from "./usage-error.js";
 
 /** Parsed arguments of one command. */
@@ -15,6 +16,12 @@ const helpOption: OptionSpec = { type: "boolean", short: "h", description: "Show
 /** The first sentence of a `parseArgs` error, without Node's advice about `--`. */
 function conciseMessage(error: Error): string {
   return error.message.split(/\. (?=To specify)/)[0]?.replace(/\.$/, "") ?? error.message;
+}
+
+/** For an unknown `--option`, the closest option of the command as a suggestion (or ""). */
+function unknownOptionHint(error: Error, options: Record<string, OptionSpec>): string {
+  const unknown = /Unknown option '--([^'=]+)/.exec(error.message)?.[1];
+  return unknown === undefined ? "" : didYouMean(unknown, Object.keys(options), (name) => `--${name}`);
 }
 
 /**
@@ -45,7 +52,10 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     // Only the user's mistakes (ERR_PARSE_ARGS_*) are bad usage; anything else is a bug here.
     const code = (error as { code?: unknown }).code;
     if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS_")) throw error;
-    throw new UsageError(conciseMessage(error as Error), spec.name);
+    throw new UsageError(
+      conciseMessage(error as Error) + unknownOptionHint(error as Error, options),
+      spec.name,
+    );
   }
   const values = parsed.values as ParsedArgs["values"];
   if (values.help === true) return { values, positionals: parsed.positionals, help: true };
