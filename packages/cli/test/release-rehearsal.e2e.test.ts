@@ -1,6 +1,6 @@
 // The release rehearsal: what a newcomer outside the repo does, with the tarballs a release
 // would publish and without publishing. Packs every public package with the release:pack
-// script, installs the tarballs into a fresh project with npm (third-party packages come from
+// script (and runs release:check on the tarballs), installs the tarballs into a fresh project with npm (third-party packages come from
 // the registry, through an npm cache inside this test's temporary folder), then runs the
 // installed `tooldock`, scaffolds a tool package from the tarballs (`init --from`), installs
 // and tests it, validates it, loads it from a host script, and type-checks a TypeScript
@@ -123,6 +123,20 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
         expect(files.output).toContain("package/CHANGELOG.md");
         expect(files.output).not.toContain(".tsbuildinfo");
       }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it(
+    "release:check passes: publint and Are the Types Wrong (ESM-only profile) on every tarball",
+    async () => {
+      const check = await sh(
+        process.execPath,
+        [join(repoRoot, "scripts/release-check.mjs"), artifacts],
+        repoRoot,
+      );
+      expectSuccess(check, "release:check");
+      expect(check.output).toContain(`release:check: ${PUBLIC_PACKAGES.length} tarballs pass`);
     },
     INSTALL_TIMEOUT_MS,
   );
