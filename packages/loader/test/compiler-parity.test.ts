@@ -63,6 +63,8 @@ const rows: ParityRow[] = [
     at: { file: "index.ts", line: 3, column: 29 },
     hint: RESOLVE_HINT,
   },
+  { fault: "dynamic-import-missing-in-factory", expected: "E_FACTORY_THROW" },
+  { fault: "optional-dynamic-import", expected: "loads" },
   {
     fault: "missing-package",
     expected: "E_COMPILE",

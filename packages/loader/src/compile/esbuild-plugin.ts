@@ -1,5 +1,5 @@
 import { isBuiltin } from "node:module";
-import { extname, sep } from "node:path";
+import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Loader, Plugin } from "esbuild";
 import {
@@ -55,8 +55,8 @@ function isInNodeModules(path: string): boolean {
  *   bundle imports the tool's own dependencies wherever the cache lives;
  * - source files keep seeing their own location (see `rewriteSourceLocation`), and are hashed
  *   as they are read, so the cache index needs no second read.
- * Only bare specifiers reach `onResolve` (relative and absolute imports stay inside esbuild),
- * and host modules are imported only when a bundle uses them.
+ * Only bare specifiers and relative `import()`s reach `onResolve` (other relative and absolute
+ * imports stay inside esbuild), and host modules are imported only when a bundle uses them.
  */
 export function createToolBundlePlugin(record: BundleRecord): Plugin {
   return {
@@ -92,6 +92,25 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
         const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
         record.externals.set(path, resolved.path);
         return { path, external: true };
+      });
+
+      // A relative `import()` of a file that does not exist is left for run time, where it
+      // fails in the code that runs it (the factory, a call, or the import when at the top
+      // level), as natively and under jiti; esbuild would fail the whole build. It becomes the
+      // file's absolute URL, recorded as an external so the bundle is rebuilt until it exists.
+      build.onResolve({ filter: /^\.{1,2}(?:\/|$)/ }, async (args) => {
+        if (args.kind !== "dynamic-import" || args.pluginData === SKIP) return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: SKIP,
+        });
+        if (resolved.errors.length === 0 && resolved.path !== "") return undefined;
+        const target = resolve(args.resolveDir, args.path);
+        const url = pathToFileURL(target).href;
+        record.externals.set(url, target);
+        return { path: url, external: true };
       });
 
       build.onLoad({ filter: /.*/, namespace: HOST_NAMESPACE }, async (args) => {

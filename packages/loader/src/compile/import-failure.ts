@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { PromisePrototypeThen } from "../guards/primordials.js";
 import { CompileFailure } from "./compile-failure.js";
-import { findInToolSources, importedNameOffset, locationAt, specifierOffset } from "./import-locations.js";
+import {
+  findInToolSources,
+  findRelativeSpecifier,
+  importedNameOffset,
+  locationAt,
+  specifierOffset,
+} from "./import-locations.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import type { PreparedModule } from "./module-compiler.js";
 
@@ -52,11 +58,19 @@ function unresolved(error: unknown, entry: string): CompileFailure | undefined {
   }
   if (specifier === undefined) return undefined;
   const written = specifier;
-  const place = findInToolSources(
+  let place = findInToolSources(
     entry,
     (source) => specifierOffset(source, written),
     importer !== undefined && isAbsolute(importer) ? importer : undefined,
   );
+  if (place === undefined && isAbsolute(specifier)) {
+    // A relative import() esbuild left for run time names the file by its absolute path.
+    const relative = findRelativeSpecifier(entry, specifier);
+    if (relative !== undefined) {
+      specifier = relative.specifier;
+      place = { file: relative.file, location: relative.location };
+    }
+  }
   return new CompileFailure(`Could not resolve "${specifier}"`, {
     file: place?.file ?? entry,
     location: place?.location,

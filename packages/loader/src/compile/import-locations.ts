@@ -111,3 +111,21 @@ function* withFirst(
   if (source !== undefined) yield { file, source };
   for (const item of rest) if (item.file !== file) yield item;
 }
+
+/**
+ * The relative specifier of one of the tool's own files that points at `target` (an absolute
+ * path, as a run-time "Cannot find module" names it), as written, with where it is written.
+ */
+export function findRelativeSpecifier(
+  entry: string,
+  target: string,
+): (SourcePlace & { specifier: string }) | undefined {
+  for (const { file, source } of toolSources(entry)) {
+    for (const specifier of relativeSpecifiers(source)) {
+      if (resolve(dirname(file), specifier) !== target) continue;
+      const offset = specifierOffset(source, specifier);
+      if (offset !== undefined) return { file, specifier, location: locationAt(source, offset) };
+    }
+  }
+  return undefined;
+}
