@@ -111,6 +111,12 @@ const rows: ParityRow[] = [
   { fault: "top-level-throw", expected: "E_IMPORT" },
   { fault: "top-level-await-rejects", expected: "E_IMPORT" },
   { fault: "cts-throws", expected: "E_IMPORT" },
+  {
+    fault: "await-in-commonjs",
+    expected: "E_COMPILE",
+    at: { file: "index.cts", line: 1, column: 23 },
+    hint: /Fix the error at the location shown/,
+  },
   { fault: "circular-uninitialised", expected: "E_IMPORT" },
   { fault: "default-not-function", expected: "E_NO_FACTORY" },
 ];

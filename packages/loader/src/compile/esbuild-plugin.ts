@@ -1,7 +1,8 @@
 import { isBuiltin } from "node:module";
 import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Loader, Plugin } from "esbuild";
+import type { Loader, PartialMessage, Plugin } from "esbuild";
+import { COMMONJS_AWAIT_MESSAGE, isCommonJsFile } from "./commonjs-await.js";
 import {
   canonicalHostSpecifier,
   ensureHostModules,
@@ -125,6 +126,10 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
         const { bytes, record: input } = readInput(args.path);
         record.sources.set(args.path, input);
         const text = bytes.toString("utf8");
+        if (isCommonJsFile(args.path) && text.includes("await")) {
+          const errors = await commonJsAwaitErrors(build.esbuild, text, loader, args.path);
+          if (errors.length > 0) return { errors };
+        }
         if (STAND_IN_SPECIFIERS.some((specifier) => text.includes(specifier))) {
           valueImports.set(args.path, await standInImports(build.esbuild, text, loader, args.path));
         }
@@ -155,5 +160,27 @@ async function standInImports(
     return esmValueImports(code, isStandInSpecifier);
   } catch {
     return esmValueImports(text, isStandInSpecifier);
+  }
+}
+
+/**
+ * Top-level `await` in a CommonJS file: esbuild would make the file an ES module (its
+ * `module.exports` then fails at run time); Node and jiti's check refuse it. Found by
+ * transforming the file to CommonJS alone, which fails exactly there.
+ */
+async function commonJsAwaitErrors(
+  esbuild: Pick<typeof import("esbuild"), "transform">,
+  text: string,
+  loader: Loader,
+  file: string,
+): Promise<PartialMessage[]> {
+  try {
+    await esbuild.transform(text, { loader, format: "cjs", sourcefile: file, logLevel: "silent" });
+    return [];
+  } catch (error) {
+    const messages = (error as { errors?: PartialMessage[] }).errors ?? [];
+    const found = messages.find((message) => /top-level await/i.test(message.text ?? ""));
+    if (found === undefined) return []; // other errors: the build reports them
+    return [{ text: COMMONJS_AWAIT_MESSAGE, location: found.location ? { ...found.location, file } : null }];
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, extname } from "node:path";
+import { commonJsAwaitFailure, isCommonJsFile } from "./commonjs-await.js";
 import { CompileFailure } from "./compile-failure.js";
 import { canonicalHostSpecifier, getHostModule, isStandInSpecifier } from "./host-modules.js";
 import { resolveRelative } from "./host-packages/jiti-missing-exports.js";
@@ -21,7 +22,8 @@ const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs",
  * modules (not CommonJS ones, nor any with `export *`), the host's modules (`@tooldock/sdk`,
  * TypeBox, zod; the stand-ins of other hosts warn instead) and Node's built-ins. Installed
  * packages are not (neither does esbuild's build). A file that does not transform is skipped
- * (jiti reports its syntax error when it evaluates it).
+ * (jiti reports its syntax error when it evaluates it). A CommonJS file that awaits at its top
+ * level fails too (see `commonJsAwaitFailure`), as it does with esbuild and natively.
  */
 export function checkJitiImports(entry: string, transform: Transform): void {
   const exportsOf = new Map<string, Set<string> | undefined>();
@@ -31,6 +33,10 @@ export function checkJitiImports(entry: string, transform: Transform): void {
       code = transform({ source, filename: file, ts: /\.[cm]?tsx?$/.test(file) });
     } catch {
       continue;
+    }
+    if (isCommonJsFile(file)) {
+      const failure = commonJsAwaitFailure(file, source, code);
+      if (failure !== undefined) throw failure;
     }
     const checkable = (specifier: string) =>
       specifier.startsWith(".") || isBuiltin(specifier) || hostChecked(specifier);
