@@ -142,7 +142,7 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
   );
 
   it(
-    "npm installs the tarballs into a fresh project, and `npx tooldock --version` runs the installed CLI",
+    "npm installs the tarballs into a fresh project; the installed CLI runs (--version, demo)",
     async () => {
       const tarballs = PUBLIC_PACKAGES.map((name) => join(artifacts, `tooldock-${name}-0.1.0.tgz`));
       // @types/node: the runtime's and the loader's types name Node's (their READMEs say so).
@@ -160,6 +160,11 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
       const scoped = await sh("npx", ["@tooldock/cli", "--version"], consumer);
       expectSuccess(scoped, "npx @tooldock/cli --version");
       expect(scoped.output.trim()).toBe("0.1.0");
+      // The demo's tools ship inside the CLI tarball: no @tooldock/examples is installed.
+      const demo = await sh("npx", ["tooldock", "demo"], consumer);
+      expectSuccess(demo, "npx tooldock demo");
+      expect(demo.output).toContain("✔ Demo finished.");
+      expect(demo.output).toMatch(/node_modules[/\\]@tooldock[/\\]cli[/\\]dist[/\\]demo-tools/);
     },
     INSTALL_TIMEOUT_MS,
   );
