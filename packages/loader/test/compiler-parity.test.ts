@@ -184,3 +184,28 @@ describe("the same fault gives the same diagnostic on esbuild and jiti", () => {
     if (hint !== undefined) expect(diagnostic?.hint).toMatch(hint);
   });
 });
+
+describe("a known difference between the compilers (loader README, Compilation, Parity)", () => {
+  it("a name an installed ES module package lacks: E_COMPILE at the import under esbuild, undefined under jiti", async () => {
+    const entry = join(fixturesDir, "compiler-parity-limits", "package-missing-export", "index.ts");
+    const load = (compiler: CompilerName) =>
+      loadCustomTools({
+        paths: [entry],
+        cwd: fixturesDir,
+        compiler,
+        cacheDir: cacheDirs.get(compiler) as string,
+      });
+    const esbuild = await load("esbuild");
+    expect(esbuild.diagnostics).toMatchObject([
+      {
+        code: "E_COMPILE",
+        message: expect.stringContaining('No matching export in "parity-esm-package" for import "absent"'),
+        location: { line: 2, column: 10 },
+      },
+    ]);
+    const jiti = await load("jiti");
+    expect(jiti.diagnostics).toEqual([]);
+    const result = await jiti.tools[0]?.tool.execute("limit", {}, undefined, fakeContext());
+    expect(result?.content[0]).toMatchObject({ text: "present undefined" });
+  });
+});

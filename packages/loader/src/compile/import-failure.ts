@@ -6,6 +6,7 @@ import {
   findInToolSources,
   findRelativeSpecifier,
   importedNameOffset,
+  importedNameSpecifier,
   locationAt,
   specifierOffset,
 } from "./import-locations.js";
@@ -84,8 +85,18 @@ function missingExport(error: unknown, entry: string): CompileFailure | undefine
   if (!(error instanceof SyntaxError)) return undefined;
   const match = MISSING_EXPORT.exec(messageOf(error));
   if (match === null) return undefined;
-  const [, specifier = "", name = ""] = match;
-  const place = findInToolSources(entry, (source) => importedNameOffset(source, specifier, name));
+  const [, reported = "", name = ""] = match;
+  let specifier = reported;
+  let place = findInToolSources(entry, (source) => importedNameOffset(source, reported, name));
+  if (place === undefined && reported.startsWith("file:")) {
+    // An installed package, named by the file it resolved to: find the bare import of the name.
+    const bare = (written: string) => !/^(?:\.{1,2}\/|\/|[a-z][a-z0-9+.-]*:)/i.test(written);
+    place = findInToolSources(entry, (source) => importedNameOffset(source, bare, name));
+    if (place !== undefined) {
+      const source = readFileSync(place.file, "utf8");
+      specifier = importedNameSpecifier(source, bare, name) ?? reported;
+    }
+  }
   return new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
     file: place?.file ?? entry,
     location: place?.location,

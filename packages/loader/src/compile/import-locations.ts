@@ -64,11 +64,17 @@ const IMPORT_STATEMENT = /\b(import|export)\s+(?!type\s)([^;]*?)\s*\bfrom\s*(["'
 
 /**
  * Where a source imports `name` (`default` for a default import) from `specifier`: the name in
- * the braces, or the default binding, as esbuild reports a missing export.
+ * the braces, or the default binding, as esbuild reports a missing export. `specifier` may
+ * also be a test (Node names an installed package by the `file:` URL it resolved to).
  */
-export function importedNameOffset(source: string, specifier: string, name: string): number | undefined {
+export function importedNameOffset(
+  source: string,
+  specifier: string | ((written: string) => boolean),
+  name: string,
+): number | undefined {
   for (const match of source.matchAll(IMPORT_STATEMENT)) {
-    if (match[4] !== specifier) continue;
+    const written = match[4] ?? "";
+    if (typeof specifier === "string" ? written !== specifier : !specifier(written)) continue;
     const clause = match[2] ?? "";
     const clauseStart = (match.index ?? 0) + match[0].indexOf(clause, (match[1] ?? "").length);
     if (name === "default" && match[1] === "import") {
@@ -126,6 +132,22 @@ export function findRelativeSpecifier(
       const offset = specifierOffset(source, specifier);
       if (offset !== undefined) return { file, specifier, location: locationAt(source, offset) };
     }
+  }
+  return undefined;
+}
+
+/**
+ * The specifier a source wrote in the import of `name` that matches `specifier` (a string or a
+ * test, as for {@link importedNameOffset}).
+ */
+export function importedNameSpecifier(
+  source: string,
+  specifier: (written: string) => boolean,
+  name: string,
+): string | undefined {
+  for (const match of source.matchAll(IMPORT_STATEMENT)) {
+    const written = match[4] ?? "";
+    if (specifier(written) && importedNameOffset(match[0], written, name) !== undefined) return written;
   }
   return undefined;
 }
