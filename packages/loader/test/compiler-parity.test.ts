@@ -25,6 +25,8 @@ interface ParityRow {
   at?: { file: string; line: number; column: number };
   /** What the hint must say. */
   hint?: RegExp;
+  /** What the message must say, on both compilers (where it is the loader's own wording). */
+  message?: string;
 }
 
 const RESOLVE_HINT = /fix the import path/i;
@@ -118,7 +120,16 @@ const rows: ParityRow[] = [
     hint: /Fix the error at the location shown/,
   },
   { fault: "circular-uninitialised", expected: "E_IMPORT" },
-  { fault: "default-not-function", expected: "E_NO_FACTORY" },
+  {
+    fault: "default-not-function",
+    expected: "E_NO_FACTORY",
+    message: "exports no tool factory: its default export is an object.",
+  },
+  {
+    fault: "named-exports-only",
+    expected: "E_NO_FACTORY",
+    message: "exports no tool factory: it has no default export (exports: factory, version).",
+  },
 ];
 
 /** What must agree between the compilers: everything but the compiler's own wording. */
@@ -147,7 +158,8 @@ async function loadFault(fault: string, compiler: CompilerName) {
   const answers: unknown[] = [];
   for (const { tool } of result.tools)
     answers.push(await tool.execute("parity", {}, undefined, fakeContext()));
-  return { diagnostics: result.diagnostics.map(comparable), answers, entry };
+  const messages = result.diagnostics.map((diagnostic) => diagnostic.message);
+  return { diagnostics: result.diagnostics.map(comparable), messages, answers, entry };
 }
 
 describe("the same fault gives the same diagnostic on esbuild and jiti", () => {
@@ -161,7 +173,7 @@ describe("the same fault gives the same diagnostic on esbuild and jiti", () => {
     expect(rows.map((row) => row.fault).sort()).toEqual(readdirSync(parityDir).sort());
   });
 
-  it.each(rows)("$fault: $expected", async ({ fault, expected, at, hint }) => {
+  it.each(rows)("$fault: $expected", async ({ fault, expected, at, hint, message }) => {
     const [esbuild, jiti] = [await loadFault(fault, "esbuild"), await loadFault(fault, "jiti")];
     expect(jiti.diagnostics).toEqual(esbuild.diagnostics);
     if (expected === "loads") {
@@ -182,6 +194,10 @@ describe("the same fault gives the same diagnostic on esbuild and jiti", () => {
       expect(diagnostic?.location).toMatchObject({ line: at.line, column: at.column });
     }
     if (hint !== undefined) expect(diagnostic?.hint).toMatch(hint);
+    if (message !== undefined) {
+      expect(esbuild.messages[0]).toContain(message);
+      expect(jiti.messages[0]).toContain(message);
+    }
   });
 });
 

@@ -59,7 +59,7 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     // A name an imported file lacks fails before any code runs, as it does natively and with esbuild.
     checkJitiImports(entry, (options) => jiti.transform(options));
     try {
-      return await jiti.import(entry);
+      return withoutInteropDefault(await jiti.import(entry));
     } catch (error) {
       throw toCompileFailure(error) ?? importFailure(error, entry) ?? error;
     }
@@ -83,5 +83,17 @@ function toCompileFailure(error: unknown): CompileFailure | undefined {
     file,
     location: { line, column, lineText: sourceLine },
     cause: error,
+  });
+}
+
+/**
+ * jiti's `interopDefault` answers `default` with the whole module when an ES module has no
+ * default export; Node's namespace (and esbuild's bundle) has none. The module as Node sees
+ * it, so that a module without a factory is described alike on both compilers.
+ */
+function withoutInteropDefault(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || "default" in value) return value;
+  return new Proxy(value, {
+    get: (target, key) => (key === "default" ? undefined : (target as Record<PropertyKey, unknown>)[key]),
   });
 }
