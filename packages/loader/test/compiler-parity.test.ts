@@ -47,6 +47,8 @@ const rows: ParityRow[] = [
   { fault: "type-error-only", expected: "loads" },
   { fault: "import-meta", expected: "loads" },
   { fault: "names-that-are-not-faults", expected: "loads" },
+  { fault: "types-from-missing-modules", expected: "loads" },
+  { fault: "reexport-missing-name", expected: "loads" },
   {
     fault: "missing-relative-import",
     expected: "E_COMPILE",
@@ -111,6 +113,7 @@ const rows: ParityRow[] = [
     hint: /"node:nope" is not a built-in module/,
   },
   { fault: "top-level-throw", expected: "E_IMPORT" },
+  { fault: "helper-throws", expected: "E_IMPORT" },
   { fault: "top-level-await-rejects", expected: "E_IMPORT" },
   { fault: "cts-throws", expected: "E_IMPORT" },
   {

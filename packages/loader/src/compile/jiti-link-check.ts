@@ -11,6 +11,8 @@ import { importedNameOffset, locationAt, toolSources } from "./import-locations.
 type Transform = (options: { source: string; filename: string; ts: boolean }) => string;
 
 const requireBuiltin = createRequire(import.meta.url);
+/** Babel's getter of a re-exported name: `get: function () {return _helper.name;}`. */
+const REEXPORT_GETTER = /get: function \(\) \{return [A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*;\}/g;
 const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".jsx"]);
 
 /**
@@ -20,7 +22,8 @@ const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs",
  * and its relative imports), in jiti's own transform of each (imports used only as types are
  * gone), and throws the {@link CompileFailure} esbuild gives it. Checked: the tool's own ES
  * modules (not CommonJS ones, nor any with `export *`), the host's modules (`@tooldock/sdk`,
- * TypeBox, zod; the stand-ins of other hosts warn instead) and Node's built-ins. Installed
+ * TypeBox, zod; the stand-ins of other hosts warn instead) and Node's built-ins; a name a
+ * TypeScript file only re-exports may be a type and is let through, as esbuild does. Installed
  * packages are not (neither does esbuild's build). A file that does not transform is skipped
  * (jiti reports its syntax error when it evaluates it). A CommonJS file that awaits at its top
  * level fails too (see `commonJsAwaitFailure`), as it does with esbuild and natively.
@@ -40,7 +43,9 @@ export function checkJitiImports(entry: string, transform: Transform): void {
     }
     const checkable = (specifier: string) =>
       specifier.startsWith(".") || isBuiltin(specifier) || hostChecked(specifier);
-    for (const [specifier, names] of cjsValueImports(code, checkable)) {
+    // In TypeScript a name that is only re-exported may be a type: esbuild lets it through.
+    const values = /\.[cm]?tsx?$/.test(file) ? code.replace(REEXPORT_GETTER, "") : code;
+    for (const [specifier, names] of cjsValueImports(values, checkable)) {
       let available = exportsOf.get(`${dirname(file)}\u0000${specifier}`);
       if (!exportsOf.has(`${dirname(file)}\u0000${specifier}`)) {
         available = exportedNames(dirname(file), specifier, transform);
