@@ -29,6 +29,7 @@ const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs",
  * level fails too (see `commonJsAwaitFailure`), as it does with esbuild and natively.
  */
 export function checkJitiImports(entry: string, transform: Transform): void {
+  /** What each imported module exports, by importing folder and specifier; `undefined`: unknown. */
   const exportsOf = new Map<string, Set<string> | undefined>();
   for (const { file, source } of toolSources(entry)) {
     let code: string;
@@ -46,11 +47,9 @@ export function checkJitiImports(entry: string, transform: Transform): void {
     // In TypeScript a name that is only re-exported may be a type: esbuild lets it through.
     const values = /\.[cm]?tsx?$/.test(file) ? code.replace(REEXPORT_GETTER, "") : code;
     for (const [specifier, names] of cjsValueImports(values, checkable)) {
-      let available = exportsOf.get(`${dirname(file)}\u0000${specifier}`);
-      if (!exportsOf.has(`${dirname(file)}\u0000${specifier}`)) {
-        available = exportedNames(dirname(file), specifier, transform);
-        exportsOf.set(`${dirname(file)}\u0000${specifier}`, available);
-      }
+      const key = `${dirname(file)}\u0000${specifier}`;
+      if (!exportsOf.has(key)) exportsOf.set(key, exportedNames(dirname(file), specifier, transform));
+      const available = exportsOf.get(key);
       if (available === undefined) continue;
       for (const name of names) {
         if (available.has(name)) continue;
