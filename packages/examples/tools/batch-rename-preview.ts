@@ -1,6 +1,6 @@
 // Shows: a deferrable tool. The call only previews; the renames happen when the model calls
 // `resolve` with `apply`. `apply` re-checks the disk and throws on any conflict, which keeps
-// the action pending (SPEC §3: nothing is lost); `reject` reports that nothing changed.
+// the action pending (docs/contract.md §3: nothing is lost); `reject` reports that nothing changed.
 import { randomUUID } from "node:crypto";
 import { access, rename } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";

@@ -4,7 +4,7 @@
 export { CACHE_DIR_ENV } from "./compile/cache-dir.js";
 /** Which compiler turns tool sources into modules. */
 export type { CompilerName } from "./compile/module-compiler.js";
-/** Finds tool modules in files, directories and package directories (SPEC §5). */
+/** Finds tool modules in files, directories and package directories (docs/contract.md §5). */
 export {
   type DiscoverToolModulesOptions,
   type DiscoverToolModulesResult,

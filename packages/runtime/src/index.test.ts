@@ -44,7 +44,7 @@ describe("@tooldock/runtime public surface", () => {
     ]);
   });
 
-  it("pins the exact strings of SPEC §3", () => {
+  it("pins the exact strings of docs/contract.md §3", () => {
     expect(runtime.RESOLVE_TOOL_NAME).toBe("resolve");
     expect(runtime.DEFAULT_SOURCE_TOOL_NAME).toBe("custom_tool");
     expect(runtime.NOTHING_PENDING_MESSAGE).toBe(

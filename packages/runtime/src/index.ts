@@ -11,7 +11,7 @@ export {
   type AstEditToolOptions,
   createAstEditTool,
 } from "./ast-edit/index.js";
-// Pending actions and the hidden `resolve` tool (SPEC §3).
+// Pending actions and the hidden `resolve` tool (docs/contract.md §3).
 export type {
   PendingActionEvent,
   PendingActionListener,
@@ -37,7 +37,7 @@ export {
   type SchemaValidation,
   type ToolSchema,
 } from "./schema/tool-schema.js";
-// Sessions (SPEC §4).
+// Sessions (docs/contract.md §4).
 export type { ConversationSource } from "./session/conversation-source.js";
 export {
   containStrayFaults,

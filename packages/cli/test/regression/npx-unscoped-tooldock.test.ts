@@ -21,8 +21,8 @@ function filesUnder(directory: string, keep: (name: string) => boolean): string[
     .filter((path) => !path.includes("node_modules") && !path.includes(`${"/"}dist${"/"}`));
 }
 
-// The root README.md is the coordinator's to edit (issue 16); add it here once it is fixed.
 const documents = [
+  ...["README.md", "CONTRIBUTING.md", "SECURITY.md"].map((name) => join(repoRoot, name)),
   ...filesUnder(join(repoRoot, "docs"), (name) => name.endsWith(".md")),
   ...readdirSync(join(repoRoot, "packages")).map((name) => join(repoRoot, "packages", name, "README.md")),
   ...filesUnder(

@@ -38,7 +38,7 @@ interface DiscoveryState {
 }
 
 /**
- * Finds tool modules (SPEC §5). A file is loaded as given; a directory contributes its
+ * Finds tool modules (docs/contract.md §5). A file is loaded as given; a directory contributes its
  * top-level `*.ts *.mts *.cts *.js *.mjs *.cjs` (not `*.d.ts`, tests or hidden files) and each
  * subfolder's `index.{ts,mts,js,mjs}`; a directory whose `package.json` has
  * `"tooldock": { "tools": [...] }` (or an `omp` / `pi` field with `tools`) contributes exactly

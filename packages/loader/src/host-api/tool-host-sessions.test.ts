@@ -160,7 +160,7 @@ describe("one ToolHost, two Sessions: an action lands in the session whose call 
     expect(session.pending.peek()).toMatchObject({ label: "outside", sourceToolName: "custom_tool" });
   });
 
-  it("keeps the SPEC default sourceToolName through pi, and the tool's name through ctx", async () => {
+  it("keeps the contract's default sourceToolName through pi, and the tool's name through ctx", async () => {
     const host = new ToolHost();
     const [a] = twoSessions(host);
     await a.execute({

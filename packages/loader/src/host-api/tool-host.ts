@@ -13,7 +13,7 @@ import { createSendMessage } from "./send-message.js";
 import { silentLogger } from "./silent-logger.js";
 import { createToolLogger } from "./tool-logger.js";
 
-/** Exact message of the error `pushPendingAction` throws outside any call with no active session (SPEC §5). */
+/** Exact message of the error `pushPendingAction` throws outside any call with no active session (docs/contract.md §5). */
 export const PENDING_STORE_UNAVAILABLE_MESSAGE =
   "Pending action store unavailable for custom tools in this runtime.";
 

@@ -15,7 +15,7 @@ import { registerIntoSession } from "./register-into-session.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
 /**
- * Discovers, compiles and loads custom tool modules (SPEC §5). Never throws for a module's
+ * Discovers, compiles and loads custom tool modules (docs/contract.md §5). Never throws for a module's
  * fault: each one becomes a {@link Diagnostic} and loading goes on with the next module.
  * Modules are imported one after another, in discovery order (compilation runs a few modules
  * ahead, bounded); the first module to claim a tool name

@@ -1,7 +1,7 @@
 import type { RewritePlan } from "./plan.js";
 import type { RewriteOperation } from "./rewrite.js";
 
-/** The pending action's label, exactly as SPEC §4 fixes it. */
+/** The pending action's label, exactly as docs/contract.md §4 fixes it. */
 export function pendingLabel(plan: RewritePlan): string {
   return `AST Edit: ${plan.replacements} replacement(s) in ${plan.files.length} file(s)`;
 }

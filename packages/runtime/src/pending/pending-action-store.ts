@@ -51,7 +51,7 @@ export interface ClearOptions {
 }
 
 /**
- * The LIFO stack of previewed changes awaiting `apply` or `discard` (SPEC §3).
+ * The LIFO stack of previewed changes awaiting `apply` or `discard` (docs/contract.md §3).
  *
  * Records (`id`, `label`, `sourceToolName`, `details`, `createdAt`) are public; the
  * callbacks stay inside and only the `resolve` tool (and `clear`) run them.

@@ -2,7 +2,7 @@ import { describeError } from "../util/describe-error.js";
 import { formatDuration } from "../util/format-duration.js";
 import type { PendingActionRecord } from "./pending-action-record.js";
 
-/** Exact text when `resolve` finds nothing pending (SPEC §3). */
+/** Exact text when `resolve` finds nothing pending (docs/contract.md §3). */
 export const NOTHING_PENDING_MESSAGE = "No pending action to resolve. Nothing to apply or discard.";
 
 /** Text when another resolve holds the store. */
@@ -18,7 +18,7 @@ export function appliedText(record: PendingActionRecord): string {
   return `Applied: ${record.label}`;
 }
 
-/** Default text of a discard whose `reject` returned nothing (SPEC §3). */
+/** Default text of a discard whose `reject` returned nothing (docs/contract.md §3). */
 export function discardedText(record: PendingActionRecord, reason: string): string {
   return `Discarded: ${record.label}. Reason: ${reason}`;
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 
-/** The `resolve` tool's parameters (SPEC §3): both required. */
+/** The `resolve` tool's parameters (docs/contract.md §3): both required. */
 export const ResolveParameters = Type.Object(
   {
     action: Type.Union([Type.Literal("apply"), Type.Literal("discard")], {

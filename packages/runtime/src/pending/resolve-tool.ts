@@ -33,7 +33,7 @@ export interface ResolveToolOptions {
 }
 
 /**
- * Creates the hidden `resolve` tool bound to `store` (SPEC §3). It acts on the top (newest)
+ * Creates the hidden `resolve` tool bound to `store` (docs/contract.md §3). It acts on the top (newest)
  * action; a failed or timed-out apply puts the same action back on top; only one resolve
  * runs at a time per store, and none holds it past its deadline. A `Session` registers one
  * for its own store automatically.

@@ -36,7 +36,7 @@ import { ToolRegistry } from "./tool-registry.js";
 export const RESOLVE_TOOL_ORIGIN = "@tooldock/runtime (built-in resolve)";
 
 /**
- * One conversation's tools and pending actions (SPEC §4): a registry, a `PendingActionStore`
+ * One conversation's tools and pending actions (docs/contract.md §4): a registry, a `PendingActionStore`
  * (`session.pending`), the execute pipeline, tool-choice steering and the tools' lifecycle.
  * It coordinates; the work is done in small modules beside it.
  *

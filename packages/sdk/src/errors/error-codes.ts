@@ -1,5 +1,5 @@
 /**
- * Codes of load diagnostics (SPEC §5). Each names one fault of a tool module:
+ * Codes of load diagnostics (docs/contract.md §5). Each names one fault of a tool module:
  *
  * - `E_DISCOVERY`: a path could not be scanned (missing, unreadable, symlink loop).
  * - `E_NOT_EXECUTABLE`: a metadata file (`.md`, `.json`) was given as a tool module.
@@ -28,7 +28,7 @@ export type DiagnosticErrorCode =
   | "E_NAME_INVALID"
   | "E_NAME_CONFLICT";
 
-/** Every diagnostic error code, in SPEC order. */
+/** Every diagnostic error code, in the order of docs/contract.md §8. */
 export const DIAGNOSTIC_ERROR_CODES: readonly DiagnosticErrorCode[] = [
   "E_DISCOVERY",
   "E_NOT_EXECUTABLE",
