@@ -35,7 +35,7 @@ describe.each<CompilerName>(["esbuild", "jiti"])(
       expect(second.diagnostics).toEqual([]);
       const result = await second.tools[0]?.tool.execute("call", {}, undefined, fakeContext());
       expect(result?.isError).toBeFalsy();
-    expect(result?.content[0]).toMatchObject({ type: "text" });
+      expect(result?.content[0]).toMatchObject({ type: "text" });
       await rm(cacheDir, { recursive: true, force: true });
     });
   },
