@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -29,6 +30,10 @@ export default defineConfig({
     },
     // One folder per run for TMPDIR and the per-user cache/state folders, removed at the end.
     globalSetup: ["./scripts/vitest-global-setup.ts"],
+    // Many files wait on child processes (the built CLI, npm, isolated loads), so one worker
+    // more than there are cores keeps the cores busy: on the 2-core CI machine the run went
+    // from 337 s (2 workers, the default) to 200 s (3), twice, with no failure.
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
