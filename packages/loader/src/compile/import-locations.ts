@@ -1,42 +1,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { DiagnosticLocation } from "@tooldock/sdk";
-import { resolveRelative } from "./host-packages/jiti-missing-exports.js";
 import { relativeSpecifiers } from "./host-packages/value-imports.js";
-
-/** How many of a tool's own files a search reads at most (its sources, not its packages). */
-const MAX_FILES = 500;
+import { toolSources } from "./tool-sources.js";
 
 /** A place in a source file, as a compile failure reports it. */
 export interface SourcePlace {
   file: string;
   location: DiagnosticLocation;
-}
-
-/**
- * The entry and the files it imports or requires relatively (its own sources), entry first,
- * each with its text. Files that cannot be read are left out.
- */
-export function* toolSources(entry: string): Generator<{ file: string; source: string }> {
-  const queue = [resolve(entry)];
-  const visited = new Set(queue);
-  for (let index = 0; index < queue.length && index < MAX_FILES; index += 1) {
-    const file = queue[index] as string;
-    let source: string;
-    try {
-      source = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    yield { file, source };
-    for (const specifier of relativeSpecifiers(source)) {
-      const target = resolveRelative(dirname(file), specifier);
-      if (target !== undefined && !visited.has(target)) {
-        visited.add(target);
-        queue.push(target);
-      }
-    }
-  }
 }
 
 /** The location of `offset` in `source`: 1-based line and column, and the line's text. */

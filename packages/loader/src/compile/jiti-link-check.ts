@@ -4,9 +4,9 @@ import { dirname, extname } from "node:path";
 import { commonJsAwaitFailure, isCommonJsFile } from "./commonjs-await.js";
 import { CompileFailure } from "./compile-failure.js";
 import { canonicalHostSpecifier, getHostModule, isStandInSpecifier } from "./host-modules.js";
-import { resolveRelative } from "./host-packages/jiti-missing-exports.js";
 import { cjsValueImports } from "./host-packages/value-imports.js";
-import { importedNameOffset, locationAt, toolSources } from "./import-locations.js";
+import { importedNameOffset, locationAt } from "./import-locations.js";
+import { resolveRelative, toolSources } from "./tool-sources.js";
 
 type Transform = (options: { source: string; filename: string; ts: boolean }) => string;
 

@@ -1,0 +1,57 @@
+import { readFileSync, statSync } from "node:fs";
+import { dirname, extname, join, resolve, sep } from "node:path";
+import { relativeSpecifiers } from "./host-packages/value-imports.js";
+
+/** How many of a tool's own files a walk reads at most (its sources, not its packages). */
+const MAX_FILES = 500;
+const EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"];
+
+/**
+ * The entry and the files it imports or requires relatively (its own sources), entry first,
+ * each with its text, at most 500 files. Files that cannot be read are left out; packages
+ * (anything under `node_modules`) are never entered.
+ */
+export function* toolSources(entry: string): Generator<{ file: string; source: string }> {
+  const queue = [resolve(entry)];
+  const visited = new Set(queue);
+  for (let index = 0; index < queue.length && index < MAX_FILES; index += 1) {
+    const file = queue[index] as string;
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    yield { file, source };
+    for (const specifier of relativeSpecifiers(source)) {
+      const target = resolveRelative(dirname(file), specifier);
+      if (target !== undefined && !visited.has(target)) {
+        visited.add(target);
+        queue.push(target);
+      }
+    }
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A relative import as Node and TypeScript resolve it: as written, `.js` → `.ts`, extensions, `index`. */
+export function resolveRelative(folder: string, specifier: string): string | undefined {
+  const base = join(folder, specifier);
+  if (base.split(sep).includes("node_modules")) return undefined;
+  const candidates = [base];
+  const extension = extname(base);
+  if ([".js", ".mjs", ".cjs", ".jsx"].includes(extension)) {
+    const stem = base.slice(0, -extension.length);
+    candidates.push(`${stem}${extension.replace("j", "t")}`);
+  }
+  for (const candidate of EXTENSIONS) candidates.push(`${base}${candidate}`);
+  for (const candidate of EXTENSIONS) candidates.push(join(base, `index${candidate}`));
+  return candidates.find(isFile);
+}
