@@ -2,54 +2,35 @@
 // awaits) can throw or reject after its call returned. Node ends the process for that by
 // default; a server or a CLI run must report it and go on instead.
 
-import { reportStrayFault, type StrayFault } from "@tooldock/runtime";
+import { containStrayFaults, type StrayFault } from "@tooldock/runtime";
 
 export type { StrayFault };
 
 /** Receives stray faults while its hold is the newest. */
 export type StrayFaultReporter = (fault: StrayFault) => void;
 
-// Captured when this module is evaluated, before any tool module can replace them.
-const on = process.on.bind(process);
-const off = process.off.bind(process);
-
 const reporters: StrayFaultReporter[] = [];
-
-function report(kind: StrayFault["kind"], error: unknown): void {
-  const reporter = reporters.at(-1);
-  try {
-    // The call whose code threw, when a tool call started it: its session gets a
-    // `tool-call-fault` event, and the report names the tool.
-    const call = reportStrayFault(kind, error);
-    reporter?.(call === undefined ? { kind, error } : { kind, error, call });
-  } catch {
-    // A reporter that fails (a closed stream) must not turn the fault back into a crash.
-  }
-}
-
-const onException = (error: unknown) => report("uncaught exception", error);
-const onRejection = (error: unknown) => report("unhandled rejection", error);
+let release: (() => void) | undefined;
 
 /**
  * Until released, an uncaught exception or an unhandled rejection does not end the process:
  * it goes to `reporter` (the newest hold's), and the process goes on. Holds nest: releasing
  * the newest gives the faults back to the one before; with none left, Node's default returns.
+ * The runtime's `containStrayFaults` does the catching: a fault a tool call started is also
+ * reported to that call's session, and `fault.call` names the tool.
  */
 export function holdStrayFaults(reporter: StrayFaultReporter): () => void {
   const entry: StrayFaultReporter = (fault) => reporter(fault);
   reporters.push(entry);
-  if (reporters.length === 1) {
-    on("uncaughtException", onException);
-    on("unhandledRejection", onRejection);
-  }
+  if (reporters.length === 1) release = containStrayFaults((fault) => reporters.at(-1)?.(fault));
   let released = false;
   return () => {
     if (released) return;
     released = true;
     reporters.splice(reporters.indexOf(entry), 1);
     if (reporters.length === 0) {
-      off("uncaughtException", onException);
-      off("unhandledRejection", onRejection);
+      release?.();
+      release = undefined;
     }
   };
 }
