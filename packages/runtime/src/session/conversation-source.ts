@@ -7,9 +7,10 @@ import type {
 
 /**
  * What a host tells its tools about the conversation ({@link SessionOptions.conversation}):
- * each function is called when a tool asks (`ctx.sessionManager.getEntries()`, `ctx.model`,
- * `ctx.isIdle()`, `ctx.hasQueuedMessages()`, and once per `onSession` event), so it always
- * answers with the host's current state. Every member is optional.
+ * each function is called when a tool asks (`ctx.sessionManager.getEntries()`, `ctx.isIdle()`,
+ * `ctx.hasQueuedMessages()`, and once per `onSession` event), so it always answers with the
+ * host's current state; `model` is read as each call starts (`ctx.model`, as pi's contexts
+ * carried it). Every member is optional.
  *
  * @example
  * ```ts

@@ -74,7 +74,8 @@ export interface SessionOptions {
   /**
    * What tools may read of the conversation, written for pi (`ctx.sessionManager`,
    * `ctx.model`, `ctx.isIdle()`, `ctx.hasQueuedMessages()`, and the `entries` and
-   * `sessionFile` of each `onSession` event): functions the session calls when a tool asks.
+   * `sessionFile` of each `onSession` event): functions the session calls when a tool asks
+   * (`model` as each call starts).
    * Default: an empty conversation, no session file, no model, no queued messages, idle
    * while no call runs.
    */

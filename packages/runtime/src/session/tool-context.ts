@@ -39,24 +39,15 @@ export interface ToolContextSource {
 }
 
 /**
- * Adds the members pi's tools read on their context to `ctx`: the conversation, the model
- * (a getter: the host's model when read), the agent's state.
- */
-function withConversation<T extends object>(ctx: T, source: ToolContextSource): T {
-  const { conversation } = source;
-  return Object.defineProperties(ctx, {
-    sessionManager: { value: source.sessionManager, enumerable: true },
-    model: { get: () => conversation.model(), enumerable: true },
-    isIdle: { value: () => conversation.isIdle(), enumerable: true },
-    hasQueuedMessages: { value: () => conversation.hasQueuedMessages(), enumerable: true },
-  });
-}
-
-/**
  * The context of one `execute` call; `abort` stops the call (and aborts the tool's signal,
  * when it has one), answering that the tool aborted its own call. `pushPendingAction` stages
  * through the call's scope: once the call has ended it throws `E_CALL_ENDED` (the model never
- * saw a preview of such an action, so it must not be staged).
+ * saw a preview of such an action, so it must not be staged). `model` is the host's model
+ * when the call starts, as pi's contexts carried it.
+ *
+ * A plain object of data properties: one is made per call, and a getter in it (or
+ * `Object.defineProperties`, or a class instance with the same members) made every
+ * `session.execute` 2–3 µs slower on Node 20 (measured A/B in one process).
  */
 export function createToolContext(
   source: ToolContextSource,
@@ -64,7 +55,8 @@ export function createToolContext(
   abort: Pick<CallAbort, "stop">,
 ): SessionToolContext {
   const { toolCallId, toolName } = scope;
-  const ctx: SessionToolContext = {
+  const { conversation } = source;
+  return {
     sessionId: source.sessionId,
     cwd: source.cwd,
     toolCallId,
@@ -72,8 +64,12 @@ export function createToolContext(
     hasPendingActions: () => source.pending.hasPending,
     abort: () => abort.stop("aborted", new Error(`The tool "${toolName}" aborted its own call.`)),
     pushPendingAction: (action) => scope.push(action, toolName),
+    // The session's own functions, made once per session.
+    sessionManager: source.sessionManager,
+    model: conversation.model(),
+    isIdle: conversation.isIdle,
+    hasQueuedMessages: conversation.hasQueuedMessages,
   };
-  return withConversation(ctx, source);
 }
 
 /** The context `onSession` hooks get: there is no call to abort, so `abort` does nothing. */
@@ -91,6 +87,14 @@ export function createLifecycleContext(source: ToolContextSource): CustomToolCon
           "Stage pending actions inside a tool's execute.",
       );
     },
+    // What pi's tools read on their context: the session's own functions (made once per
+    // session), and the model as a getter, read from the host when asked.
+    sessionManager: source.sessionManager,
+    get model() {
+      return source.conversation.model();
+    },
+    isIdle: source.conversation.isIdle,
+    hasQueuedMessages: source.conversation.hasQueuedMessages,
   };
-  return withConversation(ctx, source);
+  return ctx;
 }
