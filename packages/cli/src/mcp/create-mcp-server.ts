@@ -7,6 +7,7 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult,
   type LoggingLevel,
+  RequestSchema,
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Session } from "@tooldock/runtime";
@@ -23,6 +24,14 @@ export interface CreateMcpServerOptions {
   /** Told about faults the protocol cannot carry (a notification that failed to send). */
   onError?: (error: unknown) => void;
 }
+
+/**
+ * `tools/call` as the protocol layer parses it before the handler runs: any params. The
+ * SDK's server then checks them against `CallToolRequestSchema` and answers a bad call (no
+ * name) with `-32602 Invalid params`; registered with the strict schema, the same call
+ * failed in the protocol layer's own parse and was answered `-32603 Internal error`.
+ */
+const AnyCallToolRequestSchema = RequestSchema.extend({ method: CallToolRequestSchema.shape.method });
 
 /** An MCP server over one Tooldock session. */
 export interface TooldockMcpServer {
@@ -87,9 +96,10 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     ListToolsRequestSchema,
     (): ListToolsResult => ({ tools: session.activeTools().map(toMcpTool) }),
   );
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(AnyCallToolRequestSchema, async (request, extra) => {
     try {
-      return await callTool(session, request, {
+      // The SDK's server validated the request against CallToolRequestSchema before this runs.
+      return await callTool(session, request as CallToolRequest, {
         toolCallId: `mcp-${String(extra.requestId)}`,
         signal: extra.signal,
         sendNotification: extra.sendNotification,
