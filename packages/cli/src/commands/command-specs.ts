@@ -165,6 +165,9 @@ export const demoSpec: CommandSpec = {
   ],
 };
 
+/** The values of `tooldock mcp --resolve`: when `resolve` is in the tool list. */
+export const MCP_RESOLVE_LISTINGS = ["always", "pending"] as const;
+
 /**
  * `tooldock mcp [paths…]`: serves the tools over the Model Context Protocol on stdio until
  * the client goes away (stdin closes), SIGINT or SIGTERM. Exit code 0 after a clean stop.
@@ -172,7 +175,7 @@ export const demoSpec: CommandSpec = {
 export const mcpSpec: CommandSpec = {
   name: "mcp",
   summary: "Serve the tools to an MCP client over stdio, pending actions included",
-  usage: "tooldock mcp [paths…] [--tools PATH]… [--watch]",
+  usage: "tooldock mcp [paths…] [--tools PATH]… [--watch] [--resolve always|pending]",
   details: [
     DEFAULT_PATHS_HELP,
     "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
@@ -180,6 +183,10 @@ export const mcpSpec: CommandSpec = {
     "A tool that stages a pending action returns its preview; `resolve` then appears in the tool list " +
       "and other tools are refused until it applies or discards the action. Pending actions are " +
       "discarded when the client disconnects.",
+    "--resolve always lists `resolve` from the start, for clients that read the tool list once and ignore " +
+      "notifications/tools/list_changed (they could otherwise never call it, and every other tool stays refused); " +
+      "with nothing pending it changes nothing and answers with an error. The default, --resolve pending, lists it " +
+      "only while an action is pending.",
     "With --watch, the tool paths are watched: after a file changes the tools are loaded again into the " +
       "same session (pending actions are kept; a module that no longer loads keeps its previous tools) " +
       "and the client is sent notifications/tools/list_changed.",
@@ -189,6 +196,12 @@ export const mcpSpec: CommandSpec = {
   options: {
     tools: toolsOption,
     watch: { type: "boolean", description: "Reload the tools when their files change and tell the client" },
+    resolve: {
+      type: "string",
+      valueName: "WHEN",
+      choices: MCP_RESOLVE_LISTINGS,
+      description: "List `resolve` always, or only while an action is pending (default pending)",
+    },
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
 };

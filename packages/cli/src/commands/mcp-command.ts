@@ -1,9 +1,10 @@
 import { Writable } from "node:stream";
-import { flagOption } from "../args/parse-command-args.js";
+import { flagOption, stringOption } from "../args/parse-command-args.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
 import type { CommandContext } from "./command.js";
+import type { MCP_RESOLVE_LISTINGS } from "./command-specs.js";
 import { toolPathArgs } from "./tool-path-options.js";
 
 /** How long a stopped server waits for the event loop to drain before it exits anyway. */
@@ -29,6 +30,8 @@ export async function run({ io, args }: CommandContext): Promise<number> {
       stderr: asWritable(io.stderr),
       signal: io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal,
       watch: flagOption(args, "watch"),
+      // The parser accepts only the spec's choices.
+      resolve: stringOption(args, "resolve") as (typeof MCP_RESOLVE_LISTINGS)[number] | undefined,
     });
     // The client is gone and the session disposed, but a tool may still hold the event loop
     // (a timer, a watcher): a server nobody talks to must not linger, so exit regardless

@@ -1,8 +1,9 @@
 import type { Session } from "@tooldock/runtime";
+import type { CustomTool } from "@tooldock/sdk";
 
 /**
- * Calls `onChange` whenever the set of tools the session offers (`activeTools()`) differs
- * from the last one seen. The set is compared by name, so a pending action staged while
+ * Calls `onChange` whenever the set of tools the session offers (`list()`, by default
+ * `activeTools()`) differs from the last one seen. The set is compared by name, so a pending action staged while
  * another is already pending does not count as a change.
  *
  * Checks run on every pending-action event and whenever `check()` is called (after each
@@ -15,24 +16,27 @@ export interface ActiveToolsWatch {
   stop(): void;
 }
 
-export function watchActiveTools(session: Session, onChange: () => void): ActiveToolsWatch {
-  let last = signatureOf(session);
+export function watchActiveTools(
+  session: Session,
+  onChange: () => void,
+  list: () => CustomTool[] = () => session.activeTools(),
+): ActiveToolsWatch {
+  let last = signatureOf(list());
   const check = () => {
-    const next = signatureOf(session);
+    const next = signatureOf(list());
     if (next === last) return;
     last = next;
     onChange();
   };
   const unsubscribe = session.pending.subscribe(check);
   const sync = () => {
-    last = signatureOf(session);
+    last = signatureOf(list());
   };
   return { check, sync, stop: unsubscribe };
 }
 
-function signatureOf(session: Session): string {
-  return session
-    .activeTools()
+function signatureOf(tools: CustomTool[]): string {
+  return tools
     .map((tool) => tool.name)
     .sort()
     .join("\n");

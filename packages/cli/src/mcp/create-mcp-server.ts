@@ -14,8 +14,8 @@ import type { Session } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { watchActiveTools } from "./active-tools-watch.js";
 import { toCallToolResult } from "./call-tool-result.js";
-import { SERVER_INFO, SERVER_INSTRUCTIONS } from "./server-info.js";
-import { toMcpTool } from "./tool-definition.js";
+import { listedMcpTools, listedTools, type ResolveListing } from "./resolve-listing.js";
+import { SERVER_INFO, serverInstructions } from "./server-info.js";
 
 /** Options of {@link createMcpServer}. */
 export interface CreateMcpServerOptions {
@@ -23,6 +23,12 @@ export interface CreateMcpServerOptions {
   session: Session;
   /** Told about faults the protocol cannot carry (a notification that failed to send). */
   onError?: (error: unknown) => void;
+  /**
+   * When `tools/list` includes `resolve`: `"pending"` only while an action is pending (with
+   * `notifications/tools/list_changed` as it comes and goes), `"always"` from the start, for
+   * clients that cache the tool list. Default: `"pending"`.
+   */
+  resolve?: ResolveListing;
 }
 
 /**
@@ -60,7 +66,7 @@ type SendNotification = (notification: ServerNotification) => Promise<void>;
 
 /**
  * Serves a session's tools over MCP. `tools/list` returns the session's active tools
- * (`resolve` included while an action is pending); `tools/call` runs through
+ * (`resolve` included while an action is pending, or always with `resolve: "always"`); `tools/call` runs through
  * `session.execute`, so argument validation and the pending-action block policy hold. A
  * call that stages a pending action gets the session's reminder appended to its result,
  * and `notifications/tools/list_changed` is sent whenever the active tool set changes. The
@@ -73,15 +79,19 @@ type SendNotification = (notification: ServerNotification) => Promise<void>;
  * await mcp.connect(new StdioServerTransport());
  */
 export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpServer {
-  const { session, onError = () => {} } = options;
+  const { session, onError = () => {}, resolve: listing = "pending" } = options;
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, logging: {} },
-    instructions: SERVER_INSTRUCTIONS,
+    instructions: serverInstructions(listing),
   });
   let connected = false;
-  const watch = watchActiveTools(session, () => {
-    if (connected) server.sendToolListChanged().catch(onError);
-  });
+  const watch = watchActiveTools(
+    session,
+    () => {
+      if (connected) server.sendToolListChanged().catch(onError);
+    },
+    () => listedTools(session, listing),
+  );
   let markClosed = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -94,7 +104,7 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
 
   server.setRequestHandler(
     ListToolsRequestSchema,
-    (): ListToolsResult => ({ tools: session.activeTools().map(toMcpTool) }),
+    (): ListToolsResult => ({ tools: listedMcpTools(session, listing) }),
   );
   server.setRequestHandler(AnyCallToolRequestSchema, async (request, extra) => {
     try {
@@ -154,6 +164,8 @@ async function callTool(
       name,
       params,
       signal: context.signal,
+      // The session delivers no partial result after the call has ended, so no progress
+      // notification follows the response (test: progress-after-response.test.ts).
       onUpdate: progressReporter(meta?.progressToken, context.sendNotification),
     });
   } finally {

@@ -1,4 +1,5 @@
 // The `tooldock mcp` server. Everything exported here is public API of this module.
 export { type CreateMcpServerOptions, createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
+export type { ResolveListing } from "./resolve-listing.js";
 export { type ServeMcpOptions, type ServeMcpResult, serveMcp } from "./serve-mcp.js";
 export { toMcpTool } from "./tool-definition.js";

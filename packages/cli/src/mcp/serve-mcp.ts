@@ -20,6 +20,7 @@ import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { reserveStdout } from "./reserve-stdout.js";
+import type { ResolveListing } from "./resolve-listing.js";
 import { createStderrLogger } from "./stderr-logger.js";
 import { whenClientGone } from "./when-client-gone.js";
 
@@ -44,6 +45,12 @@ export interface ServeMcpOptions {
   watch?: boolean;
   /** With `watch`: quiet time after the last change before a reload. Default: the loader's (100 ms). */
   debounceMs?: number;
+  /**
+   * When `tools/list` includes `resolve` (see `createMcpServer`): `"pending"` only while an
+   * action is pending, `"always"` from the start, for clients that cache the tool list.
+   * Default: `"pending"`.
+   */
+  resolve?: ResolveListing;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -130,7 +137,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
     await session.start();
 
-    mcp = createMcpServer({ session, onError: (error) => say(messageOf(error)) });
+    mcp = createMcpServer({ session, resolve: options.resolve, onError: (error) => say(messageOf(error)) });
     mcp.server.onerror = (error) => say(`protocol error: ${messageOf(error)}`);
     const gone = whenClientGone(stdin, stdout, options.signal);
     await mcp.connect(new StdioServerTransport(stdin, reserved?.protocol ?? stdout));
