@@ -19,6 +19,7 @@ import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
+import { replyToBadMessages } from "./reply-to-bad-messages.js";
 import { reserveStdout } from "./reserve-stdout.js";
 import type { ResolveListing } from "./resolve-listing.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -140,7 +141,9 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     mcp = createMcpServer({ session, resolve: options.resolve, onError: (error) => say(messageOf(error)) });
     mcp.server.onerror = (error) => say(`protocol error: ${messageOf(error)}`);
     const gone = whenClientGone(stdin, stdout, options.signal);
-    await mcp.connect(new StdioServerTransport(stdin, reserved?.protocol ?? stdout));
+    const transport = new StdioServerTransport(stdin, reserved?.protocol ?? stdout);
+    replyToBadMessages(transport);
+    await mcp.connect(transport);
     await Promise.race([gone.promise, mcp.closed]);
     gone.dispose();
     await settleWithin(mcp.close(), DISCARD_BOUND_MS);
