@@ -168,6 +168,9 @@ export const demoSpec: CommandSpec = {
 /** The values of `tooldock mcp --resolve`: when `resolve` is in the tool list. */
 export const MCP_RESOLVE_LISTINGS = ["always", "pending"] as const;
 
+/** The values of `tooldock mcp --pending-policy`: the session's `pendingPolicy`. */
+export const MCP_PENDING_POLICIES = ["block", "allow"] as const;
+
 /**
  * `tooldock mcp [paths…]`: serves the tools over the Model Context Protocol on stdio until
  * the client goes away (stdin closes), SIGINT or SIGTERM. Exit code 0 after a clean stop.
@@ -175,7 +178,8 @@ export const MCP_RESOLVE_LISTINGS = ["always", "pending"] as const;
 export const mcpSpec: CommandSpec = {
   name: "mcp",
   summary: "Serve the tools to an MCP client over stdio, pending actions included",
-  usage: "tooldock mcp [paths…] [--tools PATH]… [--watch] [--resolve always|pending]",
+  usage:
+    "tooldock mcp [paths…] [--tools PATH]… [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow]",
   details: [
     DEFAULT_PATHS_HELP,
     "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
@@ -187,6 +191,10 @@ export const mcpSpec: CommandSpec = {
       "notifications/tools/list_changed (they could otherwise never call it, and every other tool stays refused); " +
       "with nothing pending it changes nothing and answers with an error. The default, --resolve pending, lists it " +
       "only while an action is pending.",
+    "--pending-policy allow lets other tools run while an action is pending (the default, block, refuses them " +
+      "until `resolve` decides it). --cwd DIR serves from DIR: the session's and the tools' working folder, and " +
+      "the folder the paths and the default tool folders are found from (a client that starts the server in " +
+      "another folder needs it).",
     "With --watch, the tool paths are watched: after a file changes the tools are loaded again into the " +
       "same session (pending actions are kept; a module that no longer loads keeps its previous tools) " +
       "and the client is sent notifications/tools/list_changed.",
@@ -201,6 +209,18 @@ export const mcpSpec: CommandSpec = {
       valueName: "WHEN",
       choices: MCP_RESOLVE_LISTINGS,
       description: "List `resolve` always, or only while an action is pending (default pending)",
+    },
+    "pending-policy": {
+      type: "string",
+      valueName: "POLICY",
+      choices: MCP_PENDING_POLICIES,
+      description: "Refuse other tools while an action is pending, or allow them (default block)",
+    },
+    cwd: {
+      type: "string",
+      valueName: "DIR",
+      description:
+        "Working folder of the session and the tools, where paths are found (default: the current one)",
     },
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },

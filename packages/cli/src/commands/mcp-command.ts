@@ -1,10 +1,13 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { Writable } from "node:stream";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
+import { UsageError } from "../args/usage-error.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
 import type { CommandContext } from "./command.js";
-import type { MCP_RESOLVE_LISTINGS } from "./command-specs.js";
+import type { MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
 import { toolPathArgs } from "./tool-path-options.js";
 
 /** How long a stopped server waits for the event loop to drain before it exits anyway. */
@@ -15,8 +18,9 @@ const EXIT_GRACE_MS = 1000;
  * the client goes away (stdin closes), SIGINT or SIGTERM. Exit code 0 after a clean stop.
  */
 export async function run({ io, args }: CommandContext): Promise<number> {
+  const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
   const given = toolPathArgs(args);
-  const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "mcp");
+  const paths = given.length > 0 ? given : await defaultToolPaths(cwd, "mcp");
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
@@ -24,7 +28,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
   try {
     await serveMcp({
       paths,
-      cwd: io.cwd,
+      cwd,
       stdin: process.stdin,
       stdout: asWritable(io.stdout),
       stderr: asWritable(io.stderr),
@@ -32,6 +36,9 @@ export async function run({ io, args }: CommandContext): Promise<number> {
       watch: flagOption(args, "watch"),
       // The parser accepts only the spec's choices.
       resolve: stringOption(args, "resolve") as (typeof MCP_RESOLVE_LISTINGS)[number] | undefined,
+      pendingPolicy: stringOption(args, "pending-policy") as
+        | (typeof MCP_PENDING_POLICIES)[number]
+        | undefined,
     });
     // The client is gone and the session disposed, but a tool may still hold the event loop
     // (a timer, a watcher): a server nobody talks to must not linger, so exit regardless
@@ -42,6 +49,19 @@ export async function run({ io, args }: CommandContext): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/** `--cwd` resolved against the current folder; a usage error unless it is a folder. */
+async function servingFolder(current: string, given: string | undefined): Promise<string> {
+  if (given === undefined) return current;
+  const folder = resolve(current, given);
+  const isFolder = await stat(folder).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+  if (!isFolder)
+    throw new UsageError(`--cwd ${given}: ${folder} is not a folder; give an existing folder`, "mcp");
+  return folder;
 }
 
 /** The process's own streams as they are; a test double wrapped in a Writable. */

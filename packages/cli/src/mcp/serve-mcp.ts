@@ -9,7 +9,7 @@ import {
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
-import { Session } from "@tooldock/runtime";
+import { type PendingPolicy, Session } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
@@ -52,6 +52,8 @@ export interface ServeMcpOptions {
    * Default: `"pending"`.
    */
   resolve?: ResolveListing;
+  /** The session's `pendingPolicy`: whether other tools are refused while an action is pending. Default: `"block"`. */
+  pendingPolicy?: PendingPolicy;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -96,7 +98,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     mcp?.log("error", text);
   });
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
-  const session = new Session({ cwd });
+  const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
   const writeDiagnostics = (diagnostics: readonly Diagnostic[]) => {
     if (diagnostics.length > 0)
       stderr.write(`${formatDiagnostics([...diagnostics], createColors(false), cwd).join("\n")}\n`);
