@@ -46,12 +46,6 @@ async function sharedModule(specifier: string): Promise<ModuleNamespace> {
   return (await ensureHostModules([specifier]))[specifier] as ModuleNamespace;
 }
 
-/**
- * Packages of other hosts whose tool modules Tooldock loads unchanged, and the stand-in each
- * is served (oh-my-pi's and xcsh's copies of pi's packages get pi's).
- */
-export const COMPATIBILITY_ALIASES: Readonly<Record<string, string>> = HOST_PACKAGE_ALIASES;
-
 /** The stand-in packages: a name a tool imports from them that they lack is `undefined`, with a warning. */
 const STAND_IN_PACKAGES: ReadonlySet<string> = new Set([PI_AI, PI_TUI, PI_CODING_AGENT]);
 
@@ -93,14 +87,14 @@ installMissingExportReporter();
 /** Every specifier served from the host: the shared modules and the compatibility aliases. */
 export const HOST_SPECIFIERS: readonly string[] = [
   ...Object.keys(importers),
-  ...Object.keys(COMPATIBILITY_ALIASES),
+  ...Object.keys(HOST_PACKAGE_ALIASES),
 ];
 
 /** The shared module a host specifier stands for (`@oh-my-pi/pi-coding-agent` → `@tooldock/sdk`). */
 export function canonicalHostSpecifier(path: string): string | undefined {
   const { specifier } = parseHostPath(path);
   if (Object.hasOwn(importers, specifier)) return specifier;
-  return Object.hasOwn(COMPATIBILITY_ALIASES, specifier) ? COMPATIBILITY_ALIASES[specifier] : undefined;
+  return Object.hasOwn(HOST_PACKAGE_ALIASES, specifier) ? HOST_PACKAGE_ALIASES[specifier] : undefined;
 }
 
 function registry(): Record<string, ModuleNamespace> {

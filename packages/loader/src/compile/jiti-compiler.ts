@@ -41,13 +41,15 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     interopDefault: true,
     virtualModules,
   });
+  // Both scans below walk the tool's own files; each file is transformed once for the two.
+  const transform = onceByFile((options: TransformOptions) => jiti.transform(options));
   return preparedModule(async () => {
     // jiti reads a missing name as `undefined`; find them beforehand, for W_HOST_EXPORT_MISSING.
     let missing = new Map<string, string[]>();
     try {
       missing = jitiMissingExports(
         entry,
-        (options) => jiti.transform(options),
+        transform,
         STAND_IN_SPECIFIERS,
         isStandInSpecifier,
         (specifier, name) => !Object.hasOwn(getHostModule(specifier), name),
@@ -57,7 +59,7 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     }
     for (const [specifier, names] of missing) reportMissingExports(specifier, names);
     // A name an imported file lacks fails before any code runs, as it does natively and with esbuild.
-    checkJitiImports(entry, (options) => jiti.transform(options));
+    checkJitiImports(entry, transform);
     try {
       return withoutInteropDefault(await jiti.import(entry));
     } catch (error) {
@@ -96,4 +98,19 @@ function withoutInteropDefault(value: unknown): unknown {
   return new Proxy(value, {
     get: (target, key) => (key === "default" ? undefined : (target as Record<PropertyKey, unknown>)[key]),
   });
+}
+
+type TransformOptions = { source: string; filename: string; ts: boolean };
+
+/** `transform`, run once per file and source text (a file that changed in between is transformed again). */
+function onceByFile(transform: (options: TransformOptions) => string): (options: TransformOptions) => string {
+  const done = new Map<string, { source: string; ts: boolean; code: string }>();
+  return (options) => {
+    const previous = done.get(options.filename);
+    if (previous !== undefined && previous.source === options.source && previous.ts === options.ts)
+      return previous.code;
+    const code = transform(options);
+    done.set(options.filename, { source: options.source, ts: options.ts, code });
+    return code;
+  };
 }
