@@ -1,10 +1,11 @@
-import type { ImageContent, TextContent } from "@tooldock/sdk";
+import { blocksText, resultBlocks } from "@tooldock/runtime";
 import type { ToolResultPart } from "ai";
 
 /** What the model reads of a tool result: the AI SDK's `ToolResultOutput`. */
 export type AISDKModelOutput = ToolResultPart["output"];
 
-type Block = TextContent | ImageContent;
+/** Why an image becomes a note in an error output. */
+const ERROR_TEXT_ONLY = "the AI SDK's error output carries text only";
 
 /**
  * The model's view of a Tooldock tool result, in the AI SDK's output types:
@@ -28,15 +29,13 @@ type Block = TextContent | ImageContent;
  * ```
  */
 export function toAISDKModelOutput(output: unknown): AISDKModelOutput {
-  const blocks = readBlocks(output);
+  const blocks = resultBlocks(output);
   const reminders = readReminders(output);
   if (isErrorResult(output)) {
-    const text = blocks.map((block) => (block.type === "text" ? block.text : imageNote(block))).join("\n");
-    return { type: "error-text", value: withReminders(text, reminders) };
+    return { type: "error-text", value: withReminders(blocksText(blocks, ERROR_TEXT_ONLY), reminders) };
   }
   if (!blocks.some((block) => block.type === "image")) {
-    const text = blocks.map((block) => (block as TextContent).text).join("\n");
-    return { type: "text", value: withReminders(text, reminders) };
+    return { type: "text", value: withReminders(blocksText(blocks, ERROR_TEXT_ONLY), reminders) };
   }
   return {
     type: "content",
@@ -62,29 +61,12 @@ function withReminders(text: string, reminders: string[]): string {
   return [text, ...reminders].filter((part) => part !== "").join("\n\n");
 }
 
-/** The note that stands in for an image an error output cannot carry. */
-function imageNote(image: ImageContent): string {
-  return `[${image.mimeType} image left out: the AI SDK's error output carries text only]`;
-}
-
 function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 function isErrorResult(output: unknown): boolean {
   return field(output, "isError") === true;
-}
-
-function readBlocks(output: unknown): Block[] {
-  const content = field(output, "content");
-  if (!Array.isArray(content)) return [];
-  return content.filter(
-    (block): block is Block =>
-      (field(block, "type") === "text" && typeof field(block, "text") === "string") ||
-      (field(block, "type") === "image" &&
-        typeof field(block, "data") === "string" &&
-        typeof field(block, "mimeType") === "string"),
-  );
 }
 
 function readReminders(output: unknown): string[] {

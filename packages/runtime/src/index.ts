@@ -111,6 +111,8 @@ export {
   toOpenAIResponsesToolOutput,
   toOpenAIToolMessage,
 } from "./steering/openai-tool-result.js";
+/** A result's text and image blocks, read defensively, and their text with each image as a note (for adapters). */
+export { blocksText, resultBlocks } from "./steering/result-blocks.js";
 export type { ToolDefinition } from "./steering/tool-definitions.js";
 // Private per-user folders (the loader's compile cache, ast_edit's journals).
 export {

@@ -1,8 +1,12 @@
 import type { AgentToolResult, ImageContent, TextContent } from "@tooldock/sdk";
 
-/** The text and image blocks of a result, in order; anything else (and a missing `content`) is skipped. */
-export function resultBlocks(result: AgentToolResult): Array<TextContent | ImageContent> {
-  const content: unknown = result.content;
+/**
+ * The text and image blocks of a result, in order; anything else (a missing `content`, a value
+ * that is not a result at all) is skipped.
+ */
+export function resultBlocks(result: AgentToolResult | unknown): Array<TextContent | ImageContent> {
+  const content: unknown =
+    typeof result === "object" && result !== null ? (result as { content?: unknown }).content : undefined;
   if (!Array.isArray(content)) return [];
   return content.filter(
     (block): block is TextContent | ImageContent =>
