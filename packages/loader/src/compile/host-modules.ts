@@ -109,9 +109,14 @@ function registry(): Record<string, ModuleNamespace> {
  * see the very same objects even when two copies of the loader run in one process.
  */
 export function registerHostModule(specifier: string, namespace: ModuleNamespace): ModuleNamespace {
+  return registerHostModuleWith(specifier, () => namespace);
+}
+
+/** {@link registerHostModule} for a namespace that is built only when none is registered yet. */
+export function registerHostModuleWith(specifier: string, build: () => ModuleNamespace): ModuleNamespace {
   const modules = registry();
   const canonical = canonicalHostSpecifier(specifier) ?? specifier;
-  modules[canonical] ??= namespace;
+  modules[canonical] ??= build();
   return modules[canonical];
 }
 

@@ -4,7 +4,7 @@ import { runningToolCall, trackToolCalls } from "@tooldock/runtime";
 import type { CustomToolAPI, CustomToolPendingAction, EventBus, Logger, UIContext } from "@tooldock/sdk";
 import * as Sdk from "@tooldock/sdk";
 import * as Zod from "zod";
-import { registerHostModule } from "../compile/host-modules.js";
+import { registerHostModule, registerHostModuleWith } from "../compile/host-modules.js";
 import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-packages/namespaces.js";
 import { createEventBus, handlerErrorMessage } from "./event-bus.js";
 import { execCommand } from "./exec.js";
@@ -105,8 +105,7 @@ export class ToolHost {
       typebox: registerHostModule("@sinclair/typebox", TypeBox) as typeof TypeBox,
       zod: (registerHostModule("zod", Zod) as typeof Zod).z,
       // The SDK plus what pi, oh-my-pi and xcsh put on `pi.pi` (StringEnum, Type, inert UI).
-      pi: registerHostModule(
-        PI_CODING_AGENT,
+      pi: registerHostModuleWith(PI_CODING_AGENT, () =>
         piCodingAgentNamespace(
           registerHostModule("@tooldock/sdk", Sdk),
           registerHostModule("@sinclair/typebox", TypeBox),
