@@ -1,14 +1,13 @@
 // Attack: a client sends `tools/call` with no tool name (`params: {}`). The request failed
 // the SDK's protocol-layer parse and was answered `-32603 Internal error`, which tells the
 // client the server broke; the spec's answer to bad params is `-32602 Invalid params`.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
 import { defineTool, textResult } from "@tooldock/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
+import { describe, expect, it } from "vitest";
+import { connectInMemory } from "../mcp-in-memory.js";
 
 const { Type } = new ToolHost().createAPI().typebox;
 
@@ -20,24 +19,10 @@ const echo = defineTool({
   execute: async (_id, params) => textResult(params.text),
 });
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
 async function connect(): Promise<Client> {
   const session = new Session({ cwd: process.cwd() });
   session.register(echo, "test");
-  const mcp = createMcpServer({ session });
-  const client = new Client({ name: "test-client", version: "1.0.0" });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(serverTransport);
-  await client.connect(clientTransport);
-  cleanups.push(async () => {
-    await client.close();
-    await session.dispose();
-  });
-  return client;
+  return (await connectInMemory(session)).client;
 }
 
 /** Sends a raw `tools/call` with `params` and returns the JSON-RPC error it is answered with. */

@@ -1,14 +1,11 @@
 // Attack: an MCP client runs two tool calls at once (clients may pipeline requests). Each
 // stages a pending action; the slower call used to report every action staged while it ran,
 // so its result told the model it had staged the other call's action too.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
 import { defineTool, textResult } from "@tooldock/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
+import { describe, expect, it } from "vitest";
+import { connectInMemory, textOf } from "../mcp-in-memory.js";
 
 const { Type } = new ToolHost().createAPI().typebox;
 
@@ -39,16 +36,6 @@ function deferred() {
   return { promise, resolve };
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
-
 describe("mcp: two calls at once", () => {
   it("each result carries the reminder of its own staged action, never the other call's", async () => {
     const a = { stage: deferred(), finish: deferred() };
@@ -61,15 +48,7 @@ describe("mcp: two calls at once", () => {
       }),
       "test",
     );
-    const mcp = createMcpServer({ session });
-    const client = new Client({ name: "test-client", version: "1.0.0" });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(serverTransport);
-    await client.connect(clientTransport);
-    cleanups.push(async () => {
-      await client.close();
-      await session.dispose();
-    });
+    const { client } = await connectInMemory(session);
 
     // A stages first and returns last; B stages and returns while A is still running.
     const callA = client.callTool({ name: "stage", arguments: { what: "a" } });
