@@ -3,7 +3,8 @@
 // (`scripts/readme-snippets.test.ts` compares them; `pnpm docs:snippets` copies them).
 // #region imports
 import { createAISDKTools } from "@tooldock/ai-sdk";
-import { createAstEditTool, Session } from "@tooldock/runtime";
+import { createAstEditTool } from "@tooldock/ast-edit";
+import { Session } from "@tooldock/runtime";
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs, streamText } from "ai";
 // #endregion imports
 import { describe, expectTypeOf, it } from "vitest";

@@ -2,7 +2,7 @@
 // a transpiler loaded only when asked for) outside it, and imports each at run time from the
 // Tooldock package that declares it, as the unbundled code would. The CLI needs no copy of
 // its own: the bundle resolves `@tooldock/loader` (a dependency of the CLI) and asks it for
-// `esbuild`, so a user gets the versions the loader and the runtime were built against.
+// `esbuild`, so a user gets the versions the loader and ast-edit were built against.
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 export const OWNED_EXTERNALS = {
   esbuild: "@tooldock/loader",
   jiti: "@tooldock/loader",
-  "@ast-grep/napi": "@tooldock/runtime",
+  "@ast-grep/napi": "@tooldock/ast-edit",
 };
 
 const NAMESPACE = "owned-external";

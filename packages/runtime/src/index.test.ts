@@ -4,8 +4,6 @@ import * as runtime from "./index.js";
 describe("@tooldock/runtime public surface", () => {
   it("exports exactly these runtime values (types are checked by tsc)", () => {
     expect(Object.keys(runtime).sort()).toEqual([
-      "AST_EDIT_TOOL_NAME",
-      "AstEditError",
       "DEFAULT_SOURCE_TOOL_NAME",
       "LEGACY_EXECUTE_ORDER_WARNING",
       "NOTHING_PENDING_MESSAGE",
@@ -21,7 +19,6 @@ describe("@tooldock/runtime public surface", () => {
       "checkPrivateFolder",
       "checkPrivateFolderSync",
       "containStrayFaults",
-      "createAstEditTool",
       "createResolveTool",
       "defaultUserFolder",
       "ensurePrivateFolder",

@@ -1,16 +1,6 @@
 // Everything exported here is public API. Keep this list curated; never `export *`.
 // The surface test (index.test.ts) fails when this list changes by accident.
 
-// The built-in ast_edit tool (built in ./ast-edit/).
-export {
-  AST_EDIT_TOOL_NAME,
-  type AstEditApplyDetails,
-  type AstEditDetails,
-  AstEditError,
-  type AstEditErrorCode,
-  type AstEditToolOptions,
-  createAstEditTool,
-} from "./ast-edit/index.js";
 // Pending actions and the hidden `resolve` tool (docs/contract.md §3).
 export type {
   PendingActionEvent,

@@ -1,11 +1,6 @@
+import { createAstEditTool } from "@tooldock/ast-edit";
 import { ToolHost } from "@tooldock/loader";
-import {
-  createAstEditTool,
-  type PendingActionRecord,
-  Session,
-  type ToolCallError,
-  type ToolChoice,
-} from "@tooldock/runtime";
+import { type PendingActionRecord, Session, type ToolCallError, type ToolChoice } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";

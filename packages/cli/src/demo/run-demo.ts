@@ -1,5 +1,6 @@
+import { AST_EDIT_TOOL_NAME, createAstEditTool } from "@tooldock/ast-edit";
 import { ToolHost } from "@tooldock/loader";
-import { AST_EDIT_TOOL_NAME, createAstEditTool, Session } from "@tooldock/runtime";
+import { Session } from "@tooldock/runtime";
 import type { CliIo } from "../cli-io.js";
 import { loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";

@@ -6,7 +6,6 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { type Content, FunctionCallingConfigMode, type GoogleGenAI, type Part } from "@google/genai";
 import type OpenAI from "openai";
 import { describe, expectTypeOf, it } from "vitest";
-import { createAstEditTool } from "../ast-edit/index.js";
 import { Session } from "../session/session.js";
 import { toAnthropicRequest } from "./anthropic-request.js";
 import { toAnthropicToolResult } from "./anthropic-tool-result.js";
@@ -23,7 +22,6 @@ async function usage(anthropic: Anthropic, myTool: Tool, messages: Anthropic.Mes
   // #region usage
   const session = new Session({ cwd: process.cwd() });
   session.register(myTool, "tools/my-tool.ts"); // the origin shows up in name-conflict errors
-  session.register(createAstEditTool({ cwd: process.cwd() })); // the built-in structural rewrite
   // The reminder of an action a call staged comes after that call's `tool-call-end` (with its
   // toolCallId): keep it and send it after the tool results, never between a call and its result.
   const reminders: string[] = [];

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAstEditTool } from "../src/ast-edit/ast-edit-tool.js";
+import { createAstEditTool } from "../src/ast-edit-tool.js";
 import { fakeContext } from "./fake-context.js";
 
 // Crash-safe apply (issue 7): a child process previews and applies a multi-file ast_edit
-// with the BUILT runtime while this process SIGKILLs it at a random point. After each kill
+// with the BUILT package while this process SIGKILLs it at a random point. After each kill
 // every file must be byte for byte its before or its after image; after the next start
 // (the tool's onSession "start") no temporary file or journal may remain (in the working
 // directory or in the run's private journal folder), and the files must be all before or all
@@ -85,17 +85,17 @@ afterAll(async () => {
 });
 
 async function assertBuiltRuntimeIsFresh(): Promise<void> {
-  const sourceDirectory = join(PACKAGE, "src/ast-edit");
+  const sourceDirectory = join(PACKAGE, "src");
   for (const name of await readdir(sourceDirectory)) {
     if (!name.endsWith(".ts") || name.endsWith(".test.ts")) continue;
-    const built = join(PACKAGE, "dist/ast-edit", name.replace(/\.ts$/, ".js"));
+    const built = join(PACKAGE, "dist", name.replace(/\.ts$/, ".js"));
     const [source, output] = await Promise.all([
       stat(join(sourceDirectory, name)),
       stat(built).catch(() => undefined),
     ]);
     if (output === undefined || output.mtimeMs < source.mtimeMs)
       throw new Error(
-        `${built} is missing or older than its source; the crash test runs the built runtime. Run \`pnpm build\` first.`,
+        `${built} is missing or older than its source; the crash test runs the built package. Run \`pnpm build\` first.`,
       );
   }
 }

@@ -1,13 +1,13 @@
 import { chmod, readdir, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { Session } from "@tooldock/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hostTag, writeJournal } from "../../src/ast-edit/apply-journal.js";
-import { createAstEditTool } from "../../src/ast-edit/ast-edit-tool.js";
-import { resolveFileSystem } from "../../src/ast-edit/file-system.js";
-import { hashContent } from "../../src/ast-edit/hash-content.js";
-import { openJournalFolder } from "../../src/ast-edit/journal-folder.js";
-import { Session } from "../../src/index.js";
+import { hostTag, writeJournal } from "../../src/apply-journal.js";
+import { createAstEditTool } from "../../src/ast-edit-tool.js";
+import { resolveFileSystem } from "../../src/file-system.js";
+import { hashContent } from "../../src/hash-content.js";
+import { openJournalFolder } from "../../src/journal-folder.js";
 import { type AstEditWorkspace, astEditWorkspace, textOf } from "./ast-edit-workspace.js";
 
 // Issue 12, item 2: recovery looked for apply journals in every parent of the working

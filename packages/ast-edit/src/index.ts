@@ -1,4 +1,5 @@
-// The public surface of the built-in ast_edit tool; packages/runtime/src/index.ts re-exports it.
+// Everything exported here is public API of @tooldock/ast-edit. Keep this list curated; never
+// `export *`. The surface test (index.test.ts) fails when this list changes by accident.
 
 export type { AstEditApplyDetails } from "./apply-plan.js";
 export type { AstEditErrorCode } from "./ast-edit-error.js";

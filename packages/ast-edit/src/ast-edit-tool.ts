@@ -127,7 +127,7 @@ export function createAstEditTool(
         const reason = error instanceof Error ? error.message : String(error);
         return errorResult(
           `ast_edit could not load its rewrite engine (@ast-grep/napi and diff): ${reason}. ` +
-            "Nothing was changed. Tell the user: reinstall @tooldock/runtime so that the @ast-grep/napi binary for this platform is installed.",
+            "Nothing was changed. Tell the user: reinstall @tooldock/ast-edit so that the @ast-grep/napi binary for this platform is installed.",
         );
       }
       const checked = engine.checkArguments(params);

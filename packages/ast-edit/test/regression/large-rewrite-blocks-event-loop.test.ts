@@ -1,9 +1,9 @@
 import * as fs from "node:fs/promises";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Session } from "@tooldock/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAstEditTool } from "../../src/ast-edit/ast-edit-tool.js";
-import { Session } from "../../src/index.js";
+import { createAstEditTool } from "../../src/ast-edit-tool.js";
 import { type AstEditWorkspace, astEditWorkspace, previewAstEdit, textOf } from "./ast-edit-workspace.js";
 
 // Issue 12, item 12: an 8,000-line rewrite blocked the event loop for 14-23 s under a 3 s

@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { checkPrivateFolder, defaultUserFolder, ensurePrivateFolder } from "../util/private-folder.js";
+import { checkPrivateFolder, defaultUserFolder, ensurePrivateFolder } from "@tooldock/runtime";
 import type { AstEditFileSystem } from "./file-system.js";
 import { loadJournalKey } from "./journal-key.js";
 

@@ -5,16 +5,18 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-// Importing @tooldock/runtime must not load the native @ast-grep/napi addon: only a call of
-// ast_edit does. Runs the built runtime in a fresh process, as a host imports it.
+// Importing @tooldock/ast-edit (or @tooldock/runtime) must not load the native @ast-grep/napi
+// addon: only a call of ast_edit does. Runs the built packages in a fresh process, as a host
+// imports them.
 const PACKAGE = join(import.meta.dirname, "..");
 const CHILD = `
 import { createRequire } from "node:module";
-const runtime = await import(process.argv[1]);
+const runtime = await import(process.argv[2]);
+const astEdit = await import(process.argv[1]);
 const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes("@ast-grep"));
 const afterImport = loaded();
-const session = new runtime.Session({ cwd: process.argv[2] });
-session.register(runtime.createAstEditTool({ cwd: process.argv[2] }));
+const session = new runtime.Session({ cwd: process.argv[3] });
+session.register(astEdit.createAstEditTool({ cwd: process.argv[3] }));
 const result = await session.execute({ toolCallId: "1", name: "ast_edit", params: { ops: [{ pat: "var $A = $B", out: "let $A = $B" }] } });
 console.log(JSON.stringify({ afterImport, afterCall: loaded(), text: result.content[0].text }));
 `;
@@ -30,9 +32,10 @@ afterAll(async () => {
 
 it("loads @ast-grep/napi on the first ast_edit call, not on import", async () => {
   const entry = join(PACKAGE, "dist/index.js");
+  const runtimeEntry = join(PACKAGE, "node_modules/@tooldock/runtime/dist/index.js");
   const [built, source] = await Promise.all([
-    stat(join(PACKAGE, "dist/ast-edit/preview.js")),
-    stat(join(PACKAGE, "src/ast-edit/preview.ts")),
+    stat(join(PACKAGE, "dist/preview.js")),
+    stat(join(PACKAGE, "src/preview.ts")),
   ]);
   if (built.mtimeMs < source.mtimeMs) throw new Error("dist is older than src; run `pnpm build` first.");
   const { stdout } = await promisify(execFile)(process.execPath, [
@@ -40,6 +43,7 @@ it("loads @ast-grep/napi on the first ast_edit call, not on import", async () =>
     "-e",
     CHILD,
     entry,
+    runtimeEntry,
     cwd,
   ]);
   const outcome = JSON.parse(stdout) as { afterImport: boolean; afterCall: boolean; text: string };

@@ -67,7 +67,7 @@ export interface PreviewRequest extends CheckedArguments {
  * The work of an `ast_edit` call: plans the rewrite, stages it as a pending action (whose
  * `apply` writes it) and returns the preview. This module holds everything that needs
  * `@ast-grep/napi` and `diff`; the tool imports it on its first call, so importing
- * `@tooldock/runtime` loads neither.
+ * `@tooldock/ast-edit` loads neither.
  */
 export async function previewRewrite(request: PreviewRequest): Promise<AgentToolResult<AstEditDetails>> {
   const { cwd, fileSystem, params, language, limit, limits, operations, push, signal, stateDirectory } =

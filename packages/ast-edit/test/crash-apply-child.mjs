@@ -1,4 +1,4 @@
-// Child process of crash-apply.test.ts. Run with plain node against the BUILT runtime:
+// Child process of crash-apply.test.ts. Run with plain node against the BUILT @tooldock/ast-edit:
 //   node crash-apply-child.mjs <cwd> <mode>
 // It previews an ast_edit over <cwd>, then applies it through `resolve`. Its seam wraps the
 // real node:fs/promises functions (the real atomic-write code runs) only to report each
@@ -8,7 +8,8 @@
 // - mode "timer": does not wait; the parent kills after a random delay, which also lands in
 //   the middle of a call (a half-written temporary file, say).
 import { open, rename, rm } from "node:fs/promises";
-import { createAstEditTool, Session } from "../dist/index.js";
+import { Session } from "@tooldock/runtime";
+import { createAstEditTool } from "../dist/index.js";
 
 const [cwd, mode] = process.argv.slice(2);
 let armed = false;

@@ -1,8 +1,8 @@
 import { readFile, rename, symlink } from "node:fs/promises";
 import { join } from "node:path";
+import { Session } from "@tooldock/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAstEditTool } from "../../src/ast-edit/ast-edit-tool.js";
-import { Session } from "../../src/index.js";
+import { createAstEditTool } from "../../src/ast-edit-tool.js";
 import { type AstEditWorkspace, astEditWorkspace, textOf } from "./ast-edit-workspace.js";
 
 // Issue 12, item 11: replacing a folder by a symbolic link to a folder outside the working

@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Type } from "@sinclair/typebox";
+import { Session, type SessionEvent } from "@tooldock/runtime";
 import { type AgentToolResult, textResult } from "@tooldock/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAstEditTool, Session, type SessionEvent } from "../index.js";
+import { createAstEditTool } from "./index.js";
 
 // A host loop driven by a scripted "model": each turn the host builds the request from
 // session.activeTools() and session.toolChoice(), the model answers with its next scripted
@@ -60,7 +61,7 @@ beforeEach(async () => {
     await writeFile(join(cwd, path), source);
   }
   session = new Session({ cwd });
-  session.register(createAstEditTool({ cwd }), "@tooldock/runtime (built-in ast_edit)");
+  session.register(createAstEditTool({ cwd }), "@tooldock/ast-edit (built-in ast_edit)");
   readFileCalls = 0;
   session.register({
     name: "read_file",

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AgentToolResult, CustomToolPendingAction } from "@tooldock/sdk";
-import { type AstEditToolOptions, createAstEditTool } from "../../src/ast-edit/ast-edit-tool.js";
-import type { AstEditParameters } from "../../src/ast-edit/parameters.js";
+import { type AstEditToolOptions, createAstEditTool } from "../../src/ast-edit-tool.js";
+import type { AstEditParameters } from "../../src/parameters.js";
 
 /** A temporary folder with a working directory `project/` in it; `remove()` deletes it all. */
 export interface AstEditWorkspace {
