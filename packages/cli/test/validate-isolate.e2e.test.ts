@@ -28,7 +28,7 @@ const EXPECTED: Record<string, { code: string; message: RegExp }> = {
   "exits-at-import.ts": { code: "E_PROCESS_EXIT", message: /process\.exit\(4\)/ },
   "same-name.ts": {
     code: "E_NAME_CONFLICT",
-    message: /"good_tool" in \S*same-name\.ts is already taken by \S*good\.ts/,
+    message: /"good_tool" from \S*same-name\.ts is already taken by \S*good\.ts/,
   },
 };
 const isolateArgs = ["--isolate", "--isolate-timeout", "1500", "--isolate-memory", "64"];

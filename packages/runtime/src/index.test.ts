@@ -40,6 +40,8 @@ describe("@tooldock/runtime public surface", () => {
       "toOpenAIToolMessage",
       "toolAccessorWarning",
       "trackToolCalls",
+      "validateTool",
+      "validateToolName",
     ]);
   });
 

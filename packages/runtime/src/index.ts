@@ -56,6 +56,13 @@ export {
 } from "./session/snapshot-tool.js";
 export type { ToolChoice } from "./session/tool-choice.js";
 export type { SessionToolContext } from "./session/tool-context.js";
+// The one check of a tool (loader, Session.register, the CLI's --isolate): a frozen record or diagnostics.
+export {
+  type ToolValidation,
+  type ValidateToolOptions,
+  validateTool,
+  validateToolName,
+} from "./session/validate-tool.js";
 // Provider adapters: tools and tool choice as each API's request fields, tool results as its result shapes.
 export {
   type AnthropicRequest,

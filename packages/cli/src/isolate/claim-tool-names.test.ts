@@ -27,11 +27,11 @@ describe("claimToolNames", () => {
         code: "E_NAME_CONFLICT",
         severity: "error",
         message:
-          'Tool name "x" in /t/b.ts is already taken by /t/a.ts; the first module to claim a name keeps it.',
+          'Tool name "x" from /t/b.ts is already taken by /t/a.ts; the first to claim a name keeps it.',
         path: "/t/b.ts",
         resolvedPath: "/real/b.ts",
         toolName: "x",
-        hint: "Rename one of the two tools, or remove one of the modules from the tool paths.",
+        hint: "Rename one of the two tools, or remove one of them (for modules: from the tool paths).",
       },
     ]);
   });

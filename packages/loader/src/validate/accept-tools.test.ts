@@ -17,15 +17,14 @@ describe("acceptTools", () => {
     const first = acceptTools(module("/t/a.ts"), [tool("x"), tool("x")], new Set(), claims);
     expect(first.tools).toHaveLength(1);
     expect(first.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
-      'Tool name "x" is returned twice by the factory of /t/a.ts; the first one is kept.',
+      'Tool name "x" appears twice in /t/a.ts; the first one is kept.',
     ]);
     const second = acceptTools(module("/t/b.ts"), [tool("x"), tool("y")], new Set(), claims);
     expect(second.tools.map((accepted) => accepted.name)).toEqual(["y"]);
     expect(second.diagnostics[0]).toMatchObject({
       code: "E_NAME_CONFLICT",
       toolName: "x",
-      message:
-        'Tool name "x" in /t/b.ts is already taken by /t/a.ts; the first module to claim a name keeps it.',
+      message: 'Tool name "x" from /t/b.ts is already taken by /t/a.ts; the first to claim a name keeps it.',
     });
   });
 

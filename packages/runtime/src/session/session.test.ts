@@ -57,8 +57,9 @@ describe("Session registry", () => {
     );
     expect(error.code).toBe("E_INVALID_TOOL");
     expect(error.message).toBe(
-      'Invalid tool "x" from m.ts: "description" is missing, not a string; "parameters" is missing, not a schema; ' +
-        '"execute" is missing, not a function. Give it string name, label and description, a parameters schema and an execute function.',
+      'Tool "x" from m.ts is not a valid tool: "description" is missing, not a string; "parameters" is missing, not a schema; ' +
+        '"execute" is missing, not a function. Give it string `name`, `label` and `description`, a `parameters` schema ' +
+        "(TypeBox or zod) and an `execute` function; `defineTool` checks this as you type.",
     );
   });
 
@@ -66,7 +67,9 @@ describe("Session registry", () => {
     const tool = echoTool("dates", { parameters: z.object({ when: z.date() }) });
     const error = errorOf(() => new Session().register(tool, "m.ts"));
     expect(error.code).toBe("E_INVALID_SCHEMA");
-    expect(error.message).toMatch(/^Tool "dates" from m\.ts: .*Date cannot be represented/);
+    expect(error.message).toMatch(
+      /^Tool "dates" from m\.ts has unusable parameters: .*Date cannot be represented/,
+    );
   });
 });
 

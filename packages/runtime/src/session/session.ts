@@ -22,12 +22,10 @@ import { readToolCall } from "./execute/read-tool-call.js";
 import { failed, type ToolCall } from "./execute/tool-call.js";
 import { toolCallMessages } from "./execute/tool-call-messages.js";
 import { pushingToolCallScope, type ScopeSlot } from "./execute/tool-call-scope.js";
-import { LEGACY_EXECUTE_ORDER_WARNING } from "./execute-order.js";
 import { type HookFaultHandler, notifyTool, notifyTools } from "./lifecycle.js";
 import { reminderText } from "./reminder.js";
 import { SessionEmitter, type SessionListener } from "./session-events.js";
 import { resolveSessionOptions, type SessionConfig, type SessionOptions } from "./session-options.js";
-import { TOOL_ACCESSOR_WARNING } from "./snapshot-tool.js";
 import { currentToolChoice, type ToolChoice } from "./tool-choice.js";
 import { createLifecycleContext } from "./tool-context.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -123,19 +121,14 @@ export class Session {
    */
   register(tool: CustomTool, origin?: string): void {
     const registered = this.#registry.register(tool, origin);
-    const warnings = [
-      [TOOL_ACCESSOR_WARNING, registered.accessorWarning],
-      [LEGACY_EXECUTE_ORDER_WARNING, registered.legacyOrderWarning],
-    ] as const;
-    for (const [code, warning] of warnings) {
-      if (warning === undefined) continue;
-      const { name } = registered.tool;
+    for (const warning of registered.warnings) {
       this.#emitter.emit({
         type: "tool-warning",
-        code,
-        toolName: name,
+        code: warning.code,
+        toolName: registered.tool.name,
         origin: registered.origin,
-        ...warning,
+        message: warning.message,
+        hint: warning.hint,
       });
     }
     if (this.#state === "started")

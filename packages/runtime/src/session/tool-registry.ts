@@ -1,10 +1,8 @@
 import { type CustomTool, TooldockError } from "@tooldock/sdk";
-import { asSchema } from "../schema/as-schema.js";
-import { TOOL_NAME_PATTERN } from "../schema/tool-name.js";
 import type { ToolSchema } from "../schema/tool-schema.js";
 import { toolSeesSignal } from "./execute/tool-sees-signal.js";
-import { legacyExecuteOrderWarning } from "./execute-order.js";
-import { snapshotTool, toolAccessorWarning, toolOrigin } from "./snapshot-tool.js";
+import { toolOrigin } from "./snapshot-tool.js";
+import { validateTool } from "./validate-tool.js";
 
 /** A registered tool: its frozen record, where it came from, its schema, and how to call it. */
 export interface RegisteredTool {
@@ -26,10 +24,11 @@ export interface RegisteredTool {
    * `dispose()` still stop them.
    */
   ownDeadline: boolean;
-  /** The warning to give when the tool was read through getters or a Proxy; else undefined. */
-  accessorWarning: { message: string; hint: string } | undefined;
-  /** The warning to give when `execute` uses the older argument order (it is adapted); else undefined. */
-  legacyOrderWarning: { message: string; hint: string } | undefined;
+  /**
+   * The warnings `validateTool` gave: `W_TOOL_ACCESSOR` (read through getters or a Proxy),
+   * `W_LEGACY_EXECUTE_ORDER` (the older argument order, adapted). Empty for most tools.
+   */
+  warnings: readonly { code: `W_${string}`; message: string; hint: string }[];
 }
 
 /** Options of {@link ToolRegistry.register} for the session's own tools. */
@@ -42,8 +41,8 @@ export interface RegisterOptions {
 export const DEFAULT_ORIGIN = "the host";
 
 /**
- * The tools of one session, in registration order. Registration reads the tool once into a
- * frozen record (`snapshotTool`) and checks that record's shape, name and schema, so a
+ * The tools of one session, in registration order. Registration checks the tool with
+ * `validateTool` (one frozen record, its shape, name, schema and that the name is free), so a
  * registered tool is always callable and cannot change afterwards. A name taken is never
  * given to another tool until {@link ToolRegistry.unregister} frees it: the built-in
  * `resolve` (registered first, never unregistered by the session) cannot be replaced.
@@ -52,36 +51,23 @@ export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
 
   /**
-   * Adds a tool. Throws a `TooldockError`: `E_INVALID_TOOL` (not a tool, or a field whose
-   * read throws), `E_NAME_INVALID`, `E_INVALID_SCHEMA` (naming the tool) or `E_NAME_CONFLICT`
-   * (naming both origins).
+   * Adds a tool. Throws a `TooldockError` with `validateTool`'s code and its message then its
+   * hint: `E_INVALID_TOOL` (not a tool, or a field whose read throws), `E_NAME_INVALID`,
+   * `E_INVALID_SCHEMA` (naming the tool) or `E_NAME_CONFLICT` (naming both origins).
    */
   register(tool: unknown, origin: string = DEFAULT_ORIGIN, options: RegisterOptions = {}): RegisteredTool {
-    const snapshot = snapshotTool(tool);
-    if (!snapshot.ok) {
-      const which = snapshot.name === undefined ? "tool" : `tool "${snapshot.name}"`;
-      throw new TooldockError(
-        "E_INVALID_TOOL",
-        `Invalid ${which} from ${origin}: ${snapshot.problems.join("; ")}. Give it string name, label and description, a parameters schema and an execute function.`,
-      );
+    const checked = validateTool(tool, { path: origin, holderOf: (name) => this.#entries.get(name)?.origin });
+    if (!checked.ok) {
+      const [refusal] = checked.diagnostics;
+      throw new TooldockError(refusal.code, `${refusal.message} ${refusal.hint}`);
     }
-    const record = snapshot.tool;
-    const name = record.name;
-    if (!TOOL_NAME_PATTERN.test(name)) {
-      throw new TooldockError(
-        "E_NAME_INVALID",
-        `Tool name "${name}" from ${origin} is invalid: it must match ${TOOL_NAME_PATTERN} (a letter or _, then up to 63 letters, digits, _ or -). Rename the tool.`,
-      );
-    }
-    const existing = this.#entries.get(name);
-    if (existing !== undefined) {
-      throw new TooldockError(
-        "E_NAME_CONFLICT",
-        `Tool name "${name}" from ${origin} is already taken by ${existing.origin}. Rename one of the two tools.`,
-      );
-    }
-    const schema = schemaOf(record, origin);
+    const { tool: record, schema } = checked;
     const source = toolOrigin(record) as NonNullable<ReturnType<typeof toolOrigin>>;
+    const warnings = checked.diagnostics.map(({ code, message, hint }) => ({
+      code: code as `W_${string}`,
+      message,
+      hint: hint ?? "",
+    }));
     const entry: RegisteredTool = Object.freeze({
       tool: record,
       origin,
@@ -91,10 +77,9 @@ export class ToolRegistry {
       target: source.target,
       seesSignal: toolSeesSignal(source.execute),
       ownDeadline: options.ownDeadline === true,
-      accessorWarning: toolAccessorWarning(snapshot, origin),
-      legacyOrderWarning: snapshot.legacyExecuteOrder ? legacyExecuteOrderWarning(name, origin) : undefined,
+      warnings,
     });
-    this.#entries.set(name, entry);
+    this.#entries.set(record.name, entry);
     return entry;
   }
 
@@ -116,16 +101,5 @@ export class ToolRegistry {
   /** Every entry, in registration order. */
   entries(): RegisteredTool[] {
     return [...this.#entries.values()];
-  }
-}
-
-function schemaOf(tool: CustomTool, origin: string): ToolSchema {
-  try {
-    return asSchema(tool.parameters);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new TooldockError("E_INVALID_SCHEMA", `Tool "${tool.name}" from ${origin}: ${message}`, {
-      cause: error,
-    });
   }
 }
