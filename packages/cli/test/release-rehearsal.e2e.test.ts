@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, repoRoot } from "./cli-process.js";
 
-const PUBLIC_PACKAGES = ["ai-sdk", "cli", "loader", "runtime", "sdk"];
+const PUBLIC_PACKAGES = ["ai-sdk", "ast-edit", "cli", "loader", "runtime", "sdk"];
 const INSTALL_TIMEOUT_MS = 240_000;
 
 interface Run {
@@ -122,6 +122,9 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
         expect(files.output).toContain("package/LICENSE");
         expect(files.output).toContain("package/CHANGELOG.md");
         expect(files.output).not.toContain(".tsbuildinfo");
+        // Only @tooldock/ast-edit brings the native ast-grep addon (issue 15).
+        if (tarball !== "tooldock-ast-edit-0.1.0.tgz") expect(manifest.output).not.toContain("@ast-grep");
+        else expect(JSON.parse(manifest.output).dependencies).toHaveProperty("@ast-grep/napi");
       }
     },
     INSTALL_TIMEOUT_MS,
@@ -228,11 +231,13 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
         'import type { AgentToolResult } from "@tooldock/sdk";',
         'import { textResult } from "@tooldock/sdk";',
         'import { Session } from "@tooldock/runtime";',
+        'import { createAstEditTool } from "@tooldock/ast-edit";',
         'import { loadCustomTools, ToolHost } from "@tooldock/loader";',
         'import { createToolHarness } from "@tooldock/loader/testing";',
         'import { run } from "@tooldock/cli";',
         "",
         'export const session: Session = new Session({ cwd: "." });',
+        'session.register(createAstEditTool({ cwd: "." }), "built-in");',
         'export const host: ToolHost = new ToolHost({ cwd: "." });',
         "export const api = { loadCustomTools, createToolHarness, run };",
         'export const result: AgentToolResult = textResult("ok");',

@@ -5,13 +5,20 @@ export function tooldockRange(version: string): string {
   return `^${version}`;
 }
 
-/** The Tooldock packages a scaffold installs as dev dependencies (the runtime comes with the loader). */
+/**
+ * The Tooldock packages a scaffold installs as dev dependencies (the runtime comes with the
+ * loader, ast-edit with the CLI).
+ */
 export const SCAFFOLD_TOOLDOCK_PACKAGES: readonly string[] = [
+  "@tooldock/ast-edit",
   "@tooldock/cli",
   "@tooldock/loader",
   "@tooldock/runtime",
   "@tooldock/sdk",
 ];
+
+/** Packages another scaffold dependency depends on: listed only for a local install. */
+const BROUGHT_BY_OTHERS: ReadonlySet<string> = new Set(["@tooldock/runtime", "@tooldock/ast-edit"]);
 
 /**
  * `package.json`: the `tooldock` manifest (the whole `tools/` folder, so a second tool file is
@@ -28,9 +35,10 @@ export function packageJsonTemplate(
   const tooldockDevDependencies: Record<string, string> = {};
   for (const name of SCAFFOLD_TOOLDOCK_PACKAGES) {
     const local = localPackages[name];
-    // The runtime is listed only for a local install: from the registry the loader brings it.
+    // The runtime and ast-edit are listed only for a local install (so npm takes their tarballs,
+    // not a registry version): from the registry the loader and the CLI bring them.
     if (local !== undefined) tooldockDevDependencies[name] = local;
-    else if (name !== "@tooldock/runtime") tooldockDevDependencies[name] = range;
+    else if (!BROUGHT_BY_OTHERS.has(name)) tooldockDevDependencies[name] = range;
   }
   const manifest = {
     name: names.packageName,

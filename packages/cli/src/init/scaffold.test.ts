@@ -30,13 +30,14 @@ describe("scaffoldToolPackage", () => {
       "@tooldock/sdk": "^1.2.3",
     });
     expect(manifest.devDependencies["@tooldock/runtime"]).toBeUndefined();
+    expect(manifest.devDependencies["@tooldock/ast-edit"]).toBeUndefined();
     expect(manifest.peerDependencies).toEqual({ "@tooldock/sdk": "^1.2.3" });
   });
 
   it("with --from, depends on the tarballs in that folder through relative file: specs", async () => {
     const artifacts = join(root, "artifacts");
     await mkdir(artifacts);
-    for (const name of ["cli", "loader", "runtime", "sdk", "ai-sdk"]) {
+    for (const name of ["ast-edit", "cli", "loader", "runtime", "sdk", "ai-sdk"]) {
       await writeFile(join(artifacts, `tooldock-${name}-1.2.3.tgz`), "");
     }
     await writeFile(join(artifacts, "tooldock-sdk-1.0.0.tgz"), "");
@@ -48,6 +49,7 @@ describe("scaffoldToolPackage", () => {
     });
     const manifest = await manifestOf(directory);
     expect(manifest.devDependencies).toMatchObject({
+      "@tooldock/ast-edit": "file:../../artifacts/tooldock-ast-edit-1.2.3.tgz",
       "@tooldock/cli": "file:../../artifacts/tooldock-cli-1.2.3.tgz",
       "@tooldock/loader": "file:../../artifacts/tooldock-loader-1.2.3.tgz",
       "@tooldock/runtime": "file:../../artifacts/tooldock-runtime-1.2.3.tgz",
@@ -63,7 +65,9 @@ describe("scaffoldToolPackage", () => {
     await writeFile(join(artifacts, "tooldock-sdk-1.2.3.tgz"), "");
     const attempt = scaffoldToolPackage({ directory: "x", cwd: root, version: "1.2.3", from: "artifacts" });
     await expect(attempt).rejects.toThrow(UsageError);
-    await expect(attempt).rejects.toThrow(/lacks the tarball of @tooldock\/cli .*release:pack/);
+    await expect(attempt).rejects.toThrow(
+      /lacks the tarball of @tooldock\/ast-edit .*; @tooldock\/cli .*release:pack/,
+    );
     await expect(readFile(join(root, "x", "package.json"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
