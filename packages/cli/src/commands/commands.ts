@@ -8,6 +8,7 @@ import {
   schemaSpec,
   validateSpec,
 } from "./command-specs.js";
+import { inspectSpec } from "./inspect-spec.js";
 
 /**
  * Every command, in the order `tooldock --help` lists them. Each module is imported only when
@@ -21,4 +22,5 @@ export const COMMANDS: readonly Command[] = [
   { spec: initSpec, load: () => import("./init-command.js") },
   { spec: demoSpec, load: () => import("./demo-command.js") },
   { spec: mcpSpec, load: () => import("./mcp-command.js") },
+  { spec: inspectSpec, load: () => import("./inspect-command.js") },
 ];

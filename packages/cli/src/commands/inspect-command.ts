@@ -1,0 +1,86 @@
+import { flagOption, stringOption } from "../args/parse-command-args.js";
+import { UsageError } from "../args/usage-error.js";
+import { openInBrowser } from "../inspect/open-in-browser.js";
+import { isLoopbackHost } from "../inspect/request-guard.js";
+import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js";
+import { defaultToolPaths } from "../load/default-tool-paths.js";
+import { formatDiagnostics } from "../output/format-diagnostics.js";
+import type { CommandContext } from "./command.js";
+import { toolPathArgs } from "./tool-path-options.js";
+
+/**
+ * Runs `tooldock inspect` (spec: `inspectSpec`): serves the inspect page until SIGINT, SIGTERM
+ * or the io's signal, then disposes the session (pending actions discarded). Exit code 0.
+ */
+export async function run({ io, output, args, version }: CommandContext): Promise<number> {
+  const port = portOption(stringOption(args, "port"));
+  const host = stringOption(args, "host") ?? DEFAULT_INSPECT_HOST;
+  if (host.trim() === "") throw new UsageError("--host may not be empty", "inspect");
+  const given = toolPathArgs(args);
+  const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect");
+  const server = await startInspect({
+    paths,
+    cwd: io.cwd,
+    version,
+    host,
+    port,
+    cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
+  }).catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+      throw new UsageError(
+        `cannot listen on ${host}:${port} (${String(code)}); pick another --port or --host`,
+        "inspect",
+      );
+    throw error;
+  });
+  const { errorColors } = output;
+  if (server.diagnostics.length > 0)
+    output.printError(...formatDiagnostics(server.diagnostics, errorColors, io.cwd));
+  output.print(
+    `tooldock inspect: ${server.tools.length} tool(s) from ${server.modules} module(s), reloading on changes.`,
+    `Open ${server.url}`,
+    "Ctrl-C stops the server (pending actions are discarded).",
+  );
+  if (!isLoopbackHost(host)) {
+    output.printError(
+      errorColors.yellow(
+        `tooldock inspect: listening on ${host}, not only this machine: anyone who has the URL (its token) can run the tools.`,
+      ),
+    );
+  }
+  if (!flagOption(args, "no-open")) {
+    openInBrowser(server.url, (problem) =>
+      output.printError(`tooldock inspect: could not open a browser (${problem}); open the URL above.`),
+    );
+  }
+  await stopRequested(io.signal);
+  output.printError("tooldock inspect: stopping");
+  await server.close();
+  return 0;
+}
+
+/** `--port`: a whole number from 0 to 65535; default 0 (a free port). */
+function portOption(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${value}")`, "inspect");
+  return port;
+}
+
+/** Resolves on SIGINT, SIGTERM or when `signal` aborts. */
+function stopRequested(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop, { once: true });
+  });
+}

@@ -1,0 +1,35 @@
+// The static part of `tooldock inspect`: what `--help`, bad usage and argument parsing need.
+import type { CommandSpec } from "../args/command-spec.js";
+import { DEFAULT_PATHS_HELP, toolsOption } from "./tool-path-options.js";
+
+/** `tooldock inspect [paths…]`: a local web page to try the tools and resolve their pending actions. */
+export const inspectSpec: CommandSpec = {
+  name: "inspect",
+  summary: "Serve a local web page to try the tools, read their diffs and resolve pending actions",
+  usage: "tooldock inspect [paths…] [--tools PATH]… [--port N] [--host H] [--no-open]",
+  options: {
+    tools: toolsOption,
+    port: {
+      type: "string",
+      valueName: "N",
+      description: "Port to listen on, 0 to 65535 (default 0: a free one)",
+    },
+    host: {
+      type: "string",
+      valueName: "H",
+      description:
+        "Address to listen on (default 127.0.0.1; anything else exposes the page beyond this machine)",
+    },
+    "no-open": { type: "boolean", description: "Do not open the page in a browser; just print its URL" },
+  },
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+  details: [
+    DEFAULT_PATHS_HELP,
+    "The page lists every tool (flags, parameters) and load diagnostic, calls a tool through a form built " +
+      "from its schema (streamed updates, cancel), shows the pending stack top first with its diffs and " +
+      "applies or discards the top action as `resolve` does, and logs every event live. Editing a tool file " +
+      "reloads it into the same session: pending actions survive. The built-in ast_edit is always there.",
+    "The URL it prints carries a random token; no request is answered without it (after the first visit, a " +
+      "cookie carries it). It stops on Ctrl-C, discarding whatever is still pending.",
+  ],
+};

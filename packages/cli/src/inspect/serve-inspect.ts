@@ -1,0 +1,181 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAstEditTool } from "@tooldock/ast-edit";
+import { reportSessionHookFailures, ToolHost, type ToolWatcher, watchCustomTools } from "@tooldock/loader";
+import { Session } from "@tooldock/runtime";
+import type { Diagnostic, Logger } from "@tooldock/sdk";
+import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
+import { settleWithin } from "../call/settle-within.js";
+import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
+import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { createAccessToken } from "./access-token.js";
+import { InspectController } from "./inspect-controller.js";
+import { createRequestHandler } from "./inspect-server.js";
+import { defaultPageFolder, pageAssets } from "./page-assets.js";
+import { isWildcardHost, urlHost } from "./request-guard.js";
+
+/** The address `tooldock inspect` listens on unless `--host` says otherwise. */
+export const DEFAULT_INSPECT_HOST = "127.0.0.1";
+
+/** Options of {@link startInspect}. */
+export interface StartInspectOptions {
+  /** Tool modules, files or folders (already defaulted), relative to `cwd`. */
+  paths: string[];
+  /** Working folder of the session and the tools. */
+  cwd: string;
+  /** The CLI's version, shown on the page. */
+  version: string;
+  /** Address to listen on. Default {@link DEFAULT_INSPECT_HOST}. */
+  host?: string;
+  /** Port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Compile cache folder; default the loader's. */
+  cacheDir?: string;
+  /** Quiet time after a file change before the reload. Default: the loader's. */
+  debounceMs?: number;
+  /** Where the built page is. Default: found beside the CLI's code ({@link defaultPageFolder}). */
+  pageFolder?: string;
+  /** The access token; default a fresh random one. */
+  token?: string;
+}
+
+/** A running inspect server. */
+export interface InspectServer {
+  /** The URL to open, token included. */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** The first load's tools (by name) and diagnostics, `ast_edit` included. */
+  readonly tools: string[];
+  readonly modules: number;
+  readonly diagnostics: Diagnostic[];
+  readonly controller: InspectController;
+  /** Stops serving and watching, aborts running calls and disposes the session (pending actions discarded). */
+  close(): Promise<void>;
+}
+
+/**
+ * `tooldock inspect`: loads the tools into one session (with the built-in `ast_edit`), watches
+ * their files (a change reloads them into the same session, so pending actions survive), and
+ * serves the inspect page and its API over HTTP on `host:port` with a random token. See
+ * `inspect-server.ts` for what every request must carry.
+ */
+export async function startInspect(options: StartInspectOptions): Promise<InspectServer> {
+  const { cwd } = options;
+  const bindHost = options.host ?? DEFAULT_INSPECT_HOST;
+  const token = options.token ?? createAccessToken();
+  let controller: InspectController | undefined;
+  const releaseFaults = holdStrayFaults((fault) => {
+    controller?.hub.log(
+      "fault",
+      "a tool's code threw after its call (reported; the server goes on)",
+      describeStrayFault(fault),
+    );
+  });
+  const session = new Session({ cwd });
+  const host = new ToolHost({ cwd, logger: eventLogLogger(() => controller) });
+  host.setActiveSession(session);
+  let watcher: ToolWatcher | undefined;
+  let server: Server | undefined;
+  try {
+    session.register(createAstEditTool({ cwd }), "built-in");
+    watcher = await watchCustomTools({
+      paths: options.paths,
+      cwd,
+      host,
+      session,
+      builtInToolNames: [...BUILT_IN_TOOL_NAMES],
+      cacheDir: options.cacheDir,
+      debounceMs: options.debounceMs,
+      onReload: (reload) => controller?.reloaded(reload),
+      onError: (error) => controller?.hub.log("warning", error.message),
+    });
+    const loaded = watcher.initial;
+    const diagnostics = [...loaded.diagnostics];
+    const started = new InspectController({ session, version: options.version, diagnostics });
+    controller = started;
+    reportSessionHookFailures(session, loaded.tools, (diagnostic) =>
+      started.hub.log(
+        "warning",
+        `${diagnostic.code} ${diagnostic.toolName ?? ""}`.trim(),
+        diagnostic.message,
+      ),
+    );
+    await session.start();
+    server = createServer();
+    const port = await listen(server, options.port ?? 0, bindHost);
+    server.on(
+      "request",
+      createRequestHandler({
+        controller: started,
+        assets: pageAssets(options.pageFolder ?? defaultPageFolder()),
+        token,
+        bindHost,
+        port,
+      }),
+    );
+    const shownHost = urlHost(isWildcardHost(bindHost) ? DEFAULT_INSPECT_HOST : bindHost);
+    const running = server;
+    const runningWatcher = watcher;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${shownHost}:${port}/?token=${token}`,
+      port,
+      token,
+      tools: session
+        .tools()
+        .map((tool) => tool.name)
+        .filter((name) => name !== "resolve"),
+      modules: loaded.modules.length,
+      diagnostics,
+      controller: started,
+      close() {
+        closing ??= shutDown(running, runningWatcher);
+        return closing;
+      },
+    };
+  } catch (error) {
+    await shutDown(server, watcher);
+    throw error;
+  }
+
+  async function shutDown(
+    running: Server | undefined,
+    runningWatcher: ToolWatcher | undefined,
+  ): Promise<void> {
+    controller?.close();
+    if (running !== undefined) {
+      const closed = new Promise((resolve) => running.close(resolve));
+      running.closeAllConnections();
+      await closed;
+    }
+    await runningWatcher?.close();
+    host.setActiveSession(undefined);
+    await settleWithin(session.dispose(), DISCARD_BOUND_MS);
+    releaseFaults();
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** `pi.logger` of the tools: each message becomes a `log` line of the event log. */
+function eventLogLogger(controller: () => InspectController | undefined): Logger {
+  const log = (level: string) => (message: string, data?: unknown) => {
+    let detail: string | undefined;
+    try {
+      detail = data === undefined ? undefined : JSON.stringify(data);
+    } catch {
+      detail = String(data);
+    }
+    controller()?.hub.log("log", `[${level}] ${String(message)}`, detail);
+  };
+  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}

@@ -1,0 +1,118 @@
+import type { SessionEvent } from "@tooldock/runtime";
+import type { AgentToolResult } from "@tooldock/sdk";
+import type { LogKind } from "./inspect-protocol.js";
+
+/** Longest `detail` of a log entry, in characters; the page has the whole result elsewhere. */
+const MAX_DETAIL = 4_000;
+
+/** One event log line, before the hub numbers and dates it. */
+export interface LogLine {
+  kind: LogKind;
+  summary: string;
+  detail?: string;
+}
+
+/** The log line of a session event, or `undefined` for events the log leaves out. */
+export function logLineOf(event: SessionEvent): LogLine | undefined {
+  switch (event.type) {
+    case "tool-call-start":
+      return {
+        kind: "call",
+        summary: `call ${event.name} (${event.toolCallId})`,
+        detail: json(event.params),
+      };
+    case "tool-call-end": {
+      const outcome = event.result.isError === true ? "error" : "ok";
+      return {
+        kind: "result",
+        summary: `${event.name} returned ${outcome} (${event.toolCallId})`,
+        detail: resultText(event.result),
+      };
+    }
+    case "action-pending":
+      return {
+        kind: "push",
+        summary: `staged "${event.record.label}" (from ${event.record.sourceToolName})`,
+        detail: json(event.record.details),
+      };
+    case "action-applied":
+      return {
+        kind: "resolution",
+        summary: `applied "${event.record.label}"`,
+        detail: resultText(event.result),
+      };
+    case "action-apply-failed":
+      return {
+        kind: "resolution",
+        summary: `apply failed for "${event.record.label}"; it stays pending`,
+        detail: messageOf(event.error),
+      };
+    case "action-discarded":
+      return { kind: "resolution", summary: `discarded "${event.record.label}"`, detail: event.reason };
+    case "action-settled-late":
+      return {
+        kind: "fault",
+        summary: `the ${event.callback} of "${event.record.label}" settled after its deadline (${event.outcome}); nothing changed`,
+      };
+    case "reminder":
+      return {
+        kind: "reminder",
+        summary: `reminder: "${event.record.label}" is pending`,
+        detail: event.text,
+      };
+    case "tool-hook-failed":
+      return {
+        kind: "warning",
+        summary: `${event.toolName}: onSession(${event.event.reason}) failed`,
+        detail: messageOf(event.error),
+      };
+    case "tool-warning":
+      return {
+        kind: "warning",
+        summary: `${event.code} ${event.toolName}`,
+        detail: `${event.message}\n${event.hint}`,
+      };
+    case "tool-unregistered":
+      return { kind: "reload", summary: `unregistered ${event.toolName} (${event.origin})` };
+    case "tool-call-fault":
+      return {
+        kind: "fault",
+        summary: `${event.name}: ${event.fault} (${event.toolCallId})`,
+        ...(event.error === undefined ? {} : { detail: messageOf(event.error) }),
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** A result's text blocks (images as `[image/png]`), cut at {@link MAX_DETAIL}. */
+export function resultText(result: AgentToolResult): string {
+  const text = (result.content ?? [])
+    .map((block) => (block.type === "text" ? block.text : `[${block.mimeType} image]`))
+    .join("\n");
+  return cut(text);
+}
+
+/** The message of anything thrown, never throwing itself. */
+export function messageOf(error: unknown): string {
+  try {
+    return cut(error instanceof Error ? error.message : String(error));
+  } catch {
+    return "(an error that cannot be shown)";
+  }
+}
+
+function json(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return cut(JSON.stringify(value, null, 2));
+  } catch {
+    return "(not JSON)";
+  }
+}
+
+function cut(text: string): string {
+  return text.length <= MAX_DETAIL
+    ? text
+    : `${text.slice(0, MAX_DETAIL)}… [${text.length - MAX_DETAIL} more]`;
+}
