@@ -173,13 +173,15 @@ export const MCP_PENDING_POLICIES = ["block", "allow"] as const;
 
 /**
  * `tooldock mcp [paths…]`: serves the tools over the Model Context Protocol on stdio until
- * the client goes away (stdin closes), SIGINT or SIGTERM. Exit code 0 after a clean stop.
+ * the client goes away (stdin closes), SIGINT or SIGTERM, or with `--http` over Streamable
+ * HTTP. Exit code 0 after a clean stop.
  */
 export const mcpSpec: CommandSpec = {
   name: "mcp",
-  summary: "Serve the tools to an MCP client over stdio, pending actions included",
+  summary: "Serve the tools to an MCP client over stdio or HTTP, pending actions included",
   usage:
-    "tooldock mcp [paths…] [--tools PATH]… [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow]",
+    "tooldock mcp [paths…] [--tools PATH]… [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow] " +
+    "[--http [--port N] [--host H] [--token T] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]]",
   details: [
     DEFAULT_PATHS_HELP,
     "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
@@ -200,6 +202,12 @@ export const mcpSpec: CommandSpec = {
       "and the client is sent notifications/tools/list_changed.",
     'Register it with a client (its MCP configuration):\n  { "mcpServers": { "tooldock": { "command": "npx", "args": ["-y", "@tooldock/cli", ' +
       '"mcp", "./tools"] } } }',
+    "--http serves over MCP's Streamable HTTP transport at http://HOST:PORT/mcp (default 127.0.0.1:7717; --port 0 " +
+      "picks a free port; the URL is printed on stderr) instead of stdio: each client session gets its own session " +
+      "of the tools, with its own pending actions. Requests whose Host is not this server's or whose Origin is not " +
+      "allowed are refused (403); with --token or $TOOLDOCK_MCP_TOKEN each request needs Authorization: Bearer " +
+      "<token> (401). A session without a connection for --idle-timeout ms (default 1800000, 30 min) is closed and " +
+      "its pending actions discarded. It stops on SIGINT, SIGTERM or when its stdin pipe closes.",
   ],
   options: {
     tools: toolsOption,
@@ -221,6 +229,40 @@ export const mcpSpec: CommandSpec = {
       valueName: "DIR",
       description:
         "Working folder of the session and the tools, where paths are found (default: the current one)",
+    },
+    http: { type: "boolean", description: "Serve over Streamable HTTP instead of stdio" },
+    port: {
+      type: "string",
+      valueName: "N",
+      description: "With --http: the port (default 7717; 0: a free one)",
+    },
+    host: {
+      type: "string",
+      valueName: "H",
+      description: "With --http: the address to listen on (default 127.0.0.1, this machine only)",
+    },
+    token: {
+      type: "string",
+      valueName: "T",
+      description:
+        "With --http: the bearer token requests must carry (default: $TOOLDOCK_MCP_TOKEN, else none)",
+    },
+    "allow-host": {
+      type: "string",
+      multiple: true,
+      valueName: "H",
+      description: "With --http: a hostname accepted in the Host header besides localhost and the --host",
+    },
+    "allow-origin": {
+      type: "string",
+      multiple: true,
+      valueName: "O",
+      description: "With --http: an Origin (scheme://host:port) whose web pages may call the server",
+    },
+    "idle-timeout": {
+      type: "string",
+      valueName: "MS",
+      description: "With --http: close a session after this long without a connection (default 1800000)",
     },
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Writable } from "node:stream";
+import { TooldockError } from "@tooldock/sdk";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { CliIo } from "../cli-io.js";
@@ -8,6 +9,7 @@ import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
 import type { CommandContext } from "./command.js";
 import type { MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
+import { readMcpHttpOptions, stdinIsPipe } from "./mcp-http-options.js";
 import { toolPathArgs } from "./tool-path-options.js";
 
 /** How long a stopped server waits for the event loop to drain before it exits anyway. */
@@ -15,9 +17,11 @@ const EXIT_GRACE_MS = 1000;
 
 /**
  * Runs `tooldock mcp` (spec: `mcpSpec`): serves the tools over the Model Context Protocol on stdio until
- * the client goes away (stdin closes), SIGINT or SIGTERM. Exit code 0 after a clean stop.
+ * the client goes away (stdin closes), SIGINT or SIGTERM; with `--http`, over Streamable HTTP
+ * until SIGINT, SIGTERM or its stdin pipe closes. Exit code 0 after a clean stop.
  */
 export async function run({ io, args }: CommandContext): Promise<number> {
+  const http = readMcpHttpOptions(args, io.env);
   const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
   const given = toolPathArgs(args);
   const paths = given.length > 0 ? given : await defaultToolPaths(cwd, "mcp");
@@ -26,20 +30,36 @@ export async function run({ io, args }: CommandContext): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    await serveMcp({
+    const common = {
       paths,
       cwd,
-      stdin: process.stdin,
-      stdout: asWritable(io.stdout),
       stderr: asWritable(io.stderr),
       signal: io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal,
-      watch: flagOption(args, "watch"),
       // The parser accepts only the spec's choices.
       resolve: stringOption(args, "resolve") as (typeof MCP_RESOLVE_LISTINGS)[number] | undefined,
       pendingPolicy: stringOption(args, "pending-policy") as
         | (typeof MCP_PENDING_POLICIES)[number]
         | undefined,
-    });
+    };
+    if (http === undefined) {
+      await serveMcp({
+        ...common,
+        stdin: process.stdin,
+        stdout: asWritable(io.stdout),
+        watch: flagOption(args, "watch"),
+      });
+    } else {
+      const { serveMcpHttp } = await import("../mcp/http/serve-mcp-http.js");
+      await serveMcpHttp({
+        ...common,
+        ...http,
+        stdin: io.stdout === process.stdout && stdinIsPipe() ? process.stdin : undefined,
+      }).catch((error: unknown) => {
+        if (TooldockError.isInstance(error) && error.code === "E_MCP_LISTEN")
+          throw new UsageError(error.message, "mcp");
+        throw error;
+      });
+    }
     // The client is gone and the session disposed, but a tool may still hold the event loop
     // (a timer, a watcher): a server nobody talks to must not linger, so exit regardless
     // once a short grace period passes. The timer is unref'd: a clean process exits at once.

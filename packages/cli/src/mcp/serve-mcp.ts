@@ -19,6 +19,8 @@ import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
+import { disposeServedSession } from "./dispose-served-session.js";
+import { messageOf } from "./message-of.js";
 import { replyToBadMessages } from "./reply-to-bad-messages.js";
 import { reserveStdout } from "./reserve-stdout.js";
 import type { ResolveListing } from "./resolve-listing.js";
@@ -152,17 +154,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     await watcher?.close();
-    const pending = session.pending.list();
-    if (pending.length > 0) {
-      const labels = pending.map((record) => record.label).join("; ");
-      say(`discarding ${pending.length} pending action(s): ${labels}`);
-    }
-    if (!(await settleWithin(session.dispose(), DISCARD_BOUND_MS))) {
-      say(
-        `discarding the pending actions (their reject) or the tools' shutdown did not finish within ${DISCARD_BOUND_MS} ms; ` +
-          "stopping without waiting for it.",
-      );
-    }
+    await disposeServedSession(session, say);
     reserved?.release();
     releaseFaults();
   }
@@ -176,12 +168,4 @@ function describeReload(reload: ToolsReload): string {
   const problems =
     errors > 0 ? `; ${errors} error(s), see above (a module that failed keeps its previous tools)` : "";
   return `reloaded after a change: added ${list(added)}; removed ${list(removed)}; replaced ${list(replaced)}${problems}`;
-}
-
-function messageOf(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "(an error that cannot be shown)";
-  }
 }

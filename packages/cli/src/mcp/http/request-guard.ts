@@ -1,0 +1,89 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+
+/** Hostnames a loopback server answers to by default: what a local client puts in `Host`. */
+export const LOOPBACK_HOSTNAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/** What {@link checkRequest} lets through. */
+export interface RequestGuard {
+  /** Hostnames (no port; IPv6 in brackets) accepted in the `Host` header, lower case. */
+  allowedHosts: readonly string[];
+  /** Origins (`scheme://host[:port]`) accepted in the `Origin` header; a request without one passes. */
+  allowedOrigins: readonly string[];
+  /** The bearer token every request must carry; `undefined`: none asked. */
+  token?: string;
+}
+
+/** A refused request: the HTTP status and the JSON-RPC error message sent with it. */
+export interface Refusal {
+  status: 401 | 403;
+  message: string;
+}
+
+/**
+ * Checks a request's `Host`, `Origin` and `Authorization` headers, in that order, and says
+ * why it is refused (`undefined`: accepted). `Host` and `Origin` defend against DNS rebinding
+ * and against web pages: a page from another site that the browser sends here carries its
+ * own `Origin`, and a rebound name its own `Host`; either is a `403`. A missing or wrong
+ * bearer token is a `401`; tokens are compared in constant time (as SHA-256 digests, so the
+ * comparison does not leak the token's length either).
+ */
+export function checkRequest(headers: IncomingHttpHeaders, guard: RequestGuard): Refusal | undefined {
+  const host = hostnameOf(headers.host);
+  if (host === undefined || !guard.allowedHosts.includes(host)) {
+    return {
+      status: 403,
+      message: `Forbidden: Host ${JSON.stringify(headers.host ?? "")} is not one this server answers to (allowed: ${guard.allowedHosts.join(", ")}); start it with --allow-host to add one`,
+    };
+  }
+  const origin = headers.origin;
+  if (origin !== undefined && !guard.allowedOrigins.includes(normalOrigin(origin))) {
+    return {
+      status: 403,
+      message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed (allowed: ${guard.allowedOrigins.join(", ")}); start the server with --allow-origin ${JSON.stringify(origin)} if that page may use it`,
+    };
+  }
+  if (guard.token !== undefined && !bearerMatches(headers.authorization, guard.token)) {
+    return {
+      status: 401,
+      message:
+        headers.authorization === undefined
+          ? "Unauthorized: this server needs a bearer token (Authorization: Bearer <token>, the server's --token or TOOLDOCK_MCP_TOKEN)"
+          : "Unauthorized: the bearer token is wrong; send the server's --token or TOOLDOCK_MCP_TOKEN as Authorization: Bearer <token>",
+    };
+  }
+  return undefined;
+}
+
+/** The hostname of a `Host` header value (port dropped, lower case); `undefined` when it is not one. */
+export function hostnameOf(host: string | undefined): string | undefined {
+  if (host === undefined || host === "") return undefined;
+  try {
+    const url = new URL(`http://${host}`);
+    // A Host header is host[:port] and nothing else.
+    if (url.username !== "" || url.password !== "" || url.pathname !== "/" || url.search !== "")
+      return undefined;
+    return url.hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `scheme://host[:port]` as a browser sends it (lower case, default port left out). */
+export function normalOrigin(origin: string): string {
+  try {
+    const url = new URL(origin);
+    return url.origin === "null" ? origin : url.origin;
+  } catch {
+    return origin;
+  }
+}
+
+function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(authorization ?? "");
+  const given = createHash("sha256")
+    .update(match?.[1] ?? "")
+    .digest();
+  const expected = createHash("sha256").update(token).digest();
+  return timingSafeEqual(given, expected) && match !== null;
+}

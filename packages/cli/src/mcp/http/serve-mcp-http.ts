@@ -1,0 +1,321 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Readable, Writable } from "node:stream";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { loadCustomTools, reportSessionHookFailures, ToolHost } from "@tooldock/loader";
+import { type PendingPolicy, Session } from "@tooldock/runtime";
+import { type Diagnostic, TooldockError } from "@tooldock/sdk";
+import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
+import { settleWithin } from "../../call/settle-within.js";
+import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
+import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
+import { createColors } from "../../output/colors.js";
+import { formatDiagnostics } from "../../output/format-diagnostics.js";
+import { escapeTerminalText } from "../../output/terminal-text.js";
+import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
+import { disposeServedSession } from "../dispose-served-session.js";
+import { messageOf } from "../message-of.js";
+import type { ResolveListing } from "../resolve-listing.js";
+import type { ServeMcpResult } from "../serve-mcp.js";
+import { createStderrLogger } from "../stderr-logger.js";
+import { HttpSessionTable } from "./http-session-table.js";
+import { readJsonBody } from "./read-json-body.js";
+import { checkRequest, LOOPBACK_HOSTNAMES, normalOrigin, type RequestGuard } from "./request-guard.js";
+
+/** The port of `tooldock mcp --http` without `--port`. */
+export const DEFAULT_MCP_HTTP_PORT = 7717;
+/** The address of `tooldock mcp --http` without `--host`: this machine only. */
+export const DEFAULT_MCP_HTTP_HOST = "127.0.0.1";
+/** How long a session may go without a connection before it is closed (30 minutes). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** The one path the server answers on. */
+export const MCP_HTTP_PATH = "/mcp";
+/** Most sessions open at once; an `initialize` beyond is answered `503`. */
+export const MAX_HTTP_SESSIONS = 100;
+
+/** Options of {@link serveMcpHttp}. */
+export interface ServeMcpHttpOptions {
+  /** Tool modules, files or directories, relative to `cwd`. */
+  paths: string[];
+  /** Working directory of every session and the tools. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Load diagnostics, tool logs, the URL and server faults. Default: `process.stderr`. */
+  stderr?: Writable;
+  /** Aborting stops the server. */
+  signal?: AbortSignal;
+  /** When given, the server stops once it ends or closes (a parent that closed its pipe). */
+  stdin?: Readable;
+  /** Address to listen on. Default {@link DEFAULT_MCP_HTTP_HOST}. */
+  host?: string;
+  /** Port to listen on; `0` picks a free one. Default {@link DEFAULT_MCP_HTTP_PORT}. */
+  port?: number;
+  /** A bearer token every request must carry (`Authorization: Bearer <token>`). Default: none. */
+  token?: string;
+  /** Hostnames accepted in `Host` besides localhost, 127.0.0.1, [::1] and `host`. */
+  allowHosts?: readonly string[];
+  /** Origins accepted in `Origin` besides the server's own (`http://localhost:<port>`, …). */
+  allowOrigins?: readonly string[];
+  /** A session without a connection for this long is closed, its pending actions discarded. Default {@link DEFAULT_IDLE_TIMEOUT_MS}. */
+  idleTimeoutMs?: number;
+  /** When `tools/list` includes `resolve` (see `createMcpServer`). Default: `"pending"`. */
+  resolve?: ResolveListing;
+  /** Each session's `pendingPolicy`. Default: `"block"`. */
+  pendingPolicy?: PendingPolicy;
+  /** Registers the built-in tools asked for into each new session (`--builtin`). */
+  registerBuiltins?: (session: Session) => void;
+}
+
+/** One MCP session of the HTTP server: its own Tooldock session, server and transport. */
+interface Served {
+  id: string;
+  session: Session;
+  mcp: TooldockMcpServer;
+  transport: StreamableHTTPServerTransport;
+}
+
+/**
+ * `tooldock mcp --http`: loads the tool modules once and serves them over MCP's Streamable
+ * HTTP transport at `http://<host>:<port>/mcp` until `signal` aborts or `stdin` closes. Each
+ * MCP session (each `initialize`) gets a `Session` of its own, with the loaded tools, its
+ * own pending stack and tool list; a session the client ends (`DELETE`), one idle for
+ * `idleTimeoutMs`, and every session at shutdown is disposed, which discards its pending
+ * actions through their `reject`.
+ *
+ * Every request is checked first ({@link checkRequest}): its `Host` must name this server
+ * (DNS rebinding), its `Origin`, when it has one, must be allowed (web pages), and with a
+ * `token` it must carry it. The URL is printed on stderr once listening.
+ *
+ * @example
+ * await serveMcpHttp({ paths: ["./tools"], port: 0, signal }); // resolves once signal aborts
+ */
+export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeMcpResult> {
+  const stderr = options.stderr ?? process.stderr;
+  const cwd = options.cwd ?? process.cwd();
+  const hostname = options.host ?? DEFAULT_MCP_HTTP_HOST;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const say = (text: string) =>
+    stderr.write(`tooldock mcp: ${escapeTerminalText(text, { multiline: true })}\n`);
+  const writeDiagnostics = (diagnostics: readonly Diagnostic[]) => {
+    if (diagnostics.length > 0)
+      stderr.write(`${formatDiagnostics([...diagnostics], createColors(false), cwd).join("\n")}\n`);
+  };
+  const closing = new Set<Promise<void>>();
+  const closeServed = (served: Served, why: string) => {
+    const done = closeSession(served, why, say).finally(() => closing.delete(done));
+    closing.add(done);
+  };
+  const sessions = new HttpSessionTable<Served>(idleTimeoutMs, (_id, served) =>
+    closeServed(served, `idle for ${idleTimeoutMs} ms without a connection; closing it`),
+  );
+  const releaseFaults = holdStrayFaults((fault) => {
+    const text = `${describeStrayFault(fault)}\n(reported; the server goes on)`;
+    say(text);
+    for (const served of sessions.values()) served.mcp.log("error", text);
+  });
+  let server: Server | undefined;
+  try {
+    const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
+    const loaded = await loadCustomTools({
+      paths: options.paths,
+      cwd,
+      host,
+      builtInToolNames: [...BUILT_IN_TOOL_NAMES],
+    });
+    writeDiagnostics(loaded.diagnostics);
+
+    const openSession = async (): Promise<Served> => {
+      const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
+      for (const { tool, path } of loaded.tools) session.register(tool, path);
+      options.registerBuiltins?.(session);
+      reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
+      await session.start();
+      const mcp = createMcpServer({
+        session,
+        resolve: options.resolve,
+        onError: (error) => say(messageOf(error)),
+      });
+      const served: Served = { id: "", session, mcp, transport: undefined as never };
+      served.transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          served.id = id;
+          sessions.add(id, served);
+          say(`session ${shortId(id)}: opened (${sessions.size} open)`);
+        },
+        onsessionclosed: (id) => {
+          if (sessions.delete(id) !== undefined) closeServed(served, "ended by the client");
+        },
+      });
+      mcp.server.onerror = (error) =>
+        say(`session ${shortId(served.id)}: protocol error: ${messageOf(error)}`);
+      await mcp.connect(served.transport);
+      return served;
+    };
+
+    let guard: RequestGuard | undefined;
+    server = createServer((request, response) => {
+      handleRequest(request, response).catch((error: unknown) => {
+        say(`a request failed: ${messageOf(error)}`);
+        if (!response.headersSent) replyError(response, 500, -32603, "Internal error");
+        else response.destroy();
+      });
+    });
+    const handleRequest = async (request: IncomingMessage, response: ServerResponse) => {
+      if (guard === undefined) return replyError(response, 503, -32000, "Service Unavailable: starting");
+      const refusal = checkRequest(request.headers, guard);
+      if (refusal !== undefined) {
+        const challenge: Record<string, string> =
+          refusal.status === 401 ? { "WWW-Authenticate": 'Bearer realm="tooldock"' } : {};
+        return replyError(response, refusal.status, -32000, refusal.message, challenge);
+      }
+      if (new URL(request.url ?? "/", "http://localhost").pathname !== MCP_HTTP_PATH)
+        return replyError(response, 404, -32000, `Not Found: the MCP endpoint is ${MCP_HTTP_PATH}`);
+      const sessionId = request.headers["mcp-session-id"];
+      if (typeof sessionId === "string") {
+        const served = sessions.get(sessionId);
+        if (served === undefined) {
+          return replyError(
+            response,
+            404,
+            -32001,
+            "Session not found: it was ended or expired (its pending actions were discarded); start a new one with initialize",
+          );
+        }
+        sessions.hold(sessionId, response);
+        return served.transport.handleRequest(request, response);
+      }
+      if (request.method !== "POST")
+        return replyError(
+          response,
+          400,
+          -32000,
+          "Bad Request: no Mcp-Session-Id header; start with a POST of initialize",
+        );
+      const body = await readJsonBody(request);
+      if (!body.ok) return replyError(response, body.status, body.code, body.message);
+      if (!isInitializeRequest(body.value)) {
+        return replyError(
+          response,
+          400,
+          -32600,
+          "Bad Request: no Mcp-Session-Id header; a session starts with an initialize request",
+        );
+      }
+      if (sessions.size >= MAX_HTTP_SESSIONS) {
+        return replyError(
+          response,
+          503,
+          -32000,
+          `Service Unavailable: ${MAX_HTTP_SESSIONS} sessions are open; end one (DELETE) or wait for idle ones to expire`,
+        );
+      }
+      const served = await openSession();
+      await served.transport.handleRequest(request, response, body.value);
+      // An initialize the transport refused opened no session: drop what was made for it.
+      if (served.id === "") closeServed(served, "initialize refused");
+    };
+
+    const port = await listen(server, options.port ?? DEFAULT_MCP_HTTP_PORT, hostname);
+    guard = {
+      allowedHosts: allowedHostsFor(hostname, options.allowHosts ?? []),
+      allowedOrigins: allowedOriginsFor(hostname, port, options.allowOrigins ?? []),
+      token: options.token,
+    };
+    const url = `http://${urlHost(hostname)}:${port}${MCP_HTTP_PATH}`;
+    say(`serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on ${url}`);
+    if (options.token === undefined && !LOOPBACK_HOSTNAMES.includes(urlHost(hostname))) {
+      say(
+        `warning: listening on ${hostname} without a token: anyone who reaches this port can run the tools; ` +
+          "set TOOLDOCK_MCP_TOKEN (or --token) or listen on 127.0.0.1",
+      );
+    }
+    await stopped(options.signal, options.stdin);
+    return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
+  } finally {
+    server?.close();
+    for (const served of sessions.deleteAll()) closeServed(served, "the server is stopping");
+    await Promise.all([...closing]);
+    server?.closeAllConnections();
+    releaseFaults();
+  }
+}
+
+/** Disposes a session (pending actions discarded through `reject`), then closes its transport. */
+async function closeSession(served: Served, why: string, say: (text: string) => void): Promise<void> {
+  const prefix = `session ${shortId(served.id)}: `;
+  if (served.id !== "") say(`${prefix}${why}`);
+  await disposeServedSession(served.session, say, prefix);
+  await settleWithin(served.mcp.close(), DISCARD_BOUND_MS);
+}
+
+/** The first 8 characters of a session id: enough to tell sessions apart on stderr, not enough to use one. */
+function shortId(id: string): string {
+  return id === "" ? "(new)" : id.slice(0, 8);
+}
+
+function replyError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { "Content-Type": "application/json", ...headers });
+  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/** Listens and resolves to the port; a port in use or an address not on this machine is an `E_MCP_LISTEN`. */
+function listen(server: Server, port: number, hostname: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) =>
+      reject(
+        new TooldockError(
+          "E_MCP_LISTEN",
+          `cannot listen on ${hostname}:${port}: ${error.message}; choose another --port (0 picks a free one) or --host`,
+          { cause: error },
+        ),
+      );
+    server.once("error", fail);
+    server.listen(port, hostname, () => {
+      server.off("error", fail);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** A listening address as a URL's host: IPv6 in brackets, lower case. */
+function urlHost(hostname: string): string {
+  const host = hostname.toLowerCase();
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+function allowedHostsFor(hostname: string, extra: readonly string[]): string[] {
+  const wildcard = hostname === "0.0.0.0" || hostname === "::";
+  const own = wildcard ? [] : [urlHost(hostname)];
+  return [...new Set([...LOOPBACK_HOSTNAMES, ...own, ...extra.map(urlHost)])];
+}
+
+function allowedOriginsFor(hostname: string, port: number, extra: readonly string[]): string[] {
+  const own = allowedHostsFor(hostname, []).map((host) => `http://${host}:${port}`);
+  return [...new Set([...own, ...extra.map(normalOrigin)])];
+}
+
+/** Settles once `signal` aborts or `stdin` ends or closes (its data is read and dropped meanwhile). */
+function stopped(signal: AbortSignal | undefined, stdin: Readable | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      signal?.removeEventListener("abort", stop);
+      stdin?.off("end", stop);
+      stdin?.off("close", stop);
+      stdin?.pause();
+      resolve();
+    };
+    if (signal?.aborted) return stop();
+    signal?.addEventListener("abort", stop, { once: true });
+    stdin?.once("end", stop);
+    stdin?.once("close", stop);
+    stdin?.resume();
+  });
+}

@@ -1,0 +1,219 @@
+// End to end: the BUILT `tooldock mcp --http` with the SDK's Streamable HTTP client: separate
+// sessions per client, Host/Origin and token checks, idle expiry, shutdown. Build first: `pnpm build`.
+
+import { readdir } from "node:fs/promises";
+import { request } from "node:http";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, runCli, tempDir } from "./cli-process.js";
+import { connectHttpClient, startMcpHttpChild } from "./mcp-http-child.js";
+import { textOf } from "./mcp-in-memory.js";
+
+/** Stages "Stage <what>"; apply writes applied-<what>.txt, reject writes rejected-<what>.txt. */
+const STAGE_TOOL = `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default (pi) => ({
+  name: "stage",
+  label: "Stage",
+  description: "Stages a marker file.",
+  deferrable: true,
+  parameters: pi.typebox.Type.Object({ what: pi.typebox.Type.String() }),
+  execute: async (_id, params, _onUpdate, ctx) => {
+    ctx.pushPendingAction({
+      label: "Stage " + params.what,
+      apply: async () => {
+        writeFileSync(join(ctx.cwd, "applied-" + params.what + ".txt"), "");
+        return { content: [{ type: "text", text: "applied " + params.what }] };
+      },
+      reject: async () => {
+        writeFileSync(join(ctx.cwd, "rejected-" + params.what + ".txt"), "");
+      },
+    });
+    return { content: [{ type: "text", text: "Preview: stage " + params.what }] };
+  },
+});
+`;
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+const cleanups: Array<() => Promise<void> | void> = [];
+beforeAll(() => {
+  assertBuilt();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serve(args: string[] = [], env: Record<string, string> = {}) {
+  const work = await tempDir({ "tools/stage.mjs": STAGE_TOOL });
+  cleanups.push(work.remove);
+  const server = await startMcpHttpChild(["tools", ...args], work.path, env);
+  cleanups.push(async () => {
+    server.kill();
+    await server.exited;
+  });
+  const files = async () => (await readdir(work.path)).filter((name) => name.endsWith(".txt")).sort();
+  return { ...server, cwd: work.path, files };
+}
+
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const connected = await connectHttpClient(url, headers);
+  cleanups.push(() => connected.client.close());
+  return connected;
+}
+
+/** A raw POST (node:http, so Host and Origin are exactly what is given). */
+function post(url: string, headers: Record<string, string>, body: unknown = INITIALIZE) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json, text/event-stream",
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (chunk: string) => {
+            text += chunk;
+            // An accepted initialize answers on an event stream: the first event is enough.
+            if (text.includes("\n\n")) res.destroy();
+          });
+          const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+          res.on("end", done);
+          res.on("close", done);
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify(body));
+    },
+  );
+}
+
+describe("tooldock mcp --http", () => {
+  it("serves two clients at once, each with its own session and pending stack", async () => {
+    const server = await serve();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const a = await connect(server.url);
+    const b = await connect(server.url);
+    expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
+
+    const stagedA = await a.client.callTool({ name: "stage", arguments: { what: "a" } });
+    expect(textOf(stagedA)).toContain("Preview: stage a");
+    // B's session has nothing pending: no resolve listed, and its own call is not blocked by A's action.
+    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["stage"]);
+    expect((await a.client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "stage"]);
+    const stagedB = await b.client.callTool({ name: "stage", arguments: { what: "b" } });
+    expect(stagedB.isError).toBeFalsy();
+
+    const applied = await a.client.callTool({
+      name: "resolve",
+      arguments: { action: "apply", reason: "ok" },
+    });
+    expect(textOf(applied)).toBe("applied a");
+    expect(await server.files()).toEqual(["applied-a.txt"]);
+    // A's apply took A's action only: B's is still pending, and B decides it.
+    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "stage"]);
+    const discarded = await b.client.callTool({
+      name: "resolve",
+      arguments: { action: "discard", reason: "no" },
+    });
+    expect(discarded.isError).toBeFalsy();
+    expect(await server.files()).toEqual(["applied-a.txt", "rejected-b.txt"]);
+    const empty = await a.client.callTool({
+      name: "resolve",
+      arguments: { action: "apply", reason: "again" },
+    });
+    expect(textOf(empty)).toContain("No pending action to resolve");
+  });
+
+  it("refuses a request from a foreign Origin or for a foreign Host (403), before any session opens", async () => {
+    const server = await serve();
+    const { port } = new URL(server.url);
+    const foreignOrigin = await post(server.url, { Origin: "https://evil.example" });
+    expect(foreignOrigin.status).toBe(403);
+    expect(JSON.parse(foreignOrigin.body).error.message).toContain(
+      'Origin "https://evil.example" is not allowed',
+    );
+    // DNS rebinding: a name that resolves to 127.0.0.1 reaches the server with its own Host.
+    const rebound = await post(server.url, { Host: `evil.example:${port}` });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).error.message).toContain("Host");
+    expect(server.stderr()).not.toContain("opened");
+    // The server's own origin and localhost are fine.
+    const own = await post(server.url, { Origin: `http://127.0.0.1:${port}`, Host: `localhost:${port}` });
+    expect(own.status).toBe(200);
+    expect(own.headers["mcp-session-id"]).toEqual(expect.any(String));
+  });
+
+  it("with TOOLDOCK_MCP_TOKEN, refuses a missing or wrong bearer token (401) and serves the right one", async () => {
+    const server = await serve([], { TOOLDOCK_MCP_TOKEN: "s3cret-token" });
+    const missing = await post(server.url, {});
+    expect(missing.status).toBe(401);
+    expect(missing.headers["www-authenticate"]).toContain("Bearer");
+    const wrong = await post(server.url, { Authorization: "Bearer s3cret-tokem" });
+    expect(wrong.status).toBe(401);
+    expect(JSON.parse(wrong.body).error.message).toContain("the bearer token is wrong");
+    await expect(connectHttpClient(server.url, { Authorization: "Bearer nope" })).rejects.toThrow(
+      /Unauthorized/,
+    );
+    const { client } = await connect(server.url, { Authorization: "Bearer s3cret-token" });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["stage"]);
+  });
+
+  it("expires a session left without a connection, discarding its actions through reject", async () => {
+    const server = await serve(["--idle-timeout", "300"]);
+    const { client, transport } = await connect(server.url);
+    await client.callTool({ name: "stage", arguments: { what: "gone" } });
+    const sessionId = transport.sessionId ?? "";
+    await client.close(); // goes away without ending the session (no DELETE)
+    await expect.poll(server.files, { timeout: 10_000 }).toEqual(["rejected-gone.txt"]);
+    expect(server.stderr()).toContain("idle for 300 ms without a connection");
+    expect(server.stderr()).toContain("discarding 1 pending action(s): Stage gone");
+    const late = await post(
+      server.url,
+      { "Mcp-Session-Id": sessionId },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    );
+    expect(late.status).toBe(404);
+  });
+
+  it("stops cleanly when its stdin pipe closes, discarding what is pending; exit code 0", async () => {
+    const server = await serve();
+    const { client } = await connect(server.url);
+    await client.callTool({ name: "stage", arguments: { what: "left" } });
+    server.closeStdin();
+    expect(await server.exited).toBe(0);
+    expect(await server.files()).toEqual(["rejected-left.txt"]);
+    expect(server.stderr()).toContain("the server is stopping");
+  });
+
+  it("stops cleanly on SIGTERM; exit code 0", async () => {
+    const server = await serve();
+    await connect(server.url);
+    server.signal("SIGTERM");
+    expect(await server.exited).toBe(0);
+  });
+
+  it("options of --http without it, and --watch with it, are bad usage", async () => {
+    const work = await tempDir({ "tools/stage.mjs": STAGE_TOOL });
+    cleanups.push(work.remove);
+    const port = await runCli(["mcp", "tools", "--port", "1234"], { cwd: work.path });
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain("--port needs --http");
+    const watch = await runCli(["mcp", "tools", "--http", "--watch"], { cwd: work.path });
+    expect(watch.code).toBe(2);
+    expect(watch.stderr).toContain("--watch works over stdio only");
+    const badPort = await runCli(["mcp", "tools", "--http", "--port", "70000"], { cwd: work.path });
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain("--port must be a whole number from 0 to 65535");
+  });
+});
