@@ -51,7 +51,7 @@ describe("tooldock inspect: state", () => {
       deferrable: true,
       hidden: false,
       origin: join("tools", "inspect-tools.ts"),
-      annotations: { title: "Stage a note", readOnlyHint: false },
+      annotations: { title: "Stage a note", readOnlyHint: true },
       parameters: { type: "object", properties: { note: { type: "string" } } },
     });
     expect(tools.find((tool) => tool.name === "ast_edit")).toMatchObject({

@@ -105,7 +105,7 @@ describe("tooldock mcp (built, over stdio)", () => {
     expect(names).toContain("batch_rename_preview");
     expect(names).not.toContain("resolve");
     const rename = tools.find((tool) => tool.name === "batch_rename_preview");
-    expect(rename?.annotations?.readOnlyHint).toBe(false);
+    expect(rename?.annotations?.readOnlyHint).toBe(true); // it only stages; resolve applies
     expect(rename?.inputSchema).toMatchObject({
       type: "object",
       required: expect.arrayContaining(["files"]),

@@ -17,6 +17,7 @@ export type { EventBus, EventHandler, ToolMessage } from "./types/event-bus.js";
 export type { CustomToolPendingAction } from "./types/pending-action.js";
 export type { InferParams, ToolParameters } from "./types/schema.js";
 export type { CustomToolSessionDetails, CustomToolSessionEvent } from "./types/session-event.js";
+export type { ToolAnnotations } from "./types/tool-annotations.js";
 export type {
   CustomToolAPI,
   ExecOptions,

@@ -122,9 +122,10 @@ describe("createMcpServer", () => {
       annotations: { title: "Echo" },
     });
     expect(listedEcho?.annotations?.readOnlyHint).toBeUndefined();
+    // A deferrable tool only stages a preview: read-only until `resolve` applies it.
     expect(tools.find((entry) => entry.name === "stage")?.annotations).toEqual({
       title: "Stage",
-      readOnlyHint: false,
+      readOnlyHint: true,
     });
   });
 

@@ -9,11 +9,7 @@ const inputSchemas = new WeakMap<CustomTool, InputSchema>();
 
 /**
  * Turns a Tooldock tool into the definition `tools/list` returns: name, title (the label),
- * description, JSON Schema input and annotations.
- *
- * Annotations only claim what Tooldock knows: a deferrable tool and `resolve` are not
- * read-only (the first stages changes, the second applies them, so `resolve` is also
- * destructive); other tools carry just their title, which leaves the MCP defaults.
+ * description, JSON Schema input and annotations ({@link annotationsOf}).
  */
 export function toMcpTool(tool: CustomTool): Tool {
   return {
@@ -25,12 +21,30 @@ export function toMcpTool(tool: CustomTool): Tool {
   };
 }
 
-function annotationsOf(tool: CustomTool): ToolAnnotations {
-  if (tool.name === RESOLVE_TOOL_NAME) {
-    return { title: tool.label, readOnlyHint: false, destructiveHint: true, idempotentHint: false };
-  }
-  if (tool.deferrable) return { title: tool.label, readOnlyHint: false };
-  return { title: tool.label };
+/** What `resolve` is advertised as: it applies staged changes (or discards them). */
+const RESOLVE_ANNOTATIONS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+};
+
+/**
+ * A deferrable tool only stages a preview: its call changes nothing by itself (the change is
+ * made by `resolve`, which is advertised as destructive), so a client may run it without
+ * asking. A deferrable tool that also changes things directly says so with
+ * `annotations: { readOnlyHint: false, … }`.
+ */
+const DEFERRABLE_ANNOTATIONS: ToolAnnotations = { readOnlyHint: true };
+
+/**
+ * The annotations a tool is listed with: `title` (default its label), then Tooldock's defaults
+ * (`resolve`: not read-only, destructive, not idempotent; a deferrable tool: read-only; other
+ * tools none, which leaves MCP's defaults), then what the author declared, which wins.
+ */
+export function annotationsOf(tool: CustomTool): ToolAnnotations {
+  const defaults =
+    tool.name === RESOLVE_TOOL_NAME ? RESOLVE_ANNOTATIONS : tool.deferrable ? DEFERRABLE_ANNOTATIONS : {};
+  return { title: tool.label, ...defaults, ...tool.annotations };
 }
 
 /** The tool's JSON Schema, computed once per tool. */

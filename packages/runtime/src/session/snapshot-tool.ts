@@ -2,6 +2,7 @@ import { types } from "node:util";
 import type { CustomTool } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import { adaptLegacyExecute, isLegacyExecuteOrder } from "./execute-order.js";
+import { readAnnotations } from "./tool-annotations.js";
 
 // Captured when this module is evaluated, so a tool module that replaces them later cannot
 // change how tools are read and called.
@@ -23,6 +24,7 @@ const TOOL_FIELDS = [
   "parameters",
   "hidden",
   "deferrable",
+  "annotations",
   "execute",
   "onSession",
 ] as const;
@@ -46,6 +48,8 @@ export type ToolSnapshot =
        * calls it in that order, and the caller warns (`W_LEGACY_EXECUTE_ORDER`).
        */
       legacyExecuteOrder: boolean;
+      /** Keys of `annotations` Tooldock does not know: dropped from the record (the caller warns). */
+      unknownAnnotations: readonly string[];
     }
   | {
       ok: false;
@@ -66,10 +70,11 @@ const origins = new WeakMap<object, ToolOrigin>();
 
 /**
  * Reads every field of a tool exactly once (`name`, `label`, `description`, `parameters`,
- * `hidden`, `deferrable`, `execute`, `onSession`) into a new frozen record, and checks the
- * shape of what it read: string `name`, `label` and `description`, an object `parameters`,
- * an `execute` function, `onSession` a function or absent. It never throws: a read that
- * throws is one more problem.
+ * `hidden`, `deferrable`, `annotations`, `execute`, `onSession`) into a new frozen record,
+ * and checks the shape of what it read: string `name`, `label` and `description`, an object
+ * `parameters`, an `execute` function, `onSession` a function or absent, `annotations` an
+ * object of booleans (and a string `title`) or absent, copied with only the keys Tooldock
+ * knows (`readAnnotations`). It never throws: a read that throws is one more problem.
  *
  * Own data properties and data properties inherited from a class prototype (methods) are
  * read from their property descriptors, without running any code; a getter, own or
@@ -92,7 +97,14 @@ const origins = new WeakMap<object, ToolOrigin>();
  */
 export function snapshotTool(value: unknown): ToolSnapshot {
   if (typeof value === "object" && value !== null && origins.has(value)) {
-    return { ok: true, tool: value as CustomTool, accessors: [], proxy: false, legacyExecuteOrder: false };
+    return {
+      ok: true,
+      tool: value as CustomTool,
+      accessors: [],
+      proxy: false,
+      legacyExecuteOrder: false,
+      unknownAnnotations: [],
+    };
   }
   const problem = notAnObject(value);
   if (problem !== undefined) return { ok: false, name: undefined, problems: [problem] };
@@ -114,6 +126,8 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   }
   const name = read.get("name");
   problems.push(...shapeProblems(read));
+  const annotations = readAnnotations(read.get("annotations"));
+  problems.push(...annotations.problems);
   if (problems.length > 0) return { ok: false, name: typeof name === "string" ? name : undefined, problems };
   const written = read.get("execute") as CustomTool["execute"];
   // A tool written for the older argument order is called through an adapter from now on.
@@ -131,10 +145,18 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   const deferrable = read.get("deferrable");
   if (hidden !== undefined) record.hidden = Boolean(hidden);
   if (deferrable !== undefined) record.deferrable = Boolean(deferrable);
+  if (annotations.annotations !== undefined) record.annotations = annotations.annotations;
   if (onSession !== undefined) record.onSession = (...args) => reflectApply(onSession, tool, args);
   freeze(record);
   origins.set(record, { target: tool, execute, onSession });
-  return { ok: true, tool: record, accessors, proxy, legacyExecuteOrder };
+  return {
+    ok: true,
+    tool: record,
+    accessors,
+    proxy,
+    legacyExecuteOrder,
+    unknownAnnotations: annotations.unknownKeys,
+  };
 }
 
 /**

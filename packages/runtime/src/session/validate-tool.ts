@@ -6,6 +6,7 @@ import type { ToolSchema } from "../schema/tool-schema.js";
 import { describeError } from "../util/describe-error.js";
 import { LEGACY_EXECUTE_ORDER_WARNING, legacyExecuteOrderWarning } from "./execute-order.js";
 import { snapshotTool, TOOL_ACCESSOR_WARNING, toolAccessorWarning } from "./snapshot-tool.js";
+import { UNKNOWN_ANNOTATION_WARNING } from "./tool-annotations.js";
 
 /** Where a tool comes from and what it may not take: the options of {@link validateTool}. */
 export interface ValidateToolOptions {
@@ -48,7 +49,7 @@ export type ToolValidation =
       tool: CustomTool;
       /** The record's `parameters` as a {@link ToolSchema} (cached per schema object). */
       schema: ToolSchema;
-      /** Warnings only: `W_TOOL_ACCESSOR`, `W_LEGACY_EXECUTE_ORDER`. */
+      /** Warnings only: `W_TOOL_ACCESSOR`, `W_LEGACY_EXECUTE_ORDER`, `W_UNKNOWN_ANNOTATION`. */
       diagnostics: Diagnostic[];
     }
   | {
@@ -67,7 +68,8 @@ const NAME_RULE = `it must match ${TOOL_NAME_PATTERN} (a letter or "_", then up 
  * ({@link snapshotTool}) and checks, in this order, stopping at the first failure:
  *
  * 1. the shape (`E_INVALID_TOOL`): an object with string `name`, `label` and `description`,
- *    an object `parameters`, an `execute` function, `onSession` a function or absent (a field
+ *    an object `parameters`, an `execute` function, `onSession` a function or absent,
+ *    `annotations` absent or an object whose hints are booleans and `title` a string (a field
  *    whose read throws is a problem too);
  * 2. the name (`E_NAME_INVALID`): {@link TOOL_NAME_PATTERN}, not in `reserved`;
  * 3. the schema (`E_INVALID_SCHEMA`): TypeBox or zod v4 with an object top level, and with
@@ -76,7 +78,8 @@ const NAME_RULE = `it must match ${TOOL_NAME_PATTERN} (a letter or "_", then up 
  *
  * It never throws. Every message names the tool and `path`; each diagnostic has a `hint`.
  * An accepted tool comes with its warnings: `W_TOOL_ACCESSOR` (read through getters or a
- * Proxy) and `W_LEGACY_EXECUTE_ORDER` (pi's older `execute` order, adapted).
+ * Proxy), `W_LEGACY_EXECUTE_ORDER` (pi's older `execute` order, adapted) and
+ * `W_UNKNOWN_ANNOTATION` (`annotations` keys that are not MCP's, dropped from the record).
  *
  * @example
  * ```ts
@@ -134,6 +137,15 @@ export function validateTool(value: unknown, options: ValidateToolOptions): Tool
         legacyExecuteOrderWarning(name, path),
       ),
     );
+  if (snapshot.unknownAnnotations.length > 0) {
+    const keys = snapshot.unknownAnnotations.map((key) => `"${key}"`).join(", ");
+    diagnostics.push(
+      diagnostic(UNKNOWN_ANNOTATION_WARNING, "warning", name, options, {
+        message: `Tool "${name}" from ${path} has annotations Tooldock does not know (${keys}); they were dropped.`,
+        hint: "Use MCP's annotation names: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint.",
+      }),
+    );
+  }
   return { ok: true, tool, schema, diagnostics };
 }
 

@@ -1,5 +1,6 @@
 import type { InferParams, ToolParameters } from "./schema.js";
 import type { CustomToolSessionEvent } from "./session-event.js";
+import type { ToolAnnotations } from "./tool-annotations.js";
 import type { CustomToolAPI } from "./tool-api.js";
 import type { CustomToolContext } from "./tool-context.js";
 import type { AgentToolResult } from "./tool-result.js";
@@ -25,6 +26,12 @@ export interface CustomTool<TParams = ToolParameters, TDetails = unknown> {
   hidden?: boolean;
   /** Says the tool may stage pending actions. */
   deferrable?: boolean;
+  /**
+   * Hints for clients (MCP's `ToolAnnotations`): read-only, destructive, idempotent, open
+   * world, and a title. Booleans only (a title a string); an unknown key is dropped with a
+   * `W_UNKNOWN_ANNOTATION` warning.
+   */
+  annotations?: ToolAnnotations;
   execute(
     toolCallId: string,
     params: InferParams<TParams>,
