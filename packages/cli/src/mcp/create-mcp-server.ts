@@ -10,10 +10,12 @@ import {
   RequestSchema,
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Session } from "@tooldock/runtime";
+import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { watchActiveTools } from "./active-tools-watch.js";
 import { toCallToolResult } from "./call-tool-result.js";
+import { cancelledResolveText } from "./cancelled-resolve.js";
+import { errorLocationNote } from "./error-location-note.js";
 import { listedMcpTools, listedTools, type ResolveListing } from "./resolve-listing.js";
 import { SERVER_INFO, serverInstructions } from "./server-info.js";
 
@@ -106,6 +108,10 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     ListToolsRequestSchema,
     (): ListToolsResult => ({ tools: listedMcpTools(session, listing) }),
   );
+  const log = (level: LoggingLevel, text: string) => {
+    if (!connected) return;
+    server.sendLoggingMessage({ level, logger: "tooldock", data: text }).catch(onError);
+  };
   server.setRequestHandler(AnyCallToolRequestSchema, async (request, extra) => {
     try {
       // The SDK's server validated the request against CallToolRequestSchema before this runs.
@@ -113,6 +119,7 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
         toolCallId: `mcp-${String(extra.requestId)}`,
         signal: extra.signal,
         sendNotification: extra.sendNotification,
+        log,
       });
     } finally {
       watch.check();
@@ -131,10 +138,7 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
       watch.sync();
       if (connected) server.sendToolListChanged().catch(onError);
     },
-    log(level, text) {
-      if (!connected) return;
-      server.sendLoggingMessage({ level, logger: "tooldock", data: text }).catch(onError);
-    },
+    log,
   };
 }
 
@@ -142,6 +146,8 @@ interface CallContext {
   toolCallId: string;
   signal: AbortSignal;
   sendNotification: SendNotification;
+  /** Sends a log entry to the client, outside this request (whose own notifications stop once it is cancelled). */
+  log: (level: LoggingLevel, text: string) => void;
 }
 
 async function callTool(
@@ -150,12 +156,19 @@ async function callTool(
   context: CallContext,
 ): Promise<CallToolResult> {
   const { name, arguments: params = {}, _meta: meta } = request.params;
+  // A cancelled resolve runs to the end and the client is told by a log entry (see
+  // cancelledResolveText): never a change made in silence.
+  const resolving = name === RESOLVE_TOOL_NAME;
   // The reminders of the actions this call staged, and only those: matched by the call's
   // toolCallId (the session emits them after the call's end, while still pending), so a
-  // call running beside it cannot lend it its own actions.
+  // call running beside it cannot lend it its own actions. Before them, where a tool that
+  // threw failed (tool-call-end's error location).
   const notes: string[] = [];
+  let thrownAt: string | undefined;
   const unsubscribe = session.subscribe((event) => {
     if (event.type === "reminder" && event.toolCallId === context.toolCallId) notes.push(event.text);
+    if (event.type === "tool-call-end" && event.toolCallId === context.toolCallId)
+      thrownAt = errorLocationNote(event.error, session.cwd);
   });
   let result: AgentToolResult;
   try {
@@ -163,7 +176,7 @@ async function callTool(
       toolCallId: context.toolCallId,
       name,
       params,
-      signal: context.signal,
+      signal: resolving ? undefined : context.signal,
       // The session delivers no partial result after the call has ended, so no progress
       // notification follows the response (test: progress-after-response.test.ts).
       onUpdate: progressReporter(meta?.progressToken, context.sendNotification),
@@ -171,7 +184,11 @@ async function callTool(
   } finally {
     unsubscribe();
   }
-  return toCallToolResult(result, notes);
+  if (resolving && context.signal.aborted) {
+    const text = cancelledResolveText(result);
+    if (text !== undefined) context.log("warning", text);
+  }
+  return toCallToolResult(result, thrownAt === undefined ? notes : [thrownAt, ...notes]);
 }
 
 /** Forwards a tool's partial results as `notifications/progress` when the client asked for them. */
