@@ -171,6 +171,9 @@ export const MCP_RESOLVE_LISTINGS = ["always", "pending"] as const;
 /** The values of `tooldock mcp --pending-policy`: the session's `pendingPolicy`. */
 export const MCP_PENDING_POLICIES = ["block", "allow"] as const;
 
+/** The values of `tooldock mcp --builtin`: built-in tools it can serve. */
+export const MCP_BUILTINS = ["ast_edit"] as const;
+
 /**
  * `tooldock mcp [paths…]`: serves the tools over the Model Context Protocol on stdio until
  * the client goes away (stdin closes), SIGINT or SIGTERM, or with `--http` over Streamable
@@ -181,7 +184,7 @@ export const mcpSpec: CommandSpec = {
   summary: "Serve the tools to an MCP client over stdio or HTTP, pending actions included",
   usage:
     "tooldock mcp [paths…] [--tools PATH]… [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow] " +
-    "[--http [--port N] [--host H] [--token T] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]]",
+    "[--builtin ast_edit] [--http [--port N] [--host H] [--token T] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]]",
   details: [
     DEFAULT_PATHS_HELP,
     "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
@@ -202,6 +205,9 @@ export const mcpSpec: CommandSpec = {
       "and the client is sent notifications/tools/list_changed.",
     'Register it with a client (its MCP configuration):\n  { "mcpServers": { "tooldock": { "command": "npx", "args": ["-y", "@tooldock/cli", ' +
       '"mcp", "./tools"] } } }',
+    "--builtin ast_edit serves the built-in structural rewrite tool besides the loaded ones: its previews are " +
+      "pending actions like any other, applied or discarded through `resolve`. With --builtin and no path, only the " +
+      "built-in is served when there is no default tool folder.",
     "--http serves over MCP's Streamable HTTP transport at http://HOST:PORT/mcp (default 127.0.0.1:7717; --port 0 " +
       "picks a free port; the URL is printed on stderr) instead of stdio: each client session gets its own session " +
       "of the tools, with its own pending actions. Requests whose Host is not this server's or whose Origin is not " +
@@ -229,6 +235,13 @@ export const mcpSpec: CommandSpec = {
       valueName: "DIR",
       description:
         "Working folder of the session and the tools, where paths are found (default: the current one)",
+    },
+    builtin: {
+      type: "string",
+      multiple: true,
+      valueName: "NAME",
+      choices: MCP_BUILTINS,
+      description: "Serve a built-in tool too: ast_edit (structural rewrites, previewed then resolved)",
     },
     http: { type: "boolean", description: "Serve over Streamable HTTP instead of stdio" },
     port: {

@@ -2,13 +2,13 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Writable } from "node:stream";
 import { TooldockError } from "@tooldock/sdk";
-import { flagOption, stringOption } from "../args/parse-command-args.js";
+import { flagOption, listOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { CliIo } from "../cli-io.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
 import type { CommandContext } from "./command.js";
-import type { MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
+import type { MCP_BUILTINS, MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
 import { readMcpHttpOptions, stdinIsPipe } from "./mcp-http-options.js";
 import { toolPathArgs } from "./tool-path-options.js";
 
@@ -23,8 +23,9 @@ const EXIT_GRACE_MS = 1000;
 export async function run({ io, args }: CommandContext): Promise<number> {
   const http = readMcpHttpOptions(args, io.env);
   const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
+  const builtins = listOption(args, "builtin") as (typeof MCP_BUILTINS)[number][];
   const given = toolPathArgs(args);
-  const paths = given.length > 0 ? given : await defaultToolPaths(cwd, "mcp");
+  const paths = given.length > 0 ? given : await defaultPaths(cwd, builtins.length > 0);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
@@ -40,6 +41,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
       pendingPolicy: stringOption(args, "pending-policy") as
         | (typeof MCP_PENDING_POLICIES)[number]
         | undefined,
+      builtins,
     };
     if (http === undefined) {
       await serveMcp({
@@ -68,6 +70,16 @@ export async function run({ io, args }: CommandContext): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+  }
+}
+
+/** The default tool folders; none is fine when a built-in is served (`--builtin`). */
+async function defaultPaths(cwd: string, servesBuiltin: boolean): Promise<string[]> {
+  try {
+    return await defaultToolPaths(cwd, "mcp");
+  } catch (error) {
+    if (servesBuiltin && error instanceof UsageError) return [];
+    throw error;
   }
 }
 

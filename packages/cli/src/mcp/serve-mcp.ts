@@ -21,6 +21,7 @@ import { escapeTerminalText } from "../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { disposeServedSession } from "./dispose-served-session.js";
 import { messageOf } from "./message-of.js";
+import { describeServed, type McpBuiltin, registerBuiltins } from "./register-builtins.js";
 import { replyToBadMessages } from "./reply-to-bad-messages.js";
 import { reserveStdout } from "./reserve-stdout.js";
 import type { ResolveListing } from "./resolve-listing.js";
@@ -56,6 +57,8 @@ export interface ServeMcpOptions {
   resolve?: ResolveListing;
   /** The session's `pendingPolicy`: whether other tools are refused while an action is pending. Default: `"block"`. */
   pendingPolicy?: PendingPolicy;
+  /** Built-in tools to serve besides the loaded ones (`--builtin ast_edit`). Default: none. */
+  builtins?: readonly McpBuiltin[];
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -136,8 +139,9 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       loaded = await loadCustomTools(load);
     }
     writeDiagnostics(loaded.diagnostics);
+    registerBuiltins(session, options.builtins ?? [], cwd);
     const watching = watcher === undefined ? "" : ", reloading on changes";
-    say(`serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on stdio${watching}`);
+    say(`serving ${describeServed(loaded, options.builtins)} on stdio${watching}`);
     // A failing onSession (start now, shutdown on exit) is a W_ON_SESSION_FAILED on stderr.
     reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
     await session.start();

@@ -17,6 +17,7 @@ import { escapeTerminalText } from "../../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
 import { disposeServedSession } from "../dispose-served-session.js";
 import { messageOf } from "../message-of.js";
+import { describeServed, type McpBuiltin, registerBuiltins } from "../register-builtins.js";
 import type { ResolveListing } from "../resolve-listing.js";
 import type { ServeMcpResult } from "../serve-mcp.js";
 import { createStderrLogger } from "../stderr-logger.js";
@@ -63,8 +64,8 @@ export interface ServeMcpHttpOptions {
   resolve?: ResolveListing;
   /** Each session's `pendingPolicy`. Default: `"block"`. */
   pendingPolicy?: PendingPolicy;
-  /** Registers the built-in tools asked for into each new session (`--builtin`). */
-  registerBuiltins?: (session: Session) => void;
+  /** Built-in tools each session serves besides the loaded ones (`--builtin ast_edit`). Default: none. */
+  builtins?: readonly McpBuiltin[];
 }
 
 /** One MCP session of the HTTP server: its own Tooldock session, server and transport. */
@@ -128,7 +129,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     const openSession = async (): Promise<Served> => {
       const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
       for (const { tool, path } of loaded.tools) session.register(tool, path);
-      options.registerBuiltins?.(session);
+      registerBuiltins(session, options.builtins ?? [], cwd);
       reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
       await session.start();
       const mcp = createMcpServer({
@@ -224,7 +225,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
       token: options.token,
     };
     const url = `http://${urlHost(hostname)}:${port}${MCP_HTTP_PATH}`;
-    say(`serving ${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s) on ${url}`);
+    say(`serving ${describeServed(loaded, options.builtins)} on ${url}`);
     if (options.token === undefined && !LOOPBACK_HOSTNAMES.includes(urlHost(hostname))) {
       say(
         `warning: listening on ${hostname} without a token: anyone who reaches this port can run the tools; ` +
