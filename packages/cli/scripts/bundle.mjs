@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { assertBuilt, assertNoDynamicRequire, assertSingleCopies } from "./bundle-checks.mjs";
+import { buildInspectPage, INSPECT_PAGE_DIR } from "./bundle-inspect-page.mjs";
 import { copyDemoTools, DEMO_TOOLS_DIR } from "./copy-demo-tools.mjs";
 import { lazyZodLocales, writeLocalesFile } from "./lazy-zod-locales.mjs";
 import { ownedExternals } from "./owned-externals.mjs";
@@ -61,7 +62,10 @@ await assertNoDynamicRequire(packageDir, metafile);
 await chmod(join(packageDir, OUT_DIR, "tooldock.js"), 0o755);
 // The demo's tools ship inside the CLI package (it depends on no private package).
 const demoTools = await copyDemoTools(packageDir);
+// The page of `tooldock inspect`, served from the package (no CDN).
+const pageFiles = await buildInspectPage(packageDir);
 process.stderr.write(
   `bundle: ${Object.keys(metafile.outputs).length} files in packages/cli/${OUT_DIR}; ` +
-    `${demoTools.length} demo tools in packages/cli/${DEMO_TOOLS_DIR}\n`,
+    `${demoTools.length} demo tools in packages/cli/${DEMO_TOOLS_DIR}; ` +
+    `${pageFiles.length} inspect page files in packages/cli/${INSPECT_PAGE_DIR}\n`,
 );

@@ -1,0 +1,131 @@
+// `tooldock inspect` in a real browser: Chromium driven by playwright-core (the system's
+// Chromium, no browser download) against the built CLI serving a copy of the example tools.
+import { existsSync, readFileSync } from "node:fs";
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { assertBuilt, examplesDir, tempDir } from "./cli-process.js";
+import { browserForTests, startInspectProcess } from "./inspect-browser.js";
+
+const browserSetup = browserForTests();
+/** Each wait on the page; generous for a loaded 2-core machine, far under the test's own timeout. */
+const WAIT_MS = 15_000;
+
+describe.skipIf(browserSetup.skipReason !== undefined)(
+  `tooldock inspect in Chromium${browserSetup.skipReason ? ` (skipped: ${browserSetup.skipReason})` : ""}`,
+  () => {
+    let browser: Browser;
+
+    beforeAll(async () => {
+      assertBuilt();
+      browser = await chromium.launch({ executablePath: browserSetup.executablePath });
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    /** A copy of the examples (`tools/`) plus `files`, served by `tooldock inspect`; a page on it. */
+    async function openInspect(files: Record<string, string>): Promise<{ page: Page; folder: string }> {
+      const folder = await tempDir(files);
+      onTestFinished(folder.remove);
+      await cp(join(examplesDir, "tools"), join(folder.path, "tools"), { recursive: true });
+      const server = await startInspectProcess(folder.path, ["tools"]);
+      onTestFinished(async () => {
+        expect(await server.stop()).toBe(0);
+      });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      onTestFinished(() => context.close());
+      const page = await context.newPage();
+      page.setDefaultTimeout(WAIT_MS);
+      const problems: string[] = [];
+      page.on("pageerror", (error) => problems.push(error.message));
+      onTestFinished(() => expect(problems).toEqual([]));
+      await page.goto(server.url);
+      // The token visit redirects to / without it; the cookie carries it from then on.
+      expect(new URL(page.url()).search).toBe("");
+      await page.getByRole("heading", { name: "Tools" }).waitFor();
+      return { page, folder: folder.path };
+    }
+
+    it("previews a batch rename through the form, shows the pending action, applies it and the files are renamed", async () => {
+      const { page, folder } = await openInspect({ "notes/a-draft.md": "a", "notes/b-draft.md": "b" });
+      await page.getByRole("button", { name: /^batch_rename_preview/ }).click();
+      await page.getByRole("heading", { name: "Call batch_rename_preview" }).waitFor();
+      // files has minItems 1: the form starts with one item.
+      await page.locator('[data-field="/files/0"] input').fill("notes/a-draft.md");
+      await page.getByRole("button", { name: "Add to files" }).click();
+      await page.locator('[data-field="/files/1"] input').fill("notes/b-draft.md");
+      await page.locator('[data-field="/find"] input').fill("draft");
+      await page.locator('[data-field="/replace"] input').fill("final");
+      // regex is a required boolean: its checkbox starts unchecked (false), which is what we want.
+      await page.getByRole("button", { name: "Call batch_rename_preview" }).click();
+
+      const result = page.getByTestId("result").filter({ hasText: "Result of batch_rename_preview" });
+      await result.getByText('Preview: Rename 2 file(s): "draft" → "final"').waitFor();
+
+      const action = page.getByTestId("pending-action");
+      await action.getByText('Rename 2 file(s): "draft" → "final"').waitFor();
+      expect(await action.count()).toBe(1);
+      expect(await action.locator("dd code").first().textContent()).toBe("batch_rename_preview");
+      expect(await action.locator(".renames").textContent()).toContain("notes/a-draft.md → notes/a-final.md");
+      expect(await page.getByText("Tool choice is forced to resolve").count()).toBe(1);
+
+      const apply = page.getByRole("button", { name: "Apply" });
+      expect(await apply.isDisabled()).toBe(true); // no reason yet
+      await page.getByLabel("Reason (required)").fill("the names read better");
+      await apply.click();
+      await page.getByText("Nothing is pending.").waitFor();
+      await page
+        .getByTestId("result")
+        .filter({ hasText: "resolve apply" })
+        .getByText("Renamed 2 file(s)")
+        .waitFor();
+      expect(existsSync(join(folder, "notes/a-final.md"))).toBe(true);
+      expect(existsSync(join(folder, "notes/b-final.md"))).toBe(true);
+      expect(existsSync(join(folder, "notes/a-draft.md"))).toBe(false);
+      // The event log saw the call, the push, the reminder and the resolution.
+      const log = page.getByTestId("event-log");
+      await log.getByText(/applied "Rename 2 file/).waitFor();
+      const text = (await log.textContent()) ?? "";
+      for (const expected of ["call batch_rename_preview", "staged", "reminder", "resolve returned ok"])
+        expect(text).toContain(expected);
+    });
+
+    it("shows an ast_edit preview's diff, discards it with a reason and the file is unchanged", async () => {
+      const source = 'export function greet(name: string) {\n  console.log("hello", name);\n}\n';
+      const { page, folder } = await openInspect({ "src/greet.ts": source });
+      await page.getByRole("button", { name: /^ast_edit/ }).click();
+      await page.locator('[data-field="/ops/0/pat"] input').fill("console.log($$$ARGS)");
+      await page.locator('[data-field="/ops/0/out"] input').fill("logger.info($$$ARGS)");
+      await page.locator('[data-field="/path"] input').fill("src");
+      // Invalid input is shown next to its field: limit must be at least 1.
+      await page.locator('[data-field="/limit"] input').fill("0");
+      await page
+        .locator('[data-field="/limit"]')
+        .getByText(/greater or equal to 1|>= 1|minimum/i)
+        .waitFor();
+      await page.locator('[data-field="/limit"] input').fill("");
+      await page.getByRole("button", { name: "Call ast_edit" }).click();
+
+      const action = page.getByTestId("pending-action");
+      await action.getByText("AST Edit: 1 replacement(s) in 1 file(s)").waitFor();
+      const diff = action.locator("figure.diff-file");
+      expect(await diff.locator("figcaption").textContent()).toContain("src/greet.ts");
+      expect(await diff.locator(".diff-remove").allTextContents()).toEqual([
+        '-  console.log("hello", name);\n',
+      ]);
+      expect(await diff.locator(".diff-add").allTextContents()).toEqual(['+  logger.info("hello", name);\n']);
+
+      await page.getByLabel("Reason (required)").fill("keep console output for now");
+      await page.getByRole("button", { name: "Discard" }).click();
+      await page.getByText("Nothing is pending.").waitFor();
+      await page.getByTestId("result").filter({ hasText: "resolve discard" }).waitFor();
+      await page
+        .getByTestId("event-log")
+        .getByText(/discarded "AST Edit/)
+        .waitFor();
+      expect(readFileSync(join(folder, "src/greet.ts"), "utf8")).toBe(source);
+    });
+  },
+);

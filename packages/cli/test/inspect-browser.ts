@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+import { cliBin } from "./cli-process.js";
+
+/** Where Debian, Ubuntu and others put Chromium; `$TOOLDOCK_CHROMIUM` comes first. */
+const CANDIDATES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
+
+/** The Chromium executable to drive with playwright-core (no browser download), or `undefined`. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const executable = (path: string) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (env.TOOLDOCK_CHROMIUM) return executable(env.TOOLDOCK_CHROMIUM) ? env.TOOLDOCK_CHROMIUM : undefined;
+  const folders = (env.PATH ?? "").split(delimiter).filter(Boolean);
+  for (const name of CANDIDATES) {
+    for (const folder of folders) if (executable(join(folder, name))) return join(folder, name);
+  }
+  return undefined;
+}
+
+/**
+ * The browser for the browser tests. Without one they are skipped with this reason, except in
+ * CI (`CI=true`), where a missing browser fails the run: `.ci/run` installs it.
+ */
+export function browserForTests(): { executablePath?: string; skipReason?: string } {
+  const executablePath = findChromium();
+  if (executablePath !== undefined) return { executablePath };
+  const reason =
+    "no Chromium found (looked for $TOOLDOCK_CHROMIUM, then chromium, chromium-browser, google-chrome on PATH); " +
+    "install it (apt-get install -y chromium) to run the browser tests";
+  if (process.env.CI === "true" || process.env.CI === "1")
+    throw new Error(`The inspect browser tests need Chromium in CI: ${reason}.`);
+  return { skipReason: reason };
+}
+
+/** A `tooldock inspect` process of the built CLI. */
+export interface InspectProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM and waits for the exit (SIGKILL after 10 s). */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `tooldock inspect <args> --no-open --port 0` in `cwd` and waits for the URL it prints. */
+export function startInspectProcess(cwd: string, args: string[]): Promise<InspectProcess> {
+  const child = spawn(process.execPath, [cliBin, "inspect", ...args, "--no-open", "--port", "0"], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    }
+    return child.exitCode;
+  };
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      const url = /^Open (http:\/\/\S+)$/m.exec(text)?.[1];
+      if (url !== undefined) {
+        child.stdout?.off("data", onData);
+        child.stdout?.on("data", (more: Buffer) => {
+          text += more.toString("utf8");
+        });
+        resolve({ url, child, output: () => text, stop });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`tooldock inspect exited (${code}) before serving:\n${text}`)),
+    );
+    child.once("error", reject);
+  });
+}
