@@ -5,20 +5,27 @@ import type { CustomTool } from "@tooldock/sdk";
 /** An MCP tool input schema: JSON Schema whose top level is an object. */
 type InputSchema = Tool["inputSchema"];
 
+/** An MCP tool output schema: JSON Schema whose top level is an object. */
+type OutputSchema = NonNullable<Tool["outputSchema"]>;
+
 const inputSchemas = new WeakMap<CustomTool, InputSchema>();
+const outputSchemas = new WeakMap<CustomTool, OutputSchema>();
 
 /**
  * Turns a Tooldock tool into the definition `tools/list` returns: name, title (the label),
- * description, JSON Schema input and annotations ({@link annotationsOf}).
+ * description, JSON Schema input, the JSON Schema of its `structuredContent` when it declares
+ * an `outputSchema`, and annotations ({@link annotationsOf}).
  */
 export function toMcpTool(tool: CustomTool): Tool {
-  return {
+  const definition: Tool = {
     name: tool.name,
     title: tool.label,
     description: tool.description,
     inputSchema: inputSchemaOf(tool),
-    annotations: annotationsOf(tool),
   };
+  if (tool.outputSchema !== undefined) definition.outputSchema = outputSchemaOf(tool);
+  definition.annotations = annotationsOf(tool);
+  return definition;
 }
 
 /** What `resolve` is advertised as: it applies staged changes (or discards them). */
@@ -45,6 +52,18 @@ export function annotationsOf(tool: CustomTool): ToolAnnotations {
   const defaults =
     tool.name === RESOLVE_TOOL_NAME ? RESOLVE_ANNOTATIONS : tool.deferrable ? DEFERRABLE_ANNOTATIONS : {};
   return { title: tool.label, ...defaults, ...tool.annotations };
+}
+
+/**
+ * The JSON Schema of the tool's `structuredContent`, computed once per tool. Its top level is
+ * an object: `validateTool` refused any other when the tool was loaded or registered.
+ */
+function outputSchemaOf(tool: CustomTool): OutputSchema {
+  const cached = outputSchemas.get(tool);
+  if (cached) return cached;
+  const schema = asSchema(tool.outputSchema, "outputSchema").jsonSchema as OutputSchema;
+  outputSchemas.set(tool, schema);
+  return schema;
 }
 
 /** The tool's JSON Schema, computed once per tool. */

@@ -11,7 +11,8 @@ const cache = new WeakMap<object, ToolSchema>();
  * calling it again for the same tool is free and the validator is compiled once.
  *
  * Throws a `TooldockError` with code `E_INVALID_SCHEMA` for anything else, for zod v3, for
- * types a model cannot send as JSON, and when the top level is not an object.
+ * types a model cannot send as JSON, and when the top level is not an object. `role` names
+ * the schema in those messages: a tool's `"parameters"` (default) or its `"outputSchema"`.
  *
  * @example
  * ```ts
@@ -20,37 +21,56 @@ const cache = new WeakMap<object, ToolSchema>();
  * // { success: false, issues: [{ path: "/files/0", message: "Expected string" }] }
  * ```
  */
-export function asSchema(parameters: unknown): ToolSchema {
+export function asSchema(parameters: unknown, role: SchemaRole = "parameters"): ToolSchema {
   if (typeof parameters === "object" && parameters !== null) {
     const cached = cache.get(parameters);
     if (cached !== undefined) return cached;
   }
-  const schema = convert(parameters);
-  assertObjectTopLevel(schema);
+  const words = WORDS[role];
+  const schema = convert(parameters, words);
+  assertObjectTopLevel(schema, words);
   cache.set(parameters as object, schema);
   return schema;
 }
 
-function convert(parameters: unknown): ToolSchema {
+/** Which of a tool's schemas {@link asSchema} converts, for its messages. */
+export type SchemaRole = "parameters" | "outputSchema";
+
+/** How the messages name each schema. */
+interface Words {
+  /** "The parameters are" */
+  subjectIs: string;
+  /** "The parameters" */
+  subject: string;
+  /** "them" */
+  it: string;
+}
+
+const WORDS: Readonly<Record<SchemaRole, Words>> = {
+  parameters: { subjectIs: "The parameters are", subject: "The parameters", it: "them" },
+  outputSchema: { subjectIs: "The outputSchema is", subject: "The outputSchema", it: "it" },
+};
+
+function convert(parameters: unknown, words: Words): ToolSchema {
   if (isTypeBoxSchema(parameters)) return typeboxSchema(parameters);
   if (isZodSchema(parameters)) return zodSchema(parameters);
   if (isZodV3Schema(parameters)) {
     throw invalidSchema(
-      'The parameters are a zod v3 schema; Tooldock takes zod v4. Import from "zod" v4 (or use the `zod` the host hands you as pi.zod).',
+      `${words.subjectIs} a zod v3 schema; Tooldock takes zod v4. Import from "zod" v4 (or use the \`zod\` the host hands you as pi.zod).`,
     );
   }
   const got = parameters === null ? "null" : Array.isArray(parameters) ? "an array" : typeof parameters;
   throw invalidSchema(
-    `The parameters are not a TypeBox or zod v4 schema (got ${got}). Declare them with Type.Object({ ... }) or z.object({ ... }); a plain JSON Schema object is not accepted.`,
+    `${words.subjectIs} not a TypeBox or zod v4 schema (got ${got}). Declare ${words.it} with Type.Object({ ... }) or z.object({ ... }); a plain JSON Schema object is not accepted.`,
   );
 }
 
-function assertObjectTopLevel(schema: ToolSchema): void {
+function assertObjectTopLevel(schema: ToolSchema, words: Words): void {
   if (schema.jsonSchema.type === "object") return;
   const got =
     typeof schema.jsonSchema.type === "string" ? `type "${schema.jsonSchema.type}"` : "no single type";
   throw invalidSchema(
-    `The parameters must be an object schema at the top level (got ${got}). Wrap them: ${
+    `${words.subject} must be an object schema at the top level (got ${got}). Wrap ${words.it}: ${
       schema.kind === "zod" ? "z.object({ ... })" : "Type.Object({ ... })"
     }.`,
   );

@@ -25,6 +25,7 @@ const TOOL_FIELDS = [
   "hidden",
   "deferrable",
   "annotations",
+  "outputSchema",
   "execute",
   "onSession",
 ] as const;
@@ -70,9 +71,9 @@ const origins = new WeakMap<object, ToolOrigin>();
 
 /**
  * Reads every field of a tool exactly once (`name`, `label`, `description`, `parameters`,
- * `hidden`, `deferrable`, `annotations`, `execute`, `onSession`) into a new frozen record,
+ * `hidden`, `deferrable`, `annotations`, `outputSchema`, `execute`, `onSession`) into a new frozen record,
  * and checks the shape of what it read: string `name`, `label` and `description`, an object
- * `parameters`, an `execute` function, `onSession` a function or absent, `annotations` an
+ * `parameters`, `outputSchema` an object or absent, an `execute` function, `onSession` a function or absent, `annotations` an
  * object of booleans (and a string `title`) or absent, copied with only the keys Tooldock
  * knows (`readAnnotations`). It never throws: a read that throws is one more problem.
  *
@@ -146,6 +147,8 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   if (hidden !== undefined) record.hidden = Boolean(hidden);
   if (deferrable !== undefined) record.deferrable = Boolean(deferrable);
   if (annotations.annotations !== undefined) record.annotations = annotations.annotations;
+  const outputSchema = read.get("outputSchema");
+  if (outputSchema !== undefined) record.outputSchema = outputSchema as CustomTool["outputSchema"];
   if (onSession !== undefined) record.onSession = (...args) => reflectApply(onSession, tool, args);
   freeze(record);
   origins.set(record, { target: tool, execute, onSession });
@@ -192,6 +195,9 @@ function shapeProblems(read: Map<ToolField, unknown>): string[] {
   const parameters = read.get("parameters");
   if (read.has("parameters") && (typeof parameters !== "object" || parameters === null))
     problems.push(`"parameters" is ${describeToolValue(parameters)}, not a schema`);
+  const outputSchema = read.get("outputSchema");
+  if (outputSchema !== undefined && (typeof outputSchema !== "object" || outputSchema === null))
+    problems.push(`"outputSchema" is ${describeToolValue(outputSchema)}, not a schema`);
   const execute = read.get("execute");
   if (read.has("execute") && typeof execute !== "function")
     problems.push(`"execute" is ${describeToolValue(execute)}, not a function`);

@@ -10,6 +10,8 @@ export interface RegisteredTool {
   tool: CustomTool;
   origin: string;
   schema: ToolSchema;
+  /** The schema of the `structuredContent` its results must carry, when it declares one. */
+  outputSchema: ToolSchema | undefined;
   /** The `execute` function read at registration; called with {@link RegisteredTool.target} as `this`. */
   execute: CustomTool["execute"];
   /** The `onSession` function read at registration, if any; called like `execute`. */
@@ -61,7 +63,7 @@ export class ToolRegistry {
       const [refusal] = checked.diagnostics;
       throw new TooldockError(refusal.code, `${refusal.message} ${refusal.hint}`);
     }
-    const { tool: record, schema } = checked;
+    const { tool: record, schema, outputSchema } = checked;
     const source = toolOrigin(record) as NonNullable<ReturnType<typeof toolOrigin>>;
     const warnings = checked.diagnostics.map(({ code, message, hint }) => ({
       code: code as `W_${string}`,
@@ -72,6 +74,7 @@ export class ToolRegistry {
       tool: record,
       origin,
       schema,
+      outputSchema,
       execute: source.execute,
       onSession: source.onSession,
       target: source.target,

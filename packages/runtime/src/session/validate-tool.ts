@@ -49,6 +49,8 @@ export type ToolValidation =
       tool: CustomTool;
       /** The record's `parameters` as a {@link ToolSchema} (cached per schema object). */
       schema: ToolSchema;
+      /** The record's `outputSchema` as a {@link ToolSchema}, when it declares one. */
+      outputSchema: ToolSchema | undefined;
       /** Warnings only: `W_TOOL_ACCESSOR`, `W_LEGACY_EXECUTE_ORDER`, `W_UNKNOWN_ANNOTATION`. */
       diagnostics: Diagnostic[];
     }
@@ -72,8 +74,9 @@ const NAME_RULE = `it must match ${TOOL_NAME_PATTERN} (a letter or "_", then up 
  *    `annotations` absent or an object whose hints are booleans and `title` a string (a field
  *    whose read throws is a problem too);
  * 2. the name (`E_NAME_INVALID`): {@link TOOL_NAME_PATTERN}, not in `reserved`;
- * 3. the schema (`E_INVALID_SCHEMA`): TypeBox or zod v4 with an object top level, and with
- *    `compileValidator`, a validator that compiles;
+ * 3. the schemas (`E_INVALID_SCHEMA`): `parameters` and, when declared, `outputSchema`, each
+ *    TypeBox or zod v4 with an object top level (MCP requires it of an `outputSchema` too),
+ *    and with `compileValidator`, a validator that compiles;
  * 4. the name is free (`E_NAME_CONFLICT`, naming both holders; `holderOf`).
  *
  * It never throws. Every message names the tool and `path`; each diagnostic has a `hint`.
@@ -112,6 +115,7 @@ export function validateTool(value: unknown, options: ValidateToolOptions): Tool
   const invalidName = validateToolName(name, { ...options, holderOf: undefined });
   if (invalidName !== undefined) return { ok: false, toolName: name, diagnostics: [invalidName] };
   let schema: ToolSchema;
+  let outputSchema: ToolSchema | undefined;
   try {
     schema = asSchema(tool.parameters);
     if (options.compileValidator === true) schema.prepare?.();
@@ -119,6 +123,17 @@ export function validateTool(value: unknown, options: ValidateToolOptions): Tool
     return refused(name, "E_INVALID_SCHEMA", options, {
       message: `Tool "${name}" from ${path} has unusable parameters: ${describeError(error)}`,
       hint: "Declare the parameters as an object schema: `Type.Object({ ... })` (TypeBox) or `z.object({ ... })` (zod v4).",
+    });
+  }
+  try {
+    if (tool.outputSchema !== undefined) {
+      outputSchema = asSchema(tool.outputSchema, "outputSchema");
+      if (options.compileValidator === true) outputSchema.prepare?.();
+    }
+  } catch (error) {
+    return refused(name, "E_INVALID_SCHEMA", options, {
+      message: `Tool "${name}" from ${path} has an unusable outputSchema: ${describeError(error)}`,
+      hint: "Declare the outputSchema as an object schema (MCP requires one): `Type.Object({ ... })` (TypeBox) or `z.object({ ... })` (zod v4).",
     });
   }
   const conflict = nameConflict(name, options);
@@ -146,7 +161,7 @@ export function validateTool(value: unknown, options: ValidateToolOptions): Tool
       }),
     );
   }
-  return { ok: true, tool, schema, diagnostics };
+  return { ok: true, tool, schema, outputSchema, diagnostics };
 }
 
 /**

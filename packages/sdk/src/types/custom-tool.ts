@@ -32,6 +32,13 @@ export interface CustomTool<TParams = ToolParameters, TDetails = unknown> {
    * `W_UNKNOWN_ANNOTATION` warning.
    */
   annotations?: ToolAnnotations;
+  /**
+   * The shape of the `structuredContent` the tool returns (TypeBox or zod v4, the top level
+   * an object). Declared, every result that is not an error must carry `structuredContent`
+   * that matches it: the session checks it before the result leaves, and `tooldock mcp`
+   * lists it as the tool's `outputSchema`.
+   */
+  outputSchema?: ToolParameters;
   execute(
     toolCallId: string,
     params: InferParams<TParams>,

@@ -3,6 +3,7 @@ import type { PendingActionStore } from "../../pending/pending-action-store.js";
 import type { PendingPolicy } from "../session-options.js";
 import type { ToolRegistry } from "../tool-registry.js";
 import { checkPendingPolicy } from "./check-pending-policy.js";
+import { checkStructuredContent } from "./check-structured-content.js";
 import { copyParams } from "./copy-params.js";
 import { lookupTool } from "./lookup-tool.js";
 import { readResult } from "./read-result.js";
@@ -29,7 +30,8 @@ export interface ExecuteDependencies {
 
 /**
  * The execute pipeline: session open → lookup → pending policy → copy and validate the
- * arguments → run (abort, timeout, updates) → read the result → truncate. Every fault of
+ * arguments → run (abort, timeout, updates) → read the result → check its
+ * `structuredContent` against the `outputSchema` → truncate. Every fault of
  * the tool or the call ends as an `isError` result; it never throws. When the tool ran,
  * `slot.scope` is its call's scope (the actions it staged).
  */
@@ -68,5 +70,7 @@ async function runSteps(
   const reading = readResult(run.value);
   if (!reading.ok) return failed(toolCallMessages.malformedResult(call.name, reading.problem)).result;
   if (reading.detailsError) report("details-dropped", reading.detailsError.error);
-  return reading.result;
+  if (lookup.value.outputSchema === undefined) return reading.result;
+  const checked = checkStructuredContent(lookup.value, reading.result);
+  return checked.ok ? checked.value : checked.result;
 }

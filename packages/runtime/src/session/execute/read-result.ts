@@ -6,7 +6,8 @@ type Block = AgentToolResult["content"][number];
 
 /**
  * A tool's return value read once into a fresh, plain result, or the problem with it. Only
- * the contract's fields are copied (`content` blocks, `details`, `isError`), so getters and
+ * the contract's fields are copied (`content` blocks, `details`, `isError`,
+ * `structuredContent`: a JSON object, copied through JSON), so getters and
  * proxies run once, here, and never again in the host. `details` that cannot be read or
  * turned into JSON are dropped (`detailsError` says why) and the content is kept.
  */
@@ -27,7 +28,12 @@ function readShape(value: unknown): ResultReading {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, problem: `expected an object with a content array, got ${describeKind(value)}` };
   }
-  const record = value as { content?: unknown; isError?: unknown; details?: unknown };
+  const record = value as {
+    content?: unknown;
+    isError?: unknown;
+    details?: unknown;
+    structuredContent?: unknown;
+  };
   const content = record.content;
   if (!Array.isArray(content))
     return { ok: false, problem: `content must be an array of blocks, got ${describeKind(content)}` };
@@ -47,6 +53,12 @@ function readShape(value: unknown): ResultReading {
     return { ok: false, problem: `isError must be a boolean, got ${describeKind(isError)}` };
   const result: AgentToolResult = { content: blocks };
   if (isError !== undefined) result.isError = isError;
+  const structured = record.structuredContent;
+  if (structured !== undefined) {
+    const copy = copyStructured(structured);
+    if (typeof copy === "string") return { ok: false, problem: copy };
+    result.structuredContent = copy;
+  }
   const details = readDetails(record);
   if ("error" in details) return { ok: true, result, detailsError: details };
   if (details.value !== undefined) result.details = details.value;
@@ -82,6 +94,24 @@ function readDetails(record: { details?: unknown }): { value: unknown } | { erro
   } catch (error) {
     return { error };
   }
+}
+
+/**
+ * `structuredContent` as a fresh JSON object (a JSON round trip, so getters run once and
+ * nothing the tool keeps a reference to changes it later), or the problem as a string.
+ */
+function copyStructured(value: unknown): Record<string, unknown> | string {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return `structuredContent must be a JSON object, got ${describeKind(value)}`;
+  let copy: unknown;
+  try {
+    copy = JSON.parse(JSON.stringify(value));
+  } catch (error) {
+    return `structuredContent cannot be turned into JSON (${describeError(error)})`;
+  }
+  if (typeof copy !== "object" || copy === null || Array.isArray(copy))
+    return `structuredContent must be a JSON object, got ${describeKind(copy)} once turned into JSON`;
+  return copy as Record<string, unknown>;
 }
 
 function describeKind(value: unknown): string {

@@ -89,6 +89,28 @@ export const toolCallMessages = {
     return `\n… [truncated ${omitted} characters]`;
   },
 
+  missingStructuredContent(name: string): string {
+    return (
+      `Tool "${name}" declares an outputSchema but returned no structuredContent. ` +
+      "This is a fault in the tool, not in your call; do not retry the same call, try another way or tell the user."
+    );
+  },
+
+  structuredContentMismatch(name: string, issues: SchemaIssue[]): string {
+    return [
+      `Tool "${name}" returned structuredContent that does not match its outputSchema:`,
+      ...issues.map((issue) => `- ${formatSchemaIssue(issue)}`),
+      "This is a fault in the tool, not in your call; do not retry the same call, try another way or tell the user.",
+    ].join("\n");
+  },
+
+  brokenOutputSchema(name: string, error: unknown): string {
+    return (
+      `Tool "${name}" cannot check its structuredContent: ${describeError(error)}. ` +
+      "This is a fault in the tool, not in your call; do not retry it, tell the user."
+    );
+  },
+
   malformedResult(name: string, problem: string): string {
     return (
       `Tool "${name}" returned a malformed result: ${problem}. ` +
