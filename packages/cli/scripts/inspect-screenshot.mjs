@@ -5,7 +5,7 @@
 //   node packages/cli/scripts/inspect-screenshot.mjs [out.png]    (after pnpm build)
 //
 // Chromium: $TOOLDOCK_CHROMIUM, else `chromium` on PATH (apt-get install -y chromium).
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +17,8 @@ const cli = join(packageDir, "dist/bundle/tooldock.js");
 const examples = join(packageDir, "../examples/tools");
 const out = process.argv[2] ?? join(packageDir, "docs/inspect.png");
 const executablePath =
-  process.env.TOOLDOCK_CHROMIUM || execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
+  process.env.TOOLDOCK_CHROMIUM ||
+  execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
 
 const folder = await mkdtemp(join(tmpdir(), "tooldock-inspect-shot-"));
 const server = { child: undefined };
