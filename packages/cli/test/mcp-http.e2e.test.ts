@@ -33,6 +33,30 @@ export default (pi) => ({
 });
 `;
 
+/** Stages "Slow change"; its apply writes apply-started.txt, waits 1 s, then writes applied-slow.txt. */
+const SLOW_TOOL = `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default (pi) => ({
+  name: "slow",
+  label: "Slow",
+  description: "Stages a change whose apply takes a second.",
+  deferrable: true,
+  parameters: pi.typebox.Type.Object({}),
+  execute: async (_id, _params, _onUpdate, ctx) => {
+    ctx.pushPendingAction({
+      label: "Slow change",
+      apply: async () => {
+        writeFileSync(join(ctx.cwd, "apply-started.txt"), "");
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        writeFileSync(join(ctx.cwd, "applied-slow.txt"), "");
+        return { content: [{ type: "text", text: "slow change made" }] };
+      },
+    });
+    return { content: [{ type: "text", text: "Preview: slow change" }] };
+  },
+});
+`;
+
 const INITIALIZE = {
   jsonrpc: "2.0",
   id: 1,
@@ -49,7 +73,7 @@ afterEach(async () => {
 });
 
 async function serve(args: string[] = [], env: Record<string, string> = {}) {
-  const work = await tempDir({ "tools/stage.mjs": STAGE_TOOL });
+  const work = await tempDir({ "tools/stage.mjs": STAGE_TOOL, "tools/slow.mjs": SLOW_TOOL });
   cleanups.push(work.remove);
   const server = await startMcpHttpChild(["tools", ...args], work.path, env);
   cleanups.push(async () => {
@@ -109,8 +133,8 @@ describe("tooldock mcp --http", () => {
     const stagedA = await a.client.callTool({ name: "stage", arguments: { what: "a" } });
     expect(textOf(stagedA)).toContain("Preview: stage a");
     // B's session has nothing pending: no resolve listed, and its own call is not blocked by A's action.
-    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["stage"]);
-    expect((await a.client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "stage"]);
+    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["slow", "stage"]);
+    expect((await a.client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "slow", "stage"]);
     const stagedB = await b.client.callTool({ name: "stage", arguments: { what: "b" } });
     expect(stagedB.isError).toBeFalsy();
 
@@ -121,7 +145,7 @@ describe("tooldock mcp --http", () => {
     expect(textOf(applied)).toBe("applied a");
     expect(await server.files()).toEqual(["applied-a.txt"]);
     // A's apply took A's action only: B's is still pending, and B decides it.
-    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "stage"]);
+    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "slow", "stage"]);
     const discarded = await b.client.callTool({
       name: "resolve",
       arguments: { action: "discard", reason: "no" },
@@ -165,8 +189,34 @@ describe("tooldock mcp --http", () => {
     await expect(connectHttpClient(server.url, { Authorization: "Bearer nope" })).rejects.toThrow(
       /Unauthorized/,
     );
+    // Not the endpoint: 404 even without the token (no OAuth metadata here), so a client stops looking.
+    const metadata = await fetch(new URL("/.well-known/oauth-protected-resource", server.url));
+    expect(metadata.status).toBe(404);
     const { client } = await connect(server.url, { Authorization: "Bearer s3cret-token" });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["stage"]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["slow", "stage"]);
+  });
+
+  it("tells the client by a log entry when it cancelled a resolve whose apply then finished", async () => {
+    const server = await serve();
+    const { client, logs } = await connect(server.url);
+    await client.callTool({ name: "slow", arguments: {} });
+    const cancel = new AbortController();
+    const resolving = client.callTool(
+      { name: "resolve", arguments: { action: "apply", reason: "go" } },
+      undefined,
+      {
+        signal: cancel.signal,
+      },
+    );
+    await expect.poll(server.files, { timeout: 10_000 }).toContain("apply-started.txt");
+    cancel.abort();
+    await expect(resolving).rejects.toThrow();
+    await expect
+      .poll(() => logs.join("\n"), { timeout: 10_000 })
+      .toContain('the apply of pending action "Slow change"');
+    expect(logs.join("\n")).toContain("it finished: slow change made");
+    expect(await server.files()).toEqual(["applied-slow.txt", "apply-started.txt"]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["slow", "stage"]);
   });
 
   it("expires a session left without a connection, discarding its actions through reject", async () => {

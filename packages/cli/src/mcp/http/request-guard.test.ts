@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checkRequest, hostnameOf, type RequestGuard } from "./request-guard.js";
+import {
+  allowedHostsFor,
+  allowedOriginsFor,
+  checkRequest,
+  hostnameOf,
+  type RequestGuard,
+} from "./request-guard.js";
 
 const guard: RequestGuard = {
   allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
@@ -52,5 +58,23 @@ describe("hostnameOf", () => {
     expect(hostnameOf("[::1]:9")).toBe("[::1]");
     expect(hostnameOf("")).toBeUndefined();
     expect(hostnameOf("a b")).toBeUndefined();
+  });
+});
+
+describe("allow-lists", () => {
+  it("a wildcard address adds no hostname: other names must be allowed one by one", () => {
+    expect(allowedHostsFor("0.0.0.0", [])).toEqual(["localhost", "127.0.0.1", "[::1]"]);
+    expect(allowedHostsFor("::", ["Box.LAN"])).toEqual(["localhost", "127.0.0.1", "[::1]", "box.lan"]);
+    expect(allowedHostsFor("::1", [])).toEqual(["localhost", "127.0.0.1", "[::1]"]);
+    expect(allowedHostsFor("192.168.1.5", [])).toContain("192.168.1.5");
+  });
+
+  it("origins: the server's own on its port, plus the given ones as browsers send them", () => {
+    expect(allowedOriginsFor("127.0.0.1", 7717, ["http://LOCALHOST:6274/"])).toEqual([
+      "http://localhost:7717",
+      "http://127.0.0.1:7717",
+      "http://[::1]:7717",
+      "http://localhost:6274",
+    ]);
   });
 });

@@ -87,3 +87,22 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
   const expected = createHash("sha256").update(token).digest();
   return timingSafeEqual(given, expected) && match !== null;
 }
+
+/** A listening address as a URL's host: IPv6 in brackets, lower case. */
+export function urlHost(hostname: string): string {
+  const host = hostname.toLowerCase();
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/** Hostnames accepted in `Host`: loopback names, the listening address (unless a wildcard) and `extra`. */
+export function allowedHostsFor(hostname: string, extra: readonly string[]): string[] {
+  const wildcard = hostname === "0.0.0.0" || hostname === "::";
+  const own = wildcard ? [] : [urlHost(hostname)];
+  return [...new Set([...LOOPBACK_HOSTNAMES, ...own, ...extra.map(urlHost)])];
+}
+
+/** Origins accepted in `Origin`: `http://<each allowed host>:<port>` and `extra`. */
+export function allowedOriginsFor(hostname: string, port: number, extra: readonly string[]): string[] {
+  const own = allowedHostsFor(hostname, []).map((host) => `http://${host}:${port}`);
+  return [...new Set([...own, ...extra.map(normalOrigin)])];
+}

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { loadCustomTools, reportSessionHookFailures, ToolHost } from "@tooldock/loader";
 import { type PendingPolicy, Session } from "@tooldock/runtime";
-import { type Diagnostic, TooldockError } from "@tooldock/sdk";
+import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
 import { settleWithin } from "../../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
@@ -21,9 +20,17 @@ import { describeServed, type McpBuiltin, registerBuiltins } from "../register-b
 import type { ResolveListing } from "../resolve-listing.js";
 import type { ServeMcpResult } from "../serve-mcp.js";
 import { createStderrLogger } from "../stderr-logger.js";
+import { listen, replyError, stopped } from "./http-endpoint.js";
 import { HttpSessionTable } from "./http-session-table.js";
 import { readJsonBody } from "./read-json-body.js";
-import { checkRequest, LOOPBACK_HOSTNAMES, normalOrigin, type RequestGuard } from "./request-guard.js";
+import {
+  allowedHostsFor,
+  allowedOriginsFor,
+  checkRequest,
+  LOOPBACK_HOSTNAMES,
+  type RequestGuard,
+  urlHost,
+} from "./request-guard.js";
 
 /** The port of `tooldock mcp --http` without `--port`. */
 export const DEFAULT_MCP_HTTP_PORT = 7717;
@@ -166,12 +173,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     const handleRequest = async (request: IncomingMessage, response: ServerResponse) => {
       if (guard === undefined) return replyError(response, 503, -32000, "Service Unavailable: starting");
       const refusal = checkRequest(request.headers, guard);
-      if (refusal !== undefined) {
+      const onPath = new URL(request.url ?? "/", "http://localhost").pathname === MCP_HTTP_PATH;
+      // Another path is a 404 even without the token: a client that looks for OAuth metadata
+      // (/.well-known/…) on a 401 learns there is none, instead of a second 401.
+      if (refusal !== undefined && (refusal.status === 403 || onPath)) {
         const challenge: Record<string, string> =
           refusal.status === 401 ? { "WWW-Authenticate": 'Bearer realm="tooldock"' } : {};
         return replyError(response, refusal.status, -32000, refusal.message, challenge);
       }
-      if (new URL(request.url ?? "/", "http://localhost").pathname !== MCP_HTTP_PATH)
+      if (!onPath)
         return replyError(response, 404, -32000, `Not Found: the MCP endpoint is ${MCP_HTTP_PATH}`);
       const sessionId = request.headers["mcp-session-id"];
       if (typeof sessionId === "string") {
@@ -254,69 +264,4 @@ async function closeSession(served: Served, why: string, say: (text: string) => 
 /** The first 8 characters of a session id: enough to tell sessions apart on stderr, not enough to use one. */
 function shortId(id: string): string {
   return id === "" ? "(new)" : id.slice(0, 8);
-}
-
-function replyError(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  response.writeHead(status, { "Content-Type": "application/json", ...headers });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
-}
-
-/** Listens and resolves to the port; a port in use or an address not on this machine is an `E_MCP_LISTEN`. */
-function listen(server: Server, port: number, hostname: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const fail = (error: Error) =>
-      reject(
-        new TooldockError(
-          "E_MCP_LISTEN",
-          `cannot listen on ${hostname}:${port}: ${error.message}; choose another --port (0 picks a free one) or --host`,
-          { cause: error },
-        ),
-      );
-    server.once("error", fail);
-    server.listen(port, hostname, () => {
-      server.off("error", fail);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-/** A listening address as a URL's host: IPv6 in brackets, lower case. */
-function urlHost(hostname: string): string {
-  const host = hostname.toLowerCase();
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-}
-
-function allowedHostsFor(hostname: string, extra: readonly string[]): string[] {
-  const wildcard = hostname === "0.0.0.0" || hostname === "::";
-  const own = wildcard ? [] : [urlHost(hostname)];
-  return [...new Set([...LOOPBACK_HOSTNAMES, ...own, ...extra.map(urlHost)])];
-}
-
-function allowedOriginsFor(hostname: string, port: number, extra: readonly string[]): string[] {
-  const own = allowedHostsFor(hostname, []).map((host) => `http://${host}:${port}`);
-  return [...new Set([...own, ...extra.map(normalOrigin)])];
-}
-
-/** Settles once `signal` aborts or `stdin` ends or closes (its data is read and dropped meanwhile). */
-function stopped(signal: AbortSignal | undefined, stdin: Readable | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      signal?.removeEventListener("abort", stop);
-      stdin?.off("end", stop);
-      stdin?.off("close", stop);
-      stdin?.pause();
-      resolve();
-    };
-    if (signal?.aborted) return stop();
-    signal?.addEventListener("abort", stop, { once: true });
-    stdin?.once("end", stop);
-    stdin?.once("close", stop);
-    stdin?.resume();
-  });
 }
