@@ -113,6 +113,11 @@ async function generatedStackFiles(tool: CustomTool | undefined, cwd: string): P
 
 const PACK_FILE = /[\\/]bundles[\\/]pack-[0-9a-f]{40}\.mjs$/;
 
+/** The `members` array of a pack, as esbuild wrote it. */
+function packMembers(pack: string): string {
+  return pack.match(/^var members = \[[\s\S]*?\];$/m)?.[0] ?? "";
+}
+
 async function packFiles(cacheDir: string): Promise<string[]> {
   const names = await readdir(join(cacheDir, "bundles"));
   return names.filter((name) => name.startsWith("pack-")).sort();
@@ -141,8 +146,10 @@ describe("packs: many tool bundles in one file", () => {
     const packs = await packFiles(cacheDir);
     expect(packs).toHaveLength(1);
     const pack = await readFile(join(cacheDir, "bundles", packs[0] as string), "utf8");
-    expect(pack.match(/^async function \(\) \{/gm)).toHaveLength(4);
-    expect(pack).toMatch(/^null, \/\/ ".*e-package\.ts": imported on its own$/m);
+    // Four members behind esbuild's lazy init; the one that imports a package is `null`.
+    const members = packMembers(pack);
+    expect(members.match(/\binit_[\w$]+\(\)/g)).toHaveLength(4);
+    expect(members.match(/\bnull\b/g)).toHaveLength(1);
   });
 
   it("loads from the pack a later process finds on disk", async () => {
@@ -199,9 +206,9 @@ export default (pi: any) => ({
       expect(diagnostics).toEqual([]);
       expect(await call("cycle")).toBe("x/y");
     });
-    // It ran from the pack (the rewrite under test), not from its own bundle.
+    // It ran from the pack, not from its own bundle.
     const pack = await readFile(join(cacheDir, "bundles", (await packFiles(cacheDir))[0] as string), "utf8");
-    expect(pack).toMatch(/^async function \(\) \{.*\/\/ ".*cycle[\\/]index\.ts"$/m);
+    expect(pack).toContain("function joined()");
   });
 
   it("fails a member that imports a name its built-in does not export, as esbuild's build does", async () => {
@@ -216,9 +223,6 @@ export default (pi: any) => ({
     expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E_COMPILE"]);
     expect(diagnostics[0]?.message).toContain('No matching export in "node:path" for import "notAnExport"');
     expect(diagnostics[0]?.location).toMatchObject({ line: 1, column: 10 });
-    expect(
-      await readFile(join(cacheDir, "bundles", (await packFiles(cacheDir))[0] as string), "utf8"),
-    ).toContain("notAnExport");
   });
 
   it("names the .ts line of a packed tool in stack traces", async () => {
@@ -311,6 +315,6 @@ export default (pi: any) => ({ name: "counts", label: "C", description: "d", par
     expect(await packFiles(warm)).toEqual([]); // removed once found damaged
     await load(dir, warm);
     expect(await packFiles(warm)).toEqual([pack]);
-    expect(await readFile(join(warm, "bundles", pack as string), "utf8")).toContain("async function ()");
+    expect(await readFile(join(warm, "bundles", pack as string), "utf8")).toMatch(/^var members = \[/m);
   });
 });

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
+import { PackPlanner } from "../build/pack-planner.js";
 import { openCacheFolder } from "./cache-folder.js";
 import { cacheUnwritableWarning, cacheWarning } from "./cache-warning.js";
 import { CacheWriteError } from "./cache-write-error.js";
@@ -8,7 +9,6 @@ import { EsbuildQueue } from "./esbuild-queue.js";
 import { reportingMissingExports } from "./host-packages/missing-exports.js";
 import { reportingImportFailures } from "./import-failure.js";
 import { prepareWithJiti } from "./jiti-compiler.js";
-import { PackPlanner } from "./pack-planner.js";
 
 /** Evaluates one compiled entry and resolves to its module namespace (or what stands for it). */
 export type Evaluate = () => Promise<unknown>;
@@ -65,7 +65,11 @@ export function createModuleCompiler(
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
   const queue = new EsbuildQueue(cacheDir, batch);
-  const packs = new PackPlanner(cacheDir, (entry) => queue.compile(entry));
+  const packs = new PackPlanner(
+    cacheDir,
+    (entry) => queue.compile(entry),
+    () => batch.esbuild(),
+  );
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
   let jitiCache: string | false = join(cacheDir, "jiti");

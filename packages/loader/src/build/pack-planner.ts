@@ -1,12 +1,14 @@
 import { rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
+import { isOwnPrivateFile } from "../compile/cache-folder.js";
+import type { CompiledBundle } from "../compile/esbuild-queue.js";
+import { type Evaluate, type PreparedModule, preparedModule } from "../compile/module-compiler.js";
 import { ArrayIsArray, PromisePrototypeThen } from "../guards/primordials.js";
 import { settleAll } from "../guards/settle-all.js";
-import { isOwnPrivateFile } from "./cache-folder.js";
-import type { CompiledBundle } from "./esbuild-queue.js";
-import { type Evaluate, type PreparedModule, preparedModule } from "./module-compiler.js";
-import { PACK_EXPORT, type PackMember, packId, packPath } from "./pack-id.js";
+import { PACK_EXPORT, type PackMember, PackWriter, packId, packPath } from "./pack-build.js";
+
+type Esbuild = typeof import("esbuild");
 
 /** Most entries one pack holds. */
 const MAX_PACK_SIZE = 32;
@@ -23,7 +25,7 @@ interface Chunk {
 
 /**
  * Groups the entries of a load batch into packs: consecutive entries whose current bundles
- * are wrapped as functions in one file (see `writePack`), so a warm start reads and compiles
+ * esbuild bundles into one file, each behind a lazy `import()` (see `writePack`), so a warm start reads and compiles
  * one file per pack instead of one per tool, and no tool code runs before its own turn.
  *
  * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about
@@ -38,13 +40,19 @@ interface Chunk {
 export class PackPlanner {
   readonly #cacheDir: string;
   readonly #compile: (entry: string) => Promise<CompiledBundle>;
+  readonly #writer: PackWriter;
   readonly #chunks = new Map<string, Chunk>();
   #open: Chunk = { entries: [] };
   #first = true;
 
-  constructor(cacheDir: string, compile: (entry: string) => Promise<CompiledBundle>) {
+  constructor(
+    cacheDir: string,
+    compile: (entry: string) => Promise<CompiledBundle>,
+    esbuild: () => Promise<Esbuild>,
+  ) {
     this.#cacheDir = cacheDir;
     this.#compile = compile;
+    this.#writer = new PackWriter(cacheDir, esbuild);
   }
 
   /** Adds entries the batch will load, in load order. */
@@ -115,9 +123,8 @@ export class PackPlanner {
     // A pack that is not the loader's own file is written anew (the rename replaces it).
     if (!isOwnPrivateFile(path)) {
       try {
-        // Loaded only to write a pack: a warm start never needs the lexer or the map codec.
-        const { writePack } = await import("./pack-file.js");
-        if ((await writePack(this.#cacheDir, id, members)) === 0) return none;
+        // esbuild is imported only to write a pack: a warm start finds every pack by name.
+        if ((await this.#writer.write(id, members)) === 0) return none;
       } catch {
         return none; // an unreadable or unwritable cache: each bundle on its own still works
       }
