@@ -20,3 +20,17 @@ export function cancelledResolveText(result: AgentToolResult): string | undefine
     `had started and cannot be stopped, so ${ending}: ${outcome}`
   );
 }
+
+/**
+ * The log entry for another tool's call the client cancelled after it had staged pending
+ * actions: the call was stopped, but what it staged stays pending (its reminders, which the
+ * unsent response would have carried, follow), so the client learns why `resolve` appeared.
+ * `undefined` when it staged nothing.
+ */
+export function cancelledCallText(toolName: string, reminders: readonly string[]): string | undefined {
+  if (reminders.length === 0) return undefined;
+  return [
+    `The cancelled call of "${toolName}" had already staged ${reminders.length} pending action(s):`,
+    ...reminders,
+  ].join("\n");
+}

@@ -14,7 +14,7 @@ import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { watchActiveTools } from "./active-tools-watch.js";
 import { toCallToolResult } from "./call-tool-result.js";
-import { cancelledResolveText } from "./cancelled-resolve.js";
+import { cancelledCallText, cancelledResolveText } from "./cancelled-resolve.js";
 import { errorLocationNote } from "./error-location-note.js";
 import { listedMcpTools, listedTools, type ResolveListing } from "./resolve-listing.js";
 import { SERVER_INFO, serverInstructions } from "./server-info.js";
@@ -184,8 +184,9 @@ async function callTool(
   } finally {
     unsubscribe();
   }
-  if (resolving && context.signal.aborted) {
-    const text = cancelledResolveText(result);
+  if (context.signal.aborted) {
+    // The response of a cancelled request is not sent: what the call left behind goes to the log.
+    const text = resolving ? cancelledResolveText(result) : cancelledCallText(name, notes);
     if (text !== undefined) context.log("warning", text);
   }
   return toCallToolResult(result, thrownAt === undefined ? notes : [thrownAt, ...notes]);

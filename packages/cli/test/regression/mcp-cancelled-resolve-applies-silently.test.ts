@@ -81,6 +81,43 @@ describe("mcp: a cancelled resolve", () => {
     expect(session.pending.size).toBe(0);
   });
 
+  it("a cancelled call that had staged an action says so in the log: the action stays pending", async () => {
+    const staged = gate();
+    const session = new Session({ cwd: process.cwd() });
+    session.register(
+      defineTool({
+        name: "stage_then_hang",
+        label: "Stage then hang",
+        description: "Stages a change, then never returns.",
+        deferrable: true,
+        parameters: Type.Object({}),
+        async execute(_id, _params, _onUpdate, ctx) {
+          ctx.pushPendingAction({ label: "Change b", apply: async () => textResult("Changed b") });
+          staged.open();
+          return new Promise(() => {});
+        },
+      }),
+      "test",
+    );
+    const { client } = await connectInMemory(session);
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logs.push(String(notification.params.data));
+    });
+    const cancel = new AbortController();
+    const calling = client.callTool({ name: "stage_then_hang", arguments: {} }, undefined, {
+      signal: cancel.signal,
+    });
+    await staged.opened;
+    cancel.abort();
+    await expect(calling).rejects.toThrow();
+    await expect
+      .poll(() => logs.join("\n"))
+      .toContain('The cancelled call of "stage_then_hang" had already staged');
+    expect(logs.join("\n")).toContain("Change b");
+    expect(session.pending.list().map((record) => record.label)).toEqual(["Change b"]);
+  });
+
   it("a resolve with nothing to act on logs nothing when cancelled", async () => {
     const session = new Session({ cwd: process.cwd() });
     session.register(slowApplyTool(gate(), Promise.resolve(), { applied: false }), "test");
