@@ -1,5 +1,15 @@
 // Everything exported here is public API. Keep this list curated; never `export *`.
 
+/**
+ * The most tools one module may return; a module over the limit contributes none
+ * (`E_INVALID_TOOL`). The `E_NAME_CONFLICT` and `E_NAME_INVALID` diagnostics the loader
+ * reports, for hosts that claim names across processes.
+ */
+export {
+  MAX_TOOLS_PER_MODULE,
+  nameConflict as nameConflictDiagnostic,
+  nameInvalid as nameInvalidDiagnostic,
+} from "./accept/accept-tools.js";
 /** The compile cache directory's environment variable. */
 export { CACHE_DIR_ENV } from "./compile/cache-dir.js";
 /** Which compiler turns tool sources into modules. */
@@ -48,16 +58,6 @@ export {
   type LoadSession,
   SOURCE_MAPS_ENV,
 } from "./options.js";
-/**
- * The most tools one module may return; a module over the limit contributes none
- * (`E_INVALID_TOOL`). The `E_NAME_CONFLICT` and `E_NAME_INVALID` diagnostics the loader
- * reports, for hosts that claim names across processes.
- */
-export {
-  MAX_TOOLS_PER_MODULE,
-  nameConflict as nameConflictDiagnostic,
-  nameInvalid as nameInvalidDiagnostic,
-} from "./validate/accept-tools.js";
 /** Loads tools, then reloads them into the same host and session whenever their files change. */
 export {
   DEFAULT_WATCH_DEBOUNCE_MS,

@@ -37,6 +37,10 @@ export interface LoadSession extends ToolHostSession {
 export interface LoadProgress {
   /** Modules done so far, this one included. */
   completed: number;
+  /**
+   * Modules found so far: discovery goes on while the first modules load, so this grows
+   * until discovery ends (a folder's own files are all found before its first module loads).
+   */
   total: number;
   module: DiscoveredModule;
   /**

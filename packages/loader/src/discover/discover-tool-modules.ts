@@ -21,6 +21,11 @@ export interface DiscoverToolModulesOptions {
   cwd?: string;
   /** @internal A seam for tests that simulate unreadable folders. */
   fileSystem?: DiscoveryFileSystem;
+  /**
+   * @internal Called with each module as soon as it is found, in discovery order (the load's
+   * later stages start on it while discovery goes on; see `discover`).
+   */
+  onModule?: (module: DiscoveredModule) => void;
 }
 
 /** What {@link discoverToolModules} found. */
@@ -35,6 +40,7 @@ interface DiscoveryState {
   diagnostics: Diagnostic[];
   seen: Set<string>;
   manifestsInProgress: Set<string>;
+  onModule: ((module: DiscoveredModule) => void) | undefined;
 }
 
 /**
@@ -60,6 +66,7 @@ export async function discoverToolModules(
     diagnostics: [],
     seen: new Set(),
     manifestsInProgress: new Set(),
+    onModule: options.onModule,
   };
   for (const given of options.paths) {
     await visitPath(state, expandPath(given, cwd), given);
@@ -258,7 +265,9 @@ function addModule(state: DiscoveryState, path: string, knownRealPath?: string):
   }
   if (state.seen.has(resolvedPath)) return;
   state.seen.add(resolvedPath);
-  state.modules.push({ path, resolvedPath });
+  const module = { path, resolvedPath };
+  state.modules.push(module);
+  state.onModule?.(module);
 }
 
 function realPathOrUndefined(state: DiscoveryState, path: string): string | undefined {

@@ -1,24 +1,31 @@
 import type { Diagnostic } from "@tooldock/sdk";
+import { accept } from "../accept/accept-stage.js";
+import type { NameClaims } from "../accept/accept-tools.js";
+import { registerIntoSession } from "../accept/register-into-session.js";
+import { BuildStage } from "../build/build-stage.js";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
-import { createModuleCompiler } from "../compile/module-compiler.js";
-import { discoverToolModules } from "../discover/discover-tool-modules.js";
+import { discover } from "../discover/discover-stage.js";
 import { expandPath } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
+import { evaluate } from "../evaluate/evaluate-stage.js";
+import {
+  lateFaultDiagnostics,
+  lateTamperingWarnings,
+  tamperingWarning,
+} from "../evaluate/fault-diagnostics.js";
 import { type GlobalChange, watchGlobals } from "../guards/global-snapshot.js";
 import { LoadGuard } from "../guards/load-guard.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
-import type { NameClaims } from "../validate/accept-tools.js";
-import { CompileAhead } from "./compile-ahead.js";
-import { lateFaultDiagnostics, lateTamperingWarnings, tamperingWarning } from "./fault-diagnostics.js";
-import { loadAndAccept } from "./load-and-accept.js";
-import { registerIntoSession } from "./register-into-session.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
 /**
  * Discovers, compiles and loads custom tool modules (docs/contract.md §5). Never throws for a module's
  * fault: each one becomes a {@link Diagnostic} and loading goes on with the next module.
- * Modules are imported one after another, in discovery order (compilation runs a few modules
- * ahead, bounded); the first module to claim a tool name
+ * A load is four stages, each module passing through them in discovery order: **discover**
+ * (paths → module entries, streamed: the first module is built while discovery goes on),
+ * **build** (entries → evaluable units: esbuild bundles and packs, or jiti; a few modules
+ * ahead), **evaluate** (a unit → its factory's result, under the guards), **accept** (the
+ * result → accepted tool records and diagnostics); the first module to claim a tool name
  * keeps it. With `session`, the tools are registered into it (origin: the module path) and it
  * becomes the host's active session. Loading into a session the same modules were loaded
  * into before replaces their tools and keeps its pending actions; `changes` says which
@@ -34,23 +41,20 @@ import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<LoadCustomToolsResult> {
   const context = normalizeLoadOptions(options);
   if (context.sourceMaps) enableSourceMaps();
-  const discovered = await discoverToolModules({
-    paths: context.paths,
-    cwd: context.cwd,
-    fileSystem: context.fileSystem,
-  });
-  const diagnostics: Diagnostic[] = [...discovered.diagnostics];
-  const claims: NameClaims = new Map();
+  const diagnostics: Diagnostic[] = [];
   const api = context.host.createAPI();
-  const compiler = createModuleCompiler(context.compiler, context.cacheDir, (warning) =>
-    diagnostics.push(warning),
-  );
-  // Announced up front, so the first cache miss builds every stale entry of the batch in one
-  // esbuild build, instead of a few at a time as the load loop asks for them.
-  compiler.plan?.(discovered.modules.map((module) => module.resolvedPath));
   if (context.session !== undefined) context.host.setActiveSession(context.session);
+  // Stage 1 and 2: modules are announced to the build as discovery finds them, so the first
+  // cache miss builds every stale module found so far in one esbuild build.
+  let build: BuildStage | undefined;
+  const discovery = discover(
+    { paths: context.paths, cwd: context.cwd, fileSystem: context.fileSystem },
+    (module) => build?.found(module),
+  );
+  build = new BuildStage(context, discovery.found, (warning) => diagnostics.push(warning));
+  for (const module of discovery.found) build.found(module); // found before the stage existed
+  const acceptance = { reserved: context.reservedNames, claims: new Map() as NameClaims };
 
-  const compileAhead = new CompileAhead(compiler, discovered.modules);
   const guard = new LoadGuard(); // released in the `finally` below, whatever happens
   // Taken once the guards are installed, so their wrappers are part of the expected state;
   // compared after each module: what changed since the previous one is that module's doing.
@@ -60,50 +64,43 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   const accepted: Array<{ tool: LoadedCustomTool["tool"]; module: DiscoveredModule }> = [];
   let lateChanges: GlobalChange[] = [];
   try {
-    let completed = 0;
-    // An index loop: a module may have replaced the array iterator (it is restored after it).
-    for (let index = 0; index < discovered.modules.length; index++) {
-      const module = discovered.modules[index] as DiscoveredModule;
-      const before = { diagnostics: diagnostics.length };
-      const compiled = compileAhead.take(index);
+    for (let index = 0; ; index++) {
+      const { module } = await discovery.next(index);
+      if (module === undefined) break;
+      const before = diagnostics.length;
+      const faults = guard.faultsOf(module.resolvedPath);
       // Built-ins the module changed are put back as soon as its code has run, before the
       // loader looks at what it produced (one check per module, see `afterStep`).
       let changes: GlobalChange[] = [];
-      const contributed = await loadAndAccept(
-        module,
-        {
-          compiled,
-          api,
-          factoryTimeoutMs: context.factoryTimeoutMs,
-          faults: guard.faultsOf(module.resolvedPath),
-          afterStep: () => {
-            changes = checkGlobals();
-          },
+      const unit = build.unit(module);
+      const evaluated = await evaluate(unit, {
+        api,
+        factoryTimeoutMs: context.factoryTimeoutMs,
+        faults,
+        afterStep: () => {
+          changes = checkGlobals();
         },
-        context.reservedNames,
-        claims,
-      );
+      });
+      const contributed = await accept(evaluated, acceptance, faults);
       diagnostics.push(...contributed.diagnostics);
       for (const tool of contributed.tools) accepted.push({ tool, module });
       if (changes.length > 0) diagnostics.push(tamperingWarning(module, changes));
-      completed += 1;
       context.onProgress?.({
-        completed,
-        total: discovered.modules.length,
+        completed: index + 1,
+        total: discovery.found.length,
         module,
         tools: contributed.tools.map((tool) => ({
           tool,
           path: module.path,
           resolvedPath: module.resolvedPath,
         })),
-        diagnostics: diagnostics.length - before.diagnostics,
+        diagnostics: diagnostics.length - before,
       });
     }
   } finally {
     // The guards come off whatever the compiler does on its way out.
     try {
-      await compileAhead.settle();
-      await compiler.close();
+      await build.close();
     } finally {
       // What timers and callbacks of the modules changed after their own check (the guard's
       // last turn lets due timers run) is undone too, so the host gets its built-ins back.
@@ -112,18 +109,20 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       });
     }
   }
-  if (lateChanges.length > 0)
-    diagnostics.push(...lateTamperingWarnings(discovered.modules, guard, lateChanges));
+  const modules = discovery.found;
+  // Discovery's diagnostics come first, as when discovery ended before the first module loaded.
+  diagnostics.unshift(...(await discovery.diagnostics()).diagnostics);
+  if (lateChanges.length > 0) diagnostics.push(...lateTamperingWarnings(modules, guard, lateChanges));
 
   const skipped = new Set<string>();
-  for (const module of discovered.modules) {
+  for (const module of modules) {
     const late = lateFaultDiagnostics(module, guard.faultsOf(module.resolvedPath));
     diagnostics.push(...late);
     if (late.some((diagnostic) => diagnostic.severity === "error")) skipped.add(module.resolvedPath);
   }
   const registration = registerIntoSession(context.session, {
     accepted: accepted.filter(({ module }) => !skipped.has(module.resolvedPath)),
-    modules: discovered.modules,
+    modules,
     roots: context.paths.map((path) => expandPath(path, context.cwd)),
     diagnostics,
   });
@@ -131,7 +130,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   return {
     tools: registration.tools,
     diagnostics,
-    modules: discovered.modules,
+    modules: [...modules],
     changes: registration.changes,
   };
 }

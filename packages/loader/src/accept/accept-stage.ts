@@ -1,40 +1,48 @@
 import type { CustomTool, Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
+import type { EvaluatedModule } from "../evaluate/evaluate-stage.js";
+import { exitDiagnostic } from "../evaluate/load-module.js";
+import type { ModuleFaults } from "../guards/module-faults.js";
 import { runGuarded } from "../guards/process-exit-guard.js";
-import { acceptTools, type NameClaims } from "../validate/accept-tools.js";
-import { exitDiagnostic, type LoadModuleStep, loadModule } from "./load-module.js";
+import { acceptTools, type NameClaims } from "./accept-tools.js";
 
-/** What one module contributes to a batch: its accepted tools and its diagnostics. */
+/** The output of the accept stage for one module: its accepted tool records and its diagnostics. */
 export interface ModuleContribution {
   tools: CustomTool[];
   diagnostics: Diagnostic[];
 }
 
+/** What the accept stage checks against, shared by the modules of a load. */
+export interface Acceptance {
+  /** Names no module may claim (the host's built-ins; `resolve` always). */
+  reserved: ReadonlySet<string>;
+  /** Names claimed so far in the load: the first module to claim a name keeps it. */
+  claims: NameClaims;
+}
+
 /**
- * Loads one module ({@link loadModule}) and checks the entries its factory returned
- * ({@link acceptTools}), all inside a guarded step of the module (`runGuarded`, with no
- * deadline of its own: the import and the factory keep theirs). Reading what a module
- * produced runs its code again: a getter of its exports or of a tool, a Proxy trap of the
- * list it returned, a `message` getter or `toJSON` of what it threw. A `process.exit`,
- * `reallyExit`, `abort` or `kill` made there is blocked like one made by the import or the
- * factory: the module contributes no tool and one `E_PROCESS_EXIT`, and the names it
- * claimed are released. Never rejects.
+ * Stage 4, accept: a factory's result → accepted tool records and diagnostics. Checks each
+ * entry ({@link acceptTools}: the runtime's `validateTool`, every field read once into a
+ * frozen record) inside a guarded step of the module: reading what a module returned runs its
+ * code (a getter of a tool, a Proxy trap of the list), and a `process.exit`, `reallyExit`,
+ * `abort` or `kill` made there is blocked like one made by its import or factory: the module
+ * contributes no tool and one `E_PROCESS_EXIT`, and the names it claimed are released.
+ * Never rejects.
  */
-export async function loadAndAccept(
-  module: DiscoveredModule,
-  step: LoadModuleStep,
-  reserved: ReadonlySet<string>,
-  claims: NameClaims,
+export async function accept(
+  evaluated: EvaluatedModule,
+  acceptance: Acceptance,
+  faults: ModuleFaults | undefined,
 ): Promise<ModuleContribution> {
+  const { module, outcome } = evaluated;
+  if (!outcome.ok) return contribution([], [outcome.diagnostic]);
   const guarded = await runGuarded(
     async (): Promise<ModuleContribution> => {
-      const outcome = await loadModule(module, step);
-      if (!outcome.ok) return contribution([], [outcome.diagnostic]);
       try {
         if (outcome.entries.length === 0)
           return contribution([], [noToolsWarning(module, outcome.returnedNothing)]);
-        const checked = acceptTools(module, outcome.entries, reserved, claims);
+        const checked = acceptTools(module, outcome.entries, acceptance.reserved, acceptance.claims);
         return contribution(checked.tools, checked.diagnostics);
       } catch (error) {
         // A list whose reads throw (a Proxy): described here, still inside the guarded step.
@@ -42,17 +50,14 @@ export async function loadAndAccept(
       }
     },
     undefined,
-    step.faults,
+    faults,
   );
   if (guarded.status === "ok") return guarded.value;
   // Whatever it claimed before it stopped is free again for the modules after it.
-  for (const [name, owner] of claims) if (owner === module.path) claims.delete(name);
+  for (const [name, owner] of acceptance.claims) if (owner === module.path) acceptance.claims.delete(name);
   if (guarded.status === "exit")
-    return contribution(
-      [],
-      [exitDiagnostic(module, guarded.call, "while Tooldock read what it exported or returned")],
-    );
-  // Not reached: loadModule never rejects and the checks above catch what they throw.
+    return contribution([], [exitDiagnostic(module, guarded.call, "while Tooldock read what it returned")]);
+  // Not reached: the checks above catch what they throw.
   return contribution([], [checkThrewDiagnostic(module, "an error inside Tooldock")]);
 }
 

@@ -1,0 +1,90 @@
+import type { Diagnostic } from "@tooldock/sdk";
+import { createDiagnostic, describeError } from "../diagnostics.js";
+import { PromisePrototypeThen, safePromise } from "../guards/primordials.js";
+import { type DiscoverToolModulesOptions, discoverToolModules } from "./discover-tool-modules.js";
+import type { DiscoveredModule } from "./types.js";
+
+/** The input of the discover stage: where to look. */
+export type DiscoverInput = Pick<DiscoverToolModulesOptions, "paths" | "cwd" | "fileSystem">;
+
+/**
+ * The output of the discover stage: the modules as they are found, in discovery order, so the
+ * later stages start on the first module while discovery goes on.
+ */
+export interface DiscoveryStream {
+  /** Every module found so far, in order; complete once {@link DiscoveryStream.next} returned `undefined`. */
+  readonly found: readonly DiscoveredModule[];
+  /**
+   * The module after the `index` ones taken so far, once found; `undefined` when discovery
+   * ended without one. A null-prototype box: it settles while tool modules run.
+   */
+  next(index: number): Promise<{ readonly module: DiscoveredModule | undefined }>;
+  /** Discovery's diagnostics, once it ended (de-duplicated, in the order found). */
+  diagnostics(): Promise<{ readonly diagnostics: readonly Diagnostic[] }>;
+}
+
+/**
+ * Stage 1, discover: paths → module entries (docs/contract.md §5; the rules are
+ * `discoverToolModules`'). Starts at once and hands out each module as soon as it is found;
+ * `onFound` hears of each one too (the build stage compiles ahead with it). Never rejects:
+ * a path that cannot be scanned is a diagnostic.
+ */
+export function discover(
+  input: DiscoverInput,
+  onFound?: (module: DiscoveredModule) => void,
+): DiscoveryStream {
+  const found: DiscoveredModule[] = [];
+  let ended = false;
+  let waiting: Array<() => void> = [];
+  const notify = () => {
+    const wake = waiting;
+    waiting = [];
+    for (let index = 0; index < wake.length; index++) (wake[index] as () => void)();
+  };
+  const done = discoverToolModules({
+    ...input,
+    onModule: (module) => {
+      found[found.length] = module;
+      onFound?.(module);
+      notify();
+    },
+  });
+  const result = safePromise<{ readonly diagnostics: readonly Diagnostic[] }>((resolve) =>
+    PromisePrototypeThen(
+      done,
+      (discovered) => {
+        ended = true;
+        resolve({ __proto__: null, diagnostics: discovered.diagnostics } as { diagnostics: Diagnostic[] });
+        notify();
+      },
+      (error: unknown) => {
+        // discoverToolModules never rejects; should it, the load goes on with what was found.
+        ended = true;
+        resolve({ __proto__: null, diagnostics: [discoveryFailed(error)] } as { diagnostics: Diagnostic[] });
+        notify();
+      },
+    ),
+  );
+  const box = (module: DiscoveredModule | undefined) =>
+    ({ __proto__: null, module }) as { readonly module: DiscoveredModule | undefined };
+  return {
+    found,
+    async next(index) {
+      while (index >= found.length && !ended) {
+        await safePromise<void>((resolve) => {
+          waiting[waiting.length] = resolve;
+        });
+      }
+      return box(found[index]);
+    },
+    diagnostics: () => result,
+  };
+}
+
+function discoveryFailed(error: unknown): Diagnostic {
+  return createDiagnostic("E_DISCOVERY", {
+    message: `Discovery stopped inside Tooldock: ${describeError(error)}. The modules found before were loaded.`,
+    path: "",
+    hint: "Please report this as a Tooldock bug, with the tool paths that were given.",
+  });
+}

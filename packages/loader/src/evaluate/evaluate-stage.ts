@@ -1,0 +1,56 @@
+import type { BuildUnit } from "../build/build-stage.js";
+import { createDiagnostic } from "../diagnostics.js";
+import type { DiscoveredModule } from "../discover/types.js";
+import { runGuarded } from "../guards/process-exit-guard.js";
+import { exitDiagnostic, type LoadModuleStep, loadModule, type ModuleOutcome } from "./load-module.js";
+
+/** What the evaluate stage needs besides the unit: the `pi` API, the deadline, the guards' records. */
+export type EvaluateStep = Omit<LoadModuleStep, "compiled">;
+
+/**
+ * The output of the evaluate stage for one module: the entries its factory returned (not
+ * read yet: reading them is the accept stage's, under its own guard), or the diagnostic that
+ * stopped it. A null-prototype object: a promise resolves with it right after tool code ran.
+ */
+export interface EvaluatedModule {
+  readonly module: DiscoveredModule;
+  readonly outcome: ModuleOutcome;
+}
+
+/**
+ * Stage 3, evaluate: a unit → its factory's result, under the guards. Imports the unit and
+ * runs its factory ({@link loadModule}: each under the `process.exit` guard and the deadline),
+ * all inside one guarded step of the module with no deadline of its own, since reading its
+ * exports runs its code too (a getter of `default`, a `message` getter of what it threw): a
+ * `process.exit` there is blocked like one made by the import or the factory. Never rejects.
+ */
+export async function evaluate(unit: BuildUnit, step: EvaluateStep): Promise<EvaluatedModule> {
+  const { module } = unit;
+  const guarded = await runGuarded(
+    () => loadModule(module, { ...step, compiled: unit.prepared }),
+    undefined,
+    step.faults,
+  );
+  if (guarded.status === "ok") return evaluated(module, guarded.value);
+  if (guarded.status === "exit")
+    return evaluated(module, {
+      __proto__: null,
+      ok: false,
+      diagnostic: exitDiagnostic(module, guarded.call, "while Tooldock read what it exported"),
+    } as ModuleOutcome);
+  // Not reached: loadModule never rejects.
+  return evaluated(module, {
+    __proto__: null,
+    ok: false,
+    diagnostic: createDiagnostic("E_IMPORT", {
+      message: `Loading ${module.path} failed inside Tooldock. Tooldock skipped the module.`,
+      path: module.path,
+      resolvedPath: module.resolvedPath,
+      hint: "Please report this as a Tooldock bug.",
+    }),
+  } as ModuleOutcome);
+}
+
+function evaluated(module: DiscoveredModule, outcome: ModuleOutcome): EvaluatedModule {
+  return { __proto__: null, module, outcome } as EvaluatedModule;
+}
