@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, examplesDir, tempDir } from "./cli-process.js";
@@ -25,11 +26,14 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       await browser?.close();
     });
 
-    /** A copy of the examples (`tools/`) plus `files`, served by `tooldock inspect`; a page on it. */
-    async function openInspect(files: Record<string, string>): Promise<{ page: Page; folder: string }> {
+    /** A copy of the examples (`tools/`, or `toolsFrom`) plus `files`, served by `tooldock inspect`; a page on it. */
+    async function openInspect(
+      files: Record<string, string>,
+      toolsFrom = join(examplesDir, "tools"),
+    ): Promise<{ page: Page; folder: string }> {
       const folder = await tempDir(files);
       onTestFinished(folder.remove);
-      await cp(join(examplesDir, "tools"), join(folder.path, "tools"), { recursive: true });
+      await cp(toolsFrom, join(folder.path, "tools"), { recursive: true });
       const server = await startInspectProcess(folder.path, ["tools"]);
       onTestFinished(async () => {
         expect(await server.stop()).toBe(0);
@@ -126,6 +130,42 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
         .getByText(/discarded "AST Edit/)
         .waitFor();
       expect(readFileSync(join(folder, "src/greet.ts"), "utf8")).toBe(source);
+
+      // Readable in a narrow window: one column, nothing wider than the window.
+      await page.setViewportSize({ width: 400, height: 800 });
+      const overflow = await page.evaluate<number>(
+        "document.documentElement.scrollWidth - window.innerWidth",
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+    });
+
+    it("streams a call's partial results, cancels it, and shows a failed apply staying pending", async () => {
+      const { page } = await openInspect({}, fileURLToPath(new URL("./fixtures/inspect/", import.meta.url)));
+      await page.getByRole("button", { name: /^echo/ }).click();
+      await page.locator('[data-field="/text"] input').fill("wait");
+      await page.getByRole("button", { name: "Call echo" }).click();
+      await page.getByTestId("partials").getByText("working on wait").waitFor();
+      await page.getByRole("button", { name: "Cancel" }).click();
+      const result = page.getByTestId("result").filter({ hasText: "Result of echo" });
+      await result.getByText('Tool "echo" was aborted').waitFor();
+      expect(await result.locator(".badge-error").textContent()).toBe("isError");
+
+      // stage_note's first apply throws: the action stays on top, marked with the cause.
+      await page.getByRole("button", { name: /^stage_note/ }).click();
+      await page.locator('[data-field="/note"] input').fill("draft");
+      await page.getByRole("button", { name: "Call stage_note" }).click();
+      await page.getByTestId("pending-action").getByText('Write note "draft"').waitFor();
+      await page.getByLabel("Reason (required)").fill("try it");
+      await page.getByRole("button", { name: "Apply" }).click();
+      await page.getByTestId("apply-failure").getByText("Apply failed: the disk is busy").waitFor();
+      expect(await page.getByTestId("pending-action").count()).toBe(1);
+      await page.getByRole("button", { name: "Apply" }).click();
+      await page.getByText("Nothing is pending.").waitFor();
+      await page
+        .getByTestId("result")
+        .filter({ hasText: "resolve apply" })
+        .getByText("note written")
+        .waitFor();
     });
   },
 );

@@ -107,7 +107,15 @@ export function CallPanel(props: { tool: ToolView; partials: Readonly<Record<str
             value={rawText}
             aria-invalid={rawProblem !== undefined ? "true" : undefined}
             onInput={(event) => fromRaw(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              // Ctrl+Enter (Cmd+Enter) calls the tool from the JSON box, where Enter is a new line.
+              if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault();
+                void run();
+              }
+            }}
           />
+          <p class="field-description">Ctrl+Enter calls the tool.</p>
           {rawProblem !== undefined && <p class="issue">{rawProblem}</p>}
         </details>
         {allIssues.length > 0 && (
