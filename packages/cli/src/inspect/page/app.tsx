@@ -61,6 +61,11 @@ export function App() {
         <span class={`connection connection-${connection}`} role="status">
           {connection === "live" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…"}
         </span>
+        {state !== undefined && state.pending.length > 0 && (
+          <a class="pending-link" href="#pending-heading">
+            {state.pending.length} pending
+          </a>
+        )}
         {state !== undefined && <span class="muted">v{state.version}</span>}
       </header>
       {state === undefined ? (
