@@ -213,7 +213,8 @@ export const mcpSpec: CommandSpec = {
       "of the tools, with its own pending actions. Requests whose Host is not this server's or whose Origin is not " +
       "allowed are refused (403); with --token or $TOOLDOCK_MCP_TOKEN each request needs Authorization: Bearer " +
       "<token> (401). A session without a connection for --idle-timeout ms (default 1800000, 30 min) is closed and " +
-      "its pending actions discarded. It stops on SIGINT, SIGTERM or when its stdin pipe closes.",
+      "its pending actions discarded. It stops on SIGINT, SIGTERM or when its stdin pipe closes. A client connects " +
+      'to the URL:\n  { "mcpServers": { "tooldock": { "type": "http", "url": "http://127.0.0.1:7717/mcp" } } }',
   ],
   options: {
     tools: toolsOption,
@@ -241,7 +242,7 @@ export const mcpSpec: CommandSpec = {
       multiple: true,
       valueName: "NAME",
       choices: MCP_BUILTINS,
-      description: "Serve a built-in tool too: ast_edit (structural rewrites, previewed then resolved)",
+      description: "Serve a built-in tool too (ast_edit: structural rewrites, previewed then resolved)",
     },
     http: { type: "boolean", description: "Serve over Streamable HTTP instead of stdio" },
     port: {
