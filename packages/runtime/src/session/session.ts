@@ -57,14 +57,13 @@ export class Session {
   readonly #emitter: SessionEmitter;
   readonly #lifecycleContext: CustomToolContext;
   readonly #conversation: ConversationView;
-  /** How many `execute` calls are running now (the default of `ctx.isIdle()`). */
-  #callsRunning = 0;
   readonly #execute: ExecuteDependencies;
   readonly #hooksInFlight = new Set<Promise<void>>();
-  /** The calls running now, by tool name (see `unregister`). */
-  readonly #running = new Map<string, Set<Promise<unknown>>>();
   readonly #unsubscribePending: () => void;
-  /** Closed by `dispose()`: stops the calls in flight and refuses new ones. */
+  /**
+   * The calls running now: closed by `dispose()` (stops them, refuses new ones); its size is
+   * the default of `ctx.isIdle()`, and `unregister` waits for a tool's calls through it.
+   */
   readonly #inFlight = new InFlightCalls();
   readonly #deadlines: DeadlineTimers;
   #state: "new" | "started" | "disposed" = "new";
@@ -77,12 +76,14 @@ export class Session {
       options.pending ?? new PendingActionStore({ callbackTimeoutMs: this.#config.resolveTimeoutMs });
     this.#deadlines = new DeadlineTimers(this.#config.executeTimeoutMs);
     this.#emitter = new SessionEmitter(this.#config.onListenerError);
-    const conversation = conversationView(options.conversation, () => this.#callsRunning);
+    const conversation = conversationView(options.conversation, () => this.#inFlight.size);
     this.#conversation = conversation;
+    const pending = this.pending;
     const contextSource = {
       sessionId: this.id,
       cwd: this.cwd,
-      pending: this.pending,
+      pending,
+      hasPendingActions: () => pending.hasPending,
       conversation,
       sessionManager: createSessionManager(conversation, { sessionId: this.id, cwd: this.cwd }),
     };
@@ -167,7 +168,7 @@ export class Session {
     if (removed === undefined) return false;
     this.#emitter.emit({ type: "tool-unregistered", toolName: name, origin: removed.origin });
     if (this.#state !== "disposed")
-      this.#track(this.#shutDownRemoved(removed.tool, [...(this.#running.get(name) ?? [])]));
+      this.#track(this.#shutDownRemoved(removed.tool, this.#inFlight.ended(name)));
     return true;
   }
 
@@ -225,17 +226,11 @@ export class Session {
     if (emitter.hasListeners) emitter.emit({ type: "tool-call-start", toolCallId, name, params });
     const slot: ScopeSlot = { scope: undefined };
     let result: AgentToolResult;
-    this.#callsRunning++;
-    const running = executeToolCall(this.#execute, reading.call, slot);
-    const untrack = this.#trackCall(name, running);
     try {
-      result = await running;
+      result = await executeToolCall(this.#execute, reading.call, slot);
     } catch (error) {
       // Not reached by any known fault: every step contains its own. Kept so `execute` never rejects.
       result = failed(toolCallMessages.internalFault(name, error)).result;
-    } finally {
-      this.#callsRunning--;
-      untrack();
     }
     if (emitter.hasListeners) {
       const { error } = slot;
@@ -312,24 +307,10 @@ export class Session {
     }
   }
 
-  /** Notes a running call by tool name, so that `unregister` can let it finish first. */
-  #trackCall(name: string, call: Promise<unknown>): () => void {
-    let calls = this.#running.get(name);
-    if (calls === undefined) {
-      calls = new Set();
-      this.#running.set(name, calls);
-    }
-    calls.add(call);
-    return () => {
-      calls.delete(call);
-      if (calls.size === 0 && this.#running.get(name) === calls) this.#running.delete(name);
-    };
-  }
-
   /** `shutdown` for an unregistered tool, once the calls it was running have ended. */
-  async #shutDownRemoved(tool: CustomTool, calls: Promise<unknown>[]): Promise<void> {
+  async #shutDownRemoved(tool: CustomTool, callsEnded: Promise<void> | undefined): Promise<void> {
     const timeoutMs = this.#config.resolveTimeoutMs;
-    if (calls.length > 0) await settleWithin(() => Promise.allSettled(calls), timeoutMs);
+    if (callsEnded !== undefined) await settleWithin(() => callsEnded, timeoutMs);
     await notifyTool(tool, this.#event("shutdown"), this.#lifecycleContext, this.#onHookFault, timeoutMs);
   }
 

@@ -36,6 +36,8 @@ export interface ToolContextSource {
   conversation: ConversationView;
   /** `ctx.sessionManager`, made once per session (see `createSessionManager`). */
   sessionManager: ToolSessionManager;
+  /** `ctx.hasPendingActions`, made once per session: whether `pending` holds anything. */
+  hasPendingActions: () => boolean;
 }
 
 /**
@@ -61,7 +63,7 @@ export function createToolContext(
     cwd: source.cwd,
     toolCallId,
     toolName,
-    hasPendingActions: () => source.pending.hasPending,
+    hasPendingActions: source.hasPendingActions,
     abort: () => abort.stop("aborted", new Error(`The tool "${toolName}" aborted its own call.`)),
     pushPendingAction: (action) => scope.push(action, toolName),
     // The session's own functions, made once per session.
@@ -77,7 +79,7 @@ export function createLifecycleContext(source: ToolContextSource): CustomToolCon
   const ctx: CustomToolContext = {
     sessionId: source.sessionId,
     cwd: source.cwd,
-    hasPendingActions: () => source.pending.hasPending,
+    hasPendingActions: source.hasPendingActions,
     abort: () => {},
     pushPendingAction: (action) => {
       throw new TooldockError(

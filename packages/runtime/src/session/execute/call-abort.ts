@@ -51,7 +51,7 @@ export class CallAbort {
       hostSignal.addEventListener("abort", this.#onHostAbort, { once: true });
     }
     this.#timer = options.deadlines.start(this);
-    this.#inFlight = options.inFlight.add(this);
+    this.#inFlight = options.inFlight.add(this, options.name);
   }
 
   /** True once the call has ended, whether its tool settled or it was stopped. */

@@ -35,7 +35,7 @@ export interface ExecuteDependencies {
  * the tool or the call ends as an `isError` result; it never throws. When the tool ran,
  * `slot.scope` is its call's scope (the actions it staged).
  */
-export async function executeToolCall(
+export function executeToolCall(
   dependencies: ExecuteDependencies,
   call: ToolCall,
   slot: ScopeSlot = { scope: undefined },
@@ -48,29 +48,35 @@ export async function executeToolCall(
       fault,
       ...(error === undefined ? {} : { error }),
     });
-  const result = await runSteps(dependencies, call, report, slot);
-  return truncateContent(result, dependencies.run.maxResultChars);
+  return runSteps(dependencies, call, report, slot);
 }
 
+/** The steps; every result they answer with is cut to `maxResultChars` (`truncateContent`). */
 async function runSteps(
   dependencies: ExecuteDependencies,
   call: ToolCall,
   report: ReportFault,
   slot: ScopeSlot,
 ): Promise<AgentToolResult> {
-  if (dependencies.run.inFlight.closed) return failed(toolCallMessages.sessionDisposed(call.name)).result;
+  const maxChars = dependencies.run.maxResultChars;
+  if (dependencies.run.inFlight.closed)
+    return truncateContent(failed(toolCallMessages.sessionDisposed(call.name)).result, maxChars);
   const lookup = lookupTool(dependencies.registry, call.name, dependencies.activeToolNames);
-  if (!lookup.ok) return lookup.result;
+  if (!lookup.ok) return truncateContent(lookup.result, maxChars);
   const policy = checkPendingPolicy(dependencies.pendingPolicy, dependencies.pending, call.name);
-  if (!policy.ok) return policy.result;
+  if (!policy.ok) return truncateContent(policy.result, maxChars);
   const validation = validateArguments(lookup.value, copyParams(call.params));
-  if (!validation.ok) return validation.result;
+  if (!validation.ok) return truncateContent(validation.result, maxChars);
   const run = await runTool(lookup.value, validation.value, call, dependencies.run, report, slot);
-  if (!run.ok) return run.result;
+  if (!run.ok) return truncateContent(run.result, maxChars);
   const reading = readResult(run.value);
-  if (!reading.ok) return failed(toolCallMessages.malformedResult(call.name, reading.problem)).result;
+  if (!reading.ok)
+    return truncateContent(
+      failed(toolCallMessages.malformedResult(call.name, reading.problem)).result,
+      maxChars,
+    );
   if (reading.detailsError) report("details-dropped", reading.detailsError.error);
-  if (lookup.value.outputSchema === undefined) return reading.result;
+  if (lookup.value.outputSchema === undefined) return truncateContent(reading.result, maxChars);
   const checked = checkStructuredContent(lookup.value, reading.result);
-  return checked.ok ? checked.value : checked.result;
+  return truncateContent(checked.ok ? checked.value : checked.result, maxChars);
 }

@@ -3,18 +3,25 @@ import type { CallAbort } from "./call-abort.js";
 /** A call's place in {@link InFlightCalls}; give it back to `delete`. */
 export interface InFlightEntry {
   readonly call: CallAbort;
+  /** The name of the tool the call runs (see {@link InFlightCalls.ended}). */
+  readonly name: string;
   previous: InFlightEntry | undefined;
   next: InFlightEntry | undefined;
+  /** Called when the call ends; made only when someone waits for it (`ended`). */
+  onEnd: (() => void) | undefined;
 }
 
 /**
- * The calls of one session that are running. `close()` (from `dispose()`) stops them all and
- * makes the session refuse new ones. A linked list rather than a `Set`: a sequential host
- * adds and removes one call at a time, which makes a `Set` reallocate its table every call;
- * and no call needs a listener on a shared signal.
+ * The calls of one session that are running: the one record of them. `close()` (from
+ * `dispose()`) stops them all and makes the session refuse new ones; `size` is how many run
+ * (the default of `ctx.isIdle()`); `ended(name)` is what `unregister` waits for before it
+ * sends `shutdown`. A linked list rather than a `Set`, and no per-name index: a sequential
+ * host adds and removes one call at a time, which makes a `Set` (or a map of sets) reallocate
+ * every call; only `ended` walks the list, and only when a tool is unregistered.
  */
 export class InFlightCalls {
   #first: InFlightEntry | undefined;
+  #size = 0;
   #closed = false;
 
   /** True once `close()` ran: no call may start. */
@@ -22,14 +29,20 @@ export class InFlightCalls {
     return this.#closed;
   }
 
-  add(call: CallAbort): InFlightEntry {
-    const entry: InFlightEntry = { call, previous: undefined, next: this.#first };
+  /** How many calls are running now. */
+  get size(): number {
+    return this.#size;
+  }
+
+  add(call: CallAbort, name: string): InFlightEntry {
+    const entry: InFlightEntry = { call, name, previous: undefined, next: this.#first, onEnd: undefined };
     if (this.#first !== undefined) this.#first.previous = entry;
     this.#first = entry;
+    this.#size++;
     return entry;
   }
 
-  /** Removes an entry `add` returned; removing it twice does nothing. */
+  /** Removes an entry `add` returned and tells whoever waits for it; removing it twice does nothing. */
   delete(entry: InFlightEntry): void {
     const { previous, next } = entry;
     if (previous === undefined && this.#first !== entry) return;
@@ -38,6 +51,37 @@ export class InFlightCalls {
     if (next !== undefined) next.previous = previous;
     entry.previous = undefined;
     entry.next = undefined;
+    this.#size--;
+    const onEnd = entry.onEnd;
+    if (onEnd !== undefined) {
+      entry.onEnd = undefined;
+      onEnd();
+    }
+  }
+
+  /**
+   * Settles once every call of the tool `name` running now has ended (calls started later are
+   * not waited for); `undefined` when none is running.
+   */
+  ended(name: string): Promise<void> | undefined {
+    const waits: Promise<void>[] = [];
+    for (let entry = this.#first; entry !== undefined; entry = entry.next) {
+      if (entry.name !== name) continue;
+      const current = entry;
+      waits.push(
+        new Promise((resolve) => {
+          const before = current.onEnd;
+          current.onEnd =
+            before === undefined
+              ? () => resolve()
+              : () => {
+                  before();
+                  resolve();
+                };
+        }),
+      );
+    }
+    return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
   }
 
   /** Stops every call in flight (each answers that the session was disposed). Idempotent. */

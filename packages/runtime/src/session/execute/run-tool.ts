@@ -14,6 +14,9 @@ import { runInToolCallScope, type ScopeSlot, ToolCallScope } from "./tool-call-s
 
 // Captured when this module is evaluated: a tool module cannot change how tools are called.
 const reflectApply = Reflect.apply;
+const promiseResolve: (value: unknown) => Promise<unknown> = Promise.resolve.bind(Promise);
+const promiseReject: (reason: unknown) => Promise<never> = Promise.reject.bind(Promise);
+const promiseThen = Promise.prototype.then;
 
 /** What running a tool needs from its session. */
 export interface RunToolOptions {
@@ -74,18 +77,21 @@ export function runTool(
       toolCallId: call.toolCallId,
       toolName: name,
       abort,
-      onLatePush: (error) => report("late-push-refused", error),
-      onStrayFault: (fault, error) => report(fault, error),
+      report,
     });
     slot.scope = scope;
     const ctx = createToolContext(source, scope, abort);
     const args = [call.toolCallId, params, updates.onUpdate, ctx, abort.signal];
     // The `execute` read at registration, with the original tool as `this`, run in the call's
-    // scope (what it awaits or schedules keeps it). A thenable that is not a Promise is
-    // adopted here, as `await` would; a synchronous throw rejects it.
-    new Promise<unknown>((resolve) => {
-      resolve(runInToolCallScope(scope, () => reflectApply(entry.execute, entry.target, args)));
-    }).then(
+    // scope (what it awaits or schedules keeps it). A synchronous throw counts as a rejection.
+    let returned: unknown;
+    try {
+      returned = runInToolCallScope(scope, () => reflectApply(entry.execute, entry.target, args));
+    } catch (error) {
+      returned = promiseReject(error);
+    }
+    whenSettled(
+      returned,
       (value) => {
         if (!abort.end()) return report("late-settle");
         updates.end();
@@ -104,4 +110,23 @@ export function runTool(
       },
     );
   });
+}
+
+/**
+ * Calls `onFulfilled` or `onRejected` (later, never synchronously) with what `value` settles
+ * with. A native promise is followed with the intrinsic `then` (one job less than adopting it
+ * into a new promise; an own `then` it carries is not called); any other thenable is adopted
+ * as `await` would; a promise whose `constructor` or species getter throws counts as rejected
+ * with that error.
+ */
+function whenSettled(
+  value: unknown,
+  onFulfilled: (value: unknown) => void,
+  onRejected: (error: unknown) => void,
+): void {
+  try {
+    reflectApply(promiseThen, promiseResolve(value), [onFulfilled, onRejected]);
+  } catch (error) {
+    reflectApply(promiseThen, promiseReject(error), [onFulfilled, onRejected]);
+  }
 }

@@ -4,6 +4,7 @@ import type { PendingActionRecord } from "../../pending/pending-action-record.js
 import type { ToolContextSource } from "../tool-context.js";
 import type { CallAbort } from "./call-abort.js";
 import type { ToolCallError } from "./tool-call-error.js";
+import type { ReportFault } from "./tool-call-fault.js";
 
 /**
  * The tool call whose code is running now, as {@link runningToolCall} returns it. The
@@ -36,10 +37,13 @@ export interface ToolCallScopeOptions {
   toolName: string;
   /** Whether the call has ended; `CallAbort` fits. */
   abort: Pick<CallAbort, "ended">;
-  /** Told about a push refused because the call had ended. */
-  onLatePush(error: TooldockError): void;
-  /** Told about a throw or rejection of code the call left running (see `reportStrayFault`). */
-  onStrayFault?(fault: "stray-exception" | "stray-rejection", error: unknown): void;
+  /**
+   * Told about the call's contained faults: `late-push-refused` (a push refused because the
+   * call had ended) and `stray-exception`/`stray-rejection` (a throw or rejection of code the
+   * call left running, see `reportStrayFault`). The session's reporter for the call as is, so
+   * a scope costs no closure of its own.
+   */
+  report: ReportFault;
 }
 
 /**
@@ -76,7 +80,7 @@ export class ToolCallScope implements RunningToolCall {
   push(action: CustomToolPendingAction, sourceToolName: string | undefined): PendingActionRecord {
     if (this.ended) {
       const error = latePushError(this, action);
-      this.#options.onLatePush(error);
+      this.#options.report("late-push-refused", error);
       throw error;
     }
     const previous = pushing;
@@ -105,7 +109,7 @@ export class ToolCallScope implements RunningToolCall {
 
   /** Reports a throw or rejection of code this call started, with nobody to catch it. */
   reportStray(fault: "stray-exception" | "stray-rejection", error: unknown): void {
-    this.#options.onStrayFault?.(fault, error);
+    this.#options.report(fault, error);
   }
 
   /** The records staged during the call, in push order, once; `undefined` when none. */
