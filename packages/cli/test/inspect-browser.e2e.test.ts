@@ -1,7 +1,7 @@
 // `tooldock inspect` in a real browser: Chromium driven by playwright-core (the system's
 // Chromium, no browser download) against the built CLI serving a copy of the example tools.
 import { existsSync, readFileSync } from "node:fs";
-import { cp } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -139,8 +139,11 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       expect(overflow).toBeLessThanOrEqual(0);
     });
 
-    it("streams a call's partial results, cancels it, and shows a failed apply staying pending", async () => {
-      const { page } = await openInspect({}, fileURLToPath(new URL("./fixtures/inspect/", import.meta.url)));
+    it("streams a call's partial results, cancels it, shows a failed apply staying pending, and reloads an edited folder", async () => {
+      const { page, folder } = await openInspect(
+        {},
+        fileURLToPath(new URL("./fixtures/inspect/", import.meta.url)),
+      );
       await page.getByRole("button", { name: /^echo/ }).click();
       await page.locator('[data-field="/text"] input').fill("wait");
       await page.getByRole("button", { name: "Call echo" }).click();
@@ -159,6 +162,21 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       await page.getByRole("button", { name: "Apply" }).click();
       await page.getByTestId("apply-failure").getByText("Apply failed: the disk is busy").waitFor();
       expect(await page.getByTestId("pending-action").count()).toBe(1);
+
+      // Editing the tool folder reloads the tools into the same session: the page lists the new
+      // tool, the log says so, and the pending action is still there.
+      await writeFile(
+        join(folder, "tools/extra.ts"),
+        'export default (pi) => ({ name: "extra_tool", label: "Extra", description: "Added while serving.", ' +
+          "parameters: pi.typebox.Type.Object({}), async execute() { return { content: [] }; } });\n",
+      );
+      await page.getByRole("button", { name: /^extra_tool/ }).waitFor();
+      await page
+        .getByTestId("event-log")
+        .getByText(/reloaded after a change to .*extra\.ts: added extra_tool/)
+        .waitFor();
+      expect(await page.getByTestId("pending-action").count()).toBe(1);
+
       await page.getByRole("button", { name: "Apply" }).click();
       await page.getByText("Nothing is pending.").waitFor();
       await page
