@@ -205,7 +205,11 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           "Bad Request: no Mcp-Session-Id header; start with a POST of initialize",
         );
       const body = await readJsonBody(request);
-      if (!body.ok) return replyError(response, body.status, body.code, body.message);
+      if (!body.ok) {
+        // The rest of an oversized body is not read: answer, then close the connection.
+        if (body.status === 413) response.once("finish", () => request.destroy());
+        return replyError(response, body.status, body.code, body.message, { Connection: "close" });
+      }
       if (!isInitializeRequest(body.value)) {
         return replyError(
           response,
