@@ -26,6 +26,7 @@ describe("how runTool follows what execute returned", () => {
   });
 
   it("adopts a thenable that is not a promise, as await would", async () => {
+    // biome-ignore lint/suspicious/noThenProperty: the case under test is a thenable that is not a promise
     const thenable = { then: (resolve: (value: unknown) => void) => resolve(textResult("thenable")) };
     expect(await run(() => thenable)).toEqual(textResult("thenable"));
   });
@@ -42,6 +43,7 @@ describe("how runTool follows what execute returned", () => {
 
   it("follows a native promise with the intrinsic then, not an own `then` that never calls back", async () => {
     const promise = Promise.resolve(textResult("native"));
+    // biome-ignore lint/suspicious/noThenProperty: the case under test is a promise with an own then
     Object.defineProperty(promise, "then", { value: () => undefined });
     expect(await run(() => promise)).toEqual(textResult("native"));
   });
