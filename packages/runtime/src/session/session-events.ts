@@ -18,7 +18,9 @@ import type { ToolCallFaultEvent } from "./execute/tool-call-fault.js";
  *   without `toolCallId`.
  * - `tool-hook-failed`: a tool's `onSession` threw; the session carried on.
  * - `tool-warning`: `register` accepted a tool but warns about it (`code` `W_TOOL_ACCESSOR`:
- *   its fields were read through getters or a Proxy, once; the tool keeps those values).
+ *   its fields were read through getters or a Proxy, once; the tool keeps those values;
+ *   `W_LEGACY_EXECUTE_ORDER`: pi's older `execute` order, adapted; `W_UNKNOWN_ANNOTATION`:
+ *   `annotations` keys that are not MCP's, dropped).
  * - `tool-unregistered`: `unregister` removed the tool of that name (and origin).
  * - `tool-call-fault`: a fault the session contained without changing a call's result (a
  *   late settle, a refused late push, dropped details or updates, a failing `onUpdate`).
