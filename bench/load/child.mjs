@@ -159,7 +159,7 @@ switch (task.variant) {
       cacheDir: task.cacheDir,
       /** @param {any} progress */
       onProgress(progress) {
-        if (Number.isNaN(firstMs) && isToolReady(progress)) firstMs = performance.now() - start;
+        if (Number.isNaN(firstMs) && isToolReady(progress, session)) firstMs = performance.now() - start;
       },
     });
     tools = result.tools.map((/** @type {any} */ loaded) => loaded.tool);
@@ -191,14 +191,16 @@ collect();
 const rssAfter = process.memoryUsage().rss;
 
 /**
- * A `LoadProgress` of a module that contributed tools (they are registered by then).
+ * A `LoadProgress` of a module whose tool the host can use now: registered in the session.
+ * Before issue 15 the loader registered tools only when the batch ended, so older checkouts
+ * never pass here and their first-ready time is the whole load's.
  * @param {any} progress
+ * @param {any} session
  */
-function isToolReady(progress) {
-  // `tools` was a count until issue 13 and is the module's tools (an array) since; accept both,
-  // so the benchmark measures older checkouts too.
+function isToolReady(progress, session) {
   const tools = progress?.tools;
-  return Array.isArray(tools) ? tools.length > 0 : typeof tools === "number" && tools > 0;
+  if (!Array.isArray(tools) || tools.length === 0) return false;
+  return session.get(tools[0].tool.name) !== undefined;
 }
 
 // Correctness: every tool is there and works (after the clock stopped).

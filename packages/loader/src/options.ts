@@ -44,10 +44,10 @@ export interface LoadProgress {
   total: number;
   module: DiscoveredModule;
   /**
-   * The tools of this module that passed every check, ready to offer before the batch ends.
-   * Registration into `session` happens when the batch ends; the result's `tools` are final:
-   * a module caught later (a `process.exit` from its timer) or a tool the session refuses is
-   * left out there.
+   * The tools of this module that passed every check, ready to offer before the batch ends;
+   * with `session`, already registered in it (a tool the session refused is not here). The
+   * result's `tools` are final: a module caught later (a `process.exit` from its timer) has
+   * its tools withdrawn (unregistered) when the batch ends.
    */
   tools: readonly LoadedCustomTool[];
   /** Diagnostics this module produced. */

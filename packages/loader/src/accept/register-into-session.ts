@@ -23,16 +23,14 @@ interface ToolOrigin {
  */
 const originsBySession = new WeakMap<LoadSession, Map<string, ToolOrigin>>();
 
-/** What a batch hands over for registration, once it has ended. */
+/** What a load hands over when its batch has ended. */
 export interface BatchOutcome {
   /** Tools that passed every check, with their module, in load order. */
   accepted: ReadonlyArray<{ tool: CustomTool; module: DiscoveredModule }>;
-  /** Every module discovery found. */
-  modules: readonly DiscoveredModule[];
-  /** The absolute tool locations the load was given (after `~` and `cwd`). */
-  roots: readonly string[];
   /** Every diagnostic of the batch so far. */
   diagnostics: readonly Diagnostic[];
+  /** Modules caught late (an exit from a timer): their tools are withdrawn. */
+  skipped: ReadonlySet<string>;
 }
 
 /** The tools a load registered and what it changed in the session. */
@@ -43,65 +41,129 @@ export interface Registration {
 }
 
 /**
- * Registers a batch's tools into `session`. A load into a session the loader already loaded
- * tools into **replaces** the tools of the modules it covers (a module under one of its
- * `roots`, or one it found again): a name such a module provided before is unregistered and
- * registered anew (`replaced`), a name no module provides any more is unregistered
- * (`removed`), other names are `added`. A module that failed this time (an error and no
- * tool) keeps its previous tools, and so does a tool whose entry failed with an error
- * naming it. A name held by anything else (another load's module, a built-in, the host) is
- * still `E_NAME_CONFLICT`. Without `session`, every tool is `added`.
+ * Registers a load's tools into `session` module by module, as each one is accepted
+ * ({@link SessionRegistration.add}), so a host can offer them before the batch ends; then,
+ * when the batch has ended ({@link SessionRegistration.finish}), withdraws the tools of
+ * modules caught late and removes what no module provides any more. A load into a session
+ * the loader already loaded tools into **replaces** the tools of the modules it covers (a
+ * module under one of its `roots`, or one it found again): a name such a module provided
+ * before is unregistered and registered anew (`replaced`), a name no module provides any
+ * more is unregistered (`removed`), other names are `added`. A module that failed this time
+ * (an error and no tool) keeps its previous tools, and so does a tool whose entry failed with
+ * an error naming it. A name held by anything else (another load's module, a built-in, the
+ * host) is still `E_NAME_CONFLICT`. Without `session`, every tool is `added`.
  */
-export function registerIntoSession(session: LoadSession | undefined, batch: BatchOutcome): Registration {
-  const tools: LoadedCustomTool[] = [];
-  const refused: Diagnostic[] = [];
-  const changes: LoadChanges = { added: [], removed: [], replaced: [] };
-  if (session === undefined) {
-    for (const { tool, module } of batch.accepted) {
+export class SessionRegistration {
+  readonly #session: LoadSession | undefined;
+  readonly #origins: Map<string, ToolOrigin>;
+  /** The modules found so far (the discover stage's list; complete by `finish`). */
+  readonly #found: readonly DiscoveredModule[];
+  /** The real paths of `#found`, kept up to date as it grows (one lookup per tool). */
+  readonly #foundPaths = new Set<string>();
+  readonly #roots: readonly string[];
+  readonly #tools: LoadedCustomTool[] = [];
+  readonly #provided = new Set<string>();
+  readonly #changes: LoadChanges = { added: [], removed: [], replaced: [] };
+
+  constructor(
+    session: LoadSession | undefined,
+    found: readonly DiscoveredModule[],
+    roots: readonly string[],
+  ) {
+    this.#session = session;
+    this.#found = found;
+    this.#roots = roots;
+    let origins = session === undefined ? undefined : originsBySession.get(session);
+    if (origins === undefined) {
+      origins = new Map();
+      if (session !== undefined) originsBySession.set(session, origins);
+    }
+    this.#origins = origins;
+  }
+
+  /**
+   * Registers the accepted tools of one module now. Returns the tools the session took (all
+   * of them without a session) and a diagnostic for each one it refused.
+   */
+  add(module: DiscoveredModule, accepted: readonly CustomTool[]): Registration {
+    const tools: LoadedCustomTool[] = [];
+    const refused: Diagnostic[] = [];
+    const session = this.#session;
+    for (const tool of accepted) {
+      const name = tool.name;
+      if (session === undefined) {
+        tools.push(loaded(tool, module));
+        this.#changes.added.push(name);
+        continue;
+      }
+      const previous = this.#origins.get(name);
+      const replacing = previous !== undefined && this.#covers(previous, name) && unregister(session, name);
+      const problem = register(session, tool, module);
+      if (problem !== undefined) {
+        refused.push(problem);
+        if (replacing) this.#origins.delete(name); // its old version is gone; the diagnostic says why
+        continue;
+      }
+      this.#origins.set(name, { path: module.path, resolvedPath: module.resolvedPath });
+      this.#provided.add(name);
       tools.push(loaded(tool, module));
-      changes.added.push(tool.name);
+      (replacing ? this.#changes.replaced : this.#changes.added).push(name);
     }
-    return { tools, refused, changes };
+    this.#tools.push(...tools);
+    return { tools, refused, changes: this.#changes };
   }
-  let origins = originsBySession.get(session);
-  if (origins === undefined) {
-    origins = new Map();
-    originsBySession.set(session, origins);
-  }
-  const found = new Set(batch.modules.map((module) => module.resolvedPath));
-  // Still ours: covered by this load, and (when the session can say) still the tool we registered.
-  const covers = (origin: ToolOrigin, name: string) =>
-    (found.has(origin.resolvedPath) || batch.roots.some((root) => isWithin(origin.path, root))) &&
-    (typeof session.originOf !== "function" || session.originOf(name) === origin.path);
-  const provided = new Set<string>();
-  for (const { tool, module } of batch.accepted) {
-    const name = tool.name;
-    const previous = origins.get(name);
-    const replacing = previous !== undefined && covers(previous, name) && unregister(session, name);
-    const problem = register(session, tool, module);
-    if (problem !== undefined) {
-      refused.push(problem);
-      if (replacing) origins.delete(name); // its old version is gone; the diagnostic says why
-      continue;
+
+  /**
+   * Ends the load: withdraws the tools of `batch.skipped` modules (unregistered; a name one of
+   * them had replaced is `removed`, its old version is gone too), then unregisters the names
+   * the covered modules no longer provide.
+   */
+  finish(batch: BatchOutcome): Registration {
+    const session = this.#session;
+    const changes = this.#changes;
+    const withdrawn = this.#tools.filter((tool) => batch.skipped.has(tool.resolvedPath));
+    for (const { tool } of withdrawn) {
+      const name = tool.name;
+      if (session !== undefined) {
+        unregister(session, name);
+        this.#origins.delete(name);
+        this.#provided.delete(name);
+      }
+      if (changes.replaced.includes(name)) changes.removed.push(name);
+      changes.added = changes.added.filter((added) => added !== name);
+      changes.replaced = changes.replaced.filter((replaced) => replaced !== name);
     }
-    origins.set(name, { path: module.path, resolvedPath: module.resolvedPath });
-    provided.add(name);
-    tools.push(loaded(tool, module));
-    (replacing ? changes.replaced : changes.added).push(name);
-  }
-  const keeps = keptByFailure(batch);
-  for (const [name, origin] of [...origins]) {
-    if (provided.has(name)) continue;
-    if (typeof session.originOf === "function" && session.originOf(name) !== origin.path) {
-      origins.delete(name); // the host unregistered it (and maybe registered its own): not ours now
-      continue;
+    const tools = this.#tools.filter((tool) => !batch.skipped.has(tool.resolvedPath));
+    if (session === undefined) return { tools, refused: [], changes };
+    const found = this.#foundSet();
+    const keeps = keptByFailure(batch);
+    for (const [name, origin] of [...this.#origins]) {
+      if (this.#provided.has(name)) continue;
+      if (typeof session.originOf === "function" && session.originOf(name) !== origin.path) {
+        this.#origins.delete(name); // the host unregistered it (and maybe registered its own): not ours now
+        continue;
+      }
+      if (!this.#covers(origin, name)) continue;
+      if (found.has(origin.resolvedPath) && keeps(origin, name)) continue;
+      this.#origins.delete(name);
+      if (unregister(session, name)) changes.removed.push(name);
     }
-    if (!covers(origin, name)) continue;
-    if (found.has(origin.resolvedPath) && keeps(origin, name)) continue;
-    origins.delete(name);
-    if (unregister(session, name)) changes.removed.push(name);
+    return { tools, refused: [], changes };
   }
-  return { tools, refused, changes };
+
+  #foundSet(): ReadonlySet<string> {
+    for (let index = this.#foundPaths.size; index < this.#found.length; index++)
+      this.#foundPaths.add((this.#found[index] as DiscoveredModule).resolvedPath);
+    return this.#foundPaths;
+  }
+
+  /** Still ours: covered by this load, and (when the session can say) still the tool we registered. */
+  #covers(origin: ToolOrigin, name: string): boolean {
+    const session = this.#session as LoadSession;
+    const covered =
+      this.#foundSet().has(origin.resolvedPath) || this.#roots.some((root) => isWithin(origin.path, root));
+    return covered && (typeof session.originOf !== "function" || session.originOf(name) === origin.path);
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "@tooldock/sdk";
 import { accept } from "../accept/accept-stage.js";
 import type { NameClaims } from "../accept/accept-tools.js";
-import { registerIntoSession } from "../accept/register-into-session.js";
+import { SessionRegistration } from "../accept/register-into-session.js";
 import { BuildStage } from "../build/build-stage.js";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { discover } from "../discover/discover-stage.js";
@@ -54,13 +54,19 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   build = new BuildStage(context, discovery.found, (warning) => diagnostics.push(warning));
   for (const module of discovery.found) build.found(module); // found before the stage existed
   const acceptance = { reserved: context.reservedNames, claims: new Map() as NameClaims };
+  const registration = new SessionRegistration(
+    context.session,
+    discovery.found,
+    context.paths.map((path) => expandPath(path, context.cwd)),
+  );
 
   const guard = new LoadGuard(); // released in the `finally` below, whatever happens
   // Taken once the guards are installed, so their wrappers are part of the expected state;
   // compared after each module: what changed since the previous one is that module's doing.
   const checkGlobals = watchGlobals();
-  // Tools are registered into the session once the batch has ended, so that a module found to
-  // be hostile late in the batch (process.exit from a timer) can still be left out.
+  // Each module's tools are registered into the session as soon as they are accepted, so the
+  // host can offer them before the batch ends; a module found hostile late in the batch
+  // (process.exit from a timer) has its tools withdrawn when it ends.
   const accepted: Array<{ tool: LoadedCustomTool["tool"]; module: DiscoveredModule }> = [];
   let lateChanges: GlobalChange[] = [];
   try {
@@ -85,15 +91,13 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       diagnostics.push(...contributed.diagnostics);
       for (const tool of contributed.tools) accepted.push({ tool, module });
       if (changes.length > 0) diagnostics.push(tamperingWarning(module, changes));
+      const registered = registration.add(module, contributed.tools);
+      diagnostics.push(...registered.refused);
       context.onProgress?.({
         completed: index + 1,
         total: discovery.found.length,
         module,
-        tools: contributed.tools.map((tool) => ({
-          tool,
-          path: module.path,
-          resolvedPath: module.resolvedPath,
-        })),
+        tools: registered.tools,
         diagnostics: diagnostics.length - before,
       });
     }
@@ -120,17 +124,15 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     diagnostics.push(...late);
     if (late.some((diagnostic) => diagnostic.severity === "error")) skipped.add(module.resolvedPath);
   }
-  const registration = registerIntoSession(context.session, {
+  const registered = registration.finish({
     accepted: accepted.filter(({ module }) => !skipped.has(module.resolvedPath)),
-    modules,
-    roots: context.paths.map((path) => expandPath(path, context.cwd)),
     diagnostics,
+    skipped,
   });
-  diagnostics.push(...registration.refused);
   return {
-    tools: registration.tools,
+    tools: registered.tools,
     diagnostics,
     modules: [...modules],
-    changes: registration.changes,
+    changes: registered.changes,
   };
 }

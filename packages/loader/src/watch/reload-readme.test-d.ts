@@ -45,8 +45,8 @@ export async function firstToolsEarly(offer: (session: Session) => void): Promis
   const session = new Session({ cwd: process.cwd() });
   await loadCustomTools({
     paths: ["./tools"],
+    session, // each module's tools are registered in it as soon as they pass
     onProgress: ({ tools }) => {
-      for (const { tool, path } of tools) session.register(tool, path);
       if (tools.length > 0) offer(session); // the model may start before the batch ends
     },
   });
