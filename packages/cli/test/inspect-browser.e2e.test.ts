@@ -145,6 +145,14 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
         fileURLToPath(new URL("./fixtures/inspect/", import.meta.url)),
       );
       await page.getByRole("button", { name: /^echo/ }).click();
+      await page.locator('[data-field="/text"] input').fill("picture");
+      await page.getByRole("button", { name: "Call echo" }).click();
+      const picture = page.getByTestId("result").getByRole("img", { name: "Result block 2, image/png" });
+      await picture.waitFor();
+      expect(
+        await picture.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBe(1);
+
       await page.locator('[data-field="/text"] input').fill("wait");
       await page.getByRole("button", { name: "Call echo" }).click();
       await page.getByTestId("partials").getByText("working on wait").waitFor();
