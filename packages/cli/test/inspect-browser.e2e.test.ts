@@ -54,7 +54,9 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
 
     it("previews a batch rename through the form, shows the pending action, applies it and the files are renamed", async () => {
       const { page, folder } = await openInspect({ "notes/a-draft.md": "a", "notes/b-draft.md": "b" });
-      await page.getByRole("button", { name: /^batch_rename_preview/ }).click();
+      // Keyboard only where it matters: the tool is chosen and the action applied with keys.
+      await page.getByRole("button", { name: /^batch_rename_preview/ }).focus();
+      await page.keyboard.press("Enter");
       await page.getByRole("heading", { name: "Call batch_rename_preview" }).waitFor();
       // files has minItems 1: the form starts with one item.
       await page.locator('[data-field="/files/0"] input').fill("notes/a-draft.md");
@@ -78,7 +80,13 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       const apply = page.getByRole("button", { name: "Apply" });
       expect(await apply.isDisabled()).toBe(true); // no reason yet
       await page.getByLabel("Reason (required)").fill("the names read better");
-      await apply.click();
+      await page.keyboard.press("Tab"); // from the reason to Apply
+      expect(
+        await apply.evaluate(
+          (button) => button === (button.ownerDocument as { activeElement: unknown }).activeElement,
+        ),
+      ).toBe(true);
+      await page.keyboard.press("Enter");
       await page.getByText("Nothing is pending.").waitFor();
       await page
         .getByTestId("result")
