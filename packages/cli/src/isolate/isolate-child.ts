@@ -13,9 +13,7 @@
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { loadCustomTools } from "@tooldock/loader";
-import type { Diagnostic } from "@tooldock/sdk";
 import { toToolEntry } from "../load/to-tool-entry.js";
-import type { ToolEntry } from "../report/report-types.js";
 import { type IsolateMessage, type IsolateRequest, REPORT_FD } from "./isolate-protocol.js";
 
 // Taken before any module runs, so a module that replaces them cannot silence the report.
@@ -45,26 +43,6 @@ async function readNonce(): Promise<string> {
   return text.trim();
 }
 
-/** Tools whose parameters JSON cannot carry are reported instead of breaking the whole report. */
-function serializable(tools: ToolEntry[], diagnostics: Diagnostic[]): ToolEntry[] {
-  return tools.filter((tool) => {
-    try {
-      stringify(tool);
-      return true;
-    } catch (error) {
-      diagnostics.push({
-        code: "E_INVALID_SCHEMA",
-        severity: "error",
-        message: `Tool "${tool.name}" in ${tool.path} has parameters that cannot be written as JSON Schema: ${(error as Error).message}`,
-        path: tool.path,
-        toolName: tool.name,
-        hint: "Declare the parameters with plain TypeBox or zod object schemas (no cycles, no BigInt defaults).",
-      });
-      return false;
-    }
-  });
-}
-
 /**
  * Waits while the module still has timers or immediates pending, up to `settleMs`. Always
  * lets one turn of the event loop pass first, so a rejection nobody handled is raised here
@@ -90,7 +68,9 @@ const result = await loadCustomTools({
   builtInToolNames: request.builtInToolNames,
 });
 const diagnostics = [...result.diagnostics];
-const tools = serializable(result.tools.map(toToolEntry), diagnostics);
+// JSON carries every entry: the loader's check (validateTool, through asSchema) refused any
+// tool whose JSON Schema cannot be written as JSON.
+const tools = result.tools.map(toToolEntry);
 const resultLine = stringify({ type: "result", nonce, tools, diagnostics } satisfies IsolateMessage);
 await post(resultLine);
 await settle(request.settleMs);

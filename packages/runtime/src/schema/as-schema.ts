@@ -1,3 +1,5 @@
+import { assertJsonSerializable } from "../session/execute/check-json.js";
+import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
 import type { ToolSchema } from "./tool-schema.js";
 import { isTypeBoxSchema, typeboxSchema } from "./typebox-schema.js";
@@ -11,7 +13,8 @@ const cache = new WeakMap<object, ToolSchema>();
  * calling it again for the same tool is free and the validator is compiled once.
  *
  * Throws a `TooldockError` with code `E_INVALID_SCHEMA` for anything else, for zod v3, for
- * types a model cannot send as JSON, and when the top level is not an object. `role` names
+ * types a model cannot send as JSON, when the top level is not an object, and when the JSON
+ * Schema itself cannot be written as JSON (a BigInt `default`). `role` names
  * the schema in those messages: a tool's `"parameters"` (default) or its `"outputSchema"`.
  *
  * @example
@@ -29,6 +32,7 @@ export function asSchema(parameters: unknown, role: SchemaRole = "parameters"): 
   const words = WORDS[role];
   const schema = convert(parameters, words);
   assertObjectTopLevel(schema, words);
+  assertJson(schema, words);
   cache.set(parameters as object, schema);
   return schema;
 }
@@ -63,6 +67,21 @@ function convert(parameters: unknown, words: Words): ToolSchema {
   throw invalidSchema(
     `${words.subjectIs} not a TypeBox or zod v4 schema (got ${got}). Declare ${words.it} with Type.Object({ ... }) or z.object({ ... }); a plain JSON Schema object is not accepted.`,
   );
+}
+
+/**
+ * The JSON Schema goes to models and clients as JSON: one that JSON cannot carry (a BigInt
+ * `default`, a `toJSON` that throws) would break every request that lists the tool.
+ */
+function assertJson(schema: ToolSchema, words: Words): void {
+  try {
+    assertJsonSerializable(schema.jsonSchema);
+  } catch (error) {
+    throw invalidSchema(
+      `${words.subject} cannot be written as JSON Schema: ${describeError(error)}. Use JSON values only in the schema (defaults, examples, enums: no BigInt, no functions).`,
+      error,
+    );
+  }
 }
 
 function assertObjectTopLevel(schema: ToolSchema, words: Words): void {
