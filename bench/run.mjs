@@ -35,7 +35,7 @@ if (values.help) {
       "  --smoke            tiny sizes, one run each (what the test suite runs)",
       "  --json             print the JSON report instead of Markdown",
       "  --out FILE         also write the JSON report (every sample) to FILE",
-      "  --sizes 10,100,500 tool counts of the load benchmark",
+      "  --sizes 10,100,500 tool counts of the load benchmark (also 1000, 2000; see bench/load/stages.mjs)",
       "  --runs 5           rounds of the load benchmark (the CLI runs max(runs, 10) times)",
       "  --variants a,b     load variants to run (ids in BENCHMARKS.md)",
       "  --keep             keep the generated tool folders",
