@@ -1,8 +1,10 @@
 // End to end: the BUILT `tooldock mcp --http` with the SDK's Streamable HTTP client: separate
 // sessions per client, Host/Origin and token checks, idle expiry, shutdown. Build first: `pnpm build`.
 
-import { readdir } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { join } from "node:path";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, runCli, tempDir } from "./cli-process.js";
 import { connectHttpClient, startMcpHttpChild } from "./mcp-http-child.js";
@@ -253,17 +255,41 @@ describe("tooldock mcp --http", () => {
     expect(await server.exited).toBe(0);
   });
 
-  it("options of --http without it, and --watch with it, are bad usage", async () => {
+  it("options of --http without it are bad usage, and so is a port out of range", async () => {
     const work = await tempDir({ "tools/stage.mjs": STAGE_TOOL });
     cleanups.push(work.remove);
     const port = await runCli(["mcp", "tools", "--port", "1234"], { cwd: work.path });
     expect(port.code).toBe(2);
     expect(port.stderr).toContain("--port needs --http");
-    const watch = await runCli(["mcp", "tools", "--http", "--watch"], { cwd: work.path });
-    expect(watch.code).toBe(2);
-    expect(watch.stderr).toContain("--watch works over stdio only");
     const badPort = await runCli(["mcp", "tools", "--http", "--port", "70000"], { cwd: work.path });
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain("--port must be a whole number from 0 to 65535");
+  });
+
+  it("--watch: an edited tool reaches open sessions (list_changed, pending kept) and new ones", async () => {
+    const server = await serve(["--watch"]);
+    const a = await connect(server.url);
+    const changed = new Promise<void>((resolve) =>
+      a.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await a.client.callTool({ name: "stage", arguments: { what: "before" } });
+    await writeFile(
+      join(server.cwd, "tools/stage.mjs"),
+      STAGE_TOOL.replace("Stages a marker file.", "Stages a marker file, v2."),
+    );
+    await changed;
+    await expect
+      .poll(async () => (await a.client.listTools()).tools.find((tool) => tool.name === "stage")?.description)
+      .toBe("Stages a marker file, v2.");
+    expect(server.stderr()).toMatch(/reloaded after a change: added none; removed none; replaced .*stage/);
+    // The action staged before the edit is still pending in A's session and still applies.
+    const applied = await a.client.callTool({
+      name: "resolve",
+      arguments: { action: "apply", reason: "ok" },
+    });
+    expect(textOf(applied)).toBe("applied before");
+    const b = await connect(server.url);
+    const listed = (await b.client.listTools()).tools.find((tool) => tool.name === "stage");
+    expect(listed?.description).toBe("Stages a marker file, v2.");
   });
 });

@@ -201,8 +201,8 @@ export const mcpSpec: CommandSpec = {
       "the folder the paths and the default tool folders are found from (a client that starts the server in " +
       "another folder needs it).",
     "With --watch, the tool paths are watched: after a file changes the tools are loaded again into the " +
-      "same session (pending actions are kept; a module that no longer loads keeps its previous tools) " +
-      "and the client is sent notifications/tools/list_changed.",
+      "same session, with --http into every session (pending actions are kept; a module that no longer loads " +
+      "keeps its previous tools) and the client is sent notifications/tools/list_changed.",
     'Register it with a client (its MCP configuration):\n  { "mcpServers": { "tooldock": { "command": "npx", "args": ["-y", "@tooldock/cli", ' +
       '"mcp", "./tools"] } } }',
     "--builtin ast_edit serves the built-in structural rewrite tool besides the loaded ones: its previews are " +

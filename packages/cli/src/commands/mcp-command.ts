@@ -55,6 +55,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
       await serveMcpHttp({
         ...common,
         ...http,
+        watch: flagOption(args, "watch"),
         stdin: io.stdout === process.stdout && stdinIsPipe() ? process.stdin : undefined,
       }).catch((error: unknown) => {
         if (TooldockError.isInstance(error) && error.code === "E_MCP_LISTEN")

@@ -17,8 +17,8 @@ export type McpHttpOptions = Pick<
 
 /**
  * Reads `--port`, `--host`, `--token` (else `$TOOLDOCK_MCP_TOKEN`), `--allow-host`,
- * `--allow-origin` and `--idle-timeout`; `undefined` without `--http`, where any of them
- * (and `--watch` with it) is bad usage.
+ * `--allow-origin` and `--idle-timeout`; `undefined` without `--http`, where any of them is
+ * bad usage.
  */
 export function readMcpHttpOptions(
   args: ParsedArgs,
@@ -31,8 +31,6 @@ export function readMcpHttpOptions(
     }
     return undefined;
   }
-  if (flagOption(args, "watch"))
-    throw new UsageError("--watch works over stdio only; leave out --http or --watch", "mcp");
   const port = wholeNumber(stringOption(args, "port"), "--port", 0, 65_535);
   const idleTimeoutMs = wholeNumber(stringOption(args, "idle-timeout"), "--idle-timeout", 1, 2_147_483_647);
   const host = stringOption(args, "host");

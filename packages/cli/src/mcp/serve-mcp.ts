@@ -5,7 +5,6 @@ import {
   loadCustomTools,
   reportSessionHookFailures,
   ToolHost,
-  type ToolsReload,
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
@@ -19,6 +18,7 @@ import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
+import { describeReload, reloadChangedTools } from "./describe-reload.js";
 import { disposeServedSession } from "./dispose-served-session.js";
 import { messageOf } from "./message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "./register-builtins.js";
@@ -129,8 +129,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
           const text = describeReload(reload);
           say(text);
           mcp?.log(reload.diagnostics.some((d) => d.severity === "error") ? "warning" : "info", text);
-          const { added, removed, replaced } = reload.changes;
-          if (added.length + removed.length + replaced.length > 0) mcp?.toolsChanged();
+          if (reloadChangedTools(reload)) mcp?.toolsChanged();
         },
         onError: (error) => say(error.message),
       });
@@ -162,14 +161,4 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     reserved?.release();
     releaseFaults();
   }
-}
-
-/** One line for stderr and the client's log: what a reload changed and how many problems it found. */
-function describeReload(reload: ToolsReload): string {
-  const { added, removed, replaced } = reload.changes;
-  const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
-  const errors = reload.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
-  const problems =
-    errors > 0 ? `; ${errors} error(s), see above (a module that failed keeps its previous tools)` : "";
-  return `reloaded after a change: added ${list(added)}; removed ${list(removed)}; replaced ${list(replaced)}${problems}`;
 }

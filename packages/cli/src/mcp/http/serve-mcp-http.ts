@@ -3,7 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Readable, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { loadCustomTools, reportSessionHookFailures, ToolHost } from "@tooldock/loader";
+import {
+  type LoadCustomToolsResult,
+  loadCustomTools,
+  reportSessionHookFailures,
+  ToolHost,
+  type ToolWatcher,
+  watchCustomTools,
+} from "@tooldock/loader";
 import { type PendingPolicy, Session } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
@@ -14,6 +21,7 @@ import { createColors } from "../../output/colors.js";
 import { formatDiagnostics } from "../../output/format-diagnostics.js";
 import { escapeTerminalText } from "../../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
+import { describeReload, reloadChangedTools } from "../describe-reload.js";
 import { disposeServedSession } from "../dispose-served-session.js";
 import { messageOf } from "../message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "../register-builtins.js";
@@ -31,6 +39,7 @@ import {
   type RequestGuard,
   urlHost,
 } from "./request-guard.js";
+import { ServedTools } from "./served-tools.js";
 
 /** The port of `tooldock mcp --http` without `--port`. */
 export const DEFAULT_MCP_HTTP_PORT = 7717;
@@ -69,6 +78,14 @@ export interface ServeMcpHttpOptions {
   idleTimeoutMs?: number;
   /** When `tools/list` includes `resolve` (see `createMcpServer`). Default: `"pending"`. */
   resolve?: ResolveListing;
+  /**
+   * Watch the paths and reload the tools after each change (see `watchCustomTools`): new
+   * sessions get the new tools, open ones are updated in place (pending actions kept) and
+   * sent `notifications/tools/list_changed`. Default: false.
+   */
+  watch?: boolean;
+  /** With `watch`: quiet time after the last change before a reload. Default: the loader's (100 ms). */
+  debounceMs?: number;
   /** Each session's `pendingPolicy`. Default: `"block"`. */
   pendingPolicy?: PendingPolicy;
   /** Built-in tools each session serves besides the loaded ones (`--builtin ast_edit`). Default: none. */
@@ -110,10 +127,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
       stderr.write(`${formatDiagnostics([...diagnostics], createColors(false), cwd).join("\n")}\n`);
   };
   const closing = new Set<Promise<void>>();
+  /** Every session made, from its initialize until it is closed (reloads reach them all). */
+  const live = new Set<Served>();
   const closeServed = (served: Served, why: string) => {
+    live.delete(served);
     const done = closeSession(served, why, say).finally(() => closing.delete(done));
     closing.add(done);
   };
+  let watcher: ToolWatcher | undefined;
+  let reference: Session | undefined;
   const sessions = new HttpSessionTable<Served>(idleTimeoutMs, (_id, served) =>
     closeServed(served, `idle for ${idleTimeoutMs} ms without a connection; closing it`),
   );
@@ -125,19 +147,47 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   let server: Server | undefined;
   try {
     const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
-    const loaded = await loadCustomTools({
-      paths: options.paths,
-      cwd,
-      host,
-      builtInToolNames: [...BUILT_IN_TOOL_NAMES],
-    });
+    const load = { paths: options.paths, cwd, host, builtInToolNames: [...BUILT_IN_TOOL_NAMES] };
+    const tools = new ServedTools([]);
+    let loaded: LoadCustomToolsResult;
+    if (options.watch === true) {
+      // The watcher keeps a session of its own, never served: its changes leave a module that
+      // failed to reload with its previous tools, and ServedTools carries them to every session.
+      reference = new Session({ cwd });
+      watcher = await watchCustomTools({
+        ...load,
+        session: reference,
+        debounceMs: options.debounceMs,
+        onReload: (reload) => {
+          // A push outside any call must not land in the session nobody is served.
+          host.setActiveSession(undefined);
+          writeDiagnostics(reload.diagnostics);
+          const text = describeReload(reload);
+          say(text);
+          tools.update(reload);
+          const level = reload.diagnostics.some((d) => d.severity === "error") ? "warning" : "info";
+          for (const served of live) {
+            tools.sync(served.session, reload);
+            served.mcp.log(level, text);
+            if (reloadChangedTools(reload)) served.mcp.toolsChanged();
+          }
+        },
+        onError: (error) => say(error.message),
+      });
+      host.setActiveSession(undefined);
+      loaded = watcher.initial;
+    } else {
+      loaded = await loadCustomTools(load);
+    }
+    tools.update({ ...loaded, changedPaths: [] });
     writeDiagnostics(loaded.diagnostics);
 
     const openSession = async (): Promise<Served> => {
       const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
-      for (const { tool, path } of loaded.tools) session.register(tool, path);
+      const current = tools.list();
+      for (const { tool, path } of current) session.register(tool, path);
       registerBuiltins(session, options.builtins ?? [], cwd);
-      reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
+      reportSessionHookFailures(session, current, (diagnostic) => writeDiagnostics([diagnostic]));
       await session.start();
       const mcp = createMcpServer({
         session,
@@ -145,6 +195,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
         onError: (error) => say(messageOf(error)),
       });
       const served: Served = { id: "", session, mcp, transport: undefined as never };
+      live.add(served);
       served.transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
@@ -250,8 +301,11 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     server?.close();
+    await watcher?.close();
     for (const served of sessions.deleteAll()) closeServed(served, "the server is stopping");
+    for (const served of live) closeServed(served, "the server is stopping");
     await Promise.all([...closing]);
+    await reference?.dispose();
     server?.closeAllConnections();
     releaseFaults();
   }

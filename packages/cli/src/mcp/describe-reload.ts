@@ -1,0 +1,17 @@
+import type { ToolsReload } from "@tooldock/loader";
+
+/** One line for stderr and the client's log: what a reload changed and how many problems it found. */
+export function describeReload(reload: ToolsReload): string {
+  const { added, removed, replaced } = reload.changes;
+  const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
+  const errors = reload.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
+  const problems =
+    errors > 0 ? `; ${errors} error(s), see above (a module that failed keeps its previous tools)` : "";
+  return `reloaded after a change: added ${list(added)}; removed ${list(removed)}; replaced ${list(replaced)}${problems}`;
+}
+
+/** Whether a reload added, removed or replaced any tool (the client must list them again). */
+export function reloadChangedTools(reload: ToolsReload): boolean {
+  const { added, removed, replaced } = reload.changes;
+  return added.length + removed.length + replaced.length > 0;
+}
