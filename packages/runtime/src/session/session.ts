@@ -16,7 +16,7 @@ import {
   sessionEventDetails,
 } from "./conversation-source.js";
 import { DeadlineTimers } from "./execute/deadline-timers.js";
-import { type ExecuteDependencies, executeToolCall } from "./execute/execute-tool-call.js";
+import { type ExecuteDependencies, finishToolCall, startToolCall } from "./execute/execute-tool-call.js";
 import { InFlightCalls } from "./execute/in-flight-calls.js";
 import { readToolCall } from "./execute/read-tool-call.js";
 import { failed, type ToolCall } from "./execute/tool-call.js";
@@ -227,7 +227,11 @@ export class Session {
     const slot: ScopeSlot = { scope: undefined };
     let result: AgentToolResult;
     try {
-      result = await executeToolCall(this.#execute, reading.call, slot);
+      const started = startToolCall(this.#execute, reading.call, slot);
+      result =
+        "running" in started
+          ? finishToolCall(this.#execute, started, reading.call, await started.running)
+          : started;
     } catch (error) {
       // Not reached by any known fault: every step contains its own. Kept so `execute` never rejects.
       result = failed(toolCallMessages.internalFault(name, error)).result;
