@@ -92,10 +92,7 @@ export function send(
         res.on("close", done);
       },
     );
-    // A server that answers before the whole body is sent may close the connection.
-    req.on("error", (error: NodeJS.ErrnoException) =>
-      error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error),
-    );
+    req.on("error", reject);
     req.end(options.body ?? JSON.stringify(INITIALIZE));
   });
 }

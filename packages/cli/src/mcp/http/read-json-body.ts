@@ -3,14 +3,18 @@ import type { IncomingMessage } from "node:http";
 /** Largest request body read, as the SDK's transport bounds the ones it reads itself (4 MiB). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** How much more than the bound is read and dropped after a `413` before the connection is cut. */
+const DRAIN_LIMIT_FACTOR = 4;
+
 /** A body read as JSON, or why not: the HTTP status and message to answer with. */
 export type JsonBody =
   | { ok: true; value: unknown }
   | { ok: false; status: 400 | 413; code: number; message: string };
 
 /**
- * Reads a request's body and parses it as JSON, reading at most `maxBytes` (a longer body is
- * a `413` without reading the rest; the connection is then closed by the caller's reply).
+ * Reads a request's body and parses it as JSON, keeping at most `maxBytes`. A longer body is a
+ * `413`; the caller answers with `Connection: close`, and the rest of the body is read and
+ * dropped (up to four times the bound, then the connection is cut).
  */
 export function readJsonBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<JsonBody> {
   return new Promise((resolve) => {
@@ -24,17 +28,15 @@ export function readJsonBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES
     };
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        request.pause();
-        finish({
-          ok: false,
-          status: 413,
-          code: -32600,
-          message: `Request body larger than ${maxBytes} bytes`,
-        });
+      if (size <= maxBytes) {
+        chunks.push(chunk);
         return;
       }
-      chunks.push(chunk);
+      chunks.length = 0;
+      finish({ ok: false, status: 413, code: -32600, message: `Request body larger than ${maxBytes} bytes` });
+      // The rest is read and dropped, so the client gets the 413 (a socket closed on unread
+      // data is reset, and the reply lost with it); a body that goes on and on is cut off.
+      if (size > DRAIN_LIMIT_FACTOR * maxBytes) request.destroy();
     });
     request.on("error", () =>
       finish({

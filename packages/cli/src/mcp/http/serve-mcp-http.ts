@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { Readable, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import {
   type LoadCustomToolsResult,
   loadCustomTools,
@@ -30,7 +29,6 @@ import type { ServeMcpResult } from "../serve-mcp.js";
 import { createStderrLogger } from "../stderr-logger.js";
 import { listen, replyError, stopped } from "./http-endpoint.js";
 import { HttpSessionTable } from "./http-session-table.js";
-import { readJsonBody } from "./read-json-body.js";
 import {
   allowedHostsFor,
   allowedOriginsFor,
@@ -39,6 +37,7 @@ import {
   type RequestGuard,
   urlHost,
 } from "./request-guard.js";
+import { MCP_HTTP_PATH, routeRequest } from "./route-request.js";
 import { ServedTools } from "./served-tools.js";
 
 /** The port of `tooldock mcp --http` without `--port`. */
@@ -47,10 +46,6 @@ export const DEFAULT_MCP_HTTP_PORT = 7717;
 export const DEFAULT_MCP_HTTP_HOST = "127.0.0.1";
 /** How long a session may go without a connection before it is closed (30 minutes). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
-/** The one path the server answers on. */
-export const MCP_HTTP_PATH = "/mcp";
-/** Most sessions open at once; an `initialize` beyond is answered `503`. */
-export const MAX_HTTP_SESSIONS = 100;
 
 /** Options of {@link serveMcpHttp}. */
 export interface ServeMcpHttpOptions {
@@ -215,74 +210,22 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
 
     let guard: RequestGuard | undefined;
     server = createServer((request, response) => {
-      handleRequest(request, response).catch((error: unknown) => {
+      const routing =
+        guard === undefined
+          ? Promise.resolve(replyError(response, 503, -32000, "Service Unavailable: starting"))
+          : routeRequest(request, response, {
+              guard,
+              sessions,
+              openCount: () => live.size,
+              openSession,
+              closeServed,
+            });
+      routing.catch((error: unknown) => {
         say(`a request failed: ${messageOf(error)}`);
         if (!response.headersSent) replyError(response, 500, -32603, "Internal error");
         else response.destroy();
       });
     });
-    const handleRequest = async (request: IncomingMessage, response: ServerResponse) => {
-      if (guard === undefined) return replyError(response, 503, -32000, "Service Unavailable: starting");
-      const refusal = checkRequest(request.headers, guard);
-      const onPath = new URL(request.url ?? "/", "http://localhost").pathname === MCP_HTTP_PATH;
-      // Another path is a 404 even without the token: a client that looks for OAuth metadata
-      // (/.well-known/…) on a 401 learns there is none, instead of a second 401.
-      if (refusal !== undefined && (refusal.status === 403 || onPath)) {
-        const challenge: Record<string, string> =
-          refusal.status === 401 ? { "WWW-Authenticate": 'Bearer realm="tooldock"' } : {};
-        return replyError(response, refusal.status, -32000, refusal.message, challenge);
-      }
-      if (!onPath)
-        return replyError(response, 404, -32000, `Not Found: the MCP endpoint is ${MCP_HTTP_PATH}`);
-      const sessionId = request.headers["mcp-session-id"];
-      if (typeof sessionId === "string") {
-        const served = sessions.get(sessionId);
-        if (served === undefined) {
-          return replyError(
-            response,
-            404,
-            -32001,
-            "Session not found: it was ended or expired (its pending actions were discarded); start a new one with initialize",
-          );
-        }
-        sessions.hold(sessionId, response);
-        return served.transport.handleRequest(request, response);
-      }
-      if (request.method !== "POST")
-        return replyError(
-          response,
-          400,
-          -32000,
-          "Bad Request: no Mcp-Session-Id header; start with a POST of initialize",
-        );
-      const body = await readJsonBody(request);
-      if (!body.ok) {
-        // The rest of an oversized body is not read: answer, then close the connection.
-        if (body.status === 413) response.once("finish", () => request.destroy());
-        return replyError(response, body.status, body.code, body.message, { Connection: "close" });
-      }
-      if (!isInitializeRequest(body.value)) {
-        return replyError(
-          response,
-          400,
-          -32600,
-          "Bad Request: no Mcp-Session-Id header; a session starts with an initialize request",
-        );
-      }
-      if (sessions.size >= MAX_HTTP_SESSIONS) {
-        return replyError(
-          response,
-          503,
-          -32000,
-          `Service Unavailable: ${MAX_HTTP_SESSIONS} sessions are open; end one (DELETE) or wait for idle ones to expire`,
-        );
-      }
-      const served = await openSession();
-      await served.transport.handleRequest(request, response, body.value);
-      // An initialize the transport refused opened no session: drop what was made for it.
-      if (served.id === "") closeServed(served, "initialize refused");
-    };
-
     const port = await listen(server, options.port ?? DEFAULT_MCP_HTTP_PORT, hostname);
     guard = {
       allowedHosts: allowedHostsFor(hostname, options.allowHosts ?? []),
