@@ -17,9 +17,10 @@ const versions = new Map(packages.map((pkg) => [pkg.name, pkg.version]));
 const publicPackages = packages.filter((pkg) => pkg.manifest.private !== true);
 
 describe("release manifests", () => {
-  it("knows the five public packages", () => {
+  it("knows the six public packages", () => {
     expect(publicPackages.map((pkg) => pkg.name).sort()).toEqual([
       "@tooldock/ai-sdk",
+      "@tooldock/ast-edit",
       "@tooldock/cli",
       "@tooldock/loader",
       "@tooldock/runtime",
