@@ -222,13 +222,13 @@ describe("tooldock mcp --http", () => {
   });
 
   it("expires a session left without a connection, discarding its actions through reject", async () => {
-    const server = await serve(["--idle-timeout", "300"]);
+    const server = await serve(["--idle-timeout", "1500"]);
     const { client, transport } = await connect(server.url);
     await client.callTool({ name: "stage", arguments: { what: "gone" } });
     const sessionId = transport.sessionId ?? "";
     await client.close(); // goes away without ending the session (no DELETE)
     await expect.poll(server.files, { timeout: 10_000 }).toEqual(["rejected-gone.txt"]);
-    expect(server.stderr()).toContain("idle for 300 ms without a connection");
+    expect(server.stderr()).toContain("idle for 1500 ms without a connection");
     expect(server.stderr()).toContain("discarding 1 pending action(s): Stage gone");
     const late = await post(
       server.url,
