@@ -24,4 +24,14 @@ describe("regression: DNS rebinding against tooldock mcp --http", () => {
       expect(answer.status, host).toBe(200);
     }
   });
+
+  it("on every address (0.0.0.0), prints a loopback URL its own Host check accepts, and warns", async () => {
+    const server = await startHttpInProcess({ host: "0.0.0.0" });
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect((await send(server.url)).status).toBe(200);
+    expect(server.stderr()).toContain("listening on every address (0.0.0.0)");
+    expect(server.stderr()).toContain("without a token");
+    const byZero = await send(server.url, { headers: { Host: `0.0.0.0:${server.port}` } });
+    expect(byZero.status).toBe(403);
+  });
 });

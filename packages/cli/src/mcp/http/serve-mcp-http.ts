@@ -232,8 +232,17 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
       allowedOrigins: allowedOriginsFor(hostname, port, options.allowOrigins ?? []),
       token: options.token,
     };
-    const url = `http://${urlHost(hostname)}:${port}${MCP_HTTP_PATH}`;
+    // A wildcard address is no host a client can name (and not an allowed Host): show loopback.
+    const wildcard = hostname === "0.0.0.0" || hostname === "::";
+    const shownHost = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "[::1]" : urlHost(hostname);
+    const url = `http://${shownHost}:${port}${MCP_HTTP_PATH}`;
     say(`serving ${describeServed(loaded, options.builtins)} on ${url}`);
+    if (wildcard) {
+      say(
+        `listening on every address (${hostname}): other machines use this one's name or address, ` +
+          "which each needs an --allow-host (the Host header is checked)",
+      );
+    }
     if (options.token === undefined && !LOOPBACK_HOSTNAMES.includes(urlHost(hostname))) {
       say(
         `warning: listening on ${hostname} without a token: anyone who reaches this port can run the tools; ` +
