@@ -183,14 +183,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
       for (const { tool, path } of current) session.register(tool, path);
       registerBuiltins(session, options.builtins ?? [], cwd);
       reportSessionHookFailures(session, current, (diagnostic) => writeDiagnostics([diagnostic]));
-      await session.start();
       const mcp = createMcpServer({
         session,
         resolve: options.resolve,
         onError: (error) => say(messageOf(error)),
       });
       const served: Served = { id: "", session, mcp, transport: undefined as never };
+      // Live before its tools' onSession hooks run, so a reload meanwhile reaches it too.
       live.add(served);
+      await session.start();
       served.transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
