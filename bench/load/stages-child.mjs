@@ -40,6 +40,7 @@ lap("discover");
 // 2. build every module (esbuild; cold or warm as the cache is), packs included.
 const build = new BuildStage({ compiler: "esbuild", cacheDir }, modules, (warning) => warnings.push(warning));
 for (const module of modules) build.found(module);
+build.discoveryEnded?.();
 const units = modules.map((module) => build.unit(module));
 const prepared = await Promise.all(units.map((unit) => unit.prepared));
 lap("build");

@@ -49,6 +49,11 @@ export class BuildStage {
     this.#compiler.plan?.([module.resolvedPath]);
   }
 
+  /** Discovery ended: no module follows the ones announced (the last pack is complete). */
+  discoveryEnded(): void {
+    this.#compiler.planEnded?.();
+  }
+
   /** The unit of the next module, `module` (taken in discovery order). */
   unit(module: DiscoveredModule): BuildUnit {
     const prepared = this.#ahead.take(this.#next);

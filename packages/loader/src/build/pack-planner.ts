@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { isOwnPrivateFile } from "../compile/cache-folder.js";
 import type { CompiledBundle } from "../compile/esbuild-queue.js";
 import { type Evaluate, type PreparedModule, preparedModule } from "../compile/module-compiler.js";
-import { ArrayIsArray, PromisePrototypeThen } from "../guards/primordials.js";
+import { ArrayIsArray, PromisePrototypeThen, safePromise } from "../guards/primordials.js";
 import { settleAll } from "../guards/settle-all.js";
 import { PACK_EXPORT, type PackMember, PackWriter, packId, packPath } from "./pack-build.js";
 
@@ -21,6 +21,27 @@ interface Chunk {
   entries: string[];
   /** Its pack, once asked for: boxed, since a promise resolved with a class instance looks up `then`. */
   pack?: Promise<{ readonly pack: LoadedPack | undefined }>;
+  /** Settles once the chunk holds all its entries (see {@link PackPlanner.end}). */
+  complete: Promise<void>;
+  closed: boolean;
+  close: () => void;
+}
+
+function openChunk(): Chunk {
+  let resolve = () => {};
+  const complete = safePromise<void>((settle) => {
+    resolve = settle;
+  });
+  const chunk: Chunk = {
+    entries: [],
+    complete,
+    closed: false,
+    close: () => {
+      chunk.closed = true;
+      resolve();
+    },
+  };
+  return chunk;
 }
 
 /**
@@ -42,7 +63,9 @@ export class PackPlanner {
   readonly #compile: (entry: string) => Promise<CompiledBundle>;
   readonly #writer: PackWriter;
   readonly #chunks = new Map<string, Chunk>();
-  #open: Chunk = { entries: [] };
+  /** Bundles this batch imported on their own because their group was not complete yet. */
+  readonly #aloneHere = new Set<string>();
+  #open: Chunk = openChunk();
   #first = true;
 
   constructor(
@@ -63,10 +86,20 @@ export class PackPlanner {
       this.#chunks.set(entry, this.#open);
       const limit = this.#first ? MAX_FIRST_PACK_SIZE : MAX_PACK_SIZE;
       if (this.#open.entries.length >= limit || isBoundary(entry)) {
-        this.#open = { entries: [] };
+        this.#open.close();
+        this.#open = openChunk();
         this.#first = false;
       }
     }
+  }
+
+  /**
+   * No more entries will be planned (discovery ended): the last chunk is complete. A chunk's
+   * pack is looked up (or written) only once the chunk is complete, so its members, hence
+   * its name, do not depend on how far discovery had got when its first member was needed.
+   */
+  end(): void {
+    this.#open.close();
   }
 
   /**
@@ -79,6 +112,14 @@ export class PackPlanner {
     const alone = preparedModule(() => evaluateOnce(bundle.url, importAlone));
     const chunk = this.#chunks.get(entry);
     if (chunk === undefined) return alone;
+    if (!chunk.closed && chunk.pack === undefined) {
+      // Its group is still being discovered: the module is not held back for the rest of it.
+      // It is imported on its own; the group's pack is still looked up (or written, for the
+      // next start) once the group is complete, and its other members may come from it.
+      chunk.pack = this.#pack(chunk);
+      this.#aloneHere.add(bundle.url);
+      return alone;
+    }
     // Even when this process will not import it, so the next start finds it.
     chunk.pack ??= this.#pack(chunk);
     const { pack } = await chunk.pack;
@@ -96,6 +137,7 @@ export class PackPlanner {
 
   async #pack(chunk: Chunk): Promise<{ readonly pack: LoadedPack | undefined }> {
     const none = { __proto__: null, pack: undefined } as { readonly pack: LoadedPack | undefined };
+    await chunk.complete;
     const members: Array<PackMember & { url: string }> = [];
     const compiled: Array<CompiledBundle | undefined> = [];
     const compiling: Array<Promise<unknown>> = [];
@@ -130,7 +172,11 @@ export class PackPlanner {
       }
     }
     // Written for the next start either way; imported only if it would evaluate every member.
-    if (members.some((member) => evaluations.has(member.url))) return none;
+    // A member evaluated by an earlier load (a reload) keeps the pack closed: a long-running
+    // host does not import a new pack per edit. One imported alone by this batch is not
+    // evaluated again from the pack (evaluations are per bundle URL).
+    if (members.some((member) => evaluations.has(member.url) && !this.#aloneHere.has(member.url)))
+      return none;
     return { __proto__: null, pack: new LoadedPack(path, members) } as { readonly pack: LoadedPack };
   }
 }

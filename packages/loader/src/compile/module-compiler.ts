@@ -46,6 +46,11 @@ export interface ModuleCompiler {
    * per few dozen tools, see `PackPlanner`) instead of one import per bundle.
    */
   plan?(entries: readonly string[]): void;
+  /**
+   * No more entries will be planned. Required after `plan`: a pack is looked up only once
+   * its group of entries is complete, so the last group waits for this (or for `close`).
+   */
+  planEnded?(): void;
   /** Ends the batch: stops esbuild's service when it was started and no other batch uses it. */
   close(): Promise<void>;
 }
@@ -126,7 +131,11 @@ export function createModuleCompiler(
       }
       return reportingMissingExports(await prepareWithJiti(entry, jitiCache), entry, onWarning);
     },
+    planEnded() {
+      packs.end();
+    },
     async close() {
+      packs.end();
       await queue.settle();
       await batch.close();
     },

@@ -15,6 +15,7 @@ import {
 } from "../evaluate/fault-diagnostics.js";
 import { type GlobalChange, watchGlobals } from "../guards/global-snapshot.js";
 import { LoadGuard } from "../guards/load-guard.js";
+import { PromisePrototypeThen } from "../guards/primordials.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
@@ -53,6 +54,8 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   );
   build = new BuildStage(context, discovery.found, (warning) => diagnostics.push(warning));
   for (const module of discovery.found) build.found(module); // found before the stage existed
+  const ended = () => build?.discoveryEnded();
+  PromisePrototypeThen(discovery.diagnostics(), ended, ended);
   const acceptance = { reserved: context.reservedNames, claims: new Map() as NameClaims };
   const registration = new SessionRegistration(
     context.session,
