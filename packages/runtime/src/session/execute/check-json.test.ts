@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertJsonSerializable } from "./check-json.js";
+import { assertJsonSerializable, copyPlainData, NOT_PLAIN } from "./check-json.js";
 
 function throwsOn(run: () => unknown): string | undefined {
   try {
@@ -52,5 +52,26 @@ describe("assertJsonSerializable", () => {
     ["deep nesting", JSON.parse(`${"[".repeat(150)}1${"]".repeat(150)}`) as unknown],
   ])("throws exactly what JSON.stringify throws for %s", (_name, value) => {
     expect(throwsOn(() => assertJsonSerializable(value))).toBe(throwsOn(() => JSON.stringify(value)));
+  });
+});
+
+describe("copyPlainData", () => {
+  it("copies plain data into fresh objects and arrays with the same JSON", () => {
+    const value = { a: [1, { b: "x" }, null], c: { d: true } };
+    const copy = copyPlainData(value) as typeof value;
+    expect(copy).toEqual(value);
+    expect(copy).not.toBe(value);
+    expect(copy.a).not.toBe(value.a);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+  });
+
+  it.each([
+    ["a nested BigInt", { list: [1n] }],
+    ["a Date", { when: new Date(0) }],
+    ["a toJSON", { inner: { toJSON: () => 1 } }],
+    ["a function", { f: () => 1 }],
+    ["a cycle", cyclic],
+  ])("answers NOT_PLAIN for %s", (_name, value) => {
+    expect(copyPlainData(value)).toBe(NOT_PLAIN);
   });
 });

@@ -30,3 +30,51 @@ function isPlainData(value: unknown, depth: number): boolean {
   for (const key of Object.keys(record)) if (!isPlainData(record[key], depth + 1)) return false;
   return true;
 }
+
+/** What {@link copyPlainData} answers for a value that is not plain data. */
+export const NOT_PLAIN: unique symbol = Symbol("not plain data");
+
+/**
+ * A fresh copy of plain data (the values {@link assertJsonSerializable} walks without
+ * `JSON.stringify`), each property read exactly once, or {@link NOT_PLAIN} when `value` holds
+ * anything else. A getter or a Proxy that answers differently on a later read cannot change
+ * the copy, so what a host serialises later is what was checked here.
+ */
+export function copyPlainData(value: unknown): unknown {
+  return copyPlain(value, 0);
+}
+
+function copyPlain(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null)
+    return typeof value === "bigint" || typeof value === "function" ? NOT_PLAIN : value;
+  if (depth >= MAX_DEPTH) return NOT_PLAIN;
+  const isArray = Array.isArray(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (isArray ? prototype !== Array.prototype : prototype !== Object.prototype && prototype !== null)
+    return NOT_PLAIN;
+  if ((value as { toJSON?: unknown }).toJSON !== undefined) return NOT_PLAIN;
+  if (isArray) {
+    const length = value.length;
+    const copy: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++) {
+      const item = copyPlain(value[index], depth + 1);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      copy[index] = item;
+    }
+    return copy;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = copyPlain((value as Record<string, unknown>)[key], depth + 1);
+    if (field === NOT_PLAIN) return NOT_PLAIN;
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, {
+        value: field,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = field;
+  }
+  return copy;
+}

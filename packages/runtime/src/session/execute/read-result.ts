@@ -1,6 +1,6 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../../util/describe-error.js";
-import { assertJsonSerializable } from "./check-json.js";
+import { copyPlainData, NOT_PLAIN } from "./check-json.js";
 
 type Block = AgentToolResult["content"][number];
 
@@ -84,12 +84,19 @@ export function copyBlock(block: unknown): Block | undefined {
 
 const NO_DETAILS = Object.freeze({ value: undefined });
 
-/** `details` as is when it can be read and serialised to JSON; otherwise the reason. */
+/**
+ * `details` when they can be read and serialised to JSON, otherwise the reason. Plain data
+ * (objects and arrays of the built-in prototypes holding JSON values) is copied, each field
+ * read once, so a getter or a Proxy cannot hand the host something else later; anything else
+ * (a class instance, a `Date`, a `toJSON`) is kept as it is once `JSON.stringify` accepts it.
+ */
 function readDetails(record: { details?: unknown }): { value: unknown } | { error: unknown } {
   try {
     const value = record.details;
     if (value === undefined) return NO_DETAILS;
-    assertJsonSerializable(value);
+    const copy = copyPlainData(value);
+    if (copy !== NOT_PLAIN) return { value: copy };
+    JSON.stringify(value);
     return { value };
   } catch (error) {
     return { error };
