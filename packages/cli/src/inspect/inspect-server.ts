@@ -72,7 +72,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       response.writeHead(303, {
         ...SECURITY_HEADERS,
         "set-cookie": `${cookieName}=${options.token}; HttpOnly; SameSite=Strict; Path=/`,
-        location: `${url.pathname}${url.search}`,
+        // One leading slash: `/.//evil.example` is `//evil.example` once parsed, a link to another site.
+        location: `/${url.pathname.replace(/^\/+/, "")}${url.search}`,
       });
       response.end();
       return;
@@ -211,9 +212,21 @@ function readJsonBody(request: IncomingMessage): Promise<BodyResult> {
   });
 }
 
+/**
+ * Answers `value` as JSON. It is serialised before the status goes out, so a value that
+ * cannot be (a BigInt, a cycle) becomes a 500 that says so, never a 200 with an empty body.
+ */
 function sendJson(response: ServerResponse, status: number, value: unknown): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" });
-  response.end(JSON.stringify(value));
+  let body: string;
+  let sent = status;
+  try {
+    body = JSON.stringify(value);
+  } catch (error) {
+    sent = 500;
+    body = JSON.stringify({ error: `The answer could not be turned into JSON: ${messageOf(error)}.` });
+  }
+  response.writeHead(sent, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" });
+  response.end(body);
 }
 
 function sendText(response: ServerResponse, status: number, text: string): void {
