@@ -1,8 +1,11 @@
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, describeError } from "../diagnostics.js";
-import { PromisePrototypeThen, safePromise } from "../guards/primordials.js";
+import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
 import { type DiscoverToolModulesOptions, discoverToolModules } from "./discover-tool-modules.js";
 import type { DiscoveredModule } from "./types.js";
+
+/** Folder entries discovery scans between two turns of the event loop (see `discover`). */
+const PACE_EVERY = 32;
 
 /** The input of the discover stage: where to look. */
 export type DiscoverInput = Pick<DiscoverToolModulesOptions, "paths" | "cwd" | "fileSystem">;
@@ -41,12 +44,22 @@ export function discover(
     waiting = [];
     for (let index = 0; index < wake.length; index++) (wake[index] as () => void)();
   };
+  let sincePause = 0;
   const done = discoverToolModules({
     ...input,
     onModule: (module) => {
       found[found.length] = module;
       onFound?.(module);
       notify();
+    },
+    // Scanning a folder only waits for promises that settle at once (a stat, a missing
+    // package.json), so without a pause it would run to its end before the first module's
+    // pack is read: every PACE_EVERY entries it lets the event loop turn once.
+    pace: () => {
+      sincePause += 1;
+      if (sincePause < PACE_EVERY) return undefined;
+      sincePause = 0;
+      return safePromise<void>((resolve) => SafeSetImmediate(resolve));
     },
   });
   const result = safePromise<{ readonly diagnostics: readonly Diagnostic[] }>((resolve) =>

@@ -26,6 +26,11 @@ export interface DiscoverToolModulesOptions {
    * later stages start on it while discovery goes on; see `discover`).
    */
   onModule?: (module: DiscoveredModule) => void;
+  /**
+   * @internal Called before each entry of a scanned folder; when it returns a promise,
+   * discovery waits for it (the discover stage lets the first modules load between entries).
+   */
+  pace?: () => Promise<void> | undefined;
 }
 
 /** What {@link discoverToolModules} found. */
@@ -41,6 +46,7 @@ interface DiscoveryState {
   seen: Set<string>;
   manifestsInProgress: Set<string>;
   onModule: ((module: DiscoveredModule) => void) | undefined;
+  pace: (() => Promise<void> | undefined) | undefined;
 }
 
 /**
@@ -67,6 +73,7 @@ export async function discoverToolModules(
     seen: new Set(),
     manifestsInProgress: new Set(),
     onModule: options.onModule,
+    pace: options.pace,
   };
   for (const given of options.paths) {
     await visitPath(state, expandPath(given, cwd), given);
@@ -121,6 +128,8 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
   const realDirectory =
     state.fileSystem.lstatIfExists === undefined ? undefined : realPathOrUndefined(state, directory);
   for (const entry of sorted) {
+    const pause = state.pace?.();
+    if (pause !== undefined) await pause;
     if (isHidden(entry.name) || entry.name === "node_modules") continue;
     const path = join(directory, entry.name);
     let kind: EntryKind = entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other";
