@@ -2,7 +2,7 @@ import { isAbsolute, relative } from "node:path";
 import { formatDiagnostic } from "@tooldock/loader";
 import { asSchema, type PendingActionRecord, RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
 import type { CustomTool, Diagnostic } from "@tooldock/sdk";
-import { toMcpTool } from "../mcp/tool-definition.js";
+import { annotationsOf } from "../mcp/tool-definition.js";
 import type { DiagnosticView, InspectState, PendingView, ToolView } from "./inspect-protocol.js";
 
 /** What {@link buildInspectState} reads. */
@@ -52,7 +52,7 @@ export function toolView(tool: CustomTool, session: Session): ToolView {
     origin: isAbsolute(origin) ? displayPath(origin, session.cwd) : origin,
     hidden: tool.hidden === true,
     deferrable: tool.deferrable === true,
-    annotations: { ...toMcpTool(tool).annotations },
+    annotations: { ...annotationsOf(tool) },
     parameters,
   };
 }
