@@ -111,8 +111,7 @@ function json(value: unknown): string | undefined {
   }
 }
 
-function cut(text: string): string {
-  return text.length <= MAX_DETAIL
-    ? text
-    : `${text.slice(0, MAX_DETAIL)}… [${text.length - MAX_DETAIL} more]`;
+/** `text` cut at `max` characters (default {@link MAX_DETAIL}), saying how many were left out. */
+export function cut(text: string, max = MAX_DETAIL): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more]`;
 }
