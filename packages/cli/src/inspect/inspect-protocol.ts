@@ -16,6 +16,8 @@ export interface ToolView {
   annotations: Record<string, unknown>;
   /** Its parameters as JSON Schema. */
   parameters: Record<string, unknown>;
+  /** The JSON Schema of its results' `structuredContent`, when it declares an `outputSchema`. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** One load diagnostic, with the text `tooldock list` prints for it (code frame and hint included). */

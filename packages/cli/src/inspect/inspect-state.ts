@@ -38,13 +38,12 @@ export function buildInspectState(sources: InspectStateSources): InspectState {
 /** A registered tool as the page lists it; `resolve` is left to the pending panel. */
 export function toolView(tool: CustomTool, session: Session): ToolView {
   const origin = session.originOf(tool.name) ?? "the host";
-  let parameters: Record<string, unknown>;
-  try {
-    parameters = asSchema(tool.parameters).jsonSchema;
-  } catch {
-    // The session registers only tools whose schema converts; this is a safety net.
-    parameters = { type: "object" };
-  }
+  // The session registers only tools whose schemas convert; the fallbacks are a safety net.
+  const parameters = jsonSchemaOf(() => asSchema(tool.parameters).jsonSchema) ?? { type: "object" };
+  const outputSchema =
+    tool.outputSchema === undefined
+      ? undefined
+      : (jsonSchemaOf(() => asSchema(tool.outputSchema, "outputSchema").jsonSchema) ?? { type: "object" });
   return {
     name: tool.name,
     label: tool.label,
@@ -54,7 +53,16 @@ export function toolView(tool: CustomTool, session: Session): ToolView {
     deferrable: tool.deferrable === true,
     annotations: { ...annotationsOf(tool) },
     parameters,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
   };
+}
+
+function jsonSchemaOf(convert: () => Record<string, unknown>): Record<string, unknown> | undefined {
+  try {
+    return convert();
+  } catch {
+    return undefined;
+  }
 }
 
 /** A diagnostic with the text `tooldock list` prints for it. */

@@ -4,7 +4,7 @@ import type { CallResponse } from "../inspect-protocol.js";
 /** Image types the page shows inline; others are described. */
 const SHOWN_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
-/** One tool result: its text and image blocks, an error mark for `isError`, its details on demand. */
+/** One tool result: its text and image blocks, an error mark for `isError`, its `structuredContent`, its details on demand. */
 export function ResultView(props: {
   title: string;
   result: AgentToolResult;
@@ -40,7 +40,15 @@ export function ResultView(props: {
           </p>
         ),
       )}
-      {(result.content ?? []).length === 0 && <p class="muted">(no content)</p>}
+      {(result.content ?? []).length === 0 && result.structuredContent === undefined && (
+        <p class="muted">(no content)</p>
+      )}
+      {result.structuredContent !== undefined && (
+        <details open data-testid="structured-content">
+          <summary>structuredContent</summary>
+          <pre class="json">{JSON.stringify(result.structuredContent, null, 2)}</pre>
+        </details>
+      )}
       {thrown !== undefined && (
         <p class="thrown">
           Thrown: {thrown.message}

@@ -16,10 +16,10 @@ const CONSTRAINTS = [
   "default",
 ] as const;
 
-/** A tool's parameters as a readable tree: name, type, required, description, constraints. */
-export function SchemaView(props: { schema: JsonSchema }) {
+/** A tool's parameters (or output schema) as a readable tree: name, type, required, description, constraints. */
+export function SchemaView(props: { schema: JsonSchema; empty?: string }) {
   const properties = objectProperties(props.schema);
-  if (properties.length === 0) return <p class="muted">No parameters.</p>;
+  if (properties.length === 0) return <p class="muted">{props.empty ?? "No parameters."}</p>;
   return (
     <ul class="schema-tree">
       {properties.map((property) => (

@@ -33,7 +33,7 @@ export function ToolList(props: {
   );
 }
 
-/** One tool: label, description, flags, annotations, origin and its parameters as a readable schema. */
+/** One tool: label, description, flags, annotations, origin, its parameters and output schema as readable trees. */
 export function ToolDetails(props: { tool: ToolView }) {
   const { tool } = props;
   return (
@@ -60,6 +60,12 @@ export function ToolDetails(props: { tool: ToolView }) {
         <summary>Parameters</summary>
         <SchemaView schema={tool.parameters as JsonSchema} />
       </details>
+      {tool.outputSchema !== undefined && (
+        <details>
+          <summary>Output schema (structuredContent)</summary>
+          <SchemaView schema={tool.outputSchema as JsonSchema} empty="No fields." />
+        </details>
+      )}
     </section>
   );
 }
