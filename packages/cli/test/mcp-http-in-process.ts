@@ -85,6 +85,7 @@ export function send(
         let text = "";
         res.setEncoding("utf8").on("data", (chunk: string) => {
           text += chunk;
+          // An accepted initialize answers on an event stream: the first event is enough.
           if (text.includes("\n\n")) res.destroy();
         });
         const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });

@@ -2,12 +2,12 @@
 // sessions per client, Host/Origin and token checks, idle expiry, shutdown. Build first: `pnpm build`.
 
 import { readdir, writeFile } from "node:fs/promises";
-import { request } from "node:http";
 import { join } from "node:path";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, runCli, tempDir } from "./cli-process.js";
 import { connectHttpClient, startMcpHttpChild } from "./mcp-http-child.js";
+import { errorMessage, send } from "./mcp-http-in-process.js";
 import { textOf } from "./mcp-in-memory.js";
 
 /** Stages "Stage <what>"; apply writes applied-<what>.txt, reject writes rejected-<what>.txt. */
@@ -59,13 +59,6 @@ export default (pi) => ({
 });
 `;
 
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
-
 const cleanups: Array<() => Promise<void> | void> = [];
 beforeAll(() => {
   assertBuilt();
@@ -90,38 +83,6 @@ async function connect(url: string, headers: Record<string, string> = {}) {
   const connected = await connectHttpClient(url, headers);
   cleanups.push(() => connected.client.close());
   return connected;
-}
-
-/** A raw POST (node:http, so Host and Origin are exactly what is given). */
-function post(url: string, headers: Record<string, string>, body: unknown = INITIALIZE) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
-    (resolve, reject) => {
-      const req = request(
-        url,
-        {
-          method: "POST",
-          headers: {
-            "Content-Type": "application/json",
-            Accept: "application/json, text/event-stream",
-            ...headers,
-          },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8").on("data", (chunk: string) => {
-            text += chunk;
-            // An accepted initialize answers on an event stream: the first event is enough.
-            if (text.includes("\n\n")) res.destroy();
-          });
-          const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
-          res.on("end", done);
-          res.on("close", done);
-        },
-      );
-      req.on("error", reject);
-      req.end(JSON.stringify(body));
-    },
-  );
 }
 
 describe("tooldock mcp --http", () => {
@@ -164,28 +125,28 @@ describe("tooldock mcp --http", () => {
   it("refuses a request from a foreign Origin or for a foreign Host (403), before any session opens", async () => {
     const server = await serve();
     const { port } = new URL(server.url);
-    const foreignOrigin = await post(server.url, { Origin: "https://evil.example" });
+    const foreignOrigin = await send(server.url, { headers: { Origin: "https://evil.example" } });
     expect(foreignOrigin.status).toBe(403);
-    expect(JSON.parse(foreignOrigin.body).error.message).toContain(
-      'Origin "https://evil.example" is not allowed',
-    );
+    expect(errorMessage(foreignOrigin.body)).toContain('Origin "https://evil.example" is not allowed');
     // DNS rebinding: a name that resolves to 127.0.0.1 reaches the server with its own Host.
-    const rebound = await post(server.url, { Host: `evil.example:${port}` });
+    const rebound = await send(server.url, { headers: { Host: `evil.example:${port}` } });
     expect(rebound.status).toBe(403);
-    expect(JSON.parse(rebound.body).error.message).toContain("Host");
+    expect(errorMessage(rebound.body)).toContain("Host");
     expect(server.stderr()).not.toContain("opened");
     // The server's own origin and localhost are fine.
-    const own = await post(server.url, { Origin: `http://127.0.0.1:${port}`, Host: `localhost:${port}` });
+    const own = await send(server.url, {
+      headers: { Origin: `http://127.0.0.1:${port}`, Host: `localhost:${port}` },
+    });
     expect(own.status).toBe(200);
     expect(own.headers["mcp-session-id"]).toEqual(expect.any(String));
   });
 
   it("with TOOLDOCK_MCP_TOKEN, refuses a missing or wrong bearer token (401) and serves the right one", async () => {
     const server = await serve([], { TOOLDOCK_MCP_TOKEN: "s3cret-token" });
-    const missing = await post(server.url, {});
+    const missing = await send(server.url);
     expect(missing.status).toBe(401);
     expect(missing.headers["www-authenticate"]).toContain("Bearer");
-    const wrong = await post(server.url, { Authorization: "Bearer s3cret-tokem" });
+    const wrong = await send(server.url, { headers: { Authorization: "Bearer s3cret-tokem" } });
     expect(wrong.status).toBe(401);
     expect(JSON.parse(wrong.body).error.message).toContain("the bearer token is wrong");
     await expect(connectHttpClient(server.url, { Authorization: "Bearer nope" })).rejects.toThrow(
@@ -230,11 +191,10 @@ describe("tooldock mcp --http", () => {
     await expect.poll(server.files, { timeout: 10_000 }).toEqual(["rejected-gone.txt"]);
     expect(server.stderr()).toContain("idle for 1500 ms without a connection");
     expect(server.stderr()).toContain("discarding 1 pending action(s): Stage gone");
-    const late = await post(
-      server.url,
-      { "Mcp-Session-Id": sessionId },
-      { jsonrpc: "2.0", id: 2, method: "tools/list" },
-    );
+    const late = await send(server.url, {
+      headers: { "Mcp-Session-Id": sessionId },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
     expect(late.status).toBe(404);
   });
 
