@@ -7,11 +7,9 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, examplesDir, tempDir } from "./cli-process.js";
-import { browserForTests, startInspectProcess } from "./inspect-browser.js";
+import { browserForTests, openInspectPage } from "./inspect-browser.js";
 
 const browserSetup = browserForTests();
-/** Each wait on the page; generous for a loaded 2-core machine, far under the test's own timeout. */
-const WAIT_MS = 15_000;
 
 describe.skipIf(browserSetup.skipReason !== undefined)(
   `tooldock inspect in Chromium${browserSetup.skipReason ? ` (skipped: ${browserSetup.skipReason})` : ""}`,
@@ -34,14 +32,10 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       const folder = await tempDir(files);
       onTestFinished(folder.remove);
       await cp(toolsFrom, join(folder.path, "tools"), { recursive: true });
-      const server = await startInspectProcess(folder.path, ["tools"]);
-      onTestFinished(async () => {
-        expect(await server.stop()).toBe(0);
+      const { page, server } = await openInspectPage(folder.path, {
+        browser,
+        viewport: { width: 1280, height: 900 },
       });
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      onTestFinished(() => context.close());
-      const page = await context.newPage();
-      page.setDefaultTimeout(WAIT_MS);
       const problems: string[] = [];
       page.on("pageerror", (error) => problems.push(error.message));
       onTestFinished(() => expect(problems).toEqual([]));

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { expect, onTestFinished } from "vitest";
 import { cliBin } from "./cli-process.js";
 
 /** Where Debian, Ubuntu and others put Chromium; `$TOOLDOCK_CHROMIUM` comes first. */
@@ -88,4 +90,43 @@ export function startInspectProcess(cwd: string, args: string[]): Promise<Inspec
     );
     child.once("error", reject);
   });
+}
+
+/** Each wait on a page: generous for a loaded 2-core machine, far under a test's own timeout. */
+export const PAGE_WAIT_MS = 15_000;
+
+/** How {@link openInspectPage} gets its page. */
+export interface InspectPageOptions {
+  /** A browser the test file shares: the page opens in a new context of it. */
+  browser?: Browser;
+  /** Without `browser`: the Chromium to launch for this test alone (closed when it ends). */
+  executablePath?: string;
+  /** The page's size; playwright's default (1280 x 720) without it. */
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * `tooldock inspect tools` in `folder` and a Chromium page whose every wait is
+ * {@link PAGE_WAIT_MS}, not yet on the server's URL. When the test ends the page's context (or
+ * its own browser) is closed and the process stopped, which must exit with code 0.
+ */
+export async function openInspectPage(
+  folder: string,
+  options: InspectPageOptions = {},
+): Promise<{ page: Page; server: InspectProcess }> {
+  const server = await startInspectProcess(folder, ["tools"]);
+  onTestFinished(async () => {
+    expect(await server.stop()).toBe(0);
+  });
+  let browser = options.browser;
+  if (browser === undefined) {
+    const own = await chromium.launch({ executablePath: options.executablePath });
+    onTestFinished(() => own.close());
+    browser = own;
+  }
+  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  page.setDefaultTimeout(PAGE_WAIT_MS);
+  return { page, server };
 }

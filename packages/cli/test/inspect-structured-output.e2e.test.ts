@@ -3,10 +3,9 @@
 // structuredContent used to show "(no content)"). The server's side is checked without a browser.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, tempDir } from "./cli-process.js";
-import { browserForTests, startInspectProcess } from "./inspect-browser.js";
+import { browserForTests, openInspectPage } from "./inspect-browser.js";
 import { inspectWorkspace, postJson, startTestServer } from "./inspect-server-fixture.js";
 
 const WEATHER_TOOL = `
@@ -57,14 +56,9 @@ describe("tooldock inspect and structured output", () => {
       assertBuilt();
       const folder = await tempDir({ "tools/weather.js": WEATHER_TOOL });
       onTestFinished(folder.remove);
-      const server = await startInspectProcess(folder.path, ["tools"]);
-      onTestFinished(async () => {
-        await server.stop();
+      const { page, server } = await openInspectPage(folder.path, {
+        executablePath: browserSetup.executablePath,
       });
-      const browser = await chromium.launch({ executablePath: browserSetup.executablePath });
-      onTestFinished(() => browser.close());
-      const page = await browser.newPage();
-      page.setDefaultTimeout(15_000);
       await page.goto(server.url);
       await page.getByRole("button", { name: /^weather/ }).click();
       const output = page.locator("details", { hasText: "Output schema (structuredContent)" });

@@ -8,10 +8,9 @@
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, tempDir } from "../cli-process.js";
-import { browserForTests, startInspectProcess } from "../inspect-browser.js";
+import { browserForTests, openInspectPage } from "../inspect-browser.js";
 
 const browserSetup = browserForTests();
 const hostileTools = fileURLToPath(new URL("../fixtures/inspect-hostile/", import.meta.url));
@@ -24,14 +23,9 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       const folder = await tempDir();
       onTestFinished(folder.remove);
       await cp(hostileTools, join(folder.path, "tools"), { recursive: true });
-      const server = await startInspectProcess(folder.path, ["tools"]);
-      onTestFinished(async () => {
-        await server.stop();
+      const { page, server } = await openInspectPage(folder.path, {
+        executablePath: browserSetup.executablePath,
       });
-      const browser = await chromium.launch({ executablePath: browserSetup.executablePath });
-      onTestFinished(() => browser.close());
-      const page = await browser.newPage();
-      page.setDefaultTimeout(15_000);
       const dialogs: string[] = [];
       page.on("dialog", (dialog) => {
         dialogs.push(dialog.message());
