@@ -17,6 +17,16 @@ export const cliBin = join(
 export const examplesDir = join(repoRoot, "packages/examples");
 export const brokenDir = fileURLToPath(new URL("./fixtures/broken-modules", import.meta.url));
 
+/** A tool module (`.mjs`) named `where` that answers its session's working folder. */
+export const WHERE_TOOL = `export default (pi) => ({
+  name: "where",
+  label: "Where",
+  description: "Answers the working folder.",
+  parameters: pi.typebox.Type.Object({}),
+  execute: async (_id, _params, _onUpdate, ctx) => ({ content: [{ type: "text", text: ctx.cwd }] }),
+});
+`;
+
 /** The tools of the example package (`packages/examples`), in the order `list` and `schema` give them. */
 export const EXAMPLE_TOOL_NAMES: readonly string[] = [
   "batch_rename_preview",

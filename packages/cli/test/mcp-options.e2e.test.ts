@@ -2,25 +2,15 @@
 // with the SDK's client. Build first: `pnpm build`.
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, examplesDir, runCli, tempDir } from "./cli-process.js";
+import { assertBuilt, examplesDir, runCli, tempDir, WHERE_TOOL } from "./cli-process.js";
 import { startMcpChild } from "./mcp-child.js";
+import { textOf } from "./mcp-in-memory.js";
 
 const renameTool = join(examplesDir, "tools/batch-rename-preview.ts");
 const statsTool = join(examplesDir, "tools/text-stats.ts");
 const renameArgs = { files: ["draft-a.txt"], find: "draft", replace: "final", regex: false };
 const statsArgs = { path: "draft-a.txt", top: 1, caseSensitive: false };
-
-/** A tool that answers its session's working folder, as a module in the served project. */
-const WHERE_TOOL = `export default (pi) => ({
-  name: "where",
-  label: "Where",
-  description: "Answers the working folder.",
-  parameters: pi.typebox.Type.Object({}),
-  execute: async (_id, _params, _onUpdate, ctx) => ({ content: [{ type: "text", text: ctx.cwd }] }),
-});
-`;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 beforeAll(() => {
@@ -29,11 +19,6 @@ beforeAll(() => {
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
 
 async function serve(args: string[], cwd: string) {
   const child = await startMcpChild(args, cwd);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, cliBin, repoRoot, tempDir } from "./cli-process.js";
+import { assertBuilt, cliBin, repoRoot, tempDir, WHERE_TOOL } from "./cli-process.js";
 import { connectHttpClient, startMcpHttpChild } from "./mcp-http-child.js";
 
 interface ServerEntry {
@@ -37,15 +37,6 @@ function entry(json: string): ServerEntry {
 
 /** How the README's JSON names the variable (Claude Code expands it in .mcp.json). */
 const TOKEN_PLACEHOLDER = ["$", "{TOOLDOCK_MCP_TOKEN}"].join("");
-
-const WHERE_TOOL = `export default (pi) => ({
-  name: "where",
-  label: "Where",
-  description: "Answers the working folder.",
-  parameters: pi.typebox.Type.Object({}),
-  execute: async (_id, _params, _onUpdate, ctx) => ({ content: [{ type: "text", text: ctx.cwd }] }),
-});
-`;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 beforeAll(() => {

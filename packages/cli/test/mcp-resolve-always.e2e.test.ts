@@ -3,10 +3,10 @@
 // `mcpTools` do) and never calls a tool it did not see listed. Build first: `pnpm build`.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, examplesDir, runCli, tempDir } from "./cli-process.js";
 import { startMcpChild } from "./mcp-child.js";
+import { textOf } from "./mcp-in-memory.js";
 
 const tools = join(examplesDir, "tools/batch-rename-preview.ts");
 const renameArgs = { files: ["draft-a.txt", "draft-b.txt"], find: "draft", replace: "final", regex: false };
@@ -18,11 +18,6 @@ beforeAll(() => {
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
 
 /** Starts the server with `flags`, lists the tools once, and calls only the names it saw. */
 async function cachingClient(flags: string[]) {

@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, cliBin } from "./cli-process.js";
+import { textOf } from "./mcp-in-memory.js";
 
 /**
  * A tool that stages writing `<file>` with `<version>` in it; applying writes the file. The
@@ -34,11 +35,6 @@ export default (pi: any) => ({
   },
 });
 `;
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
 
 let workDir: string;
 let client: Client | undefined;

@@ -11,9 +11,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { assertBuilt, cliBin as binPath } from "./cli-process.js";
+import { textOf } from "./mcp-in-memory.js";
 
 const examplesTools = fileURLToPath(new URL("../../examples/tools/", import.meta.url));
 const brokenTools = fileURLToPath(new URL("./fixtures/mcp/broken/", import.meta.url));
@@ -44,11 +45,6 @@ afterEach(async () => {
 });
 
 const listFiles = async () => (await readdir(workDir)).sort();
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
-
 interface Connected {
   client: Client;
   stderr: () => string;
