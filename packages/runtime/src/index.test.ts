@@ -40,6 +40,7 @@ describe("@tooldock/runtime public surface", () => {
       "toOpenAIToolMessage",
       "toolAccessorWarning",
       "trackToolCalls",
+      "truncateContent",
       "validateTool",
       "validateToolName",
     ]);

@@ -38,6 +38,8 @@ export type { ToolCall } from "./session/execute/tool-call.js";
 export type { ToolCallError, ToolCallErrorLocation } from "./session/execute/tool-call-error.js";
 export type { ToolCallFault, ToolCallFaultEvent } from "./session/execute/tool-call-fault.js";
 export { type RunningToolCall, runningToolCall, trackToolCalls } from "./session/execute/tool-call-scope.js";
+/** Text cut at `maxResultChars` with the session's `… [truncated N characters]` ending (hosts adding text). */
+export { truncateContent } from "./session/execute/truncate-content.js";
 export {
   isLegacyExecuteOrder,
   LEGACY_EXECUTE_ORDER_WARNING,

@@ -189,7 +189,8 @@ async function callTool(
     const text = resolving ? cancelledResolveText(result) : cancelledCallText(name, notes);
     if (text !== undefined) context.log("warning", text);
   }
-  return toCallToolResult(result, thrownAt === undefined ? notes : [thrownAt, ...notes]);
+  const allNotes = thrownAt === undefined ? notes : [thrownAt, ...notes];
+  return toCallToolResult(result, allNotes, session.maxResultChars);
 }
 
 /** Forwards a tool's partial results as `notifications/progress` when the client asked for them. */

@@ -52,6 +52,11 @@ export class Session {
   readonly id: string;
   readonly cwd: string;
   readonly pending: PendingActionStore;
+  /**
+   * Most characters of text a result may carry (`SessionOptions.maxResultChars`, `Infinity`
+   * for none): for a host that adds text of its own, such as MCP's copy of `structuredContent`.
+   */
+  readonly maxResultChars: number;
   readonly #config: SessionConfig;
   readonly #registry = new ToolRegistry();
   readonly #emitter: SessionEmitter;
@@ -72,6 +77,7 @@ export class Session {
     this.#config = resolveSessionOptions(options);
     this.id = this.#config.sessionId;
     this.cwd = this.#config.cwd;
+    this.maxResultChars = this.#config.maxResultChars;
     this.pending =
       options.pending ?? new PendingActionStore({ callbackTimeoutMs: this.#config.resolveTimeoutMs });
     this.#deadlines = new DeadlineTimers(this.#config.executeTimeoutMs);
