@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { cp, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CustomToolContext } from "@tooldock/sdk";
+import type { CustomTool, CustomToolContext } from "@tooldock/sdk";
 
 /** Root of the fixture folders: the `cwd` of fixture loads and `<cwd>` in snapshots. */
 export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -44,4 +44,22 @@ export function fakeContext(cwd: string = fixturesDir): CustomToolContext {
     abort: () => {},
     pushPendingAction: () => {},
   };
+}
+
+/**
+ * The files, as V8 names them, the stack of the error `tool` throws runs through: the
+ * generated files (a pack, a bundle), not the `.ts` sources a source map would name. A
+ * user-set `Error.prepareStackTrace` gets the raw call sites, before Node's source maps.
+ */
+export async function generatedStackFiles(tool: CustomTool | undefined, cwd: string): Promise<string[]> {
+  const previous = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? "");
+  try {
+    const error = await Promise.resolve(tool?.execute("1", {} as never, undefined, fakeContext(cwd))).catch(
+      (thrown: unknown) => thrown,
+    );
+    return (error as { stack: string[] }).stack;
+  } finally {
+    Error.prepareStackTrace = previous;
+  }
 }

@@ -1,9 +1,8 @@
 import { cp, mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CustomTool } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { loadCustomTools } from "../src/index.js";
-import { fakeContext, testCacheDir } from "./helpers.js";
+import { fakeContext, generatedStackFiles, testCacheDir } from "./helpers.js";
 
 // Tool files of one folder, in discovery order. Their names were checked to fall into one
 // pack (pack boundaries hash the file name, so they do not depend on the folder).
@@ -91,24 +90,6 @@ async function warmCopy(cacheDir: string): Promise<string> {
 async function coldThenWarm(cacheDir: string, round: (cache: string) => Promise<void>): Promise<void> {
   await round(cacheDir);
   await round(await warmCopy(cacheDir));
-}
-
-/**
- * The files, as V8 names them, the stack of the error `tool` throws runs through: the
- * generated files (a pack, a bundle), not the `.ts` sources a source map would name. A
- * user-set `Error.prepareStackTrace` gets the raw call sites, before Node's source maps.
- */
-async function generatedStackFiles(tool: CustomTool | undefined, cwd: string): Promise<string[]> {
-  const previous = Error.prepareStackTrace;
-  Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? "");
-  try {
-    const error = await Promise.resolve(tool?.execute("1", {} as never, undefined, fakeContext(cwd))).catch(
-      (thrown: unknown) => thrown,
-    );
-    return (error as { stack: string[] }).stack;
-  } finally {
-    Error.prepareStackTrace = previous;
-  }
 }
 
 const PACK_FILE = /[\\/]bundles[\\/]pack-[0-9a-f]{40}\.mjs$/;

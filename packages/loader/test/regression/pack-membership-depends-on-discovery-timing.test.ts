@@ -6,11 +6,10 @@
 // the group is complete (its last entry planned, or discovery ended).
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CustomTool } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { nodeDiscoveryFileSystem } from "../../src/discover/file-system.js";
 import { loadCustomTools } from "../../src/index.js";
-import { fakeContext, testCacheDir } from "../helpers.js";
+import { generatedStackFiles, testCacheDir } from "../helpers.js";
 
 /** Names checked to fall into one pack (pack boundaries hash the file name). */
 const NAMES = ["a-paths.ts", "b-waits.ts", "c-counts.ts", "d-throws.ts"];
@@ -21,20 +20,6 @@ function source(name: string): string {
   parameters: pi.typebox.Type.Object({}),
   async execute() { throw new Error("thrown by ${tool}"); } });
 `;
-}
-
-/** The files, as V8 names them, the stack of the error `tool` throws runs through. */
-async function generatedStackFiles(tool: CustomTool | undefined, cwd: string): Promise<string[]> {
-  const previous = Error.prepareStackTrace;
-  Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? "");
-  try {
-    const error = await Promise.resolve(tool?.execute("1", {} as never, undefined, fakeContext(cwd))).catch(
-      (thrown: unknown) => thrown,
-    );
-    return (error as { stack: string[] }).stack;
-  } finally {
-    Error.prepareStackTrace = previous;
-  }
 }
 
 describe("regression: a pack's members do not depend on how far discovery had got", () => {
