@@ -1,26 +1,16 @@
 import { describe, expect, it } from "vitest";
-import type { ToolEntry } from "../report/report-types.js";
+import { toolEntry } from "../../test/tool-entry.js";
 import { claimToolNames, type NameClaims } from "./claim-tool-names.js";
-
-const tool = (name: string, path: string): ToolEntry => ({
-  name,
-  label: name,
-  description: "d",
-  path,
-  hidden: false,
-  deferrable: false,
-  parameters: { type: "object" },
-});
 
 describe("claimToolNames", () => {
   it("lets the first module keep a name and reports the later one, naming both files", () => {
     const claims: NameClaims = new Map();
     const first = { path: "/t/a.ts", resolvedPath: "/t/a.ts" };
     const second = { path: "/t/b.ts", resolvedPath: "/real/b.ts" };
-    expect(claimToolNames(first, [tool("x", first.path)], claims).tools.map((entry) => entry.name)).toEqual([
-      "x",
-    ]);
-    const later = claimToolNames(second, [tool("x", second.path), tool("y", second.path)], claims);
+    expect(
+      claimToolNames(first, [toolEntry("x", first.path)], claims).tools.map((entry) => entry.name),
+    ).toEqual(["x"]);
+    const later = claimToolNames(second, [toolEntry("x", second.path), toolEntry("y", second.path)], claims);
     expect(later.tools.map((entry) => entry.name)).toEqual(["y"]);
     expect(later.diagnostics).toEqual([
       {
@@ -41,7 +31,11 @@ describe("claimToolNames", () => {
     (name) => {
       const claims: NameClaims = new Map();
       const module = { path: "/t/evil.ts", resolvedPath: "/t/evil.ts" };
-      const claimed = claimToolNames(module, [tool(name, module.path), tool("fine", module.path)], claims);
+      const claimed = claimToolNames(
+        module,
+        [toolEntry(name, module.path), toolEntry("fine", module.path)],
+        claims,
+      );
       expect(claimed.tools.map((entry) => entry.name)).toEqual(["fine"]);
       expect(claimed.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.toolName])).toEqual([
         ["E_NAME_INVALID", name],
