@@ -1,10 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolHost } from "@tooldock/loader";
 import { Session, type SessionToolContext } from "@tooldock/runtime";
 import { type CustomTool, defineTool, textResult } from "@tooldock/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { textOf } from "../../test/mcp-in-memory.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 
 // TypeBox as tool authors get it: the host's single copy, handed over as `pi.typebox`.
@@ -82,11 +83,6 @@ async function connect(tools: CustomTool[]): Promise<Harness> {
   open.push(harness);
   return harness;
 }
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
 
 const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
 

@@ -9,6 +9,7 @@ import { ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
 import { defineTool, textResult } from "@tooldock/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { textOf } from "../../test/mcp-in-memory.js";
 import { createMcpServer } from "./create-mcp-server.js";
 import { listedMcpTools, type ResolveListing } from "./resolve-listing.js";
 
@@ -94,8 +95,6 @@ async function connect(resolve: ResolveListing | undefined) {
   return { client, session, apply };
 }
 
-const textOf = (result: CallToolResult) =>
-  result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 const names = (tools: readonly Tool[]) => tools.map((tool) => tool.name).sort();
 
 describe("createMcpServer resolve listing, with a client that caches the tool list", () => {

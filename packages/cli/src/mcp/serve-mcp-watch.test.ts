@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { textOf } from "../../test/mcp-in-memory.js";
 import { serveMcp } from "./serve-mcp.js";
 
 /** A tool `name` that stages `<version>: <label>`; applying it answers `<version> applied <label>`. */
@@ -23,11 +24,6 @@ const stagingTool = (name: string, version: string) => `export default (pi: any)
   },
 });
 `;
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
 
 describe("serveMcp with watch", () => {
   it("reloads an edited tool, sends list_changed, and keeps the pending action", async () => {

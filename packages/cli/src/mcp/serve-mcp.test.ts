@@ -5,8 +5,8 @@ import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { textOf } from "../../test/mcp-in-memory.js";
 import { serveMcp } from "./serve-mcp.js";
 
 const fixtures = fileURLToPath(new URL("../../test/fixtures/mcp/", import.meta.url));
@@ -38,11 +38,6 @@ async function start(paths: string[], options: { cwd?: string; signal?: AbortSig
   });
   return { client, served, toServer, stderr: () => stderrText, protocol: () => protocolText };
 }
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
 
 describe("serveMcp", () => {
   it("serves the modules that load, reports the others on stderr, and stops when stdin ends", async () => {
