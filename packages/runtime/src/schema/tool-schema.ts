@@ -21,9 +21,10 @@ export interface ToolSchema {
    */
   validate(value: unknown): SchemaValidation;
   /**
-   * Compiles the validator now instead of on the first `validate` (a loader checks at load
-   * time that every tool's arguments can be validated). Throws `E_INVALID_SCHEMA` when they
-   * cannot. Optional for other implementations; calling it twice is free.
+   * Checks now that arguments can be validated (a loader checks this at load time), and throws
+   * `E_INVALID_SCHEMA` when they cannot. A schema that is certain to compile is compiled on its
+   * first `validate`; any other is compiled here. Optional for other implementations; calling
+   * it twice is free.
    */
   prepare?(): void;
 }

@@ -5,6 +5,7 @@ import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { compileJsonSchema, type JsonSchemaCheck } from "./json-schema-validator.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
+import { typeboxCompiles } from "./typebox-compiles.js";
 
 /** TypeBox kinds that have no JSON form: a model could never send a value of them. */
 const NON_JSON_KINDS = new Set([
@@ -28,9 +29,11 @@ export function isTypeBoxSchema(value: unknown): value is TSchema {
 }
 
 /**
- * Wraps a TypeBox schema; `TypeCompiler` compiles it on the first `validate` (or `prepare`).
- * What TypeBox's compiler cannot compile (`Type.Unsafe`, e.g. pi's `StringEnum`, or a kind
- * not in `TypeRegistry`) is validated by its JSON Schema with Ajv instead, compiled once.
+ * Wraps a TypeBox schema; `TypeCompiler` compiles it on the first `validate`. What TypeBox's
+ * compiler cannot compile (`Type.Unsafe`, e.g. pi's `StringEnum`, or a kind not in
+ * `TypeRegistry`) is validated by its JSON Schema with Ajv instead, compiled once.
+ * `prepare` checks that it can be validated: a schema {@link typeboxCompiles} vouches for is
+ * left for the first call; any other is compiled there and then.
  */
 export function typeboxSchema(schema: TSchema): ToolSchema {
   const nonJson = findNonJsonKind(schema, "");
@@ -45,7 +48,7 @@ export function typeboxSchema(schema: TSchema): ToolSchema {
     kind: "typebox",
     jsonSchema,
     prepare() {
-      check ??= compile(schema, jsonSchema);
+      if (check === undefined && !typeboxCompiles(schema)) check = compile(schema, jsonSchema);
     },
     validate(value) {
       check ??= compile(schema, jsonSchema);

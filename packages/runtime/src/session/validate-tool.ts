@@ -31,9 +31,11 @@ export interface ValidateToolOptions {
    */
   holderOf?: ((name: string) => string | undefined) | undefined;
   /**
-   * Compile the argument validator now, so that a schema nothing can validate is
+   * Check now that the arguments can be validated, so that a schema nothing can validate is
    * `E_INVALID_SCHEMA` here rather than an error result on every call (the loader does this
-   * at load time). Default false: a session compiles it on the tool's first call.
+   * at load time). A plain TypeBox schema, certain to compile, is still compiled on the
+   * tool's first call; any other is compiled here. Default false: nothing is checked or
+   * compiled until the first call.
    */
   compileValidator?: boolean | undefined;
 }
@@ -76,7 +78,7 @@ const NAME_RULE = `it must match ${TOOL_NAME_PATTERN} (a letter or "_", then up 
  * 2. the name (`E_NAME_INVALID`): {@link TOOL_NAME_PATTERN}, not in `reserved`;
  * 3. the schemas (`E_INVALID_SCHEMA`): `parameters` and, when declared, `outputSchema`, each
  *    TypeBox or zod v4 with an object top level (MCP requires it of an `outputSchema` too),
- *    and with `compileValidator`, a validator that compiles;
+ *    and with `compileValidator`, a validator that can be compiled;
  * 4. the name is free (`E_NAME_CONFLICT`, naming both holders; `holderOf`).
  *
  * It never throws. Every message names the tool and `path`; each diagnostic has a `hint`.
