@@ -1,7 +1,7 @@
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { isLoopbackHost } from "../http/local-address.js";
 import { openInBrowser } from "../inspect/open-in-browser.js";
-import { isLoopbackHost } from "../inspect/request-guard.js";
 import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";

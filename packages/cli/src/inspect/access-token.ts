@@ -1,20 +1,13 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { secretsMatch } from "../http/secrets-match.js";
 
 /** A fresh random token for one `tooldock inspect` server: 32 random bytes, base64url (43 characters). */
 export function createAccessToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
-
-/**
- * Whether `given` is the server's token, compared in constant time: both are hashed first, so
- * neither the content nor the length of the token leaks through how long a refusal takes.
- */
-export function tokensMatch(given: string | undefined, token: string): boolean {
-  if (given === undefined) return false;
-  return timingSafeEqual(digest(given), digest(token));
-}
+/** Whether `given` is the server's token, compared in constant time. */
+export const tokensMatch = secretsMatch;
 
 /**
  * The name of the cookie that carries the token after the first visit. Cookies are per host,

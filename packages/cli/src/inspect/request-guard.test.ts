@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { isLoopbackHost, urlHost } from "../http/local-address.js";
 import { readCookie, tokenCookieName, tokensMatch } from "./access-token.js";
-import { hostChecker, isLoopbackHost, sameOrigin, urlHost } from "./request-guard.js";
+import { hostChecker, sameOrigin } from "./request-guard.js";
 
 describe("inspect request guard", () => {
   it("answers the loopback names and the bound address at the server's port only", () => {

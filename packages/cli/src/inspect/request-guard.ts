@@ -1,22 +1,4 @@
-import { isIP } from "node:net";
-
-/** The host names that always reach a loopback server. */
-const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
-
-/** Whether `host` (as given to `--host`) binds every interface (`0.0.0.0`, `::`). */
-export function isWildcardHost(host: string): boolean {
-  return host === "0.0.0.0" || host === "::" || host === "[::]";
-}
-
-/** Whether `host` is a loopback address or name. */
-export function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** `host` as it appears in a URL or a `Host` header: IPv6 addresses in brackets. */
-export function urlHost(host: string): string {
-  return isIP(host) === 6 ? `[${host}]` : host;
-}
+import { isWildcardHost, LOOPBACK_HOSTNAMES, urlHost } from "../http/local-address.js";
 
 /**
  * Which `Host` headers the server answers, given the address it listens on and its port.
@@ -27,7 +9,7 @@ export function urlHost(host: string): string {
  */
 export function hostChecker(bindHost: string, port: number): (header: string | undefined) => boolean {
   if (isWildcardHost(bindHost)) return (header) => header !== undefined && header !== "";
-  const names = new Set([...LOOPBACK_NAMES, urlHost(bindHost).toLowerCase()]);
+  const names = new Set([...LOOPBACK_HOSTNAMES, urlHost(bindHost)]);
   const allowed = new Set([...names].map((name) => `${name}:${port}`));
   return (header) => header !== undefined && allowed.has(header.toLowerCase());
 }

@@ -7,12 +7,12 @@ import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
+import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { createAccessToken } from "./access-token.js";
 import { InspectController } from "./inspect-controller.js";
 import { createRequestHandler } from "./inspect-server.js";
 import { defaultPageFolder, pageAssets } from "./page-assets.js";
-import { isWildcardHost, urlHost } from "./request-guard.js";
 
 /** The address `tooldock inspect` listens on unless `--host` says otherwise. */
 export const DEFAULT_INSPECT_HOST = "127.0.0.1";

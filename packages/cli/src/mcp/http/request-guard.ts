@@ -1,8 +1,6 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-
-/** Hostnames a loopback server answers to by default: what a local client puts in `Host`. */
-export const LOOPBACK_HOSTNAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+import { isWildcardHost, LOOPBACK_HOSTNAMES, urlHost } from "../../http/local-address.js";
+import { secretsMatch } from "../../http/secrets-match.js";
 
 /** What {@link checkRequest} lets through. */
 export interface RequestGuard {
@@ -80,24 +78,12 @@ export function normalOrigin(origin: string): string {
 }
 
 function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(authorization ?? "");
-  const given = createHash("sha256")
-    .update(match?.[1] ?? "")
-    .digest();
-  const expected = createHash("sha256").update(token).digest();
-  return timingSafeEqual(given, expected) && match !== null;
-}
-
-/** A listening address as a URL's host: IPv6 in brackets, lower case. */
-export function urlHost(hostname: string): string {
-  const host = hostname.toLowerCase();
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return secretsMatch(/^Bearer[ ]+(\S+)[ ]*$/i.exec(authorization ?? "")?.[1], token);
 }
 
 /** Hostnames accepted in `Host`: loopback names, the listening address (unless a wildcard) and `extra`. */
 export function allowedHostsFor(hostname: string, extra: readonly string[]): string[] {
-  const wildcard = hostname === "0.0.0.0" || hostname === "::";
-  const own = wildcard ? [] : [urlHost(hostname)];
+  const own = isWildcardHost(hostname) ? [] : [urlHost(hostname)];
   return [...new Set([...LOOPBACK_HOSTNAMES, ...own, ...extra.map(urlHost)])];
 }
 

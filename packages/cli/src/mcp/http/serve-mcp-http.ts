@@ -15,6 +15,7 @@ import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
 import { settleWithin } from "../../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
+import { isWildcardHost, LOOPBACK_HOSTNAMES, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
 import { createColors } from "../../output/colors.js";
 import { formatDiagnostics } from "../../output/format-diagnostics.js";
@@ -29,14 +30,7 @@ import type { ServeMcpResult } from "../serve-mcp.js";
 import { createStderrLogger } from "../stderr-logger.js";
 import { listen, replyError, stopped } from "./http-endpoint.js";
 import { HttpSessionTable } from "./http-session-table.js";
-import {
-  allowedHostsFor,
-  allowedOriginsFor,
-  checkRequest,
-  LOOPBACK_HOSTNAMES,
-  type RequestGuard,
-  urlHost,
-} from "./request-guard.js";
+import { allowedHostsFor, allowedOriginsFor, checkRequest, type RequestGuard } from "./request-guard.js";
 import { MCP_HTTP_PATH, routeRequest } from "./route-request.js";
 import { ServedTools } from "./served-tools.js";
 
@@ -234,8 +228,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
       token: options.token,
     };
     // A wildcard address is no host a client can name (and not an allowed Host): show loopback.
-    const wildcard = hostname === "0.0.0.0" || hostname === "::";
-    const shownHost = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "[::1]" : urlHost(hostname);
+    const wildcard = isWildcardHost(hostname);
+    const shownHost = !wildcard ? urlHost(hostname) : hostname === "0.0.0.0" ? "127.0.0.1" : "[::1]";
     const url = `http://${shownHost}:${port}${MCP_HTTP_PATH}`;
     say(`serving ${describeServed(loaded, options.builtins)} on ${url}`);
     if (wildcard) {
