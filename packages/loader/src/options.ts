@@ -86,7 +86,11 @@ export interface LoadCustomToolsOptions {
    * Default: `$TOOLDOCK_SOURCE_MAPS` (`0` or `false` turn it off), else `true`.
    */
   sourceMaps?: boolean;
-  /** Called after each module. */
+  /**
+   * Called after each module. If it throws, it is not called again; the load still runs to
+   * its end (every module loaded, late-caught ones withdrawn from `session`), then rejects
+   * with that error.
+   */
   onProgress?: (progress: LoadProgress) => void;
   /** @internal A seam for tests that simulate file-system faults during discovery. */
   fileSystem?: DiscoveryFileSystem;

@@ -72,6 +72,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   // (process.exit from a timer) has its tools withdrawn when it ends.
   const accepted: Array<{ tool: LoadedCustomTool["tool"]; module: DiscoveredModule }> = [];
   let lateChanges: GlobalChange[] = [];
+  let progressError: { error: unknown } | undefined;
   try {
     for (let index = 0; ; index++) {
       const { module } = await discovery.next(index);
@@ -96,13 +97,20 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       if (changes.length > 0) diagnostics.push(tamperingWarning(module, changes));
       const registered = registration.add(module, contributed.tools);
       diagnostics.push(...registered.refused);
-      context.onProgress?.({
-        completed: index + 1,
-        total: discovery.found.length,
-        module,
-        tools: registered.tools,
-        diagnostics: diagnostics.length - before,
-      });
+      if (progressError === undefined && context.onProgress !== undefined) {
+        try {
+          context.onProgress({
+            completed: index + 1,
+            total: discovery.found.length,
+            module,
+            tools: registered.tools,
+            diagnostics: diagnostics.length - before,
+          });
+        } catch (error) {
+          // The host's fault: the batch still ends (late-caught modules withdrawn), then rejects.
+          progressError = { error };
+        }
+      }
     }
   } finally {
     // The guards come off whatever the compiler does on its way out.
@@ -132,6 +140,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     diagnostics,
     skipped,
   });
+  if (progressError !== undefined) throw progressError.error;
   return {
     tools: registered.tools,
     diagnostics,
