@@ -47,6 +47,11 @@ export interface LoadModuleStep {
    * diagnostics, the checks of its tools) runs with the real ones.
    */
   afterStep?: () => void;
+  /**
+   * Awaited once the module is compiled, right before its code runs for the first time (the
+   * batch holds streamed discovery until the module's step has ended, see `DiscoveryGate`).
+   */
+  beforeCode?: () => Promise<void>;
 }
 
 /**
@@ -117,6 +122,7 @@ async function loadModuleSteps(
     return fail(unreadableDiagnostic(module, compiled.error) ?? compileDiagnostic(module, compiled.error));
   const evaluate: Evaluate = compiled.value.evaluate;
 
+  if (step.beforeCode !== undefined) await step.beforeCode();
   // The import runs under the same deadline: top-level await that never settles is a fault too.
   const imported = await runGuarded(evaluate, step.factoryTimeoutMs, step.faults);
   if (imported.status !== "ok") restore();
