@@ -122,10 +122,12 @@ export class SessionRegistration {
     const session = this.#session;
     const changes = this.#changes;
     const withdrawn = this.#tools.filter((tool) => batch.skipped.has(tool.resolvedPath));
-    for (const { tool } of withdrawn) {
+    for (const { tool, path } of withdrawn) {
       const name = tool.name;
       if (session !== undefined) {
-        unregister(session, name);
+        // Only while the session still says the module holds it: the host may have taken the name.
+        if (typeof session.originOf !== "function" || session.originOf(name) === path)
+          unregister(session, name);
         this.#origins.delete(name);
         this.#provided.delete(name);
       }
