@@ -15,3 +15,8 @@ export function reloadChangedTools(reload: ToolsReload): boolean {
   const { added, removed, replaced } = reload.changes;
   return added.length + removed.length + replaced.length > 0;
 }
+
+/** The client log level of a reload's summary: `"warning"` when a module failed to load, else `"info"`. */
+export function reloadLogLevel(reload: ToolsReload): "warning" | "info" {
+  return reload.diagnostics.some((diagnostic) => diagnostic.severity === "error") ? "warning" : "info";
+}

@@ -14,12 +14,10 @@ import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
-import { createColors } from "../output/colors.js";
-import { formatDiagnostics } from "../output/format-diagnostics.js";
-import { escapeTerminalText } from "../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
-import { describeReload, reloadChangedTools } from "./describe-reload.js";
+import { describeReload, reloadChangedTools, reloadLogLevel } from "./describe-reload.js";
 import { disposeServedSession } from "./dispose-served-session.js";
+import { createMcpStderr } from "./mcp-stderr.js";
 import { messageOf } from "./message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "./register-builtins.js";
 import { replyToBadMessages } from "./reply-to-bad-messages.js";
@@ -94,8 +92,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const cwd = options.cwd ?? process.cwd();
-  const say = (text: string) =>
-    stderr.write(`tooldock mcp: ${escapeTerminalText(text, { multiline: true })}\n`);
+  const { say, writeDiagnostics } = createMcpStderr(stderr, cwd);
   let mcp: TooldockMcpServer | undefined;
   const releaseFaults = holdStrayFaults((fault) => {
     const text = `${describeStrayFault(fault)}\n(reported; the server goes on)`;
@@ -104,10 +101,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   });
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
-  const writeDiagnostics = (diagnostics: readonly Diagnostic[]) => {
-    if (diagnostics.length > 0)
-      stderr.write(`${formatDiagnostics([...diagnostics], createColors(false), cwd).join("\n")}\n`);
-  };
   let watcher: ToolWatcher | undefined;
   try {
     const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
@@ -128,7 +121,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
           writeDiagnostics(reload.diagnostics);
           const text = describeReload(reload);
           say(text);
-          mcp?.log(reload.diagnostics.some((d) => d.severity === "error") ? "warning" : "info", text);
+          mcp?.log(reloadLogLevel(reload), text);
           if (reloadChangedTools(reload)) mcp?.toolsChanged();
         },
         onError: (error) => say(error.message),

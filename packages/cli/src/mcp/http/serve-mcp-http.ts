@@ -11,18 +11,15 @@ import {
   watchCustomTools,
 } from "@tooldock/loader";
 import { type PendingPolicy, Session } from "@tooldock/runtime";
-import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
 import { settleWithin } from "../../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
 import { isWildcardHost, LOOPBACK_HOSTNAMES, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
-import { createColors } from "../../output/colors.js";
-import { formatDiagnostics } from "../../output/format-diagnostics.js";
-import { escapeTerminalText } from "../../output/terminal-text.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
-import { describeReload, reloadChangedTools } from "../describe-reload.js";
+import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
 import { disposeServedSession } from "../dispose-served-session.js";
+import { createMcpStderr } from "../mcp-stderr.js";
 import { messageOf } from "../message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "../register-builtins.js";
 import type { ResolveListing } from "../resolve-listing.js";
@@ -109,12 +106,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   const cwd = options.cwd ?? process.cwd();
   const hostname = options.host ?? DEFAULT_MCP_HTTP_HOST;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const say = (text: string) =>
-    stderr.write(`tooldock mcp: ${escapeTerminalText(text, { multiline: true })}\n`);
-  const writeDiagnostics = (diagnostics: readonly Diagnostic[]) => {
-    if (diagnostics.length > 0)
-      stderr.write(`${formatDiagnostics([...diagnostics], createColors(false), cwd).join("\n")}\n`);
-  };
+  const { say, writeDiagnostics } = createMcpStderr(stderr, cwd);
   const closing = new Set<Promise<void>>();
   /** Every session made, from its initialize until it is closed (reloads reach them all). */
   const live = new Set<Served>();
@@ -154,7 +146,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           const text = describeReload(reload);
           say(text);
           tools.update(reload);
-          const level = reload.diagnostics.some((d) => d.severity === "error") ? "warning" : "info";
+          const level = reloadLogLevel(reload);
           for (const served of live) {
             tools.sync(served.session, reload);
             served.mcp.log(level, text);
