@@ -1,8 +1,8 @@
-import { isAbsolute, relative } from "node:path";
 import { formatDiagnostic } from "@tooldock/loader";
 import { asSchema, type PendingActionRecord, RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
 import type { CustomTool, Diagnostic } from "@tooldock/sdk";
 import { annotationsOf } from "../mcp/tool-definition.js";
+import { displayPath } from "../report/diagnostic-text.js";
 import type { DiagnosticView, InspectState, PendingView, ToolView } from "./inspect-protocol.js";
 
 /** What {@link buildInspectState} reads. */
@@ -48,7 +48,7 @@ export function toolView(tool: CustomTool, session: Session): ToolView {
     name: tool.name,
     label: tool.label,
     description: tool.description,
-    origin: isAbsolute(origin) ? displayPath(origin, session.cwd) : origin,
+    origin: displayPath(origin, session.cwd),
     hidden: tool.hidden === true,
     deferrable: tool.deferrable === true,
     annotations: { ...annotationsOf(tool) },
@@ -83,9 +83,4 @@ function pendingView(
     details: record.details,
     ...(failure === undefined ? {} : { applyFailure: failure }),
   };
-}
-
-function displayPath(path: string, cwd: string): string {
-  const inside = relative(cwd, path);
-  return inside !== "" && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
 }
