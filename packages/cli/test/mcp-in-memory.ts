@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -34,3 +35,23 @@ export const textOf = (result: unknown): string =>
   (result as CallToolResult).content
     .flatMap((block) => (block.type === "text" ? [block.text] : []))
     .join("\n");
+
+/**
+ * In-memory pipes for `serveMcp`: `toServer` is its stdin, `fromServer` its stdout, and
+ * `stderrText()` everything it has written to `stderr` so far.
+ */
+export function memoryPipes(): {
+  toServer: PassThrough;
+  fromServer: PassThrough;
+  stderr: PassThrough;
+  stderrText: () => string;
+} {
+  const toServer = new PassThrough();
+  const fromServer = new PassThrough();
+  const stderr = new PassThrough();
+  let text = "";
+  stderr.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { toServer, fromServer, stderr, stderrText: () => text };
+}

@@ -1,12 +1,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { textOf } from "../../test/mcp-in-memory.js";
+import { memoryPipes, textOf } from "../../test/mcp-in-memory.js";
 import { serveMcp } from "./serve-mcp.js";
 
 /** A tool `name` that stages `<version>: <label>`; applying it answers `<version> applied <label>`. */
@@ -28,13 +27,7 @@ const stagingTool = (name: string, version: string) => `export default (pi: any)
 describe("serveMcp with watch", () => {
   it("reloads an edited tool, sends list_changed, and keeps the pending action", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "tooldock-serve-mcp-watch-"));
-    const toServer = new PassThrough();
-    const fromServer = new PassThrough();
-    const stderr = new PassThrough();
-    let stderrText = "";
-    stderr.on("data", (chunk: Buffer) => {
-      stderrText += chunk.toString();
-    });
+    const { toServer, fromServer, stderr, stderrText } = memoryPipes();
     try {
       await writeFile(join(cwd, "stage.ts"), stagingTool("stage", "v1"));
       const served = serveMcp({
@@ -69,7 +62,7 @@ describe("serveMcp with watch", () => {
         description = tools.find((tool) => tool.name === "stage")?.description ?? "";
       }
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["resolve", "stage"]);
-      expect(stderrText).toContain(
+      expect(stderrText()).toContain(
         "tooldock mcp: reloaded after a change: added none; removed none; replaced stage",
       );
 

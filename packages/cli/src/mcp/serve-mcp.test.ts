@@ -1,12 +1,11 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { describe, expect, it } from "vitest";
-import { textOf } from "../../test/mcp-in-memory.js";
+import { memoryPipes, textOf } from "../../test/mcp-in-memory.js";
 import { serveMcp } from "./serve-mcp.js";
 
 const fixtures = fileURLToPath(new URL("../../test/fixtures/mcp/", import.meta.url));
@@ -14,13 +13,7 @@ const examplesTools = fileURLToPath(new URL("../../../examples/tools/", import.m
 
 /** serveMcp on in-memory pipes, with the SDK's client on the other ends. */
 async function start(paths: string[], options: { cwd?: string; signal?: AbortSignal } = {}) {
-  const toServer = new PassThrough();
-  const fromServer = new PassThrough();
-  const stderr = new PassThrough();
-  let stderrText = "";
-  stderr.on("data", (chunk: Buffer) => {
-    stderrText += chunk.toString();
-  });
+  const { toServer, fromServer, stderr, stderrText } = memoryPipes();
   const served = serveMcp({
     paths,
     cwd: options.cwd ?? fixtures,
@@ -36,7 +29,7 @@ async function start(paths: string[], options: { cwd?: string; signal?: AbortSig
   fromServer.on("data", (chunk: Buffer) => {
     protocolText += chunk.toString();
   });
-  return { client, served, toServer, stderr: () => stderrText, protocol: () => protocolText };
+  return { client, served, toServer, stderr: stderrText, protocol: () => protocolText };
 }
 
 describe("serveMcp", () => {

@@ -2,22 +2,16 @@
 // JSON-RPC message, to `tooldock mcp`'s stdin. The SDK's stdio transport dropped the line and
 // only reported it on stderr: no reply, so a client waiting for one hung. JSON-RPC 2.0 asks for
 // `-32700 Parse error` and `-32600 Invalid Request`, with `id: null`.
-import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { serveMcp } from "../../src/mcp/serve-mcp.js";
+import { memoryPipes } from "../mcp-in-memory.js";
 
 const fixtures = fileURLToPath(new URL("../fixtures/mcp/", import.meta.url));
 
 /** serveMcp on in-memory pipes; `next()` resolves to the next line the server writes. */
 function start() {
-  const toServer = new PassThrough();
-  const fromServer = new PassThrough();
-  const stderr = new PassThrough();
-  let stderrText = "";
-  stderr.on("data", (chunk: Buffer) => {
-    stderrText += chunk.toString();
-  });
+  const { toServer, fromServer, stderr, stderrText } = memoryPipes();
   const lines: string[] = [];
   const waiting: Array<(line: string) => void> = [];
   let buffered = "";
@@ -39,7 +33,7 @@ function start() {
       else waiting.push((text) => resolve(JSON.parse(text)));
     });
   const send = (text: string) => toServer.write(`${text}\n`);
-  return { send, next, served, end: () => toServer.end(), stderr: () => stderrText };
+  return { send, next, served, end: () => toServer.end(), stderr: stderrText };
 }
 
 describe("mcp: lines that are not JSON-RPC", () => {
