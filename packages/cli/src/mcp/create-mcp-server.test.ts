@@ -6,6 +6,7 @@ import { Session, type SessionToolContext } from "@tooldock/runtime";
 import { type CustomTool, defineTool, textResult } from "@tooldock/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { textOf } from "../../test/mcp-in-memory.js";
+import { stagingTool } from "../../test/mcp-test-tools.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 
 // TypeBox as tool authors get it: the host's single copy, handed over as `pi.typebox`.
@@ -40,24 +41,6 @@ const broken = defineTool({
     throw new Error("disk on fire");
   },
 });
-
-/** A deferrable tool that stages one pending action per call, with spies for apply/reject. */
-function stagingTool() {
-  const apply = vi.fn(async (reason: string) => textResult(`applied because ${reason}`));
-  const reject = vi.fn(async (_reason: string) => undefined);
-  const tool = defineTool({
-    name: "stage",
-    label: "Stage",
-    description: "Stages a change.",
-    deferrable: true,
-    parameters: Type.Object({ what: Type.String() }),
-    async execute(_id, params, _onUpdate, ctx) {
-      (ctx as SessionToolContext).pushPendingAction({ label: `Change ${params.what}`, apply, reject });
-      return textResult(`Preview: change ${params.what}`);
-    },
-  });
-  return { tool, apply, reject };
-}
 
 interface Harness {
   session: Session;

@@ -5,39 +5,12 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
-import { defineTool, textResult } from "@tooldock/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { textOf } from "../../test/mcp-in-memory.js";
+import { echo, stagingTool } from "../../test/mcp-test-tools.js";
 import { createMcpServer } from "./create-mcp-server.js";
 import { listedMcpTools, type ResolveListing } from "./resolve-listing.js";
-
-const { Type } = new ToolHost().createAPI().typebox;
-
-const echo = defineTool({
-  name: "echo",
-  label: "Echo",
-  description: "Repeats the text.",
-  parameters: Type.Object({ text: Type.String() }),
-  execute: async (_id, params) => textResult(params.text),
-});
-
-function stagingTool() {
-  const apply = vi.fn(async (reason: string) => textResult(`applied because ${reason}`));
-  const tool = defineTool({
-    name: "stage",
-    label: "Stage",
-    description: "Stages a change.",
-    deferrable: true,
-    parameters: Type.Object({ what: Type.String() }),
-    async execute(_id, params, _onUpdate, ctx) {
-      ctx.pushPendingAction({ label: `Change ${params.what}`, apply });
-      return textResult(`Preview: change ${params.what}`);
-    },
-  });
-  return { tool, apply };
-}
 
 /**
  * A client that reads the tool list once, when it connects, and never again, as

@@ -3,21 +3,10 @@
 // client the server broke; the spec's answer to bad params is `-32602 Invalid params`.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
-import { defineTool, textResult } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { connectInMemory } from "../mcp-in-memory.js";
-
-const { Type } = new ToolHost().createAPI().typebox;
-
-const echo = defineTool({
-  name: "echo",
-  label: "Echo",
-  description: "Repeats the text.",
-  parameters: Type.Object({ text: Type.String() }),
-  execute: async (_id, params) => textResult(params.text),
-});
+import { echo } from "../mcp-test-tools.js";
 
 async function connect(): Promise<Client> {
   const session = new Session({ cwd: process.cwd() });
