@@ -1,5 +1,6 @@
 import type { SessionEvent } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
+import { messageOf as plainMessageOf } from "../mcp/message-of.js";
 import type { LogKind } from "./inspect-protocol.js";
 
 /** Longest `detail` of a log entry, in characters; the page has the whole result elsewhere. */
@@ -93,13 +94,9 @@ export function resultText(result: AgentToolResult): string {
   return cut(text);
 }
 
-/** The message of anything thrown, never throwing itself. */
+/** The message of anything thrown (the MCP server's {@link plainMessageOf}), cut at {@link MAX_DETAIL}; never throws. */
 export function messageOf(error: unknown): string {
-  try {
-    return cut(error instanceof Error ? error.message : String(error));
-  } catch {
-    return "(an error that cannot be shown)";
-  }
+  return cut(plainMessageOf(error));
 }
 
 function json(value: unknown): string | undefined {
