@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAstEditTool } from "@tooldock/ast-edit";
 import { reportSessionHookFailures, ToolHost, type ToolWatcher, watchCustomTools } from "@tooldock/loader";
-import { Session } from "@tooldock/runtime";
+import { RESOLVE_TOOL_NAME, Session } from "@tooldock/runtime";
 import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
@@ -125,7 +125,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       tools: session
         .tools()
         .map((tool) => tool.name)
-        .filter((name) => name !== "resolve"),
+        .filter((name) => name !== RESOLVE_TOOL_NAME),
       modules: loaded.modules.length,
       diagnostics,
       controller: started,
