@@ -42,20 +42,19 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         | (typeof MCP_PENDING_POLICIES)[number]
         | undefined,
       builtins,
+      watch: flagOption(args, "watch"),
     };
     if (http === undefined) {
       await serveMcp({
         ...common,
         stdin: process.stdin,
         stdout: asWritable(io.stdout),
-        watch: flagOption(args, "watch"),
       });
     } else {
       const { serveMcpHttp } = await import("../mcp/http/serve-mcp-http.js");
       await serveMcpHttp({
         ...common,
         ...http,
-        watch: flagOption(args, "watch"),
         stdin: io.stdout === process.stdout && stdinIsPipe() ? process.stdin : undefined,
       }).catch((error: unknown) => {
         if (TooldockError.isInstance(error) && error.code === "E_MCP_LISTEN")
