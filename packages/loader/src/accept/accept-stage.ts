@@ -38,16 +38,11 @@ export async function accept(
   const { module, outcome } = evaluated;
   if (!outcome.ok) return contribution([], [outcome.diagnostic]);
   const guarded = await runGuarded(
-    async (): Promise<ModuleContribution> => {
-      try {
-        if (outcome.entries.length === 0)
-          return contribution([], [noToolsWarning(module, outcome.returnedNothing)]);
-        const checked = acceptTools(module, outcome.entries, acceptance.reserved, acceptance.claims);
-        return contribution(checked.tools, checked.diagnostics);
-      } catch (error) {
-        // A list whose reads throw (a Proxy): described here, still inside the guarded step.
-        return contribution([], [checkThrewDiagnostic(module, describeError(error))]);
-      }
+    (): ModuleContribution => {
+      if (outcome.entries.length === 0)
+        return contribution([], [noToolsWarning(module, outcome.returnedNothing)]);
+      const checked = acceptTools(module, outcome.entries, acceptance.reserved, acceptance.claims);
+      return contribution(checked.tools, checked.diagnostics);
     },
     undefined,
     faults,
@@ -57,8 +52,9 @@ export async function accept(
   for (const [name, owner] of acceptance.claims) if (owner === module.path) acceptance.claims.delete(name);
   if (guarded.status === "exit")
     return contribution([], [exitDiagnostic(module, guarded.call, "while Tooldock read what it returned")]);
-  // Not reached: the checks above catch what they throw.
-  return contribution([], [checkThrewDiagnostic(module, "an error inside Tooldock")]);
+  // `validateTool` never throws: what threw is the list itself (a Proxy whose reads throw).
+  const what = guarded.status === "throw" ? describeError(guarded.error) : "an error inside Tooldock";
+  return contribution([], [checkThrewDiagnostic(module, what)]);
 }
 
 function checkThrewDiagnostic(module: DiscoveredModule, what: string): Diagnostic {

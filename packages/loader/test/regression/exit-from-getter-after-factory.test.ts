@@ -39,6 +39,23 @@ const THROWING_LIST = `export default () => new Proxy([], {
   },
 });`;
 
+// The first entry is a valid tool (it claims its name), then reading the second one throws.
+const THROWING_AFTER_CLAIM = `export default (pi) => new Proxy([
+  {
+    name: "claimed_then_dropped",
+    label: "x",
+    description: "x",
+    parameters: pi.typebox.Type.Object({}),
+    execute: async () => ({ content: [] }),
+  },
+  {},
+], {
+  get(target, key) {
+    if (key === "1") throw new Error("no second entry");
+    return Reflect.get(target, key);
+  },
+});`;
+
 let calls: string[] = [];
 const saved = { exit: process.exit, reallyExit: (process as unknown as { reallyExit: unknown }).reallyExit };
 
@@ -94,6 +111,23 @@ describe.each<CompilerName>(["esbuild", "jiti"])(
       expect(refused.map((diagnostic) => diagnostic.code)).toEqual(["E_INVALID_TOOL"]);
       expect(refused[0]?.message).toContain("no reads");
       expect(result.tools.map((loaded) => loaded.tool.name)).toEqual(["good_before", "good_after"]);
+    });
+
+    it("a name claimed before the list's reads threw is free again for the modules after it", async () => {
+      const result = await load(compiler, "throwing-after-claim", {
+        "b-throwing-after-claim.mjs": THROWING_AFTER_CLAIM,
+        "c-same-name.mjs": goodModule("claimed_then_dropped"),
+      });
+      const refused = result.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+      expect(refused.map((diagnostic) => [diagnostic.code, diagnostic.path.split("/").at(-1)])).toEqual([
+        ["E_INVALID_TOOL", "b-throwing-after-claim.mjs"],
+      ]);
+      expect(refused[0]?.message).toContain("no second entry");
+      expect(result.tools.map((loaded) => loaded.tool.name)).toEqual([
+        "good_before",
+        "claimed_then_dropped",
+        "good_after",
+      ]);
     });
   },
 );
