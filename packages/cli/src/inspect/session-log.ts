@@ -13,7 +13,10 @@ export interface LogLine {
   detail?: string;
 }
 
-/** The log line of a session event, or `undefined` for events the log leaves out. */
+/**
+ * The log line of a session event, or `undefined` for events the log leaves out. Its texts are
+ * whole: the event hub cuts every line once, and says how much it left out.
+ */
 export function logLineOf(event: SessionEvent): LogLine | undefined {
   switch (event.type) {
     case "tool-call-start":
@@ -46,7 +49,7 @@ export function logLineOf(event: SessionEvent): LogLine | undefined {
       return {
         kind: "resolution",
         summary: `apply failed for "${event.record.label}"; it stays pending`,
-        detail: messageOf(event.error),
+        detail: plainMessageOf(event.error),
       };
     case "action-discarded":
       return { kind: "resolution", summary: `discarded "${event.record.label}"`, detail: event.reason };
@@ -65,7 +68,7 @@ export function logLineOf(event: SessionEvent): LogLine | undefined {
       return {
         kind: "warning",
         summary: `${event.toolName}: onSession(${event.event.reason}) failed`,
-        detail: messageOf(event.error),
+        detail: plainMessageOf(event.error),
       };
     case "tool-warning":
       return {
@@ -79,19 +82,18 @@ export function logLineOf(event: SessionEvent): LogLine | undefined {
       return {
         kind: "fault",
         summary: `${event.name}: ${event.fault} (${event.toolCallId})`,
-        ...(event.error === undefined ? {} : { detail: messageOf(event.error) }),
+        ...(event.error === undefined ? {} : { detail: plainMessageOf(event.error) }),
       };
     default:
       return undefined;
   }
 }
 
-/** A result's text blocks (images as `[image/png]`), cut at {@link MAX_DETAIL}. */
+/** A result's text blocks (images as `[image/png image]`), whole: the event hub cuts log lines. */
 export function resultText(result: AgentToolResult): string {
-  const text = (result.content ?? [])
+  return (result.content ?? [])
     .map((block) => (block.type === "text" ? block.text : `[${block.mimeType} image]`))
     .join("\n");
-  return cut(text);
 }
 
 /** The message of anything thrown (the MCP server's {@link plainMessageOf}), cut at {@link MAX_DETAIL}; never throws. */
@@ -102,7 +104,8 @@ export function messageOf(error: unknown): string {
 function json(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   try {
-    return cut(JSON.stringify(value, null, 2));
+    // `undefined` for a function or a symbol, which JSON cannot carry either.
+    return JSON.stringify(value, null, 2) ?? "(not JSON)";
   } catch {
     return "(not JSON)";
   }
