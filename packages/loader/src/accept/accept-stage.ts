@@ -27,7 +27,8 @@ export interface Acceptance {
  * frozen record) inside a guarded step of the module: reading what a module returned runs its
  * code (a getter of a tool, a Proxy trap of the list), and a `process.exit`, `reallyExit`,
  * `abort` or `kill` made there is blocked like one made by its import or factory: the module
- * contributes no tool and one `E_PROCESS_EXIT`, and the names it claimed are released.
+ * contributes no tool and one `E_PROCESS_EXIT`, and the names it claimed are released. A
+ * returned list whose reads throw (a Proxy) is one `E_INVALID_TOOL` and releases them too.
  * Never rejects.
  */
 export async function accept(
