@@ -1,13 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { secretsMatch } from "../http/secrets-match.js";
 
 /** A fresh random token for one `tooldock inspect` server: 32 random bytes, base64url (43 characters). */
 export function createAccessToken(): string {
   return randomBytes(32).toString("base64url");
 }
-
-/** Whether `given` is the server's token, compared in constant time. */
-export const tokensMatch = secretsMatch;
 
 /**
  * The name of the cookie that carries the token after the first visit. Cookies are per host,

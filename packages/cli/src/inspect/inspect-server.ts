@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TooldockError } from "@tooldock/sdk";
-import { readCookie, tokenCookieName, tokensMatch } from "./access-token.js";
+import { secretsMatch } from "../http/secrets-match.js";
+import { readCookie, tokenCookieName } from "./access-token.js";
 import { CALL_ID_IN_USE, type InspectController } from "./inspect-controller.js";
 import type { CallRequest, ResolveRequest } from "./inspect-protocol.js";
 import type { PageAssets } from "./page-assets.js";
@@ -64,7 +65,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const url = new URL(request.url ?? "/", "http://inspect.invalid");
     const fromUrl = url.searchParams.get("token") ?? undefined;
     if (fromUrl !== undefined) {
-      if (request.method !== "GET" || !tokensMatch(fromUrl, options.token)) {
+      if (request.method !== "GET" || !secretsMatch(fromUrl, options.token)) {
         refuse(response);
         return;
       }
@@ -87,8 +88,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
 
   function authorized(request: IncomingMessage): boolean {
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    if (bearer !== undefined) return tokensMatch(bearer, options.token);
-    return tokensMatch(readCookie(request.headers.cookie, cookieName), options.token);
+    if (bearer !== undefined) return secretsMatch(bearer, options.token);
+    return secretsMatch(readCookie(request.headers.cookie, cookieName), options.token);
   }
 
   async function route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {

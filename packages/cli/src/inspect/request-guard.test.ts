@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isLoopbackHost, urlHost } from "../http/local-address.js";
-import { readCookie, tokenCookieName, tokensMatch } from "./access-token.js";
+import { secretsMatch } from "../http/secrets-match.js";
+import { readCookie, tokenCookieName } from "./access-token.js";
 import { hostChecker, sameOrigin } from "./request-guard.js";
 
 describe("inspect request guard", () => {
@@ -39,9 +40,9 @@ describe("inspect request guard", () => {
   });
 
   it("compares tokens whole, and reads the cookie of this port only", () => {
-    expect(tokensMatch("secret", "secret")).toBe(true);
-    expect(tokensMatch("secre", "secret")).toBe(false);
-    expect(tokensMatch(undefined, "secret")).toBe(false);
+    expect(secretsMatch("secret", "secret")).toBe(true);
+    expect(secretsMatch("secre", "secret")).toBe(false);
+    expect(secretsMatch(undefined, "secret")).toBe(false);
     const name = tokenCookieName(4100);
     expect(readCookie(`a=1; ${name}=tok; tooldock-inspect-4101=other`, name)).toBe("tok");
     expect(readCookie("tooldock-inspect-4101=other", name)).toBeUndefined();
