@@ -14,7 +14,7 @@ import { type PendingPolicy, Session } from "@tooldock/runtime";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
 import { settleWithin } from "../../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
-import { isWildcardHost, LOOPBACK_HOSTNAMES, urlHost } from "../../http/local-address.js";
+import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
@@ -230,7 +230,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           "which each needs an --allow-host (the Host header is checked)",
       );
     }
-    if (options.token === undefined && !LOOPBACK_HOSTNAMES.includes(urlHost(hostname))) {
+    if (options.token === undefined && !isLoopbackHost(urlHost(hostname))) {
       say(
         `warning: listening on ${hostname} without a token: anyone who reaches this port can run the tools; ` +
           "set TOOLDOCK_MCP_TOKEN (or --token) or listen on 127.0.0.1",

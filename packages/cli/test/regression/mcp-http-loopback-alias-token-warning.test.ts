@@ -1,0 +1,21 @@
+// Attack (on the operator's attention): `tooldock mcp --http --host 127.0.0.2` listens on a
+// loopback address, yet it printed the "anyone who reaches this port can run the tools" warning,
+// because only three spellings of loopback were recognised. A warning that cries wolf teaches the
+// operator to ignore the one that matters. Fix: the warning asks `isLoopbackHost`, the same
+// test `tooldock inspect` uses (all of 127.0.0.0/8, ::1, localhost in any case).
+import { describe, expect, it } from "vitest";
+import { startHttpInProcess } from "../mcp-http-in-process.js";
+
+describe("regression: a loopback alias warned that it had no token", () => {
+  it("does not warn on 127.0.0.2 or LOCALHOST without a token", async () => {
+    for (const host of ["127.0.0.2", "LOCALHOST"]) {
+      const server = await startHttpInProcess({ host });
+      expect(server.stderr(), host).not.toContain("without a token");
+    }
+  });
+
+  it("still warns on every address without a token", async () => {
+    const server = await startHttpInProcess({ host: "0.0.0.0" });
+    expect(server.stderr()).toContain("warning: listening on 0.0.0.0 without a token");
+  });
+});
