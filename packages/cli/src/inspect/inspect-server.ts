@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TooldockError } from "@tooldock/sdk";
+import { readJsonBody } from "../http/read-json-body.js";
 import { secretsMatch } from "../http/secrets-match.js";
 import { readCookie, tokenCookieName } from "./access-token.js";
 import { CALL_ID_IN_USE, type InspectController } from "./inspect-controller.js";
@@ -122,8 +123,15 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         error: "Send the request body as JSON (Content-Type: application/json).",
       });
     }
-    const body = await readJsonBody(request);
-    if (!body.ok) return sendJson(response, body.status, { error: body.error });
+    const body = await readJsonBody(request, MAX_BODY_BYTES);
+    if (!body.ok) {
+      return sendJson(
+        response,
+        body.status,
+        { error: `The request body ${body.reason}.` },
+        { connection: "close" },
+      );
+    }
     const value = body.value;
     switch (path) {
       case "/api/call": {
@@ -187,37 +195,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-type BodyResult = { ok: true; value: unknown } | { ok: false; status: number; error: string };
-
-/** Reads the body; past {@link MAX_BODY_BYTES} the rest is drained unread (so the answer still reaches the client). */
-function readJsonBody(request: IncomingMessage): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    request.on("error", (error) => resolve({ ok: false, status: 400, error: messageOf(error) }));
-    request.on("end", () => {
-      if (size > MAX_BODY_BYTES) {
-        resolve({ ok: false, status: 413, error: `The request body is over ${MAX_BODY_BYTES} bytes.` });
-        return;
-      }
-      try {
-        resolve({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-      } catch (error) {
-        resolve({ ok: false, status: 400, error: `The request body is not JSON: ${messageOf(error)}` });
-      }
-    });
-  });
-}
-
 /**
  * Answers `value` as JSON. It is serialised before the status goes out, so a value that
  * cannot be (a BigInt, a cycle) becomes a 500 that says so, never a 200 with an empty body.
  */
-function sendJson(response: ServerResponse, status: number, value: unknown): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   let body: string;
   let sent = status;
   try {
@@ -226,7 +213,11 @@ function sendJson(response: ServerResponse, status: number, value: unknown): voi
     sent = 500;
     body = JSON.stringify({ error: `The answer could not be turned into JSON: ${messageOf(error)}.` });
   }
-  response.writeHead(sent, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" });
+  response.writeHead(sent, {
+    ...SECURITY_HEADERS,
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+  });
   response.end(body);
 }
 

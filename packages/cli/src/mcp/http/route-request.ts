@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { readJsonBody } from "../../http/read-json-body.js";
 import { replyError } from "./http-endpoint.js";
 import type { HttpSessionTable } from "./http-session-table.js";
-import { readJsonBody } from "./read-json-body.js";
 import { checkRequest, type RequestGuard } from "./request-guard.js";
 
 /** The one path the server answers on. */
 export const MCP_HTTP_PATH = "/mcp";
+/** Largest request body read, as the SDK's transport bounds the ones it reads itself (4 MiB). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Most sessions open at once; an `initialize` beyond is answered `503`. */
 export const MAX_HTTP_SESSIONS = 100;
 
@@ -72,7 +74,7 @@ export async function routeRequest<S extends RoutedSession>(
       -32000,
       "Bad Request: no Mcp-Session-Id header; start with a POST of initialize",
     );
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, MAX_BODY_BYTES);
   if (!body.ok) return replyError(response, body.status, body.code, body.message, { Connection: "close" });
   if (!isInitializeRequest(body.value)) {
     return replyError(

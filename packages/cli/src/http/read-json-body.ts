@@ -1,22 +1,26 @@
 import type { IncomingMessage } from "node:http";
 
-/** Largest request body read, as the SDK's transport bounds the ones it reads itself (4 MiB). */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+// Request bodies of the CLI's local servers (`tooldock mcp --http`, `tooldock inspect`).
 
 /** How much more than the bound is read and dropped after a `413` before the connection is cut. */
 const DRAIN_LIMIT_FACTOR = 4;
 
-/** A body read as JSON, or why not: the HTTP status and message to answer with. */
+/**
+ * A body read as JSON, or why not: the HTTP status, a JSON-RPC `code` and `message` (as
+ * `tooldock mcp --http` answers), and the `reason` in plain words ("is over 1048576 bytes",
+ * "is not JSON: …", "could not be read"), completing "The request body …".
+ */
 export type JsonBody =
   | { ok: true; value: unknown }
-  | { ok: false; status: 400 | 413; code: number; message: string };
+  | { ok: false; status: 400 | 413; code: number; message: string; reason: string };
 
 /**
  * Reads a request's body and parses it as JSON, keeping at most `maxBytes`. A longer body is a
- * `413`; the caller answers with `Connection: close`, and the rest of the body is read and
- * dropped (up to four times the bound, then the connection is cut).
+ * `413` as soon as it passes the bound (not when it ends, which a client may never do); the
+ * caller answers with `Connection: close`, and the rest of the body is read and dropped (up to
+ * four times the bound, then the connection is cut).
  */
-export function readJsonBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<JsonBody> {
+export function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<JsonBody> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -33,7 +37,13 @@ export function readJsonBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES
         return;
       }
       chunks.length = 0;
-      finish({ ok: false, status: 413, code: -32600, message: `Request body larger than ${maxBytes} bytes` });
+      finish({
+        ok: false,
+        status: 413,
+        code: -32600,
+        message: `Request body larger than ${maxBytes} bytes`,
+        reason: `is over ${maxBytes} bytes`,
+      });
       // The rest is read and dropped, so the client gets the 413 (a socket closed on unread
       // data is reset, and the reply lost with it); a body that goes on and on is cut off.
       if (size > DRAIN_LIMIT_FACTOR * maxBytes) request.destroy();
@@ -44,17 +54,20 @@ export function readJsonBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES
         status: 400,
         code: -32700,
         message: "Parse error: the request body could not be read",
+        reason: "could not be read",
       }),
     );
     request.on("end", () => {
       try {
         finish({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
       } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
         finish({
           ok: false,
           status: 400,
           code: -32700,
-          message: `Parse error: the body is not JSON (${error instanceof Error ? error.message : String(error)})`,
+          message: `Parse error: the body is not JSON (${why})`,
+          reason: `is not JSON: ${why}`,
         });
       }
     });
