@@ -14,6 +14,7 @@ import { build } from "esbuild";
 import { assertBuilt, assertNoDynamicRequire, assertSingleCopies } from "./bundle-checks.mjs";
 import { buildInspectPage, INSPECT_PAGE_DIR } from "./bundle-inspect-page.mjs";
 import { copyDemoTools, DEMO_TOOLS_DIR } from "./copy-demo-tools.mjs";
+import { lazyAjv, writeAjvFile } from "./lazy-ajv.mjs";
 import { lazyZodLocales, writeLocalesFile } from "./lazy-zod-locales.mjs";
 import { ownedExternals } from "./owned-externals.mjs";
 
@@ -32,6 +33,8 @@ for (const entry of Object.values(ENTRY_POINTS)) await assertBuilt(packageDir, e
 await rm(join(packageDir, OUT_DIR), { recursive: true, force: true });
 /** @type {{ index?: string }} */
 const locales = {};
+/** @type {{ loadAjv?: string }} */
+const ajv = {};
 const { metafile } = await build({
   absWorkingDir: packageDir,
   entryPoints: ENTRY_POINTS,
@@ -50,13 +53,16 @@ const { metafile } = await build({
   // Bundle the built JS as it is: without this, the root tsconfig's `paths` would swap the
   // packages' `dist/` for their TypeScript sources.
   tsconfigRaw: {},
-  plugins: [ownedExternals(packageDir), lazyZodLocales(locales)],
+  plugins: [ownedExternals(packageDir), lazyZodLocales(locales), lazyAjv(ajv)],
   metafile: true,
   logLevel: "warning",
 });
 if (locales.index === undefined)
   throw new Error("zod's locales index was not bundled: check lazy-zod-locales.mjs");
 await writeLocalesFile(locales.index, join(packageDir, OUT_DIR));
+if (ajv.loadAjv === undefined)
+  throw new Error("the runtime's load-ajv.js was not bundled: check lazy-ajv.mjs");
+await writeAjvFile(ajv.loadAjv, join(packageDir, OUT_DIR));
 await assertSingleCopies(packageDir, metafile);
 await assertNoDynamicRequire(packageDir, metafile);
 await chmod(join(packageDir, OUT_DIR, "tooldock.js"), 0o755);

@@ -2,7 +2,7 @@
 // user runs must work from it alone, with the one TypeBox and the one zod it holds serving the
 // CLI, the tools (`pi.typebox`, `pi.zod`) and the runtime's validators alike.
 import { readFileSync, realpathSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -49,6 +49,33 @@ describe("the tooldock executable", () => {
       .filter((path) => path !== fileURLToPath(recordImports));
   };
 
+  /** The bundle's chunks the recorded runs imported. */
+  const importedChunks = async () =>
+    (await readFile(importsFile, "utf8"))
+      .split("\n")
+      .filter((url) => url.startsWith("file:") && url.endsWith(".js"))
+      .map((url) => realpathSync(fileURLToPath(url)))
+      .filter((path) => path.startsWith(bundleDir + sep));
+
+  /**
+   * The packages whose code `chunks` hold: minified output keeps no file names, so this looks
+   * for a string each package contains and no other has.
+   */
+  const bundledPackagesOf = async (chunks: string[]) => {
+    const markers: Record<string, string> = {
+      "@tooldock/runtime": "Tooldock takes zod v4",
+      "@sinclair/typebox": "TypeBoxError",
+      zod: "$ZodType",
+      ajv: "MissingRefError",
+    };
+    const found = new Set<string>();
+    for (const chunk of chunks) {
+      const code = await readFile(chunk, "utf8");
+      for (const [name, marker] of Object.entries(markers)) if (code.includes(marker)) found.add(name);
+    }
+    return [...found];
+  };
+
   it("is the bundle in dist/bundle/, a node script that prints the package version", async () => {
     const manifest = JSON.parse(readFileSync(join(cliPackageDir, "package.json"), "utf8"));
     expect(cliBin).toBe(join(cliPackageDir, "dist", "bundle", "tooldock.js"));
@@ -69,6 +96,39 @@ describe("the tooldock executable", () => {
     expect(textStats.parameters).toMatchObject({ type: "object", properties: { path: { type: "string" } } });
 
     expect(await importedElsewhere()).toEqual([]);
+  });
+
+  it("lists the examples without loading Ajv, which only a schema TypeBox cannot compile needs", async () => {
+    const run = await runRecorded(["list", examplesDir]);
+    expect(run.code).toBe(0);
+    const imports = await readFile(importsFile, "utf8");
+    expect(imports).not.toContain("ajv.cjs");
+    expect(await bundledPackagesOf(await importedChunks())).not.toContain("ajv");
+  });
+
+  it("validates a schema only Ajv can (Type.Unsafe) with the Ajv beside the bundle, loaded then", async () => {
+    const tools = await tempDir({
+      "color.ts": `export default (pi: any) => ({
+  name: "color", label: "Color", description: "Echoes a colour.",
+  parameters: pi.typebox.Type.Object({ color: pi.typebox.Type.Unsafe({ type: "string", enum: ["red", "blue"] }) }),
+  async execute(_id: string, params: { color: string }) { return { content: [{ type: "text", text: params.color }] }; },
+});
+`,
+    });
+    try {
+      const bad = await runRecorded(["call", "color", tools.path, "--args", '{"color": "green"}']);
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toContain('/color: Expected one of "red", "blue"');
+      const good = await runRecorded(["call", "color", tools.path, "--args", '{"color": "red"}']);
+      expect(good).toMatchObject({ code: 0 });
+      expect(good.stdout).toContain("red");
+      expect(await readFile(importsFile, "utf8")).toContain(
+        `require ${pathToFileURL(join(bundleDir, "ajv.cjs")).href}`,
+      );
+      expect(await importedElsewhere()).toEqual([]);
+    } finally {
+      await tools.remove();
+    }
   });
 
   it("validates pi.typebox and pi.zod parameters with the runtime it bundles", async () => {

@@ -1,6 +1,7 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
+import { loadAjv } from "./load-ajv.js";
 import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
 
 /**
@@ -8,12 +9,13 @@ import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
  * which is how pi's `StringEnum` is built). Draft-07 keywords; unknown keywords and formats
  * are ignored (TypeBox schemas carry no others, and formats are not checked, as TypeBox
  * does not check unregistered ones either); nothing is logged; schemas are not kept by
- * `$id`, so two tools may use the same one.
+ * `$id`, so two tools may use the same one. Ajv itself is loaded here, on the first schema
+ * that needs it ({@link loadAjv}): a process whose schemas TypeBox compiles never loads it.
  */
 let ajv: Ajv | undefined;
 
 function instance(): Ajv {
-  ajv ??= new Ajv({
+  ajv ??= new (loadAjv().Ajv)({
     allErrors: true,
     strict: false,
     validateFormats: false,

@@ -1,0 +1,60 @@
+// esbuild plugin: keeps Ajv (with fast-uri and its other dependencies, ~120 KB that took 10–15 ms
+// to import) out of the chunks a command imports. The runtime loads Ajv on the first schema
+// TypeBox's compiler cannot compile, through `loadAjv()` (runtime/src/schema/load-ajv.ts), a
+// `require` from the runtime's own folder; the bundle has no such folder, so this plugin swaps
+// that module for one that requires `ajv.cjs` beside the chunks, a CommonJS build of the same
+// Ajv written by `writeAjvFile`. (The MCP SDK's own import of Ajv stays in its lazy chunks.)
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+/** The file the lazy `loadAjv` requires, in the bundle's folder. */
+const AJV_FILE = "ajv.cjs";
+
+/** The runtime's module that loads Ajv (tsc's output of runtime/src/schema/load-ajv.ts). */
+const LOAD_AJV = /[\\/]runtime[\\/]dist[\\/]schema[\\/]load-ajv\.js$/;
+
+/** The replacement: the same export, requiring the bundle's own copy. */
+const CONTENTS = [
+  'import { createRequire } from "node:module";',
+  "let ajv;",
+  `export const loadAjv = () => (ajv ??= createRequire(import.meta.url)(${JSON.stringify(`./${AJV_FILE}`)}));`,
+].join("\n");
+
+/**
+ * @param {{ loadAjv?: string }} found the plugin sets `loadAjv` to the module it replaced
+ * @returns {import("esbuild").Plugin}
+ */
+export function lazyAjv(found) {
+  return {
+    name: "lazy-ajv",
+    setup(buildContext) {
+      buildContext.onLoad({ filter: LOAD_AJV }, (args) => {
+        if (found.loadAjv !== undefined && found.loadAjv !== args.path) {
+          throw new Error(`two copies of the runtime's load-ajv.js: ${found.loadAjv} and ${args.path}`);
+        }
+        found.loadAjv = args.path;
+        return { contents: CONTENTS, loader: "js" };
+      });
+    },
+  };
+}
+
+/**
+ * Writes the CommonJS build of the Ajv that `loadAjv` (at `loadAjvPath`) requires, into `outDir`.
+ *
+ * @param {string} loadAjvPath
+ * @param {string} outDir
+ */
+export async function writeAjvFile(loadAjvPath, outDir) {
+  await build({
+    entryPoints: [createRequire(loadAjvPath).resolve("ajv")],
+    outfile: join(outDir, AJV_FILE),
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    minify: true,
+    logLevel: "warning",
+  });
+}
