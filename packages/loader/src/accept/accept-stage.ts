@@ -4,7 +4,8 @@ import type { DiscoveredModule } from "../discover/types.js";
 import type { EvaluatedModule } from "../evaluate/evaluate-stage.js";
 import { exitDiagnostic } from "../evaluate/load-module.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
-import { runGuarded } from "../guards/process-exit-guard.js";
+import { IsPromise } from "../guards/primordials.js";
+import { runGuardedStep } from "../guards/process-exit-guard.js";
 import { acceptTools, type NameClaims } from "./accept-tools.js";
 
 /** The output of the accept stage for one module: its accepted tool records and its diagnostics. */
@@ -38,7 +39,8 @@ export async function accept(
 ): Promise<ModuleContribution> {
   const { module, outcome } = evaluated;
   if (!outcome.ok) return contribution([], [outcome.diagnostic]);
-  const guarded = await runGuarded(
+  // The checks are synchronous: their outcome comes back without a promise (see runGuardedStep).
+  const checking = runGuardedStep(
     (): ModuleContribution => {
       if (outcome.entries.length === 0)
         return contribution([], [noToolsWarning(module, outcome.returnedNothing)]);
@@ -48,6 +50,7 @@ export async function accept(
     undefined,
     faults,
   );
+  const guarded = IsPromise(checking) ? await checking : checking;
   if (guarded.status === "ok") return guarded.value;
   // Whatever it claimed before it stopped is free again for the modules after it.
   for (const [name, owner] of acceptance.claims) if (owner === module.path) acceptance.claims.delete(name);

@@ -229,7 +229,7 @@ async function buildPacks(
     sourcesContent: false,
     write: false,
     logLevel: "silent",
-    charset: "utf8",
+    charset: "ascii", // as the bundles (BUILD_OPTIONS): a pack's source stays one byte a character
     plugins: [plugin],
   });
   const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));

@@ -23,7 +23,9 @@ export const BUILD_OPTIONS = {
   write: false,
   metafile: true,
   logLevel: "silent",
-  charset: "utf8",
+  // ASCII-only output (non-ASCII text escaped, e.g. `\u2026`): V8 keeps a module's source for
+  // its lifetime, and one character above U+00FF makes the whole text two bytes a character.
+  charset: "ascii",
   define: { require: "__tooldockRequire" },
   banner: {
     js: `import { createRequire as __tooldockCreateRequire } from "node:module"; var __tooldockRequire = __tooldockCreateRequire(${JSON.stringify(ENTRY_PLACEHOLDER)});`,

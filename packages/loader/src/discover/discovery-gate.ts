@@ -30,18 +30,21 @@ export class DiscoveryGate {
 
   /**
    * Holds discovery from now on. Waits first for one turn of the event loop when discovery
-   * steps were let go since the last close, so they run to their next wait before tool code does.
+   * steps were let go since the last close, so they run to their next wait before tool code
+   * does; otherwise the gate is shut at once and nothing is returned (no promise to await).
    */
-  close(): Promise<void> {
+  close(): Promise<void> | undefined {
     const released = this.#released;
     this.#released = false;
+    if (!released) {
+      this.#closed = true;
+      return undefined;
+    }
     return safePromise<void>((resolve) => {
-      const shut = () => {
+      SafeSetImmediate(() => {
         this.#closed = true;
         resolve();
-      };
-      if (released) SafeSetImmediate(shut);
-      else shut();
+      });
     });
   }
 

@@ -4,8 +4,8 @@ import type { Evaluate, PreparedModule } from "../compile/module-compiler.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
-import { ArrayIsArray, safePromise } from "../guards/primordials.js";
-import { runGuarded } from "../guards/process-exit-guard.js";
+import { ArrayIsArray, IsPromise, safePromise } from "../guards/primordials.js";
+import { runGuardedStep } from "../guards/process-exit-guard.js";
 import { type StepOutcome, settleStep } from "../guards/settle-step.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
@@ -48,10 +48,11 @@ export interface LoadModuleStep {
    */
   afterStep?: () => void;
   /**
-   * Awaited once the module is compiled, right before its code runs for the first time (the
-   * batch holds streamed discovery until the module's step has ended, see `DiscoveryGate`).
+   * Called once the module is compiled, right before its code runs for the first time, and
+   * awaited when it returns a promise (the batch holds streamed discovery until the module's
+   * step has ended, see `DiscoveryGate`).
    */
-  beforeCode?: () => Promise<void>;
+  beforeCode?: () => Promise<void> | undefined;
 }
 
 /**
@@ -68,8 +69,125 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     restored = true;
     step.afterStep?.();
   };
+  // One async function for every step (no inner one to await): each promise counts while the
+  // guards' async context runs promise hooks.
   try {
-    return await loadModuleSteps(module, step, restore);
+    const { path, resolvedPath } = module;
+
+    const compiled = await safePromise<StepOutcome<PreparedModule>>((resolve) =>
+      settleStep(
+        (run) => run(),
+        () => step.compiled,
+        COMPILE_DEADLINE_MS,
+        resolve,
+      ),
+    );
+    if (compiled.status === "timeout") {
+      return fail(
+        createDiagnostic("E_COMPILE", {
+          message: `${path} did not finish compiling within ${compiled.timeoutMs / 1000} s.`,
+          path,
+          resolvedPath,
+          hint: "Load it again; if it happens again, load the modules one at a time (or with `tooldock validate --isolate`) to find the module that stalls the others.",
+        }),
+      );
+    }
+    if (compiled.status === "throw")
+      return fail(unreadableDiagnostic(module, compiled.error) ?? compileDiagnostic(module, compiled.error));
+    const evaluate: Evaluate = compiled.value.evaluate;
+
+    const gate = step.beforeCode?.();
+    if (gate !== undefined) await gate;
+    // The import runs under the same deadline: top-level await that never settles is a fault too.
+    const importing = runGuardedStep(evaluate, step.factoryTimeoutMs, step.faults);
+    const imported = IsPromise(importing) ? await importing : importing;
+    if (imported.status !== "ok") restore();
+    if (imported.status === "exit")
+      return fail(exitDiagnostic(module, imported.call, "while it was imported"));
+    if (imported.status === "timeout") {
+      return fail(
+        createDiagnostic("E_IMPORT", {
+          message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
+          path,
+          resolvedPath,
+          hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
+        }),
+      );
+    }
+    if (imported.status === "throw") {
+      const unreadable = unreadableDiagnostic(module, imported.error);
+      if (unreadable !== undefined) return fail(unreadable);
+      if (isCompileFailure(imported.error)) return fail(compileDiagnostic(module, imported.error));
+      return fail(
+        createDiagnostic("E_IMPORT", {
+          message: `Importing ${path} threw: ${describeError(imported.error)}`,
+          path,
+          resolvedPath,
+          hint: "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
+        }),
+      );
+    }
+
+    // Reads `default` with no built-in on the way: the module's changes are still in place.
+    let factory: ReturnType<typeof resolveFactory>;
+    let readError: { error: unknown } | undefined;
+    try {
+      factory = resolveFactory(imported.value);
+    } catch (error) {
+      readError = { error };
+    }
+    if (factory === undefined) {
+      restore();
+      let exported: string;
+      try {
+        if (readError !== undefined) throw readError.error;
+        exported = describeExports(imported.value);
+      } catch (error) {
+        exported = `reading its exports threw (${describeError(error)})`;
+      }
+      return fail(
+        createDiagnostic("E_NO_FACTORY", {
+          message: `${path} exports no tool factory: ${exported}.`,
+          path,
+          resolvedPath,
+          hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
+        }),
+      );
+    }
+
+    // A synchronous factory (the common case) settles without a promise of its own; one turn
+    // of the microtask queue still runs before the built-ins check, as after an async one, so
+    // what the factory queued there is this module's doing.
+    const producing = runGuardedStep(() => factory(step.api), step.factoryTimeoutMs, step.faults);
+    const produced = await (IsPromise(producing) ? producing : settledWith(producing));
+    restore();
+    if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
+    if (produced.status === "timeout") {
+      return fail(
+        createDiagnostic("E_FACTORY_TIMEOUT", {
+          message: `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
+          path,
+          resolvedPath,
+          hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
+        }),
+      );
+    }
+    if (produced.status === "throw") {
+      return fail(
+        createDiagnostic("E_FACTORY_THROW", {
+          message: `The factory of ${path} threw: ${describeError(produced.error)}`,
+          path,
+          resolvedPath,
+          hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
+        }),
+      );
+    }
+    const value = produced.value;
+    // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry.
+    if (value === undefined || value === null)
+      return { __proto__: null, ok: true, entries: [], returnedNothing: String(value) } as ModuleOutcome;
+    const entries = ArrayIsArray(value) ? (value as unknown[]) : [value];
+    return { __proto__: null, ok: true, entries } as ModuleOutcome;
   } catch (error) {
     try {
       restore();
@@ -89,124 +207,13 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   }
 }
 
-function fail(diagnostic: Diagnostic): ModuleOutcome {
-  return { __proto__: null, ok: false, diagnostic } as ModuleOutcome;
+/** A promise already fulfilled with `value` that is safe to await (see `safePromise`). */
+function settledWith<T>(value: T): Promise<T> {
+  return safePromise<T>((resolve) => resolve(value));
 }
 
-async function loadModuleSteps(
-  module: DiscoveredModule,
-  step: LoadModuleStep,
-  restore: () => void,
-): Promise<ModuleOutcome> {
-  const { path, resolvedPath } = module;
-
-  const compiled = await safePromise<StepOutcome<PreparedModule>>((resolve) =>
-    settleStep(
-      (run) => run(),
-      () => step.compiled,
-      COMPILE_DEADLINE_MS,
-      resolve,
-    ),
-  );
-  if (compiled.status === "timeout") {
-    return fail(
-      createDiagnostic("E_COMPILE", {
-        message: `${path} did not finish compiling within ${compiled.timeoutMs / 1000} s.`,
-        path,
-        resolvedPath,
-        hint: "Load it again; if it happens again, load the modules one at a time (or with `tooldock validate --isolate`) to find the module that stalls the others.",
-      }),
-    );
-  }
-  if (compiled.status === "throw")
-    return fail(unreadableDiagnostic(module, compiled.error) ?? compileDiagnostic(module, compiled.error));
-  const evaluate: Evaluate = compiled.value.evaluate;
-
-  if (step.beforeCode !== undefined) await step.beforeCode();
-  // The import runs under the same deadline: top-level await that never settles is a fault too.
-  const imported = await runGuarded(evaluate, step.factoryTimeoutMs, step.faults);
-  if (imported.status !== "ok") restore();
-  if (imported.status === "exit") return fail(exitDiagnostic(module, imported.call, "while it was imported"));
-  if (imported.status === "timeout") {
-    return fail(
-      createDiagnostic("E_IMPORT", {
-        message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
-        path,
-        resolvedPath,
-        hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
-      }),
-    );
-  }
-  if (imported.status === "throw") {
-    const unreadable = unreadableDiagnostic(module, imported.error);
-    if (unreadable !== undefined) return fail(unreadable);
-    if (isCompileFailure(imported.error)) return fail(compileDiagnostic(module, imported.error));
-    return fail(
-      createDiagnostic("E_IMPORT", {
-        message: `Importing ${path} threw: ${describeError(imported.error)}`,
-        path,
-        resolvedPath,
-        hint: "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
-      }),
-    );
-  }
-
-  // Reads `default` with no built-in on the way: the module's changes are still in place.
-  let factory: ReturnType<typeof resolveFactory>;
-  let readError: { error: unknown } | undefined;
-  try {
-    factory = resolveFactory(imported.value);
-  } catch (error) {
-    readError = { error };
-  }
-  if (factory === undefined) {
-    restore();
-    let exported: string;
-    try {
-      if (readError !== undefined) throw readError.error;
-      exported = describeExports(imported.value);
-    } catch (error) {
-      exported = `reading its exports threw (${describeError(error)})`;
-    }
-    return fail(
-      createDiagnostic("E_NO_FACTORY", {
-        message: `${path} exports no tool factory: ${exported}.`,
-        path,
-        resolvedPath,
-        hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
-      }),
-    );
-  }
-
-  const produced = await runGuarded(() => factory(step.api), step.factoryTimeoutMs, step.faults);
-  restore();
-  if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
-  if (produced.status === "timeout") {
-    return fail(
-      createDiagnostic("E_FACTORY_TIMEOUT", {
-        message: `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
-        path,
-        resolvedPath,
-        hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
-      }),
-    );
-  }
-  if (produced.status === "throw") {
-    return fail(
-      createDiagnostic("E_FACTORY_THROW", {
-        message: `The factory of ${path} threw: ${describeError(produced.error)}`,
-        path,
-        resolvedPath,
-        hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
-      }),
-    );
-  }
-  const value = produced.value;
-  // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry.
-  if (value === undefined || value === null)
-    return { __proto__: null, ok: true, entries: [], returnedNothing: String(value) } as ModuleOutcome;
-  const entries = ArrayIsArray(value) ? (value as unknown[]) : [value];
-  return { __proto__: null, ok: true, entries } as ModuleOutcome;
+function fail(diagnostic: Diagnostic): ModuleOutcome {
+  return { __proto__: null, ok: false, diagnostic } as ModuleOutcome;
 }
 
 /** `E_PROCESS_EXIT`: `call` is the blocked call, e.g. `process.exit(3)` or `process.abort()`. */

@@ -1,4 +1,5 @@
 import { clearTimeout, setImmediate, setTimeout } from "node:timers";
+import { types } from "node:util";
 
 /**
  * The built-ins the loader calls while tool modules load, taken when this module is
@@ -74,6 +75,12 @@ const symbolDescription = getOwnPropertyDescriptor(Symbol.prototype, "descriptio
 ) => string | undefined;
 export const SymbolPrototypeGetDescription = (symbol: symbol): string | undefined =>
   apply(symbolDescription, symbol, []);
+
+/**
+ * Whether a value is a native promise, asked of V8 without a lookup on the value (no getter
+ * or Proxy trap runs) and without throwing: a Proxy of a promise is not one.
+ */
+export const IsPromise: (value: unknown) => value is Promise<unknown> = types.isPromise;
 
 export { clearTimeout as SafeClearTimeout, setImmediate as SafeSetImmediate, setTimeout as SafeSetTimeout };
 

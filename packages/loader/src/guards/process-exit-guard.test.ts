@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
-import { currentModuleFaults, holdExitGuard, runGuarded } from "./process-exit-guard.js";
+import { currentModuleFaults, holdExitGuard, runGuarded, runGuardedStep } from "./process-exit-guard.js";
 
 /**
  * Runs a guarded step that leaves a promise callback behind, and returns a function that lets
@@ -114,6 +114,34 @@ describe("runGuarded", () => {
  * The process-ending methods below the guard, replaced by recorders for these tests: if the
  * guard let a call through, it is recorded here instead of ending (or killing) anything.
  */
+describe("runGuardedStep", () => {
+  it("hands back a synchronous step's outcome at once: a value, a throw, a blocked exit", () => {
+    const before = process.exit;
+    const tools = [{ name: "a" }];
+    expect(runGuardedStep(() => tools)).toEqual({ status: "ok", value: tools });
+    const error = new Error("boom");
+    expect(
+      runGuardedStep(() => {
+        throw error;
+      }),
+    ).toEqual({ status: "throw", error });
+    expect(runGuardedStep(() => process.exit(4))).toEqual({
+      status: "exit",
+      exitCode: 4,
+      call: "process.exit(4)",
+    });
+    expect(process.exit).toBe(before);
+  });
+
+  it("hands back a promise for a step that returns one, or a thenable", async () => {
+    const pending = runGuardedStep(async () => 7);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toEqual({ status: "ok", value: 7 });
+    const thenable = runGuardedStep(() => ({ then: (resolve: (value: number) => void) => resolve(8) }));
+    expect(await thenable).toEqual({ status: "ok", value: 8 });
+  });
+});
+
 describe("runGuarded and the other ways to end the process", () => {
   type Method = "reallyExit" | "abort" | "_kill";
   const methods = process as unknown as Record<Method, (...args: unknown[]) => unknown>;

@@ -3,6 +3,7 @@ import { describeExitCall, EXIT_METHODS, type ExitMethod, killTarget } from "./e
 import type { ModuleFaults } from "./module-faults.js";
 import {
   ArrayPrototypePush,
+  IsPromise,
   ReflectApply,
   SetPrototypeAdd,
   SetPrototypeDelete,
@@ -170,26 +171,49 @@ export function runGuarded<T>(
   timeoutMs?: number,
   faults?: ModuleFaults,
 ): Promise<GuardedOutcome<Awaited<T>>> {
+  const outcome = runGuardedStep(step, timeoutMs, faults);
+  return IsPromise(outcome) ? outcome : safePromise((resolve) => resolve(outcome));
+}
+
+/**
+ * {@link runGuarded} without a promise when the step settles at once: a step that returns
+ * a value (not a promise or thenable) or throws gets its outcome back synchronously, so a
+ * synchronous factory or check costs no promise and no turn of the microtask queue. A step
+ * still running gets a promise of its outcome (safe to `await`, see `safePromise`); tell the
+ * two apart with `IsPromise` (an outcome is a null-prototype object, never a promise).
+ */
+export function runGuardedStep<T>(
+  step: () => T | Promise<T>,
+  timeoutMs?: number,
+  faults?: ModuleFaults,
+): GuardedOutcome<Awaited<T>> | Promise<GuardedOutcome<Awaited<T>>> {
   const state: GuardState = { exitCode: undefined, exitCall: undefined, settled: false, faults };
   SetPrototypeAdd(active, state);
   install();
+  let now: GuardedOutcome<Awaited<T>> | undefined;
+  let later: ((outcome: GuardedOutcome<Awaited<T>>) => void) | undefined;
+  settleStep(
+    (run) => currentStep.run(state, run),
+    step,
+    timeoutMs,
+    (outcome) => {
+      state.settled = true;
+      SetPrototypeDelete(active, state);
+      uninstall();
+      let guarded: GuardedOutcome<Awaited<T>>;
+      if (state.exitCall !== undefined) guarded = exitOutcome(state.exitCode, state.exitCall);
+      // An ES module that exited while it was first evaluated is cached in that failed
+      // state: importing it again rethrows the same sentinel without calling process.exit.
+      else if (outcome.status === "throw" && isExitSentinel(outcome.error))
+        guarded = exitOutcome(outcome.error.exitCode, outcome.error.call);
+      else guarded = outcome as GuardedOutcome<Awaited<T>>;
+      if (later !== undefined) later(guarded);
+      else now = guarded;
+    },
+  );
+  if (now !== undefined) return now;
   return safePromise((resolve) => {
-    settleStep(
-      (run) => currentStep.run(state, run),
-      step,
-      timeoutMs,
-      (outcome) => {
-        state.settled = true;
-        SetPrototypeDelete(active, state);
-        uninstall();
-        if (state.exitCall !== undefined) resolve(exitOutcome(state.exitCode, state.exitCall));
-        // An ES module that exited while it was first evaluated is cached in that failed
-        // state: importing it again rethrows the same sentinel without calling process.exit.
-        else if (outcome.status === "throw" && isExitSentinel(outcome.error))
-          resolve(exitOutcome(outcome.error.exitCode, outcome.error.call));
-        else resolve(outcome as GuardedOutcome<Awaited<T>>);
-      },
-    );
+    later = resolve;
   });
 }
 

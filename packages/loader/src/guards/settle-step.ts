@@ -1,4 +1,5 @@
 import {
+  IsPromise,
   inheritsBuiltInThen,
   PromiseCtor,
   PromisePrototypeThen,
@@ -91,11 +92,14 @@ function follow(
     onValue(value);
     return;
   }
-  try {
-    PromisePrototypeThen(value as Promise<unknown>, onValue, onError);
-    return;
-  } catch {
-    // Not a native promise (or one whose `constructor` fights back): look for a thenable.
+  // Asked first, so a plain result (a factory's list of tools) costs no thrown TypeError.
+  if (IsPromise(value)) {
+    try {
+      PromisePrototypeThen(value, onValue, onError);
+      return;
+    } catch {
+      // A native promise whose `constructor` fights back: look for a thenable.
+    }
   }
   let then: unknown;
   try {

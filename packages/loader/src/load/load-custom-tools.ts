@@ -84,7 +84,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   let progressError: { error: unknown } | undefined;
   try {
     for (let index = 0; ; index++) {
-      const { module } = await discovery.next(index);
+      // A module already found is taken as it is: no promise, no turn of the microtask queue.
+      const module =
+        index < discovery.found.length ? discovery.found[index] : (await discovery.next(index)).module;
       if (module === undefined) break;
       const before = diagnostics.length;
       const faults = guard.faultsOf(module.resolvedPath);
