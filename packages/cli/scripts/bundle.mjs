@@ -17,6 +17,7 @@ import { copyDemoTools, DEMO_TOOLS_DIR } from "./copy-demo-tools.mjs";
 import { lazyAjv, writeAjvFile } from "./lazy-ajv.mjs";
 import { lazyZodLocales, writeLocalesFile } from "./lazy-zod-locales.mjs";
 import { ownedExternals } from "./owned-externals.mjs";
+import { assertLeanShell, shellImports } from "./shell-imports.mjs";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 /**
@@ -53,7 +54,7 @@ const { metafile } = await build({
   // Bundle the built JS as it is: without this, the root tsconfig's `paths` would swap the
   // packages' `dist/` for their TypeScript sources.
   tsconfigRaw: {},
-  plugins: [ownedExternals(packageDir), lazyZodLocales(locales), lazyAjv(ajv)],
+  plugins: [ownedExternals(packageDir), lazyZodLocales(locales), lazyAjv(ajv), shellImports(packageDir)],
   metafile: true,
   logLevel: "warning",
 });
@@ -65,6 +66,7 @@ if (ajv.loadAjv === undefined)
 await writeAjvFile(ajv.loadAjv, join(packageDir, OUT_DIR));
 await assertSingleCopies(packageDir, metafile);
 await assertNoDynamicRequire(packageDir, metafile);
+assertLeanShell(metafile, `${OUT_DIR}/tooldock.js`);
 await chmod(join(packageDir, OUT_DIR, "tooldock.js"), 0o755);
 // The demo's tools ship inside the CLI package (it depends on no private package).
 const demoTools = await copyDemoTools(packageDir);

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { processIo } from "./cli-io.js";
-import { describeStrayFault, holdStrayFaults } from "./faults/stray-faults.js";
 import { escapeTerminalText } from "./output/terminal-text.js";
 import { run } from "./run.js";
 
@@ -22,6 +21,9 @@ if (argv[0] === "call" || argv[0] === "mcp") {
   // A tool's timer or callback that throws or rejects after its call returned must not end a
   // call or a server (nor change the exit code during the exit grace): report it and go on.
   // `serveMcp` adds a reporter of its own that also tells the client while it serves.
+  // Imported here, not at the top: it needs the runtime, which `--version`, `--help` and the
+  // other commands' start must not load (the bundle's entry imports only the CLI shell).
+  const { describeStrayFault, holdStrayFaults } = await import("./faults/stray-faults.js");
   holdStrayFaults((fault) => {
     const text = `${describeStrayFault(fault)}\n(reported; tooldock goes on)`;
     process.stderr.write(`tooldock ${argv[0]}: ${escapeTerminalText(text, { multiline: true })}\n`);

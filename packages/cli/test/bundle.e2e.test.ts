@@ -98,6 +98,22 @@ describe("the tooldock executable", () => {
     expect(await importedElsewhere()).toEqual([]);
   });
 
+  it("starts --version and --help from the CLI shell alone: no Tooldock package, TypeBox or zod", async () => {
+    for (const args of [["--version"], ["--help"], ["list", "--help"]]) {
+      await writeFile(importsFile, "");
+      const run = await runRecorded(args);
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      const chunks = await importedChunks();
+      expect(chunks.length, args.join(" ")).toBeGreaterThan(0);
+      // Only the entry's shell: the commands' chunks (which hold the loader, the runtime,
+      // TypeBox and zod) are not imported.
+      const bundled = await bundledPackagesOf(chunks);
+      expect(bundled, args.join(" ")).not.toContain("@tooldock/runtime");
+      expect(bundled, args.join(" ")).not.toContain("@sinclair/typebox");
+      expect(bundled, args.join(" ")).not.toContain("zod");
+    }
+  });
+
   it("lists the examples without loading Ajv, which only a schema TypeBox cannot compile needs", async () => {
     const run = await runRecorded(["list", examplesDir]);
     expect(run.code).toBe(0);
