@@ -137,7 +137,10 @@ describe("runGuardedStep", () => {
     const pending = runGuardedStep(async () => 7);
     expect(pending).toBeInstanceOf(Promise);
     expect(await pending).toEqual({ status: "ok", value: 7 });
-    const thenable = runGuardedStep(() => ({ then: (resolve: (value: number) => void) => resolve(8) }));
+    const thenable = runGuardedStep((): unknown => ({
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test is about.
+      then: (resolve: (value: number) => void) => resolve(8),
+    }));
     expect(await thenable).toEqual({ status: "ok", value: 8 });
   });
 });
