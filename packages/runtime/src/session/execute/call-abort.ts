@@ -36,7 +36,8 @@ export class CallAbort {
   readonly #options: CallAbortOptions;
   readonly #onHostAbort: (() => void) | undefined;
   readonly #inFlight: InFlightEntry;
-  readonly #timer: DeadlineTimer | undefined;
+  /** The call's deadline timer, once {@link DeadlineTimers} armed one (see there: lazily). */
+  deadlineTimer: DeadlineTimer | undefined;
   #ended = false;
 
   constructor(options: CallAbortOptions) {
@@ -50,7 +51,7 @@ export class CallAbort {
       this.#onHostAbort = () => this.stop("aborted", hostSignal.reason);
       hostSignal.addEventListener("abort", this.#onHostAbort, { once: true });
     }
-    this.#timer = options.deadlines.start(this);
+    options.deadlines.start(this);
     this.#inFlight = options.inFlight.add(this, options.name);
   }
 
@@ -90,7 +91,7 @@ export class CallAbort {
     if (this.#ended) return false;
     this.#ended = true;
     this.#options.inFlight.delete(this.#inFlight);
-    if (this.#timer !== undefined) this.#options.deadlines.release(this.#timer);
+    this.#options.deadlines.release(this);
     if (this.#onHostAbort !== undefined)
       this.#options.hostSignal?.removeEventListener("abort", this.#onHostAbort);
     return true;

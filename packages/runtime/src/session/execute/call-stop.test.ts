@@ -85,10 +85,35 @@ describe("the deadline timer", () => {
     await session.execute({ toolCallId: "1", name: "quick", params: {} });
     expect(timers()).toBe(before);
     const call = session.execute({ toolCallId: "2", name: "hang", params: {} });
+    // Armed once the synchronous run the call started in is over, before the event loop goes
+    // on (a tick queued after the call's runs after the arming): the process cannot exit first.
+    await new Promise<void>((resolve) => process.nextTick(resolve));
     expect(timers()).toBe(before + 1);
     await session.dispose();
     await call;
     expect(timers()).toBe(before);
+  });
+
+  it("arms no timer for calls that settle in the run they started in, and still stops the one that hangs", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const session = new Session({ executeTimeoutMs: 1000 });
+    session.register(tool("quick", async () => textResult("done")));
+    session.register(tool("hang", never));
+    const quick = await Promise.all(
+      [1, 2, 3].map((n) => session.execute({ toolCallId: `q${n}`, name: "quick", params: {} })),
+    );
+    expect(quick.map(textOf)).toEqual(["done", "done", "done"]);
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    expect(vi.getTimerCount()).toBe(0);
+    const calls = ["quick", "hang", "quick"].map((name, n) =>
+      session.execute({ toolCallId: `m${n}`, name, params: {} }),
+    );
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    const texts = (await Promise.all(calls)).map(textOf);
+    expect([texts[0], texts[2]]).toEqual(["done", "done"]);
+    expect(texts[1]).toContain('Tool "hang" timed out after 1 s');
   });
 
   it("leaves no timer behind after dispose()", async () => {
