@@ -16,7 +16,7 @@ import {
   sessionEventDetails,
 } from "./conversation-source.js";
 import { DeadlineTimers } from "./execute/deadline-timers.js";
-import { type ExecuteDependencies, finishToolCall, startToolCall } from "./execute/execute-tool-call.js";
+import { type ExecuteDependencies, startToolCall } from "./execute/execute-tool-call.js";
 import { InFlightCalls } from "./execute/in-flight-calls.js";
 import { readToolCall } from "./execute/read-tool-call.js";
 import { failed, type ToolCall } from "./execute/tool-call.js";
@@ -29,6 +29,10 @@ import { resolveSessionOptions, type SessionConfig, type SessionOptions } from "
 import { currentToolChoice, type ToolChoice } from "./tool-choice.js";
 import { createLifecycleContext } from "./tool-context.js";
 import { ToolRegistry } from "./tool-registry.js";
+
+// Captured when this module is evaluated: a tool module cannot change how a call answers.
+const PromiseIntrinsic = Promise;
+const promiseResolve: <T>(value: T) => Promise<T> = Promise.resolve.bind(Promise);
 
 /** The origin of the `resolve` tool every session registers for itself. */
 export const RESOLVE_TOOL_ORIGIN = "@tooldock/runtime (built-in resolve)";
@@ -224,37 +228,49 @@ export class Session {
    * stage onto this session, and the `reminder` of each action they staged (and still
    * pending) comes after the call's `tool-call-end`, with its `toolCallId`.
    */
-  async execute(call: ToolCall): Promise<AgentToolResult> {
+  execute(call: ToolCall): Promise<AgentToolResult> {
     const reading = readToolCall(call);
-    if (!reading.ok) return failed(toolCallMessages.unreadableCall(reading.name, reading.problem)).result;
-    const { toolCallId, name, params } = reading.call;
+    if (!reading.ok)
+      return promiseResolve(failed(toolCallMessages.unreadableCall(reading.name, reading.problem)).result);
+    // One promise per call, settled by the pipeline's callback (see `startToolCall`).
+    return new PromiseIntrinsic((resolve) => this.#run(reading.call, resolve));
+  }
+
+  /** The body of {@link Session.execute}: runs `call` and resolves with its answer; never throws. */
+  #run(call: ToolCall, resolve: (result: AgentToolResult) => void): void {
+    const { toolCallId, name, params } = call;
     const emitter = this.#emitter;
-    if (emitter.hasListeners) emitter.emit({ type: "tool-call-start", toolCallId, name, params });
     const slot: ScopeSlot = { scope: undefined };
-    let result: AgentToolResult;
+    let answered = false;
+    const answer = (result: AgentToolResult): void => {
+      if (answered) return;
+      answered = true;
+      try {
+        if (emitter.hasListeners) {
+          const { error } = slot;
+          emitter.emit({
+            type: "tool-call-end",
+            toolCallId,
+            name,
+            result,
+            ...(error === undefined ? {} : { error }),
+          });
+        }
+        const staged = slot.scope?.takeStaged();
+        if (staged !== undefined) this.#remind(staged, toolCallId);
+      } catch {
+        // Not reached: the emitter contains its listeners' faults. Kept so the call answers.
+      }
+      resolve(result);
+    };
     try {
-      const started = startToolCall(this.#execute, reading.call, slot);
-      result =
-        "running" in started
-          ? finishToolCall(this.#execute, started, reading.call, await started.running)
-          : started;
+      if (emitter.hasListeners) emitter.emit({ type: "tool-call-start", toolCallId, name, params });
+      const refused = startToolCall(this.#execute, call, slot, answer);
+      if (refused !== undefined) answer(refused);
     } catch (error) {
-      // Not reached by any known fault: every step contains its own. Kept so `execute` never rejects.
-      result = failed(toolCallMessages.internalFault(name, error)).result;
+      // Not reached by any known fault: every step contains its own. Kept so `execute` always answers.
+      answer(failed(toolCallMessages.internalFault(name, error)).result);
     }
-    if (emitter.hasListeners) {
-      const { error } = slot;
-      emitter.emit({
-        type: "tool-call-end",
-        toolCallId,
-        name,
-        result,
-        ...(error === undefined ? {} : { error }),
-      });
-    }
-    const staged = slot.scope?.takeStaged();
-    if (staged !== undefined) this.#remind(staged, toolCallId);
-    return result;
   }
 
   /** Adds a listener for every {@link SessionEvent}; returns the function that removes it. */

@@ -28,27 +28,24 @@ export interface ExecuteDependencies {
   onFault(event: ToolCallFaultEvent): void;
 }
 
-/** A call {@link startToolCall} began: the tool runs; give what it settled with to {@link finishToolCall}. */
-export interface StartedToolCall {
-  entry: RegisteredTool;
-  report: ReportFault;
-  running: Promise<StepOutcome<unknown>>;
-}
-
 /**
- * The execute pipeline, first half: session open → lookup → pending policy → copy and
- * validate the arguments → run (abort, timeout, updates). Answers at once (a result) when a
- * step refuses the call; otherwise the tool is running and the caller awaits `running`, then
- * calls {@link finishToolCall}. Two halves rather than one async function, so a call costs
- * one promise and one turn of the microtask queue less (the session awaits the run itself).
- * Every fault of the tool or the call ends as an `isError` result; it never throws. When the
- * tool ran, `slot.scope` is its call's scope (the actions it staged).
+ * The execute pipeline: session open → lookup → pending policy → copy and validate the
+ * arguments → run (abort, timeout, updates) → read the result once → check its
+ * `structuredContent` against the `outputSchema` → truncate to `maxResultChars`.
+ *
+ * Returns the result at once when a step refuses the call (the tool does not run); otherwise
+ * returns `undefined`, the tool is running, and `done` gets the call's result later (never
+ * synchronously, exactly once). Every fault of the tool or the call ends as an `isError`
+ * result; it never throws. When the tool ran, `slot.scope` is its call's scope (the actions
+ * it staged). A callback rather than a promise: the session's `execute` makes the one
+ * promise a call needs.
  */
 export function startToolCall(
   dependencies: ExecuteDependencies,
   call: ToolCall,
   slot: ScopeSlot,
-): AgentToolResult | StartedToolCall {
+  done: (result: AgentToolResult) => void,
+): AgentToolResult | undefined {
   const maxChars = dependencies.run.maxResultChars;
   if (dependencies.run.inFlight.closed)
     return truncateContent(failed(toolCallMessages.sessionDisposed(call.name)).result, maxChars);
@@ -67,20 +64,27 @@ export function startToolCall(
       fault,
       ...(error === undefined ? {} : { error }),
     });
-  return { entry, report, running: runTool(entry, validation.value, call, dependencies.run, report, slot) };
+  runTool(entry, validation.value, call, dependencies.run, report, slot, (run) => {
+    let result: AgentToolResult;
+    try {
+      result = finishToolCall(entry, report, call, run, maxChars);
+    } catch (error) {
+      // Not reached by any known fault: every step contains its own. Kept so a call always answers.
+      result = failed(toolCallMessages.internalFault(call.name, error)).result;
+    }
+    done(result);
+  });
+  return undefined;
 }
 
-/**
- * The execute pipeline, second half: read the result once → check its `structuredContent`
- * against the `outputSchema` → truncate to `maxResultChars`.
- */
-export function finishToolCall(
-  dependencies: ExecuteDependencies,
-  started: StartedToolCall,
+/** The pipeline's second half, once the tool settled or was stopped. */
+function finishToolCall(
+  entry: RegisteredTool,
+  report: ReportFault,
   call: ToolCall,
   run: StepOutcome<unknown>,
+  maxChars: number,
 ): AgentToolResult {
-  const maxChars = dependencies.run.maxResultChars;
   if (!run.ok) return truncateContent(run.result, maxChars);
   const reading = readResult(run.value);
   if (!reading.ok)
@@ -88,8 +92,7 @@ export function finishToolCall(
       failed(toolCallMessages.malformedResult(call.name, reading.problem)).result,
       maxChars,
     );
-  if (reading.detailsError) started.report("details-dropped", reading.detailsError.error);
-  const { entry } = started;
+  if (reading.detailsError) report("details-dropped", reading.detailsError.error);
   if (entry.outputSchema === undefined) return truncateContent(reading.result, maxChars);
   const checked = checkStructuredContent(entry, reading.result);
   return truncateContent(checked.ok ? checked.value : checked.result, maxChars);

@@ -177,9 +177,29 @@ export function pushingToolCallScope(): ToolCallScope | undefined {
   return pushing;
 }
 
-/** Runs `fn` (a tool's `execute`) as part of `scope`'s call, once tracking is on. */
-export function runInToolCallScope<T>(scope: ToolCallScope, fn: () => T): T {
-  return tracking ? calls.run(scope, fn) : fn();
+// Captured when this module is evaluated: a tool module cannot change how tools are called.
+const reflectApply = Reflect.apply;
+
+/**
+ * Calls `fn` (a tool's `execute`) with `thisArg` and `args` as part of `scope`'s call, once
+ * tracking is on. No closure per call: `run` is handed `Reflect.apply` and its arguments.
+ */
+export function runInToolCallScope(
+  scope: ToolCallScope,
+  fn: (...args: never[]) => unknown,
+  thisArg: unknown,
+  args: unknown[],
+): unknown {
+  return tracking ? calls.run(scope, reflectApply, fn, thisArg, args) : reflectApply(fn, thisArg, args);
+}
+
+/**
+ * Calls `fn(argument)` outside any tool call's async context (what it schedules belongs to no
+ * call), once tracking is on; otherwise simply calls it.
+ */
+export function outsideToolCall<A>(fn: (argument: A) => void, argument: A): void {
+  if (tracking) calls.exit(fn, argument);
+  else fn(argument);
 }
 
 function latePushError(call: ToolCallScope, action: unknown): TooldockError {
