@@ -46,4 +46,25 @@ describe("copyParams", () => {
     const params = Object.assign(Object.create(null) as object, { a: 1 });
     expect(Object.getPrototypeOf(copyParams(params))).toBe(Object.prototype);
   });
+
+  it("reads each getter once and copies the value it gave", () => {
+    let reads = 0;
+    const params = {
+      get path() {
+        reads++;
+        return reads === 1 ? { file: "a.ts" } : { file: "other.ts" };
+      },
+    };
+    const copy = copyParams(params) as { path: { file: string } };
+    expect(reads).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(copy, "path")?.value).toStrictEqual({ file: "a.ts" });
+  });
+
+  it("copies symbol-keyed properties as they are (JSON has none)", () => {
+    const key = Symbol("host");
+    const shared = { n: 1 };
+    const copy = copyParams({ a: { b: 1 }, [key]: shared }) as Record<PropertyKey, unknown>;
+    expect(copy.a).toStrictEqual({ b: 1 });
+    expect(copy[key]).toBe(shared);
+  });
 });
