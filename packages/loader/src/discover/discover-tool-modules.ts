@@ -115,7 +115,7 @@ function visitExplicitFile(state: DiscoveryState, path: string): void {
 }
 
 async function visitDirectory(state: DiscoveryState, directory: string): Promise<void> {
-  if (await visitManifest(state, directory)) return;
+  if (mayHaveManifest(state, directory) && (await visitManifest(state, directory))) return;
   let entries: Awaited<ReturnType<DiscoveryFileSystem["readdir"]>>;
   try {
     entries = await state.fileSystem.readdir(directory);
@@ -143,8 +143,11 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
     }
     const realPath =
       realDirectory === undefined || entry.isSymbolicLink() ? undefined : join(realDirectory, entry.name);
-    if (kind === "directory") await visitSubfolder(state, path, realPath);
-    else if (!isToolModuleFile(path)) continue;
+    if (kind === "directory") {
+      // Most subfolders are settled without waiting (see visitSubfolder): no promise then.
+      const visiting = visitSubfolder(state, path, realPath);
+      if (visiting !== undefined) await visiting;
+    } else if (!isToolModuleFile(path)) continue;
     else if (kind === "file") addModule(state, path, realPath);
     else reportNotRegular(state, path);
   }
@@ -156,19 +159,42 @@ function entryKind(stats: { isFile(): boolean; isDirectory(): boolean }): EntryK
   return stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
 }
 
-async function visitSubfolder(
+/**
+ * Visits a subfolder of a scanned directory: its manifest's entries, else its index file.
+ * Returns a promise only when it has to wait (a `package.json` to read, a folder to stat
+ * again); a subfolder with no `package.json` and an index file is settled synchronously.
+ */
+function visitSubfolder(
   state: DiscoveryState,
   directory: string,
   realDirectory?: string,
+): Promise<void> | undefined {
+  if (mayHaveManifest(state, directory)) return visitSubfolderWithManifest(state, directory, realDirectory);
+  return visitIndexFile(state, directory, realDirectory);
+}
+
+async function visitSubfolderWithManifest(
+  state: DiscoveryState,
+  directory: string,
+  realDirectory: string | undefined,
 ): Promise<void> {
   if (await visitManifest(state, directory)) return;
+  const visiting = visitIndexFile(state, directory, realDirectory);
+  if (visiting !== undefined) await visiting;
+}
+
+function visitIndexFile(
+  state: DiscoveryState,
+  directory: string,
+  realDirectory: string | undefined,
+): Promise<void> | undefined {
   for (const name of SUBFOLDER_INDEX_FILES) {
     const path = join(directory, name);
     const found = realDirectory === undefined ? "unknown" : findPlainFile(state, path);
     if (found === "missing") continue;
     if (found === "file") {
       addModule(state, path, join(realDirectory as string, name));
-      return;
+      return undefined;
     }
     let kind: EntryKind;
     try {
@@ -179,18 +205,35 @@ async function visitSubfolder(
     } catch (error) {
       if (isMissing(error)) continue; // ENOTDIR: the folder became a file; checked below.
       reportUnreadable(state, path, path, error); // a symlink loop, no permission, …
-      return;
+      return undefined;
     }
     if (kind === "directory") continue;
     if (kind === "file") addModule(state, path);
     else reportNotRegular(state, path);
-    return;
+    return undefined;
   }
-  // No index file. If the folder itself is gone (removed while it was scanned), say so.
+  return reportIfGone(state, directory);
+}
+
+/** No index file. If the folder itself is gone (removed while it was scanned), say so. */
+async function reportIfGone(state: DiscoveryState, directory: string): Promise<void> {
   try {
     await state.fileSystem.stat(directory);
   } catch (error) {
     reportUnreadable(state, directory, directory, error);
+  }
+}
+
+/**
+ * False when `directory` has no `package.json` (the common case), asked synchronously: then
+ * it has no tool manifest and no promise is made for one. A fault of the check counts as
+ * none, as {@link readToolManifest} does.
+ */
+function mayHaveManifest(state: DiscoveryState, directory: string): boolean {
+  try {
+    return state.fileSystem.statIfExists(join(directory, "package.json")) !== undefined;
+  } catch {
+    return false;
   }
 }
 
