@@ -65,6 +65,16 @@ describe("asSchema with TypeBox", () => {
   it("rejects types a model cannot send as JSON", () => {
     const message = invalidSchemaMessage(Type.Object({ when: Type.Date() }));
     expect(message).toContain("TypeBox Date (schema path /properties/when)");
+    // The path of a deeper one names every key on the way, outermost first.
+    const deep = invalidSchemaMessage(
+      Type.Object({ ok: Type.String(), list: Type.Array(Type.Object({ at: Type.Optional(Type.Date()) })) }),
+    );
+    expect(deep).toContain("TypeBox Date (schema path /properties/list/items/properties/at)");
+    expect(asSchema(Type.Object({ at: Type.String() })).jsonSchema).toEqual({
+      type: "object",
+      properties: { at: { type: "string" } },
+      required: ["at"],
+    });
   });
 
   it("validates a schema TypeCompiler cannot compile (Type.Unsafe) by its JSON Schema", () => {

@@ -92,12 +92,29 @@ function collectIssues(check: TypeCheck<TSchema>, value: unknown): SchemaIssue[]
 }
 
 function findNonJsonKind(node: unknown, path: string): { kind: string; path: string } | undefined {
+  const found = nonJsonKindAt(node);
+  if (found === undefined) return undefined;
+  let at = path;
+  for (let index = found.keys.length - 1; index >= 0; index--) at += `/${found.keys[index]}`;
+  return { kind: found.kind, path: at };
+}
+
+/**
+ * The first non-JSON kind under `node` and the keys that lead to it, innermost first. Walks
+ * with `Object.keys` and builds the path only for a find: a load checks every tool's schema,
+ * and a path string per node (and a pair per key) was most of the garbage of that check.
+ */
+function nonJsonKindAt(node: unknown): { kind: string; keys: string[] } | undefined {
   if (typeof node !== "object" || node === null) return undefined;
   const kind = (node as Record<symbol, unknown>)[Kind];
-  if (typeof kind === "string" && NON_JSON_KINDS.has(kind)) return { kind, path };
-  for (const [key, child] of Object.entries(node)) {
-    const found = findNonJsonKind(child, `${path}/${key}`);
-    if (found !== undefined) return found;
+  if (typeof kind === "string" && NON_JSON_KINDS.has(kind)) return { kind, keys: [] };
+  const keys = Object.keys(node);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    const found = nonJsonKindAt((node as Record<string, unknown>)[key]);
+    if (found === undefined) continue;
+    found.keys.push(key);
+    return found;
   }
   return undefined;
 }
@@ -107,6 +124,10 @@ export function stripSymbols(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(stripSymbols);
   if (typeof node !== "object" || node === null) return node;
   const copy: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(node)) copy[key] = stripSymbols(child);
+  const keys = Object.keys(node);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    copy[key] = stripSymbols((node as Record<string, unknown>)[key]);
+  }
   return copy;
 }
