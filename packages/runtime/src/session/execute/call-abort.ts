@@ -29,18 +29,24 @@ export interface CallAbortOptions {
  * host's, `ctx.abort()`'s error, a `TimeoutError` `DOMException` (as `AbortSignal.timeout`
  * gives) or a disposal error. Nothing listens on the call's own signal.
  */
-export class CallAbort {
+export class CallAbort implements InFlightEntry {
+  /** The name of the tool the call runs. */
+  readonly name: string;
+  /** Its place in the session's calls in flight (see {@link InFlightEntry}). */
+  previous: InFlightEntry | undefined = undefined;
+  next: InFlightEntry | undefined = undefined;
+  onEnd: (() => void) | undefined = undefined;
   /** The tool's `signal`; undefined for a tool that cannot see it. */
   readonly signal: AbortSignal | undefined;
   readonly #controller: AbortController | undefined;
   readonly #options: CallAbortOptions;
   readonly #onHostAbort: (() => void) | undefined;
-  readonly #inFlight: InFlightEntry;
   /** The call's deadline timer, once {@link DeadlineTimers} armed one (see there: lazily). */
   deadlineTimer: DeadlineTimer | undefined;
   #ended = false;
 
   constructor(options: CallAbortOptions) {
+    this.name = options.name;
     this.#options = options;
     if (options.withSignal) {
       this.#controller = new AbortController();
@@ -52,7 +58,7 @@ export class CallAbort {
       hostSignal.addEventListener("abort", this.#onHostAbort, { once: true });
     }
     options.deadlines.start(this);
-    this.#inFlight = options.inFlight.add(this, options.name);
+    options.inFlight.add(this);
   }
 
   /** True once the call has ended, whether its tool settled or it was stopped. */
@@ -90,7 +96,7 @@ export class CallAbort {
   end(): boolean {
     if (this.#ended) return false;
     this.#ended = true;
-    this.#options.inFlight.delete(this.#inFlight);
+    this.#options.inFlight.delete(this);
     this.#options.deadlines.release(this);
     if (this.#onHostAbort !== undefined)
       this.#options.hostSignal?.removeEventListener("abort", this.#onHostAbort);

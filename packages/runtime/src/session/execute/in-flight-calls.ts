@@ -1,14 +1,16 @@
-import type { CallAbort } from "./call-abort.js";
-
-/** A call's place in {@link InFlightCalls}; give it back to `delete`. */
+/**
+ * A call's place in {@link InFlightCalls}: the call itself (`CallAbort` is one), so a call
+ * costs no separate entry object. Give it to `add`, then to `delete`.
+ */
 export interface InFlightEntry {
-  readonly call: CallAbort;
   /** The name of the tool the call runs (see {@link InFlightCalls.ended}). */
   readonly name: string;
   previous: InFlightEntry | undefined;
   next: InFlightEntry | undefined;
-  /** Called when the call ends; made only when someone waits for it (`ended`). */
+  /** Called when the call ends; set only when someone waits for it (`ended`). */
   onEnd: (() => void) | undefined;
+  /** Stops the call because the session was disposed (it then calls `delete`). */
+  stop(cause: "disposed"): void;
 }
 
 /**
@@ -34,12 +36,12 @@ export class InFlightCalls {
     return this.#size;
   }
 
-  add(call: CallAbort, name: string): InFlightEntry {
-    const entry: InFlightEntry = { call, name, previous: undefined, next: this.#first, onEnd: undefined };
+  /** Adds a call that starts now (its `previous`, `next` and `onEnd` are undefined). */
+  add(entry: InFlightEntry): void {
+    entry.next = this.#first;
     if (this.#first !== undefined) this.#first.previous = entry;
     this.#first = entry;
     this.#size++;
-    return entry;
   }
 
   /** Removes an entry `add` returned and tells whoever waits for it; removing it twice does nothing. */
@@ -89,7 +91,7 @@ export class InFlightCalls {
     this.#closed = true;
     while (this.#first !== undefined) {
       const entry = this.#first;
-      entry.call.stop("disposed");
+      entry.stop("disposed");
       this.delete(entry); // stop() has removed it already; this only guards the loop
     }
   }
