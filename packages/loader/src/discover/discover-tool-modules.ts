@@ -1,4 +1,4 @@
-import { extname, join, resolve } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic } from "../diagnostics.js";
 import { expandPath } from "./expand-path.js";
@@ -131,7 +131,7 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
     const pause = state.pace?.();
     if (pause !== undefined) await pause;
     if (isHidden(entry.name) || entry.name === "node_modules") continue;
-    const path = join(directory, entry.name);
+    const path = childPath(directory, entry.name);
     let kind: EntryKind = entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other";
     if (entry.isSymbolicLink()) {
       try {
@@ -142,7 +142,9 @@ async function visitDirectory(state: DiscoveryState, directory: string): Promise
       }
     }
     const realPath =
-      realDirectory === undefined || entry.isSymbolicLink() ? undefined : join(realDirectory, entry.name);
+      realDirectory === undefined || entry.isSymbolicLink()
+        ? undefined
+        : childPath(realDirectory, entry.name);
     if (kind === "directory") {
       // Most subfolders are settled without waiting (see visitSubfolder): no promise then.
       const visiting = visitSubfolder(state, path, realPath);
@@ -189,11 +191,11 @@ function visitIndexFile(
   realDirectory: string | undefined,
 ): Promise<void> | undefined {
   for (const name of SUBFOLDER_INDEX_FILES) {
-    const path = join(directory, name);
+    const path = childPath(directory, name);
     const found = realDirectory === undefined ? "unknown" : findPlainFile(state, path);
     if (found === "missing") continue;
     if (found === "file") {
-      addModule(state, path, join(realDirectory as string, name));
+      addModule(state, path, childPath(realDirectory as string, name));
       return undefined;
     }
     let kind: EntryKind;
@@ -231,10 +233,20 @@ async function reportIfGone(state: DiscoveryState, directory: string): Promise<v
  */
 function mayHaveManifest(state: DiscoveryState, directory: string): boolean {
   try {
-    return state.fileSystem.statIfExists(join(directory, "package.json")) !== undefined;
+    return state.fileSystem.statIfExists(childPath(directory, "package.json")) !== undefined;
   } catch {
     return false;
   }
+}
+
+/**
+ * `join(directory, name)` for a normalized absolute folder (every folder discovery visits
+ * is one: resolved, joined or real) and one entry name (a name from `readdir` or an index
+ * file name: no separator, never `.` or `..`): the same string without `normalize`, which
+ * was a fifth of a warm scan's time.
+ */
+function childPath(directory: string, name: string): string {
+  return directory.endsWith(sep) ? directory + name : directory + sep + name;
 }
 
 function isMissing(error: unknown): boolean {
