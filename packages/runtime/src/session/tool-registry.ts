@@ -1,6 +1,6 @@
 import { type CustomTool, TooldockError } from "@tooldock/sdk";
 import type { ToolSchema } from "../schema/tool-schema.js";
-import { toolSeesSignal } from "./execute/tool-sees-signal.js";
+import { toolSeesContext, toolSeesSignal } from "./execute/tool-sees-signal.js";
 import { toolOrigin } from "./snapshot-tool.js";
 import { validateTool } from "./validate-tool.js";
 
@@ -20,6 +20,8 @@ export interface RegisteredTool {
   target: object;
   /** `toolSeesSignal(execute)`, computed once: only such a tool gets an `AbortSignal`. */
   seesSignal: boolean;
+  /** `toolSeesContext(execute)`, computed once: only such a tool gets a context object. */
+  seesContext: boolean;
   /**
    * True for a tool that bounds its own run (the session's `resolve`, by `resolveTimeoutMs`):
    * the session's `executeTimeoutMs` deadline does not apply to its calls. Abort and
@@ -79,6 +81,7 @@ export class ToolRegistry {
       onSession: source.onSession,
       target: source.target,
       seesSignal: toolSeesSignal(source.execute),
+      seesContext: toolSeesContext(source.execute),
       ownDeadline: options.ownDeadline === true,
       warnings,
     });

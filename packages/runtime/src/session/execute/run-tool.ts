@@ -98,7 +98,8 @@ export function runTool(
     report,
   });
   slot.scope = scope;
-  const ctx = createToolContext(source, scope, abort);
+  // A tool that cannot see its context (see `toolSeesContext`) gets none: nothing to build.
+  const ctx = entry.seesContext ? createToolContext(source, scope, abort) : undefined;
   const args = [call.toolCallId, params, updates.onUpdate, ctx, abort.signal];
   // The `execute` read at registration, with the original tool as `this`, run in the call's
   // scope (what it awaits or schedules keeps it). A synchronous throw counts as a rejection.

@@ -1,5 +1,8 @@
+import { Type } from "@sinclair/typebox";
+import { type CustomTool, textResult } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
-import { toolSeesSignal } from "./tool-sees-signal.js";
+import { Session } from "../session.js";
+import { toolSeesContext, toolSeesSignal } from "./tool-sees-signal.js";
 
 // Functions built from source text so the transform of the test file cannot change them.
 // `new Function` code is sloppy mode; these cases wrap it in "use strict" like an ES module.
@@ -37,5 +40,50 @@ describe("toolSeesSignal", () => {
   it("is true for a proxy and for a value that is not a function", () => {
     expect(toolSeesSignal(new Proxy(async (_id: string) => 1, {}))).toBe(true);
     expect(toolSeesSignal(undefined)).toBe(true);
+  });
+});
+
+describe("toolSeesContext", () => {
+  it.each([
+    ["two plain parameters", "async (id, params) => params", false],
+    ["three plain parameters", "async function run(id, params, onUpdate) { return params; }", false],
+    ["four plain parameters", "async (id, params, onUpdate, ctx) => ctx", true],
+    ["a rest parameter", "async (id, ...rest) => rest[2]", true],
+    ["a read of arguments", "function (id) { return arguments[3]; }", true],
+  ])("is %s for %s", (_name, source, sees) => {
+    expect(toolSeesContext(strict(source))).toBe(sees);
+  });
+
+  it("is true for a sloppy-mode function and for a value that is not a function", () => {
+    expect(toolSeesContext(new Function("id", "params", "return params;"))).toBe(true);
+    expect(toolSeesContext(undefined)).toBe(true);
+  });
+});
+
+describe("the context a session passes", () => {
+  function tool(name: string, execute: CustomTool["execute"]): CustomTool {
+    return { name, label: name, description: name, parameters: Type.Object({}), execute };
+  }
+
+  it("reaches a tool that declares it or reads arguments", async () => {
+    const session = new Session({ cwd: "/repo" });
+    const seen: Record<string, unknown> = {};
+    session.register(
+      tool("declares", async (_id, _params, _onUpdate, ctx) => {
+        seen.declares = ctx;
+        return textResult("ok");
+      }),
+    );
+    session.register(
+      tool("reads_arguments", async function (this: unknown) {
+        // biome-ignore lint/complexity/noArguments: the case under test reads arguments
+        seen.reads = arguments[3];
+        return textResult("ok");
+      }),
+    );
+    for (const name of ["declares", "reads_arguments"])
+      await session.execute({ toolCallId: name, name, params: {} });
+    expect(seen.declares).toMatchObject({ cwd: "/repo", toolCallId: "declares", toolName: "declares" });
+    expect(seen.reads).toMatchObject({ cwd: "/repo", toolCallId: "reads_arguments" });
   });
 });

@@ -1,5 +1,7 @@
 /** The position of `signal` among `execute`'s parameters (toolCallId, params, onUpdate, ctx, signal). */
 const SIGNAL_PARAMETER_COUNT = 5;
+/** The position of `ctx` among them. */
+const CONTEXT_PARAMETER_COUNT = 4;
 
 /** What may come before a parameter list in a function's source: `async`, `function`, `*`, a name. */
 const FUNCTION_HEAD = /^(?:async\s+)?(?:function\b\s*)?\*?\s*(?:[\w$]+\s*)?$/;
@@ -26,8 +28,27 @@ const MAY_READ_ARGUMENTS = /\barguments\b|\\u|\[native code\]/;
  * toolSeesSignal(async (...args) => result); // true
  */
 export function toolSeesSignal(execute: unknown): boolean {
+  return toolSeesArgument(execute, SIGNAL_PARAMETER_COUNT);
+}
+
+/**
+ * Whether a tool's `execute` can see its fourth argument, the context, judged as
+ * {@link toolSeesSignal} judges the fifth. The session builds a context (an object and two
+ * functions) only for a tool that can see it; one that cannot gets `undefined`, which it
+ * cannot tell apart.
+ *
+ * @example
+ * toolSeesContext(async (id, params) => result); // false
+ * toolSeesContext(async (id, params, onUpdate, ctx) => result); // true
+ */
+export function toolSeesContext(execute: unknown): boolean {
+  return toolSeesArgument(execute, CONTEXT_PARAMETER_COUNT);
+}
+
+/** Whether `execute` can see its argument at (1-based) `position`; errs towards `true`. */
+function toolSeesArgument(execute: unknown, position: number): boolean {
   if (typeof execute !== "function") return true;
-  if (execute.length >= SIGNAL_PARAMETER_COUNT || Object.hasOwn(execute, "arguments")) return true;
+  if (execute.length >= position || Object.hasOwn(execute, "arguments")) return true;
   let source: string;
   try {
     source = Function.prototype.toString.call(execute);
