@@ -102,47 +102,44 @@ function parameterNames(source: string): string[] | undefined {
 
 /**
  * The top-level comma-separated pieces of the parameter list starting at `start` (just after
- * its `(`), comments removed; `undefined` when the list does not end.
+ * its `(`), comments removed; `undefined` when the list does not end. Each piece is sliced
+ * from the source (joined around a comment), not built a character at a time: every tool a
+ * load accepts goes through here.
  */
 function splitParameters(source: string, start: number): string[] | undefined {
   const pieces: string[] = [];
-  let current = "";
+  let current = ""; // the piece so far, up to `from`, when a comment cut it
+  let from = start;
   let depth = 0;
   for (let index = start; index < source.length; index++) {
     const char = source[index] as string;
     const next = source[index + 1];
-    if (char === "/" && next === "*") {
-      const end = source.indexOf("*/", index + 2);
+    if (char === "/" && (next === "*" || next === "/")) {
+      const end = next === "*" ? source.indexOf("*/", index + 2) : source.indexOf("\n", index);
       if (end === -1) return undefined;
-      index = end + 1;
-      continue;
-    }
-    if (char === "/" && next === "/") {
-      const end = source.indexOf("\n", index);
-      if (end === -1) return undefined;
-      index = end;
+      current += source.slice(from, index);
+      index = next === "*" ? end + 1 : end;
+      from = index + 1;
       continue;
     }
     if (char === '"' || char === "'" || char === "`") {
       const end = endOfString(source, index);
       if (end === -1) return undefined;
-      current += source.slice(index, end + 1);
       index = end;
       continue;
     }
     if (char === "(" || char === "[" || char === "{") depth++;
     else if (char === ")" || char === "]" || char === "}") {
       if (depth === 0) {
-        pieces.push(current);
+        pieces.push(current + source.slice(from, index));
         return pieces;
       }
       depth--;
     } else if (char === "," && depth === 0) {
-      pieces.push(current);
+      pieces.push(current + source.slice(from, index));
       current = "";
-      continue;
+      from = index + 1;
     }
-    current += char;
   }
   return undefined;
 }

@@ -111,43 +111,42 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   if (problem !== undefined) return { ok: false, name: undefined, problems: [problem] };
   const tool = value as object;
   const proxy = isProxy(tool);
-  const read = new Map<ToolField, unknown>();
+  const reads: Reads = [];
   const accessors: ToolField[] = [];
   const problems: string[] = [];
-  for (const field of TOOL_FIELDS) {
+  for (let index = 0; index < TOOL_FIELDS.length; index++) {
+    const field = TOOL_FIELDS[index] as ToolField;
     try {
-      const { value: fieldValue, accessor } = readField(tool, field);
-      read.set(field, fieldValue);
-      if (accessor) accessors.push(field);
+      reads[index] = readField(tool, field, accessors);
     } catch (error) {
       // The first read that throws decides: a refused tool needs no further reads.
       problems.push(`reading "${field}" threw (${describeError(error)})`);
       break;
     }
   }
-  const name = read.get("name");
-  problems.push(...shapeProblems(read));
-  const annotations = readAnnotations(read.get("annotations"));
+  const name = readValue(reads, "name");
+  problems.push(...shapeProblems(reads));
+  const annotations = readAnnotations(readValue(reads, "annotations"));
   problems.push(...annotations.problems);
   if (problems.length > 0) return { ok: false, name: typeof name === "string" ? name : undefined, problems };
-  const written = read.get("execute") as CustomTool["execute"];
+  const written = readValue(reads, "execute") as CustomTool["execute"];
   // A tool written for the older argument order is called through an adapter from now on.
   const legacyExecuteOrder = isLegacyExecuteOrder(written);
   const execute = legacyExecuteOrder ? adaptLegacyExecute(written) : written;
-  const onSession = read.get("onSession") as CustomTool["onSession"];
+  const onSession = readValue(reads, "onSession") as CustomTool["onSession"];
   const record: CustomTool = {
     name: name as string,
-    label: read.get("label") as string,
-    description: read.get("description") as string,
-    parameters: read.get("parameters") as CustomTool["parameters"],
+    label: readValue(reads, "label") as string,
+    description: readValue(reads, "description") as string,
+    parameters: readValue(reads, "parameters") as CustomTool["parameters"],
     execute: (...args) => reflectApply(execute, tool, args),
   };
-  const hidden = read.get("hidden");
-  const deferrable = read.get("deferrable");
+  const hidden = readValue(reads, "hidden");
+  const deferrable = readValue(reads, "deferrable");
   if (hidden !== undefined) record.hidden = Boolean(hidden);
   if (deferrable !== undefined) record.deferrable = Boolean(deferrable);
   if (annotations.annotations !== undefined) record.annotations = annotations.annotations;
-  const outputSchema = read.get("outputSchema");
+  const outputSchema = readValue(reads, "outputSchema");
   if (outputSchema !== undefined) record.outputSchema = outputSchema as CustomTool["outputSchema"];
   if (onSession !== undefined) record.onSession = (...args) => reflectApply(onSession, tool, args);
   freeze(record);
@@ -186,22 +185,42 @@ function notAnObject(value: unknown): string | undefined {
   return undefined;
 }
 
-function shapeProblems(read: Map<ToolField, unknown>): string[] {
+/** The values a snapshot read, in {@link TOOL_FIELDS} order, up to a read that threw. */
+type Reads = unknown[];
+
+/** The position of `field` in {@link TOOL_FIELDS}. */
+function fieldIndex(field: ToolField): number {
+  let index = 0;
+  while (TOOL_FIELDS[index] !== field) index++;
+  return index;
+}
+
+/** What was read for `field`; undefined when it was not read (or read as undefined). */
+function readValue(reads: Reads, field: ToolField): unknown {
+  return reads[fieldIndex(field)];
+}
+
+/** Whether `field` was read (no read before it threw). */
+function wasRead(reads: Reads, field: ToolField): boolean {
+  return fieldIndex(field) < reads.length;
+}
+
+function shapeProblems(reads: Reads): string[] {
   const problems: string[] = [];
   for (const field of ["name", "label", "description"] as const) {
-    if (read.has(field) && typeof read.get(field) !== "string")
-      problems.push(`"${field}" is ${describeToolValue(read.get(field))}, not a string`);
+    if (wasRead(reads, field) && typeof readValue(reads, field) !== "string")
+      problems.push(`"${field}" is ${describeToolValue(readValue(reads, field))}, not a string`);
   }
-  const parameters = read.get("parameters");
-  if (read.has("parameters") && (typeof parameters !== "object" || parameters === null))
+  const parameters = readValue(reads, "parameters");
+  if (wasRead(reads, "parameters") && (typeof parameters !== "object" || parameters === null))
     problems.push(`"parameters" is ${describeToolValue(parameters)}, not a schema`);
-  const outputSchema = read.get("outputSchema");
+  const outputSchema = readValue(reads, "outputSchema");
   if (outputSchema !== undefined && (typeof outputSchema !== "object" || outputSchema === null))
     problems.push(`"outputSchema" is ${describeToolValue(outputSchema)}, not a schema`);
-  const execute = read.get("execute");
-  if (read.has("execute") && typeof execute !== "function")
+  const execute = readValue(reads, "execute");
+  if (wasRead(reads, "execute") && typeof execute !== "function")
     problems.push(`"execute" is ${describeToolValue(execute)}, not a function`);
-  const onSession = read.get("onSession");
+  const onSession = readValue(reads, "onSession");
   if (onSession !== undefined && typeof onSession !== "function")
     problems.push(`"onSession" is ${describeToolValue(onSession)}, not a function`);
   return problems;
@@ -209,23 +228,24 @@ function shapeProblems(read: Map<ToolField, unknown>): string[] {
 
 /**
  * One read of `field`: walks the prototype chain by descriptors (no code runs for data
- * properties), runs a getter once with the tool as receiver, or does one `get` on the first
- * Proxy met. Stops before `Object.prototype`.
+ * properties), runs a getter once with the tool as receiver (and lists `field` in
+ * `accessors`), or does one `get` on the first Proxy met. Stops before `Object.prototype`.
  */
-function readField(tool: object, field: ToolField): { value: unknown; accessor: boolean } {
+function readField(tool: object, field: ToolField, accessors: ToolField[]): unknown {
   let holder: object | null = tool;
   while (holder !== null && holder !== objectPrototype) {
-    if (isProxy(holder)) return { value: reflectGet(holder, field, tool), accessor: false };
+    if (isProxy(holder)) return reflectGet(holder, field, tool);
     const descriptor = getOwnPropertyDescriptor(holder, field);
     if (descriptor !== undefined) {
-      if (!hasOwn(descriptor, "get") && !hasOwn(descriptor, "set"))
-        return { value: descriptor.value, accessor: false };
+      if (!hasOwn(descriptor, "get") && !hasOwn(descriptor, "set")) return descriptor.value;
       const getter = descriptor.get;
-      return { value: getter === undefined ? undefined : reflectApply(getter, tool, []), accessor: true };
+      const value = getter === undefined ? undefined : reflectApply(getter, tool, []);
+      accessors[accessors.length] = field;
+      return value;
     }
     holder = getPrototypeOf(holder) as object | null;
   }
-  return { value: undefined, accessor: false };
+  return undefined;
 }
 
 function isArraySafe(value: unknown): boolean {
