@@ -3,7 +3,7 @@ import { isBuiltin } from "node:module";
 import { join } from "node:path";
 import type { Plugin } from "esbuild";
 import { writeFileAtomicSync } from "../compile/atomic-write.js";
-import { bundlePath } from "../compile/bundle-index.js";
+import { bundlePath, packPath } from "../compile/bundle-index.js";
 import { hash } from "../compile/hash.js";
 import { mapPath } from "../compile/write-bundle.js";
 import { SafeSetImmediate, safePromise } from "../guards/primordials.js";
@@ -33,11 +33,6 @@ export function packId(members: readonly PackMember[]): string {
     0,
     40,
   );
-}
-
-/** Where a pack lives: beside the bundles, so a dynamic `import()` in one resolves the same. */
-export function packPath(cacheDir: string, id: string): string {
-  return bundlePath(cacheDir, `pack-${id}`);
 }
 
 /** `import.meta` left in a bundle (only `import.meta.resolve` survives the build's rewrite). */

@@ -1,12 +1,13 @@
 import { rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
+import { bundlePath, packPath, type SourcePackRef } from "../compile/bundle-index.js";
 import { isOwnPrivateFile } from "../compile/cache-folder.js";
-import type { CompiledBundle } from "../compile/esbuild-queue.js";
+import type { CompiledBundle, EntryGroup, EntryGroups } from "../compile/esbuild-queue.js";
 import { type Evaluate, type PreparedModule, preparedModule } from "../compile/module-compiler.js";
 import { ArrayIsArray, PromisePrototypeThen, safePromise } from "../guards/primordials.js";
 import { settleAll } from "../guards/settle-all.js";
-import { PACK_EXPORT, type PackMember, PackWriter, packId, packPath } from "./pack-build.js";
+import { PACK_EXPORT, type PackMember, PackWriter, packId } from "./pack-build.js";
 
 type Esbuild = typeof import("esbuild");
 
@@ -17,7 +18,7 @@ const MAX_FIRST_PACK_SIZE = 8;
 /** On average one entry in this many ends a pack (see {@link PackPlanner}). */
 const PACK_BOUNDARY_EVERY = 16;
 
-interface Chunk {
+interface Chunk extends EntryGroup {
   entries: string[];
   /** Its pack, once asked for: boxed, since a promise resolved with a class instance looks up `then`. */
   pack?: Promise<{ readonly pack: LoadedPack | undefined }>;
@@ -58,23 +59,33 @@ function openChunk(): Chunk {
  * every member of a pack that cannot be written or imported are imported on their own,
  * exactly as without packs. Either way a bundle is evaluated once per process.
  */
-export class PackPlanner {
+export class PackPlanner implements EntryGroups {
   readonly #cacheDir: string;
   readonly #compile: (entry: string) => Promise<CompiledBundle>;
+  readonly #alone: (entry: string) => Promise<CompiledBundle>;
   readonly #writer: PackWriter;
   readonly #chunks = new Map<string, Chunk>();
   /** Bundles this batch imported on their own because their group was not complete yet. */
   readonly #aloneHere = new Set<string>();
+  /** Bundles (by URL) this batch evaluated first, whether from a pack or on their own. */
+  readonly #evaluatedHere = new Set<string>();
   #open: Chunk = openChunk();
   #first = true;
 
+  /**
+   * `compile` gives an entry's current code (its bundle, or its place in a pack built from the
+   * sources); `alone` builds the bundle of an entry whose code is in a pack, to import it on
+   * its own.
+   */
   constructor(
     cacheDir: string,
     compile: (entry: string) => Promise<CompiledBundle>,
     esbuild: () => Promise<Esbuild>,
+    alone: (entry: string) => Promise<CompiledBundle>,
   ) {
     this.#cacheDir = cacheDir;
     this.#compile = compile;
+    this.#alone = alone;
     this.#writer = new PackWriter(cacheDir, esbuild);
   }
 
@@ -93,6 +104,11 @@ export class PackPlanner {
     }
   }
 
+  /** The group `entry` was planned in (the entries that share its pack), if it was planned. */
+  groupOf(entry: string): EntryGroup | undefined {
+    return this.#chunks.get(entry);
+  }
+
   /**
    * No more entries will be planned (discovery ended): the last chunk is complete. A chunk's
    * pack is looked up (or written) only once the chunk is complete, so its members, hence
@@ -108,8 +124,9 @@ export class PackPlanner {
    * the edited bundles, on their own, instead of importing a new pack of them all).
    */
   async evaluator(entry: string, bundle: CompiledBundle): Promise<PreparedModule> {
+    if (bundle.pack !== undefined) return this.#sourceMember(entry, bundle, bundle.pack);
     const importAlone = () => import(/* @vite-ignore */ bundle.url);
-    const alone = preparedModule(() => evaluateOnce(bundle.url, importAlone));
+    const alone = preparedModule(() => this.#evaluateOnce(bundle.url, importAlone));
     const chunk = this.#chunks.get(entry);
     if (chunk === undefined) return alone;
     if (!chunk.closed && chunk.pack === undefined) {
@@ -132,7 +149,41 @@ export class PackPlanner {
       }
     }
     if (index === -1) return alone;
-    return preparedModule(() => evaluateOnce(bundle.url, () => pack.evaluate(index, importAlone)));
+    return preparedModule(() => this.#evaluateOnce(bundle.url, () => pack.evaluate(index, importAlone)));
+  }
+
+  /**
+   * How to evaluate an entry whose code is member `index` of a pack built from the sources:
+   * from that pack, unless this process evaluated another of its members already (a reload
+   * after an edit: the edited module is imported on its own, so a long-running host does not
+   * import a new pack per edit) or the pack cannot be imported; then from its own bundle,
+   * built for the purpose.
+   */
+  #sourceMember(entry: string, bundle: CompiledBundle, ref: SourcePackRef): PreparedModule {
+    const importAlone = async () => import(/* @vite-ignore */ (await this.#alone(entry)).url);
+    const path = packPath(this.#cacheDir, ref.id);
+    let pack = sourcePacks.get(path);
+    if (pack === undefined) {
+      // Evaluated by an earlier load (not one this batch imported on its own before its group was complete).
+      const reloaded = ref.keys.some((key, at) => {
+        if (at === ref.index || key === "") return false;
+        const url = pathToFileURL(bundlePath(this.#cacheDir, key)).href;
+        return evaluations.has(url) && !this.#evaluatedHere.has(url);
+      });
+      if (reloaded) return preparedModule(() => this.#evaluateOnce(bundle.url, importAlone));
+      pack = new LoadedPack(path, [], () => sourcePacks.delete(path));
+      sourcePacks.set(path, pack);
+    }
+    const loaded = pack;
+    return preparedModule(() =>
+      this.#evaluateOnce(bundle.url, () => loaded.evaluate(ref.index, importAlone)),
+    );
+  }
+
+  /** {@link evaluateOnce}, remembering the bundles this batch evaluated first. */
+  #evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
+    if (!evaluations.has(url)) this.#evaluatedHere.add(url);
+    return evaluateOnce(url, evaluate);
   }
 
   async #pack(chunk: Chunk): Promise<{ readonly pack: LoadedPack | undefined }> {
@@ -154,6 +205,8 @@ export class PackPlanner {
       );
     }
     await settleAll(compiling);
+    // Its group was packed from the sources: the entries left out of that pack import alone.
+    for (const bundle of compiled) if (bundle?.pack !== undefined) return none;
     for (let index = 0; index < chunk.entries.length; index++) {
       const bundle = compiled[index];
       if (bundle !== undefined)
@@ -188,6 +241,12 @@ export class PackPlanner {
  */
 const evaluations = new Map<string, Promise<unknown>>();
 
+/**
+ * The packs built from the sources that this process imports, by path: once one is in use,
+ * its other members come from it too (it is in memory already), on later loads as well.
+ */
+const sourcePacks = new Map<string, LoadedPack>();
+
 function evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
   let evaluation = evaluations.get(url);
   if (evaluation === undefined) {
@@ -204,9 +263,13 @@ class LoadedPack {
   /** Boxed: a promise resolved with an array would look up `then` on it. */
   #functions: Promise<{ readonly functions: readonly unknown[] | undefined }> | undefined;
 
-  constructor(path: string, members: ReadonlyArray<PackMember & { url: string }>) {
+  readonly #onFailure: () => void;
+
+  /** `onFailure` is called when the pack cannot be imported (its members are then imported alone). */
+  constructor(path: string, members: ReadonlyArray<PackMember & { url: string }>, onFailure = () => {}) {
     this.#path = path;
     this.members = members;
+    this.#onFailure = onFailure;
   }
 
   /** Runs member `index` (its top-level code, then its exports); `alone` when the pack has no function for it. */
@@ -226,6 +289,7 @@ class LoadedPack {
       functions = namespace[PACK_EXPORT];
     } catch {
       // Damaged or removed: import each member on its own, and let the next load write it anew.
+      this.#onFailure();
       try {
         rmSync(this.#path, { force: true });
       } catch {

@@ -108,7 +108,7 @@ async function buildGroup(
 }
 
 /** The deepest folder that holds every entry (esbuild reports paths relative to it). */
-function commonDirectory(entries: readonly string[]): string {
+export function commonDirectory(entries: readonly string[]): string {
   let common = dirname(entries[0] ?? sep);
   for (const entry of entries) {
     while (!entry.startsWith(common.endsWith(sep) ? common : `${common}${sep}`)) {

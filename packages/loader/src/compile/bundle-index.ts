@@ -23,11 +23,33 @@ export interface BundleIndexEntry {
   hostModules: Record<string, string>;
   /** Absolute paths of external packages the bundle imports. */
   externals: string[];
+  /**
+   * Set when the entry's code lives in a pack built from the sources (see `buildSourcePacks`)
+   * instead of its own bundle: the pack, the entry's place in its `members`, and the keys of
+   * all its members (a process that evaluated one of them already imports this one on its
+   * own). Not in the key: the key says what the code was built from, not where it is.
+   */
+  pack?: SourcePackRef;
+}
+
+/** Where a pack member's code is: see {@link BundleIndexEntry.pack}. */
+export interface SourcePackRef {
+  id: string;
+  index: number;
+  keys: string[];
 }
 
 /** Where the bundle of a key lives (its source map is beside it, `<bundle>.map`). */
 export function bundlePath(cacheDir: string, key: string): string {
   return join(cacheDir, "bundles", `${key}.mjs`);
+}
+
+/**
+ * Where a pack lives (`<cacheDir>/bundles/pack-<id>.mjs`): beside the bundles, so a dynamic
+ * `import()` in one resolves the same.
+ */
+export function packPath(cacheDir: string, id: string): string {
+  return bundlePath(cacheDir, `pack-${id}`);
 }
 
 /** Where the index of an entry lives. */
@@ -36,7 +58,7 @@ export function indexPath(cacheDir: string, entry: string): string {
 }
 
 /** The cache key: a hash over everything that can change the bundle (not the stats). */
-export function computeBundleKey(entry: Omit<BundleIndexEntry, "key" | "stats">): string {
+export function computeBundleKey(entry: Omit<BundleIndexEntry, "key" | "stats" | "pack">): string {
   const inputs = Object.keys(entry.inputs)
     .sort()
     .map((path) => `${path}\0${entry.inputs[path]}`);

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
-import { type BundleIndexEntry, bundlePath, readBundleIndex } from "./bundle-index.js";
+import { type BundleIndexEntry, bundlePath, packPath, readBundleIndex } from "./bundle-index.js";
 import { isOwnPrivateFile } from "./cache-folder.js";
 import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
@@ -34,8 +34,11 @@ export async function findCurrentBundle(
 ): Promise<CurrentBundle | undefined> {
   const recorded = readBundleIndex(cacheDir, entry);
   if (recorded === undefined || recorded.context !== context) return undefined;
-  // A bundle that is not the loader's own file is rebuilt (and replaced), never imported.
-  if (!isOwnPrivateFile(bundlePath(cacheDir, recorded.key))) return undefined;
+  // A bundle (or the pack that holds the entry) that is not the loader's own file is rebuilt
+  // (and replaced), never imported.
+  const code =
+    recorded.pack === undefined ? bundlePath(cacheDir, recorded.key) : packPath(cacheDir, recorded.pack.id);
+  if (!isOwnPrivateFile(code)) return undefined;
   const tsconfig = findTsconfig(entry, hash, tsconfigs);
   if (tsconfig?.path !== recorded.tsconfig?.path || tsconfig?.hash !== recorded.tsconfig?.hash)
     return undefined;

@@ -34,7 +34,19 @@ export interface BundleRecord {
   externals: Map<string, string>;
   /** Every source file the plugin read, hashed as it was handed to esbuild. */
   sources: Map<string, InputRecord>;
+  /**
+   * Source files that cannot share a pack with other tools (see `buildSourcePacks`): they
+   * statically import a package (its top-level code would run when the pack is imported), or
+   * still read `import.meta` or `require` after the location rewrite (they would read the
+   * pack's). Optional: filled only when given.
+   */
+  unpackable?: Set<string>;
 }
+
+/** `import.meta` left after the location rewrite (only `import.meta.resolve` is). */
+const IMPORT_META = /\bimport\s*\.\s*meta\b/;
+/** `require`, which a bundle gets from its own banner (`createRequire(<entry>)`), a pack does not. */
+const REQUIRE = /\brequire\b/;
 
 /** The namespace of host virtual modules (metafile inputs `tooldock-host:<specifier>`). */
 export const HOST_NAMESPACE = "tooldock-host";
@@ -87,11 +99,15 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
         });
         // Unresolvable: fall through so esbuild reports "Could not resolve" at the import.
         if (resolved.errors.length > 0 || resolved.path === "") return undefined;
-        if (resolved.external) return { path: resolved.path, external: true };
+        if (resolved.external) {
+          if (args.kind === "import-statement") record.unpackable?.add(args.importer);
+          return { path: resolved.path, external: true };
+        }
         // tsconfig `paths` aliases to the tool's own sources are bundled like relative imports.
         if (!isInNodeModules(resolved.path)) return { path: resolved.path };
         const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
         record.externals.set(path, resolved.path);
+        if (args.kind === "import-statement") record.unpackable?.add(args.importer);
         return { path, external: true };
       });
 
@@ -133,7 +149,10 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
         if (STAND_IN_SPECIFIERS.some((specifier) => text.includes(specifier))) {
           valueImports.set(args.path, await standInImports(build.esbuild, text, loader, args.path));
         }
-        return { contents: rewriteSourceLocation(text, args.path), loader };
+        const contents = rewriteSourceLocation(text, args.path);
+        if (record.unpackable !== undefined && (IMPORT_META.test(contents) || REQUIRE.test(contents)))
+          record.unpackable.add(args.path);
+        return { contents, loader };
       });
     },
   };

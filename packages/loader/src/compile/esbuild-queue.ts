@@ -1,16 +1,20 @@
-import { basename } from "node:path";
+import { rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { sweepOldPacks } from "../build/pack-index.js";
+import { buildSourcePacks } from "../build/source-packs.js";
+import { writeSourcePack } from "../build/write-source-pack.js";
 import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
 import { settleAll } from "../guards/settle-all.js";
 import { type BuildOutcome, buildEntries } from "./build-entries.js";
-import { bundlePath, writeBundleIndex } from "./bundle-index.js";
+import { bundlePath, packPath, type SourcePackRef, writeBundleIndex } from "./bundle-index.js";
 import { CompileFailure } from "./compile-failure.js";
 import { findCurrentBundle } from "./current-bundle.js";
 import type { EsbuildBatch } from "./esbuild-batch.js";
 import { esbuildContextHash } from "./esbuild-context.js";
 import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
-import { mapsDir, writeBundle } from "./write-bundle.js";
+import { mapPath, mapsDir, writeBundle } from "./write-bundle.js";
 
 /**
  * A compiled entry, ready to import. Always a null-prototype object (see {@link compiledBundle}):
@@ -23,16 +27,47 @@ export interface CompiledBundle {
   key: string;
   /** True when the bundle came from the cache without running esbuild. */
   fromCache: boolean;
+  /**
+   * Set when the entry's code is a member of a pack built from the sources: then `url` names
+   * no file (it is the URL its own bundle would have, which identifies its code), and the
+   * bundle is built only if the entry must be imported on its own (see `EsbuildQueue.alone`).
+   */
+  pack: SourcePackRef | undefined;
 }
 
-function compiledBundle(url: string, key: string, fromCache: boolean): CompiledBundle {
-  return { __proto__: null, url, key, fromCache } as CompiledBundle;
+function compiledBundle(
+  url: string,
+  key: string,
+  fromCache: boolean,
+  pack: SourcePackRef | undefined,
+): CompiledBundle {
+  return { __proto__: null, url, key, fromCache, pack } as CompiledBundle;
 }
 
 interface Waiting {
   entry: string;
   resolve: (bundle: CompiledBundle) => void;
   reject: (error: unknown) => void;
+}
+
+/** One pack to build from the sources: its entries in order, and the misses among them. */
+interface PackRequest {
+  entries: string[];
+  waiting: Waiting[];
+}
+
+/** A group of consecutive entries that share a pack (see `PackPlanner`). */
+export interface EntryGroup {
+  readonly entries: readonly string[];
+  /** True once the group holds all its entries. */
+  readonly closed: boolean;
+  /** Settles when the group is closed. */
+  readonly complete: Promise<void>;
+}
+
+/** Which pack group an entry belongs to (`undefined`: not planned, built on its own). */
+export interface EntryGroups {
+  groupOf(entry: string): EntryGroup | undefined;
 }
 
 /**
@@ -50,14 +85,33 @@ export class EsbuildQueue {
   readonly #results = new Map<string, Promise<CompiledBundle>>();
   readonly #background = new Set<Promise<unknown>>();
   readonly #planned: string[] = [];
+  readonly #groups: EntryGroups | undefined;
+  /** Cache checks still running: a flush waits for them, so a group's misses build together. */
+  readonly #checking = new Set<Promise<unknown>>();
+  /** Packs no index names any more since this batch wrote their replacements. */
+  readonly #replacedPacks = new Set<string>();
+  /** Entries a caller asked for (not only planned): never held back for their group. */
+  readonly #asked = new Set<string>();
+  /** Groups packed whole by this batch, and groups packed in part (see `#repack`). */
+  readonly #packedWhole = new Set<EntryGroup>();
+  readonly #packedInPart = new Set<EntryGroup>();
+  /** Planned misses held until their group is complete (or until they are asked for). */
+  readonly #parked = new Map<string, Waiting>();
+  readonly #writtenPacks = new Set<string>();
   /** Planned entries before this index have been checked (or asked for). */
   #plannedChecked = 0;
   #waiting: Waiting[] = [];
   #flushScheduled = false;
 
-  constructor(cacheDir: string, batch: Pick<EsbuildBatch, "esbuild">) {
+  /**
+   * With `groups`, the misses of a complete group are built as one pack straight from the
+   * sources (see `buildSourcePacks`), the whole group at once; a miss whose group is not
+   * complete yet waits for it. Without, every miss gets its own bundle.
+   */
+  constructor(cacheDir: string, batch: Pick<EsbuildBatch, "esbuild">, groups?: EntryGroups) {
     this.#cacheDir = cacheDir;
     this.#batch = batch;
+    this.#groups = groups;
   }
 
   /**
@@ -73,6 +127,18 @@ export class EsbuildQueue {
    * the other misses). Rejects with `CompileFailure` or `CacheWriteError`.
    */
   compile(entry: string): Promise<CompiledBundle> {
+    this.#asked.add(entry);
+    const parked = this.#parked.get(entry);
+    if (parked !== undefined) {
+      // Asked for now: built at once rather than held for its group (discovery may be
+      // waiting for this very module, see `DiscoveryGate`).
+      this.#parked.delete(entry);
+      this.#push(parked);
+    }
+    return this.#result(entry);
+  }
+
+  #result(entry: string): Promise<CompiledBundle> {
     let result = this.#results.get(entry);
     if (result === undefined) {
       result = this.#check(entry);
@@ -82,13 +148,41 @@ export class EsbuildQueue {
     return result;
   }
 
-  /** Waits for builds and index refreshes still running, so none outlives the batch. */
+  /**
+   * The bundle of an entry whose code is in a pack, for importing it on its own (its pack
+   * could not be imported, or this process evaluated another member of it already): built
+   * now, written beside the pack without changing the entry's index (it still names the pack).
+   */
+  async alone(entry: string): Promise<CompiledBundle> {
+    const esbuild = await this.#batch.esbuild();
+    const outcome = (await buildEntries(esbuild, [entry], mapsDir(this.#cacheDir))).get(entry);
+    if (outcome === undefined || outcome instanceof CompileFailure)
+      throw outcome ?? new CompileFailure(`esbuild returned no output for ${entry}`, {});
+    const tsconfig = findTsconfig(entry, hash, this.#tsconfigs);
+    const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig, { index: false });
+    return compiledBundle(pathToFileURL(path).href, basename(path, ".mjs"), false, undefined);
+  }
+
+  /**
+   * Waits for builds and index refreshes still running, so none outlives the batch; then
+   * removes the packs this batch replaced (after the batch, since its modules may import them).
+   */
   async settle(): Promise<void> {
     while (this.#background.size > 0) await settleAll([...this.#background]);
+    for (const id of this.#replacedPacks) {
+      if (this.#writtenPacks.has(id)) continue;
+      rmSync(packPath(this.#cacheDir, id), { force: true });
+      rmSync(mapPath(this.#cacheDir, `pack-${id}`), { force: true });
+    }
+    this.#replacedPacks.clear();
   }
 
   async #check(entry: string): Promise<CompiledBundle> {
-    const current = await findCurrentBundle(this.#cacheDir, entry, this.#context, this.#tsconfigs);
+    const found = findCurrentBundle(this.#cacheDir, entry, this.#context, this.#tsconfigs);
+    this.#checking.add(found);
+    const checked = () => this.#checking.delete(found);
+    PromisePrototypeThen(found, checked, checked);
+    const current = await found;
     if (current === undefined) return this.#enqueue(entry);
     if (current.refreshed !== undefined) {
       // Fresh fingerprints spare the next check its hashing; losing this write costs nothing.
@@ -96,27 +190,29 @@ export class EsbuildQueue {
       PromisePrototypeThen(refresh, noop, noop);
       this.#track(refresh);
     }
-    const { key } = current.recorded;
-    return compiledBundle(pathToFileURL(bundlePath(this.#cacheDir, key)).href, key, true);
+    const { key, pack } = current.recorded;
+    return compiledBundle(pathToFileURL(bundlePath(this.#cacheDir, key)).href, key, true, pack);
   }
 
   #enqueue(entry: string): Promise<CompiledBundle> {
-    return safePromise((resolve, reject) => {
-      this.#waiting.push({ entry, resolve, reject });
-      if (this.#flushScheduled) return;
-      this.#flushScheduled = true;
-      this.#track(
-        safePromise<void>((done) => {
-          SafeSetImmediate(() =>
-            PromisePrototypeThen(
-              this.#flush(),
-              () => done(),
-              () => done(),
-            ),
-          );
-        }),
-      );
-    });
+    return safePromise((resolve, reject) => this.#push({ entry, resolve, reject }));
+  }
+
+  #push(waiting: Waiting): void {
+    this.#waiting.push(waiting);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    this.#track(
+      safePromise<void>((done) => {
+        SafeSetImmediate(() =>
+          PromisePrototypeThen(
+            this.#flush(),
+            () => done(),
+            () => done(),
+          ),
+        );
+      }),
+    );
   }
 
   async #flush(): Promise<void> {
@@ -126,16 +222,93 @@ export class EsbuildQueue {
     for (; this.#plannedChecked < this.#planned.length; this.#plannedChecked += 1) {
       const entry = this.#planned[this.#plannedChecked] as string;
       if (this.#results.has(entry)) continue;
-      this.compile(entry);
+      this.#result(entry);
       ahead = true;
     }
     if (ahead) await safePromise((done) => SafeSetImmediate(done));
+    // Checks that read host modules take longer than a turn; their misses join this build.
+    while (this.#checking.size > 0) await settleAll([...this.#checking]);
     this.#flushScheduled = false;
     const group = this.#waiting.splice(0);
     if (group.length === 0) return;
+    const alone: Waiting[] = [];
+    const packs = new Map<EntryGroup, Waiting[]>();
+    for (const waiting of group) {
+      const entries = this.#groups?.groupOf(waiting.entry);
+      if (entries === undefined) alone.push(waiting);
+      else if (!entries.closed && !this.#asked.has(waiting.entry)) {
+        // Planned ahead: built with its group once the group is complete.
+        this.#parked.set(waiting.entry, waiting);
+        const unpark = () => {
+          if (this.#parked.get(waiting.entry) !== waiting) return;
+          this.#parked.delete(waiting.entry);
+          this.#push(waiting);
+        };
+        this.#track(PromisePrototypeThen(entries.complete, unpark, noop));
+      } else {
+        const members = packs.get(entries) ?? [];
+        members.push(waiting);
+        packs.set(entries, members);
+      }
+    }
+    if (alone.length === 0 && packs.size === 0) return;
+    // A complete group is packed whole (its cached members too: one pack per group); the
+    // misses asked for before their group is complete are packed together for now (discovery
+    // may be waiting for them), and the group is packed whole once complete, if a member of
+    // it is still to build then.
+    const requests: PackRequest[] = [];
+    for (const [entries, waiting] of packs) {
+      if (entries.closed) {
+        this.#packedWhole.add(entries);
+        requests.push({ entries: [...entries.entries], waiting });
+        continue;
+      }
+      requests.push({
+        entries: entries.entries.filter((entry) => waiting.some((one) => one.entry === entry)),
+        waiting,
+      });
+      if (this.#packedInPart.has(entries)) continue;
+      this.#packedInPart.add(entries);
+      this.#track(PromisePrototypeThen(entries.complete, () => this.#repack(entries), noop));
+    }
+    let esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
+    try {
+      esbuild = await this.#batch.esbuild();
+    } catch (error) {
+      for (const waiting of group) waiting.reject(error);
+      return;
+    }
+    await Promise.all([this.#buildAlone(esbuild, alone), this.#buildPacks(esbuild, requests)]);
+  }
+
+  /**
+   * A group some of whose members were built before it was complete is packed whole once it
+   * is, for the next start (one pack per group), unless a later miss of it did that already.
+   */
+  async #repack(group: EntryGroup): Promise<void> {
+    if (this.#packedWhole.has(group)) return;
+    // A miss of it still held or queued: its flush packs the group whole.
+    const queued = new Set([...this.#parked.keys(), ...this.#waiting.map((waiting) => waiting.entry)]);
+    if (group.entries.some((entry) => queued.has(entry))) return;
+    this.#packedWhole.add(group);
+    let esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
+    try {
+      esbuild = await this.#batch.esbuild();
+    } catch {
+      return; // the members already have their code; the next start tries again
+    }
+    try {
+      await this.#buildPacks(esbuild, [{ entries: [...group.entries], waiting: [] }]);
+    } catch {
+      // Only for the next start: this batch has every member's code already.
+    }
+  }
+
+  /** Builds each entry into its own bundle (one esbuild build for all). */
+  async #buildAlone(esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>, group: Waiting[]): Promise<void> {
+    if (group.length === 0) return;
     let outcomes: Map<string, BuildOutcome>;
     try {
-      const esbuild = await this.#batch.esbuild();
       outcomes = await buildEntries(
         esbuild,
         group.map((waiting) => waiting.entry),
@@ -148,6 +321,71 @@ export class EsbuildQueue {
     for (const waiting of group) this.#write(waiting, outcomes.get(waiting.entry));
   }
 
+  /**
+   * Builds each group that has a miss as one pack from the sources (all groups in one esbuild
+   * build), the group's cached members too, so a group has one pack; writes it and its
+   * members' indexes. The misses a pack could not take (see `buildSourcePacks`) get their
+   * own bundles.
+   */
+  async #buildPacks(
+    esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>,
+    requests: PackRequest[],
+  ): Promise<void> {
+    if (requests.length === 0) return;
+    let outcomes: Awaited<ReturnType<typeof buildSourcePacks>>;
+    try {
+      outcomes = await buildSourcePacks(
+        esbuild,
+        requests.map((request) => request.entries),
+        join(this.#cacheDir, "bundles"),
+      );
+    } catch (error) {
+      for (const request of requests) for (const waiting of request.waiting) waiting.reject(error);
+      return;
+    }
+    const alone: Waiting[] = [];
+    let wrote = false;
+    for (const [at, { entries, waiting }] of requests.entries()) {
+      const outcome = outcomes[at];
+      const built = outcome?.built;
+      if (outcome === undefined || built === undefined) {
+        alone.push(...waiting);
+        continue;
+      }
+      let written: ReturnType<typeof writeSourcePack>;
+      try {
+        written = writeSourcePack(this.#cacheDir, entries, { ...outcome, built }, this.#context, (entry) =>
+          findTsconfig(entry, hash, this.#tsconfigs),
+        );
+      } catch (error) {
+        for (const one of waiting) one.reject(error);
+        continue;
+      }
+      wrote = true;
+      // A pack this batch wrote may be replaced by a later one (a group packed in part, then whole).
+      for (const id of written.replaced) {
+        this.#writtenPacks.delete(id);
+        this.#replacedPacks.add(id);
+      }
+      this.#writtenPacks.add(written.id);
+      for (const one of waiting) {
+        const member = written.members.get(one.entry);
+        if (member === undefined) alone.push(one);
+        else
+          one.resolve(
+            compiledBundle(
+              pathToFileURL(bundlePath(this.#cacheDir, member.key)).href,
+              member.key,
+              false,
+              member.pack,
+            ),
+          );
+      }
+    }
+    if (wrote) sweepOldPacks(this.#cacheDir);
+    await this.#buildAlone(esbuild, alone);
+  }
+
   #write({ entry, resolve, reject }: Waiting, outcome: BuildOutcome | undefined): void {
     if (outcome === undefined || outcome instanceof CompileFailure) {
       reject(outcome ?? new CompileFailure(`esbuild returned no output for ${entry}`, {}));
@@ -156,7 +394,7 @@ export class EsbuildQueue {
     try {
       const tsconfig = findTsconfig(entry, hash, this.#tsconfigs);
       const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig);
-      resolve(compiledBundle(pathToFileURL(path).href, basename(path, ".mjs"), false));
+      resolve(compiledBundle(pathToFileURL(path).href, basename(path, ".mjs"), false, undefined));
     } catch (error) {
       reject(error);
     }

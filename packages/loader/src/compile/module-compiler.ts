@@ -69,11 +69,13 @@ export function createModuleCompiler(
   onWarning: (diagnostic: Diagnostic) => void,
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
-  const queue = new EsbuildQueue(cacheDir, batch);
-  const packs = new PackPlanner(
+  // The planner groups the entries into packs; the queue builds a group's misses as one pack.
+  const queue = new EsbuildQueue(cacheDir, batch, { groupOf: (entry) => packs.groupOf(entry) });
+  const packs: PackPlanner = new PackPlanner(
     cacheDir,
     (entry) => queue.compile(entry),
     () => batch.esbuild(),
+    (entry) => queue.alone(entry),
   );
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */

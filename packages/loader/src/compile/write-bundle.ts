@@ -38,11 +38,39 @@ export function writeBundle(
   built: BuiltEntry,
   context: string,
   tsconfig: TsconfigSnapshot | null,
+  options: { index?: boolean } = {},
 ): string {
+  const index = bundleIndexEntry(entry, built, context, tsconfig);
+  const { key } = index;
+  const path = bundlePath(cacheDir, key);
+  const previous = readBundleIndex(cacheDir, entry);
+  try {
+    writeFileAtomicSync(mapPath(cacheDir, key), built.map);
+    const mapUrl = relative(dirname(path), mapPath(cacheDir, key)).split("\\").join("/");
+    writeFileAtomicSync(path, `${built.code}//# sourceMappingURL=${mapUrl}\n`);
+    // Without the index (a pack member imported on its own): the index still names the pack.
+    if (options.index !== false) writeFileAtomicSync(indexPath(cacheDir, entry), JSON.stringify(index));
+  } catch (error) {
+    throw new CacheWriteError(cacheDir, { cause: error });
+  }
+  if (options.index !== false) removeReplacedBundle(cacheDir, previous, key);
+  return path;
+}
+
+/**
+ * The index of a built entry: the hash of every input (as the plugin read it), its host
+ * modules and external files, and the key over them (see `computeBundleKey`). Reads the
+ * inputs the plugin did not read itself (JSON, text assets), once.
+ */
+export function bundleIndexEntry(
+  entry: string,
+  built: Pick<BuiltEntry, "graph" | "sources" | "externals">,
+  context: string,
+  tsconfig: TsconfigSnapshot | null,
+): BundleIndexEntry {
   const inputs: Record<string, string> = {};
   const stats: Record<string, string> = {};
   for (const path of built.graph.files) {
-    // Files the plugin did not read itself (JSON, text assets) are read here, once.
     const input = built.sources.get(path) ?? readInput(path).record;
     inputs[path] = input.hash;
     if (input.fingerprint !== undefined) stats[path] = input.fingerprint;
@@ -55,23 +83,19 @@ export function writeBundle(
     if (path !== undefined) externals.add(path);
   }
   const unkeyed = { entry, context, tsconfig, inputs, hostModules, externals: [...externals].sort() };
-  const key = computeBundleKey(unkeyed);
-  const path = bundlePath(cacheDir, key);
-  const previous = readBundleIndex(cacheDir, entry);
-  try {
-    writeFileAtomicSync(mapPath(cacheDir, key), built.map);
-    const mapUrl = relative(dirname(path), mapPath(cacheDir, key)).split("\\").join("/");
-    writeFileAtomicSync(path, `${built.code}//# sourceMappingURL=${mapUrl}\n`);
-    const index: BundleIndexEntry = { ...unkeyed, key, stats };
-    writeFileAtomicSync(indexPath(cacheDir, entry), JSON.stringify(index));
-  } catch (error) {
-    throw new CacheWriteError(cacheDir, { cause: error });
-  }
-  // Each entry keeps only its current bundle; modules already imported stay in memory.
-  if (previous !== undefined && previous.key !== key) {
-    const old = bundlePath(cacheDir, previous.key);
-    rmSync(old, { force: true });
-    rmSync(mapPath(cacheDir, previous.key), { force: true });
-  }
-  return path;
+  return { ...unkeyed, key: computeBundleKey(unkeyed), stats };
+}
+
+/**
+ * Each entry keeps only its current bundle (modules already imported stay in memory): the
+ * bundle of the `previous` index is removed when its key is not `key`.
+ */
+export function removeReplacedBundle(
+  cacheDir: string,
+  previous: BundleIndexEntry | undefined,
+  key: string,
+): void {
+  if (previous === undefined || previous.key === key) return;
+  rmSync(bundlePath(cacheDir, previous.key), { force: true });
+  rmSync(mapPath(cacheDir, previous.key), { force: true });
 }

@@ -1,0 +1,151 @@
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadCustomTools } from "../src/index.js";
+import { fakeContext, generatedStackFiles, testCacheDir } from "./helpers.js";
+
+// The cold path builds each group's pack straight from the tools' sources (issue 15): one
+// esbuild build for the packs, no bundle per tool, and a cache index per member that names
+// its pack and records the member's own inputs.
+
+/** Names checked to fall into one pack (pack boundaries hash the file name). */
+const NAMES = ["a-paths.ts", "b-waits.ts", "c-counts.ts", "d-throws.ts"];
+
+function tool(name: string, body = 'return "ran";', head = ""): string {
+  return `${head}
+export default (pi: any) => ({ name: "${name}", label: "${name}", description: "A tool.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { const text = (() => { ${body} })(); return { content: [{ type: "text" as const, text: String(text) }] }; } });
+`;
+}
+
+const folders: string[] = [];
+afterAll(async () => {
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+async function toolFolder(label: string, files: Record<string, string>) {
+  const cacheDir = testCacheDir(label);
+  const dir = join(cacheDir, "..", `${label}-tools-${Math.random().toString(36).slice(2, 8)}`);
+  folders.push(dir, cacheDir);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true } }));
+  for (const [name, source] of Object.entries(files)) {
+    await mkdir(join(dir, name, ".."), { recursive: true });
+    await writeFile(join(dir, name), source);
+  }
+  return { dir, cacheDir };
+}
+
+async function load(dir: string, cacheDir: string) {
+  // A folder: its own files are all found before its first module loads, so the group is
+  // complete when the first module is needed (a module needed before that gets its own bundle).
+  const result = await loadCustomTools({ paths: [dir], cwd: dir, cacheDir });
+  const call = async (name: string) => {
+    const found = result.tools.find((loaded) => loaded.tool.name === name)?.tool;
+    const called = await found?.execute("1", {} as never, undefined, fakeContext(dir));
+    return called?.content[0]?.type === "text" ? called.content[0].text : undefined;
+  };
+  return { ...result, call };
+}
+
+async function cacheFiles(cacheDir: string) {
+  const bundles = (await readdir(join(cacheDir, "bundles"))).sort();
+  const indexes = await Promise.all(
+    (await readdir(join(cacheDir, "index"))).map(
+      async (name) =>
+        JSON.parse(await readFile(join(cacheDir, "index", name), "utf8")) as {
+          entry: string;
+          inputs: Record<string, string>;
+          pack?: { id: string; index: number };
+        },
+    ),
+  );
+  return { bundles, indexes };
+}
+
+describe("packs built from the sources", () => {
+  it("writes one pack and no bundle per tool on a cold load; each member's index names the pack and its own inputs", async () => {
+    const files = Object.fromEntries(
+      NAMES.map((name) => [
+        name,
+        tool(name.slice(2, -3), `return helper("${name}");`, `import { helper } from "./lib/${name}";`),
+      ]),
+    );
+    files["d-throws.ts"] = tool(
+      "throws",
+      'throw new Error(helper("d"));',
+      'import { helper } from "./lib/d-throws.ts";',
+    );
+    for (const name of NAMES)
+      files[`lib/${name}`] = 'export const helper = (text: string) => "helped " + text;\n';
+    const { dir, cacheDir } = await toolFolder("source-packs-cold", files);
+    const first = await load(dir, cacheDir);
+    expect(first.diagnostics).toEqual([]);
+    expect(await first.call("waits")).toBe("helped b-waits.ts");
+    const { bundles, indexes } = await cacheFiles(cacheDir);
+    expect(bundles).toHaveLength(1);
+    expect(bundles[0]).toMatch(/^pack-[0-9a-f]{40}\.mjs$/);
+    const id = bundles[0]?.slice(5, -4);
+    expect(indexes.map((index) => [index.entry, index.pack?.id, index.pack?.index]).sort()).toEqual(
+      NAMES.map((name, at) => [join(dir, name), id, at]),
+    );
+    for (const index of indexes) {
+      expect(Object.keys(index.inputs).sort()).toEqual([
+        join(dir, index.entry.slice(dir.length + 1)),
+        join(dir, "lib", index.entry.slice(dir.length + 1)),
+      ]);
+    }
+    const throws = first.tools.find((loaded) => loaded.tool.name === "throws")?.tool;
+    expect(
+      (await generatedStackFiles(throws, dir)).some((file) => /[\\/]pack-[0-9a-f]{40}\.mjs$/.test(file)),
+    ).toBe(true);
+
+    // An edit of one member's helper is seen; the group gets a new pack, the old one goes.
+    await writeFile(join(dir, "lib/b-waits.ts"), "export const helper = () => `edited`;\n");
+    const second = await load(dir, cacheDir);
+    expect(second.diagnostics).toEqual([]);
+    expect(await second.call("waits")).toBe("edited");
+    expect(await second.call("paths")).toBe("helped a-paths.ts");
+    const after = await cacheFiles(cacheDir);
+    const packs = after.bundles.filter((name) => name.startsWith("pack-"));
+    expect(packs).toHaveLength(1);
+    expect(packs[0]).not.toBe(bundles[0]);
+  });
+
+  it("pins a syntax error to its own module; the other members of its group still load", async () => {
+    const files = Object.fromEntries(NAMES.map((name) => [name, tool(name.slice(2, -3))]));
+    files["c-counts.ts"] = "export default (pi: any) => ({ name: 'counts', \n";
+    const { dir, cacheDir } = await toolFolder("source-packs-syntax", files);
+    for (const round of ["cold", "again"]) {
+      const { tools, diagnostics, call } = await load(dir, cacheDir);
+      expect(
+        diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path]),
+        round,
+      ).toEqual([["E_COMPILE", join(dir, "c-counts.ts")]]);
+      expect(tools.map((loaded) => loaded.tool.name)).toEqual(["paths", "waits", "throws"]);
+      expect(await call("throws")).toBe("ran");
+    }
+  });
+
+  it("gives each member its own copy of a file two members import, as their own bundles would", async () => {
+    const shared = "export let loads = 0;\nloads += 1;\nexport const bump = () => ++loads;\n";
+    const head = 'import { bump } from "./lib/shared";';
+    const files: Record<string, string> = {
+      "a-paths.ts": tool("paths", "return bump();", head),
+      "b-waits.ts": tool("waits", "return bump();", head),
+      "c-counts.ts": tool("counts"),
+      "d-throws.ts": tool("throws"),
+      "lib/shared.ts": shared,
+    };
+    const { dir, cacheDir } = await toolFolder("source-packs-shared", files);
+    const { diagnostics, call } = await load(dir, cacheDir);
+    expect(diagnostics).toEqual([]);
+    // Each tool counts on its own module state: 1 + 1 each, not 2 then 3 from one shared copy.
+    expect(await call("paths")).toBe("2");
+    expect(await call("waits")).toBe("2");
+    const { indexes } = await cacheFiles(cacheDir);
+    const waits = indexes.find((index) => index.entry === join(dir, "b-waits.ts"));
+    expect(waits?.pack).toBeUndefined(); // built on its own
+  });
+});
