@@ -1,6 +1,7 @@
 import { extname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic } from "../diagnostics.js";
+import { PromisePrototypeThen } from "../guards/primordials.js";
 import { expandPath } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
@@ -87,7 +88,17 @@ export async function discoverToolModules(
   return { modules: state.modules, diagnostics: [...unique.values()] };
 }
 
+type Listing = ReturnType<DiscoveryFileSystem["readdir"]>;
+
 async function visitPath(state: DiscoveryState, path: string, given: string): Promise<void> {
+  // A path without a module extension is most likely a folder: its listing is asked for
+  // together with its stat (one file-system round trip less before the first module is
+  // found). Used only if the stat says folder; otherwise its failure is expected and dropped.
+  let listing: Listing | undefined;
+  if (!TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
+    listing = state.fileSystem.readdir(path);
+    PromisePrototypeThen(listing, ignore, ignore);
+  }
   let stats: { isFile(): boolean; isDirectory(): boolean };
   try {
     stats = await state.fileSystem.stat(path);
@@ -95,7 +106,7 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
     reportUnreadable(state, path, given, error);
     return;
   }
-  if (stats.isDirectory()) await visitDirectory(state, path);
+  if (stats.isDirectory()) await visitDirectory(state, path, listing);
   else if (!stats.isFile()) reportNotRegular(state, path);
   else visitExplicitFile(state, path);
 }
@@ -114,11 +125,11 @@ function visitExplicitFile(state: DiscoveryState, path: string): void {
   addModule(state, path);
 }
 
-async function visitDirectory(state: DiscoveryState, directory: string): Promise<void> {
+async function visitDirectory(state: DiscoveryState, directory: string, listing?: Listing): Promise<void> {
   if (mayHaveManifest(state, directory) && (await visitManifest(state, directory))) return;
-  let entries: Awaited<ReturnType<DiscoveryFileSystem["readdir"]>>;
+  let entries: Awaited<Listing>;
   try {
-    entries = await state.fileSystem.readdir(directory);
+    entries = await (listing ?? state.fileSystem.readdir(directory));
   } catch (error) {
     reportUnreadable(state, directory, directory, error);
     return;
@@ -248,6 +259,8 @@ function mayHaveManifest(state: DiscoveryState, directory: string): boolean {
 function childPath(directory: string, name: string): string {
   return directory.endsWith(sep) ? directory + name : directory + sep + name;
 }
+
+function ignore(): void {}
 
 function isMissing(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
