@@ -39,7 +39,12 @@ export class CallAbort implements InFlightEntry {
   /** The tool's `signal`; undefined for a tool that cannot see it. */
   readonly signal: AbortSignal | undefined;
   readonly #controller: AbortController | undefined;
-  readonly #options: CallAbortOptions;
+  // The options' fields, not the options object: an object literal that does not escape the
+  // constructor costs no allocation once V8 inlines it.
+  readonly #hostSignal: AbortSignal | undefined;
+  readonly #deadlines: DeadlineTimers;
+  readonly #inFlight: InFlightCalls;
+  readonly #onStop: (outcome: StepOutcome<never>) => void;
   readonly #onHostAbort: (() => void) | undefined;
   /** The call's deadline timer, once {@link DeadlineTimers} armed one (see there: lazily). */
   deadlineTimer: DeadlineTimer | undefined;
@@ -47,7 +52,10 @@ export class CallAbort implements InFlightEntry {
 
   constructor(options: CallAbortOptions) {
     this.name = options.name;
-    this.#options = options;
+    this.#hostSignal = options.hostSignal;
+    this.#deadlines = options.deadlines;
+    this.#inFlight = options.inFlight;
+    this.#onStop = options.onStop;
     if (options.withSignal) {
       this.#controller = new AbortController();
       this.signal = this.#controller.signal;
@@ -72,8 +80,9 @@ export class CallAbort implements InFlightEntry {
    */
   stop(cause: StopCause, reason?: unknown): void {
     if (!this.end()) return;
-    const { name, onStop } = this.#options;
-    const timeoutMs = this.#options.deadlines.timeoutMs;
+    const name = this.name;
+    const onStop = this.#onStop;
+    const timeoutMs = this.#deadlines.timeoutMs;
     // The answer first: whatever the tool's abort listeners do next comes after its call.
     if (cause === "timeout") {
       onStop(failed(toolCallMessages.timedOut(name, timeoutMs)));
@@ -96,10 +105,9 @@ export class CallAbort implements InFlightEntry {
   end(): boolean {
     if (this.#ended) return false;
     this.#ended = true;
-    this.#options.inFlight.delete(this);
-    this.#options.deadlines.release(this);
-    if (this.#onHostAbort !== undefined)
-      this.#options.hostSignal?.removeEventListener("abort", this.#onHostAbort);
+    this.#inFlight.delete(this);
+    this.#deadlines.release(this);
+    if (this.#onHostAbort !== undefined) this.#hostSignal?.removeEventListener("abort", this.#onHostAbort);
     return true;
   }
 }
