@@ -67,4 +67,20 @@ describe("copyParams", () => {
     expect(copy.a).toStrictEqual({ b: 1 });
     expect(copy[key]).toBe(shared);
   });
+
+  it("leaves out enumerable properties inherited from a tampered Object.prototype", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.injected = Object.assign(Object.create(null) as object, { admin: true });
+    proto.injectedCall = () => "x";
+    try {
+      const copy = copyParams({ path: "a.ts", nested: { n: 1 } }) as Record<string, unknown>;
+      expect(Object.keys(copy)).toEqual(["path", "nested"]);
+      expect(Object.hasOwn(copy, "injected")).toBe(false);
+      expect(Object.hasOwn(copy.nested as object, "injected")).toBe(false);
+      expect(copy).toStrictEqual({ path: "a.ts", nested: { n: 1 } });
+    } finally {
+      delete proto.injected;
+      delete proto.injectedCall;
+    }
+  });
 });

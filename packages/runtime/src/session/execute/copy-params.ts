@@ -7,7 +7,7 @@ const NOT_PLAIN = Symbol("not plain");
 
 // Captured when this module is evaluated, before any tool module can replace them.
 const getPrototypeOf = Object.getPrototypeOf;
-const keysOf = Object.keys;
+const hasOwn = Object.hasOwn;
 const isArray = Array.isArray;
 const arrayPrototype = Array.prototype;
 const objectPrototype = Object.prototype;
@@ -58,14 +58,16 @@ function copyContainer(value: object, depth: number, budget: { containers: numbe
   if (prototype !== objectPrototype && prototype !== null) return NOT_PLAIN;
   // Each getter runs once, here; an own "__proto__" key stays an own property.
   const copy: Record<string, unknown> = { ...value };
-  const keys = keysOf(copy);
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
+  // for-in over the copy: V8 reads each field through the shape's enum cache (an indexed
+  // Object.keys loop made a megamorphic keyed load per field). It also visits enumerable
+  // keys inherited from a tampered Object.prototype, which are skipped.
+  for (const key in copy) {
     const field = copy[key];
     if (typeof field !== "object" || field === null) {
-      if (typeof field === "function" || typeof field === "symbol") return NOT_PLAIN;
+      if ((typeof field === "function" || typeof field === "symbol") && hasOwn(copy, key)) return NOT_PLAIN;
       continue;
     }
+    if (!hasOwn(copy, key)) continue;
     const copied = copyContainer(field, depth + 1, budget);
     if (copied === NOT_PLAIN) return NOT_PLAIN;
     copy[key] = copied;
