@@ -127,7 +127,11 @@ export function stripSymbols(node: unknown): unknown {
   const keys = Object.keys(node);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
-    copy[key] = stripSymbols((node as Record<string, unknown>)[key]);
+    const value = stripSymbols((node as Record<string, unknown>)[key]);
+    // `copy.__proto__ = …` would set the copy's prototype (a parameter named `__proto__`).
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    else copy[key] = value;
   }
   return copy;
 }
