@@ -2,7 +2,6 @@ import { EventEmitter } from "node:events";
 import {
   ArrayPrototypePush,
   MapPrototypeGet,
-  MapPrototypeHas,
   MapPrototypeSet,
   ObjectIs,
   ReflectApply,
@@ -167,7 +166,8 @@ const PROCESS_EVENTS: readonly string[] = [
 ];
 
 interface Watched {
-  name: string;
+  /** The owner's name (`Array.prototype`); the member's name is built only for a change. */
+  ownerName: string;
   owner: object;
   key: PropertyKey;
   descriptor: PropertyDescriptor | undefined;
@@ -191,8 +191,6 @@ interface WatchedOwner {
 interface Snapshot {
   /** Every watched member, in a flat array: compared after every module. */
   watched: readonly Watched[];
-  /** By member name, only read when an owner gained keys. */
-  properties: Map<string, Watched>;
   owners: readonly WatchedOwner[];
   listeners: Map<string, number>;
 }
@@ -227,22 +225,20 @@ export function watchGlobals(): () => GlobalChange[] {
 }
 
 function takeSnapshot(): Snapshot {
-  const properties = new Map<string, Watched>();
   const watched: Watched[] = [];
   const owners: WatchedOwner[] = [];
-  const add = (name: string, owner: object, key: PropertyKey, removeEnumerableAddition: boolean) => {
-    const member = memberName(name, key);
+  // No member name is built here (one string per member, several hundred): a change builds
+  // its own. Owners and the names listed for each are distinct, so no member comes twice.
+  const add = (ownerName: string, owner: object, key: PropertyKey, removeEnumerableAddition: boolean) => {
     const descriptor = getOwnPropertyDescriptor(owner, key);
-    const entry: Watched = {
-      name: member,
+    ArrayPrototypePush(watched, {
+      ownerName,
       owner,
       key,
       descriptor,
       inherited: descriptor === undefined && key in owner,
       removeEnumerableAddition,
-    };
-    if (!MapPrototypeHas(properties, member)) ArrayPrototypePush(watched, entry);
-    MapPrototypeSet(properties, member, entry);
+    });
   };
   const addOwners = (list: ReadonlyArray<readonly [string, object]>, removeEnumerableAddition: boolean) => {
     for (let index = 0; index < list.length; index++) {
@@ -264,7 +260,7 @@ function takeSnapshot(): Snapshot {
     const event = PROCESS_EVENTS[index] as string;
     MapPrototypeSet(listeners, event, listenerCount(event));
   }
-  return { watched, properties, owners, listeners };
+  return { watched, owners, listeners };
 }
 
 /** True when `now` holds exactly the keys of `before`, in the same order. */
@@ -285,17 +281,21 @@ function compareAndRestore(before: Snapshot): GlobalChange[] {
       if (now === undefined) continue;
       if (watched.inherited) {
         // An own member over an inherited one: remove it, and the inherited one is back.
-        record(watched.name, "replaced", deleteProperty(watched.owner, watched.key));
+        record(
+          memberName(watched.ownerName, watched.key),
+          "replaced",
+          deleteProperty(watched.owner, watched.key),
+        );
         continue;
       }
       // A watched name that did not exist before (e.g. a `WebSocket` polyfill): an addition.
-      record(watched.name, "added", false);
+      record(memberName(watched.ownerName, watched.key), "added", false);
       continue;
     }
     if (now !== undefined && sameDescriptor(watched.descriptor, now)) continue;
     if (now !== undefined && isMaterialisedLazyGlobal(watched, now)) continue;
     const restored = defineProperty(watched.owner, watched.key, watched.descriptor);
-    record(watched.name, now === undefined ? "removed" : "replaced", restored);
+    record(memberName(watched.ownerName, watched.key), now === undefined ? "removed" : "replaced", restored);
   }
   for (let index = 0; index < before.owners.length; index++) {
     const { name, owner, removeEnumerableAddition, keys } = before.owners[index] as WatchedOwner;
@@ -305,8 +305,8 @@ function compareAndRestore(before: Snapshot): GlobalChange[] {
     if (sameKeys(keys, now)) continue;
     for (let at = 0; at < now.length; at++) {
       const key = now[at] as PropertyKey;
+      if (includesKey(keys, key)) continue;
       const member = memberName(name, key);
-      if (MapPrototypeHas(before.properties, member)) continue;
       const descriptor = getOwnPropertyDescriptor(owner, key);
       const remove = removeEnumerableAddition && (descriptor?.enumerable === true || isNeverAdded(key));
       const restored = remove && deleteProperty(owner, key);
@@ -321,6 +321,12 @@ function compareAndRestore(before: Snapshot): GlobalChange[] {
     else if (now < count) record(`process listener "${event}"`, "removed", false);
   }
   return changes;
+}
+
+/** Whether `keys` holds `key` (a plain loop: the built-ins may be tampered with while this runs). */
+function includesKey(keys: readonly PropertyKey[], key: PropertyKey): boolean {
+  for (let index = 0; index < keys.length; index++) if (keys[index] === key) return true;
+  return false;
 }
 
 function isNeverAdded(key: PropertyKey): boolean {
