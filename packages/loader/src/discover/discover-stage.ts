@@ -51,10 +51,6 @@ export function discover(
     ...input,
     onModule: (module) => {
       found[found.length] = module;
-      // The load starts on the first module at once: discovery pauses before its next entry
-      // (a folder's modules are found without waiting, so it would scan up to PACE_EVERY
-      // more entries, with the build stage's checks of each, before the first one loads).
-      if (found.length === 1) sincePause = PACE_EVERY - 1;
       onFound?.(module);
       notify();
     },
