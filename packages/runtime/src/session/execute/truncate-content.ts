@@ -11,6 +11,7 @@ type Block = AgentToolResult["content"][number];
  * budget is returned as is.
  */
 export function truncateContent(result: AgentToolResult, maxChars: number): AgentToolResult {
+  if (withinBudget(result.content, maxChars)) return result;
   let remaining = maxChars;
   let omitted = 0;
   let cutIndex: number | undefined;
@@ -34,6 +35,16 @@ export function truncateContent(result: AgentToolResult, maxChars: number): Agen
   const cut = content[cutIndex] as { type: "text"; text: string };
   content[cutIndex] = { type: "text", text: cut.text + toolCallMessages.truncated(omitted) };
   return { ...result, content };
+}
+
+/** Whether the text blocks together hold at most `maxChars` characters: the usual case, with no copy. */
+function withinBudget(content: readonly Block[], maxChars: number): boolean {
+  let total = 0;
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index] as Block;
+    if (block.type === "text") total += block.text.length;
+  }
+  return total <= maxChars;
 }
 
 /** The first `end` code units of `text`, one fewer when that would split a surrogate pair. */
