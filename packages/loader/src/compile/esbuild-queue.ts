@@ -102,6 +102,8 @@ export class EsbuildQueue {
   #plannedChecked = 0;
   #waiting: Waiting[] = [];
   #flushScheduled = false;
+  /** True once an entry of this batch missed the cache (a cold or partly cold load). */
+  #missed = false;
 
   /**
    * With `groups`, the misses of a complete group are built as one pack straight from the
@@ -120,6 +122,10 @@ export class EsbuildQueue {
    */
   plan(entries: readonly string[]): void {
     this.#planned.push(...entries);
+    // Once the cache has missed, entries found later are checked and built as they come (each
+    // complete group), while the modules found before are evaluated: esbuild runs in its own
+    // process.
+    if (this.#missed) this.#schedule();
   }
 
   /**
@@ -195,11 +201,16 @@ export class EsbuildQueue {
   }
 
   #enqueue(entry: string): Promise<CompiledBundle> {
+    this.#missed = true;
     return safePromise((resolve, reject) => this.#push({ entry, resolve, reject }));
   }
 
   #push(waiting: Waiting): void {
     this.#waiting.push(waiting);
+    this.#schedule();
+  }
+
+  #schedule(): void {
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
     this.#track(
@@ -278,7 +289,12 @@ export class EsbuildQueue {
       for (const waiting of group) waiting.reject(error);
       return;
     }
-    await Promise.all([this.#buildAlone(esbuild, alone), this.#buildPacks(esbuild, requests)]);
+    try {
+      await Promise.all([this.#buildAlone(esbuild, alone), this.#buildPacks(esbuild, requests)]);
+    } catch (error) {
+      // Not a module's fault (those are outcomes): no miss of this flush is left waiting.
+      for (const waiting of group) waiting.reject(error);
+    }
   }
 
   /**
@@ -332,16 +348,16 @@ export class EsbuildQueue {
     requests: PackRequest[],
   ): Promise<void> {
     if (requests.length === 0) return;
-    let outcomes: Awaited<ReturnType<typeof buildSourcePacks>>;
+    let outcomes: Array<Awaited<ReturnType<typeof buildSourcePacks>>[number] | undefined>;
     try {
       outcomes = await buildSourcePacks(
         esbuild,
         requests.map((request) => request.entries),
         join(this.#cacheDir, "bundles"),
       );
-    } catch (error) {
-      for (const request of requests) for (const waiting of request.waiting) waiting.reject(error);
-      return;
+    } catch {
+      // esbuild itself failed (not a module: those are outcomes): each miss on its own.
+      outcomes = requests.map(() => undefined);
     }
     const alone: Waiting[] = [];
     let wrote = false;
