@@ -1,14 +1,17 @@
 // Compares session.execute between two builds of the runtime in one process, so the
 // machine's drift hits both alike:
-//   node bench/runtime/compare-builds.mjs <checkout A> <checkout B>
+//   node bench/runtime/compare-builds.mjs <checkout A> <checkout B> [tracked]
+// With `tracked`, both builds track tool calls (trackToolCalls(), as after loadCustomTools),
+// so Node's promise hooks are on for both, as in every host that loaded tools.
 // Each checkout must be built (packages/runtime/dist) and installed (node_modules). Blocks
 // of 20,000 calls on a TypeBox tool alternate A, B (order flipped every round); the first two
 // rounds are warm-up; prints the median µs per call of each and B/A. Use a worktree of the
 // base commit for A: `git worktree add ../old <commit>` and install it.
-const [a, b] = process.argv.slice(2);
+const [a, b, mode] = process.argv.slice(2);
 const { Type } = await import(`${a}/node_modules/.pnpm/node_modules/@sinclair/typebox/build/esm/index.mjs`);
 const make = async (root) => {
-  const { Session } = await import(`${root}/packages/runtime/dist/index.js`);
+  const { Session, trackToolCalls } = await import(`${root}/packages/runtime/dist/index.js`);
+  if (mode === "tracked") trackToolCalls();
   const tool = {
     name: "t",
     label: "T",
