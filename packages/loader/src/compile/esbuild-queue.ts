@@ -1,48 +1,22 @@
 import { rmSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
-import { sweepOldPacks } from "../build/pack-index.js";
-import { buildSourcePacks } from "../build/source-packs.js";
-import { writeSourcePack } from "../build/write-source-pack.js";
+import { packFromSources } from "../build/pack-from-sources.js";
 import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
 import { settleAll } from "../guards/settle-all.js";
 import { type BuildOutcome, buildEntries } from "./build-entries.js";
-import { bundlePath, packPath, type SourcePackRef, writeBundleIndex } from "./bundle-index.js";
+import { bundlePath, packPath, writeBundleIndex } from "./bundle-index.js";
 import { CompileFailure } from "./compile-failure.js";
+import { type CompiledBundle, compiledBundle } from "./compiled-bundle.js";
 import { findCurrentBundle } from "./current-bundle.js";
+
+export type { CompiledBundle } from "./compiled-bundle.js";
+
 import type { EsbuildBatch } from "./esbuild-batch.js";
 import { esbuildContextHash } from "./esbuild-context.js";
 import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
 import { mapPath, mapsDir, writeBundle } from "./write-bundle.js";
-
-/**
- * A compiled entry, ready to import. Always a null-prototype object (see {@link compiledBundle}):
- * promises resolve with it while tool modules run, and one may have added `Object.prototype.then`.
- */
-export interface CompiledBundle {
-  /** `file:` URL of the cached bundle, named after its key. */
-  url: string;
-  /** The bundle's cache key (see `computeBundleKey`). */
-  key: string;
-  /** True when the bundle came from the cache without running esbuild. */
-  fromCache: boolean;
-  /**
-   * Set when the entry's code is a member of a pack built from the sources: then `url` names
-   * no file (it is the URL its own bundle would have, which identifies its code), and the
-   * bundle is built only if the entry must be imported on its own (see `EsbuildQueue.alone`).
-   */
-  pack: SourcePackRef | undefined;
-}
-
-function compiledBundle(
-  url: string,
-  key: string,
-  fromCache: boolean,
-  pack: SourcePackRef | undefined,
-): CompiledBundle {
-  return { __proto__: null, url, key, fromCache, pack } as CompiledBundle;
-}
 
 interface Waiting {
   entry: string;
@@ -339,66 +313,44 @@ export class EsbuildQueue {
 
   /**
    * Builds each group that has a miss as one pack from the sources (all groups in one esbuild
-   * build), the group's cached members too, so a group has one pack; writes it and its
-   * members' indexes. The misses a pack could not take (see `buildSourcePacks`) get their
-   * own bundles.
+   * build), the group's cached members too, so a group has one pack (see `packFromSources`).
+   * The misses a pack could not take get their own bundles.
    */
   async #buildPacks(
     esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>,
     requests: PackRequest[],
   ): Promise<void> {
     if (requests.length === 0) return;
-    let outcomes: Array<Awaited<ReturnType<typeof buildSourcePacks>>[number] | undefined>;
-    try {
-      outcomes = await buildSourcePacks(
-        esbuild,
-        requests.map((request) => request.entries),
-        join(this.#cacheDir, "bundles"),
-      );
-    } catch {
-      // esbuild itself failed (not a module: those are outcomes): each miss on its own.
-      outcomes = requests.map(() => undefined);
-    }
+    const packed = await packFromSources(
+      esbuild,
+      this.#cacheDir,
+      requests.map((request) => request.entries),
+      this.#context,
+      (entry) => findTsconfig(entry, hash, this.#tsconfigs),
+    );
     const alone: Waiting[] = [];
-    let wrote = false;
-    for (const [at, { entries, waiting }] of requests.entries()) {
-      const outcome = outcomes[at];
-      const built = outcome?.built;
-      if (outcome === undefined || built === undefined) {
-        alone.push(...waiting);
+    for (const [at, { waiting }] of requests.entries()) {
+      const group = packed[at] ?? { status: "alone" };
+      if (group.status !== "packed") {
+        if (group.status === "alone") alone.push(...waiting);
+        else for (const one of waiting) one.reject(group.error);
         continue;
       }
-      let written: ReturnType<typeof writeSourcePack>;
-      try {
-        written = writeSourcePack(this.#cacheDir, entries, { ...outcome, built }, this.#context, (entry) =>
-          findTsconfig(entry, hash, this.#tsconfigs),
-        );
-      } catch (error) {
-        for (const one of waiting) one.reject(error);
-        continue;
-      }
-      wrote = true;
       // A pack this batch wrote may be replaced by a later one (a group packed in part, then whole).
-      for (const id of written.replaced) {
+      for (const id of group.replaced) {
         this.#writtenPacks.delete(id);
         this.#replacedPacks.add(id);
       }
-      this.#writtenPacks.add(written.id);
+      this.#writtenPacks.add(group.id);
       for (const one of waiting) {
-        const member = written.members.get(one.entry);
+        const member = group.members.get(one.entry);
         if (member === undefined) alone.push(one);
-        else
-          one.resolve(
-            compiledBundle(
-              pathToFileURL(bundlePath(this.#cacheDir, member.key)).href,
-              member.key,
-              false,
-              member.pack,
-            ),
-          );
+        else {
+          const url = pathToFileURL(bundlePath(this.#cacheDir, member.key)).href;
+          one.resolve(compiledBundle(url, member.key, false, member.pack));
+        }
       }
     }
-    if (wrote) sweepOldPacks(this.#cacheDir);
     await this.#buildAlone(esbuild, alone);
   }
 
