@@ -49,8 +49,14 @@ export function discover(
   let sincePause = 0;
   const done = discoverToolModules({
     ...input,
-    onModule: (module) => {
+    onModule: (module, inSubfolder) => {
       found[found.length] = module;
+      // A first module found in a subfolder starts loading at once: discovery pauses before
+      // its next entry (subfolders are settled without waiting, so it would scan up to
+      // PACE_EVERY more, with the build stage's check of each, before the first one loads).
+      // Not for a folder's own files: those are all found before its first module loads, so
+      // the build stage's first group of them is complete when its first member is needed.
+      if (found.length === 1 && inSubfolder) sincePause = PACE_EVERY - 1;
       onFound?.(module);
       notify();
     },

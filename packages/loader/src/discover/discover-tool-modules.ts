@@ -24,9 +24,10 @@ export interface DiscoverToolModulesOptions {
   fileSystem?: DiscoveryFileSystem;
   /**
    * @internal Called with each module as soon as it is found, in discovery order (the load's
-   * later stages start on it while discovery goes on; see `discover`).
+   * later stages start on it while discovery goes on; see `discover`); `inSubfolder` when it
+   * is a subfolder's index file (not a file of a scanned folder itself, nor a listed entry).
    */
-  onModule?: (module: DiscoveredModule) => void;
+  onModule?: (module: DiscoveredModule, inSubfolder: boolean) => void;
   /**
    * @internal Called before each entry of a scanned folder; when it returns a promise,
    * discovery waits for it (the discover stage lets the first modules load between entries).
@@ -46,7 +47,7 @@ interface DiscoveryState {
   diagnostics: Diagnostic[];
   seen: Set<string>;
   manifestsInProgress: Set<string>;
-  onModule: ((module: DiscoveredModule) => void) | undefined;
+  onModule: ((module: DiscoveredModule, inSubfolder: boolean) => void) | undefined;
   pace: (() => Promise<void> | undefined) | undefined;
 }
 
@@ -206,7 +207,7 @@ function visitIndexFile(
     const found = realDirectory === undefined ? "unknown" : findPlainFile(state, path);
     if (found === "missing") continue;
     if (found === "file") {
-      addModule(state, path, childPath(realDirectory as string, name));
+      addModule(state, path, childPath(realDirectory as string, name), true);
       return undefined;
     }
     let kind: EntryKind;
@@ -221,7 +222,7 @@ function visitIndexFile(
       return undefined;
     }
     if (kind === "directory") continue;
-    if (kind === "file") addModule(state, path);
+    if (kind === "file") addModule(state, path, undefined, true);
     else reportNotRegular(state, path);
     return undefined;
   }
@@ -331,8 +332,8 @@ function findPlainFile(state: DiscoveryState, path: string): "file" | "missing" 
   }
 }
 
-/** Adds a module found at `path`; `resolvedPath` when its real path is already known. */
-function addModule(state: DiscoveryState, path: string, knownRealPath?: string): void {
+/** Adds a module found at `path`; `knownRealPath` when its real path is already known. */
+function addModule(state: DiscoveryState, path: string, knownRealPath?: string, inSubfolder = false): void {
   let resolvedPath: string;
   try {
     resolvedPath = knownRealPath ?? state.fileSystem.realpath(path);
@@ -344,7 +345,7 @@ function addModule(state: DiscoveryState, path: string, knownRealPath?: string):
   state.seen.add(resolvedPath);
   const module = { path, resolvedPath };
   state.modules.push(module);
-  state.onModule?.(module);
+  state.onModule?.(module, inSubfolder);
 }
 
 function realPathOrUndefined(state: DiscoveryState, path: string): string | undefined {
