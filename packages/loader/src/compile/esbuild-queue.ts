@@ -78,6 +78,9 @@ export class EsbuildQueue {
   #flushScheduled = false;
   /** True once an entry of this batch missed the cache (a cold or partly cold load). */
   #missed = false;
+  /** Builds running, and whether entries planned meanwhile wait for them to end. */
+  #building = 0;
+  #flushAfterBuild = false;
 
   /**
    * With `groups`, the misses of a complete group are built as one pack straight from the
@@ -97,9 +100,11 @@ export class EsbuildQueue {
   plan(entries: readonly string[]): void {
     this.#planned.push(...entries);
     // Once the cache has missed, entries found later are checked and built as they come (each
-    // complete group), while the modules found before are evaluated: esbuild runs in its own
-    // process.
-    if (this.#missed) this.#schedule();
+    // complete group), while the modules found before are evaluated (esbuild runs in its own
+    // process); one such build at a time, so the first one is not slowed down by the next.
+    if (!this.#missed) return;
+    if (this.#building > 0) this.#flushAfterBuild = true;
+    else this.#schedule();
   }
 
   /**
@@ -201,6 +206,19 @@ export class EsbuildQueue {
   }
 
   async #flush(): Promise<void> {
+    this.#building += 1;
+    try {
+      await this.#flushOnce();
+    } finally {
+      this.#building -= 1;
+      if (this.#building === 0 && this.#flushAfterBuild) {
+        this.#flushAfterBuild = false;
+        this.#schedule();
+      }
+    }
+  }
+
+  async #flushOnce(): Promise<void> {
     // Check the planned entries nobody asked for yet; their misses join this build (each
     // check queues itself after a microtask, so give them one turn of the event loop).
     let ahead = false;
