@@ -159,7 +159,12 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     // of the microtask queue still runs before the built-ins check, as after an async one, so
     // what the factory queued there is this module's doing.
     const producing = runGuardedStep(() => factory(step.api), step.factoryTimeoutMs, step.faults);
-    const produced = await (IsPromise(producing) ? producing : settledWith(producing));
+    let produced: Awaited<typeof producing>;
+    if (IsPromise(producing)) produced = await producing;
+    else {
+      await TURN;
+      produced = producing;
+    }
     restore();
     if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
     if (produced.status === "timeout") {
@@ -207,10 +212,8 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   }
 }
 
-/** A promise already fulfilled with `value` that is safe to await (see `safePromise`). */
-function settledWith<T>(value: T): Promise<T> {
-  return safePromise<T>((resolve) => resolve(value));
-}
+/** One turn of the microtask queue, safe to await while built-ins are tampered with (see `safePromise`). */
+const TURN: Promise<void> = safePromise<void>((resolve) => resolve());
 
 function fail(diagnostic: Diagnostic): ModuleOutcome {
   return { __proto__: null, ok: false, diagnostic } as ModuleOutcome;
