@@ -6,7 +6,7 @@
 // Ajv written by `writeAjvFile`. (The MCP SDK's own import of Ajv stays in its lazy chunks.)
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { writeCommonJsFile } from "./commonjs-file.mjs";
 
 /** The file the lazy `loadAjv` requires, in the bundle's folder. */
 const AJV_FILE = "ajv.cjs";
@@ -47,14 +47,5 @@ export function lazyAjv(found) {
  * @param {string} outDir
  */
 export async function writeAjvFile(loadAjvPath, outDir) {
-  await build({
-    entryPoints: [createRequire(loadAjvPath).resolve("ajv")],
-    outfile: join(outDir, AJV_FILE),
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    minify: true,
-    logLevel: "warning",
-  });
+  await writeCommonJsFile(createRequire(loadAjvPath).resolve("ajv"), join(outDir, AJV_FILE));
 }

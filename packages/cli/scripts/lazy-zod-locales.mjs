@@ -5,7 +5,7 @@
 // build of the same locale files made by `writeLocalesFile` from the same zod folder.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { build } from "esbuild";
+import { writeCommonJsFile } from "./commonjs-file.mjs";
 
 /** `export { default as de } from "./de.js";`, the one form zod's locales index uses. */
 const LOCALE_EXPORT = /^export \{ default as ([A-Za-z_$][\w$]*) \} from "\.\/([\w-]+)\.js";$/;
@@ -51,16 +51,7 @@ export function lazyZodLocales(found) {
  * @param {string} outDir
  */
 export async function writeLocalesFile(index, outDir) {
-  await build({
-    entryPoints: [index],
-    outfile: join(outDir, LOCALES_FILE),
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    minify: true,
-    logLevel: "warning",
-  });
+  await writeCommonJsFile(index, join(outDir, LOCALES_FILE));
 }
 
 /**
