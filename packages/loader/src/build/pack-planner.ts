@@ -14,8 +14,11 @@ type Esbuild = typeof import("esbuild");
 
 /** Most entries one pack holds. */
 const MAX_PACK_SIZE = 32;
-/** Most entries the first pack of a load holds: the first tool is ready sooner. */
-const MAX_FIRST_PACK_SIZE = 8;
+/**
+ * Most entries the first group of a load holds: one, so the first module is built and
+ * imported on its own (a group of one is no pack) and the first tool is ready soonest.
+ */
+const MAX_FIRST_PACK_SIZE = 1;
 /** On average one entry in this many ends a pack (see {@link PackPlanner}). */
 const PACK_BOUNDARY_EVERY = 16;
 
@@ -52,9 +55,9 @@ function openChunk(): Chunk {
  * one file per pack instead of one per tool, and no tool code runs before its own turn.
  *
  * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about
- * one in {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries (8 for the first
- * pack, so the first tools are ready sooner), so adding or removing a tool changes the pack
- * around it (and the next one, within the first 8). A pack is written once per set of bundle
+ * one in {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries (the first group
+ * is the first entry alone, see {@link MAX_FIRST_PACK_SIZE}), so adding or removing a tool
+ * changes the pack around it. A pack is written once per set of bundle
  * keys and found by name afterwards. Entries not planned, packs with fewer than two bundles,
  * bundles the pack cannot wrap, packs with a member this process evaluated already, and
  * every member of a pack that cannot be written or imported are imported on their own,

@@ -274,6 +274,11 @@ export class EsbuildQueue {
       this.#packedInPart.add(entries);
       this.#track(PromisePrototypeThen(entries.complete, () => this.#repack(entries), noop));
     }
+    // A group of one is no pack: its entry gets its own bundle, in parallel with the packs.
+    for (const request of requests.splice(0)) {
+      if (request.entries.length >= 2) requests.push(request);
+      else alone.push(...request.waiting);
+    }
     let esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
     try {
       esbuild = await this.#batch.esbuild();
