@@ -3,9 +3,12 @@ import type { RegisteredTool, ToolRegistry } from "../tool-registry.js";
 import { failed } from "./tool-call.js";
 import { toolCallMessages } from "./tool-call-messages.js";
 
+// Captured when this module is evaluated: a tool module cannot change how a lookup is read.
+const hasOwn = Object.hasOwn;
+
 /**
  * Finds the called tool; an unknown name ends the call with the list of available tools (a
- * result, told apart by the registry entry's `execute`). No wrapper object per call.
+ * result, told apart by the registry entry's own `execute`). No wrapper object per call.
  */
 export function lookupTool(
   registry: ToolRegistry,
@@ -15,7 +18,10 @@ export function lookupTool(
   return registry.get(name) ?? failed(toolCallMessages.unknownTool(name, available())).result;
 }
 
-/** Whether {@link lookupTool} found the tool. */
+/**
+ * Whether {@link lookupTool} found the tool. An own property, not `in`: an `execute` a tool
+ * module put on `Object.prototype` would make every result look like a registered tool.
+ */
 export function isRegistered(lookup: RegisteredTool | AgentToolResult): lookup is RegisteredTool {
-  return "execute" in lookup;
+  return hasOwn(lookup, "execute");
 }
