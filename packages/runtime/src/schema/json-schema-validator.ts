@@ -14,8 +14,19 @@ import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
  */
 let ajv: Ajv | undefined;
 
-function instance(): Ajv {
-  ajv ??= new (loadAjv().Ajv)({
+function instance(typeboxReason: string): Ajv {
+  if (ajv !== undefined) return ajv;
+  let Constructor: typeof Ajv;
+  try {
+    Constructor = loadAjv().Ajv;
+  } catch (error) {
+    // Not the schema's fault: say that Tooldock's own copy of Ajv is missing, and where to look.
+    throw invalidSchema(
+      `The schema needs a JSON Schema validator (TypeBox's compiler cannot compile it: ${typeboxReason}), and Tooldock could not load its copy of Ajv (${describeError(error)}). Tooldock's installation is incomplete: reinstall it (the CLI's bundle ships dist/bundle/ajv.cjs beside tooldock.js; @tooldock/runtime depends on "ajv"), or build the schema from TypeBox types its compiler can compile.`,
+      error,
+    );
+  }
+  ajv = new Constructor({
     allErrors: true,
     strict: false,
     validateFormats: false,
@@ -37,7 +48,7 @@ export function compileJsonSchema(
   typeboxReason: string,
 ): JsonSchemaCheck {
   let validate: ValidateFunction;
-  const ajv = instance();
+  const ajv = instance(typeboxReason);
   try {
     validate = ajv.compile(jsonSchema);
     // Ajv caches what it compiled by schema object; the tool keeps the function, so drop the
