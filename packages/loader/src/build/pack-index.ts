@@ -36,7 +36,7 @@ export function sweepOldPacks(cacheDir: string, now: number = Date.now()): void 
   };
   sweep(join(cacheDir, "bundles"), (name) => /^pack-[0-9a-f]{40}\.mjs$/.test(name));
   sweep(join(cacheDir, "maps"), (name) => /^pack-[0-9a-f]{40}\.mjs\.map$/.test(name));
-  sweep(join(cacheDir, "packs"), (name) => /^[0-9a-f]{32}\.json$/.test(name));
+  sweep(join(cacheDir, "packs"), (name) => /^(?:[0-9a-f]{32}|source-[0-9a-f]{40})\.json$/.test(name));
 }
 
 /**

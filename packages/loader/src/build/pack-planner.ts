@@ -1,7 +1,7 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bundlePath, packPath, type SourcePackRef } from "../compile/bundle-index.js";
+import { bundlePath, packPath, type SourcePackRef, sourcePackKeysPath } from "../compile/bundle-index.js";
 import { isOwnPrivateFile } from "../compile/cache-folder.js";
 import type { CompiledBundle } from "../compile/compiled-bundle.js";
 import type { EntryGroup, EntryGroups } from "../compile/esbuild-queue.js";
@@ -168,12 +168,7 @@ export class PackPlanner implements EntryGroups {
     const path = packPath(this.#cacheDir, ref.id);
     let pack = sourcePacks.get(path);
     if (pack === undefined) {
-      // Evaluated by an earlier load (not one this batch imported on its own before its group was complete).
-      const reloaded = ref.keys.some((key, at) => {
-        if (at === ref.index || key === "") return false;
-        const url = pathToFileURL(bundlePath(this.#cacheDir, key)).href;
-        return evaluations.has(url) && !this.#evaluatedHere.has(url);
-      });
+      const reloaded = this.#evaluatedByEarlierLoad(ref.id, ref.index);
       if (reloaded) return preparedModule(() => this.#evaluateOnce(bundle.url, importAlone));
       pack = new LoadedPack(path, [], () => sourcePacks.delete(path));
       sourcePacks.set(path, pack);
@@ -182,6 +177,28 @@ export class PackPlanner implements EntryGroups {
     return preparedModule(() =>
       this.#evaluateOnce(bundle.url, () => loaded.evaluate(ref.index, importAlone)),
     );
+  }
+
+  /**
+   * Whether an earlier load of this process evaluated a member of pack `id` other than
+   * `index` (not one this batch imported on its own before its group was complete). Reads the
+   * pack's member keys only when an earlier load evaluated anything at all (a reload).
+   */
+  #evaluatedByEarlierLoad(id: string, index: number): boolean {
+    if (evaluations.size === this.#evaluatedHere.size) return false;
+    let keys: unknown;
+    try {
+      keys = (JSON.parse(readFileSync(sourcePackKeysPath(this.#cacheDir, id), "utf8")) as { keys?: unknown })
+        .keys;
+    } catch {
+      return true; // unknown members: import this one on its own, as after an edit
+    }
+    if (!ArrayIsArray(keys)) return true;
+    return keys.some((key, at) => {
+      if (at === index || typeof key !== "string" || key === "") return false;
+      const url = pathToFileURL(bundlePath(this.#cacheDir, key)).href;
+      return evaluations.has(url) && !this.#evaluatedHere.has(url);
+    });
   }
 
   /** {@link evaluateOnce}, remembering the bundles this batch evaluated first. */

@@ -5,6 +5,7 @@ import {
   packPath,
   readBundleIndex,
   type SourcePackRef,
+  sourcePackKeysPath,
 } from "../compile/bundle-index.js";
 import { CacheWriteError } from "../compile/cache-write-error.js";
 import type { TsconfigSnapshot } from "../compile/find-tsconfig.js";
@@ -48,12 +49,16 @@ export function writeSourcePack(
   try {
     writeFileAtomicSync(mapPath(cacheDir, `pack-${id}`), outcome.built.map);
     writeFileAtomicSync(
+      sourcePackKeysPath(cacheDir, id),
+      JSON.stringify({ keys: keys.map((key) => key ?? "") }),
+    );
+    writeFileAtomicSync(
       packPath(cacheDir, id),
       `${outcome.built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`,
     );
     for (const [at, index] of indexes.entries()) {
       if (index === undefined) continue;
-      const pack: SourcePackRef = { id, index: at, keys: keys.map((key) => key ?? "") };
+      const pack: SourcePackRef = { id, index: at };
       const previous = readBundleIndex(cacheDir, index.entry);
       writeFileAtomicSync(indexPath(cacheDir, index.entry), JSON.stringify({ ...index, pack }));
       removeReplacedBundle(cacheDir, previous?.pack === undefined ? previous : undefined, index.key);

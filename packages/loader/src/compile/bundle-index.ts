@@ -25,9 +25,9 @@ export interface BundleIndexEntry {
   externals: string[];
   /**
    * Set when the entry's code lives in a pack built from the sources (see `buildSourcePacks`)
-   * instead of its own bundle: the pack, the entry's place in its `members`, and the keys of
-   * all its members (a process that evaluated one of them already imports this one on its
-   * own). Not in the key: the key says what the code was built from, not where it is.
+   * instead of its own bundle: the pack and the entry's place in its `members` (the keys of
+   * all members are in `<cacheDir>/packs/source-<id>.json`, read only on a reload). Not in
+   * the key: the key says what the code was built from, not where it is.
    */
   pack?: SourcePackRef;
 }
@@ -36,7 +36,11 @@ export interface BundleIndexEntry {
 export interface SourcePackRef {
   id: string;
   index: number;
-  keys: string[];
+}
+
+/** Where the member keys of a pack built from the sources are recorded. */
+export function sourcePackKeysPath(cacheDir: string, id: string): string {
+  return join(cacheDir, "packs", `source-${id}.json`);
 }
 
 /** Where the bundle of a key lives (its source map is beside it, `<bundle>.map`). */

@@ -5,7 +5,7 @@ import { packFromSources } from "../build/pack-from-sources.js";
 import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
 import { settleAll } from "../guards/settle-all.js";
 import { type BuildOutcome, buildEntries } from "./build-entries.js";
-import { bundlePath, packPath, writeBundleIndex } from "./bundle-index.js";
+import { bundlePath, packPath, sourcePackKeysPath, writeBundleIndex } from "./bundle-index.js";
 import { CompileFailure } from "./compile-failure.js";
 import { type CompiledBundle, compiledBundle } from "./compiled-bundle.js";
 import { findCurrentBundle } from "./current-bundle.js";
@@ -158,6 +158,7 @@ export class EsbuildQueue {
       if (this.#writtenPacks.has(id)) continue;
       rmSync(packPath(this.#cacheDir, id), { force: true });
       rmSync(mapPath(this.#cacheDir, `pack-${id}`), { force: true });
+      rmSync(sourcePackKeysPath(this.#cacheDir, id), { force: true });
     }
     this.#replacedPacks.clear();
   }
