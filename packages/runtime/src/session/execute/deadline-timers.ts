@@ -2,15 +2,17 @@ import type { CallAbort } from "./call-abort.js";
 
 // Captured when this module is evaluated: a tool module cannot change how deadlines are armed.
 const nextTick = process.nextTick;
+/** The fallback when the global `setTimeout` (read at arming, so fake timers drive deadlines) throws. */
+const setTimeoutIntrinsic = setTimeout;
 
 /** A timer that stops `call` when it fires; `call` is cleared when the call ends first. */
 export class DeadlineTimer {
   call: CallAbort | undefined;
   readonly timeout: ReturnType<typeof setTimeout>;
 
-  constructor(call: CallAbort, timeoutMs: number) {
+  constructor(call: CallAbort, timeoutMs: number, start: typeof setTimeout = setTimeout) {
     this.call = call;
-    this.timeout = setTimeout(onDeadline, timeoutMs, this);
+    this.timeout = start(onDeadline, timeoutMs, this);
   }
 }
 
@@ -63,7 +65,7 @@ export class DeadlineTimers {
     const waiting = this.#waiting;
     for (let index = 0; index < waiting.length; index++) {
       const call = waiting[index] as CallAbort;
-      if (!call.ended && !this.#closed) call.deadlineTimer = this.#arm(call);
+      if (!call.ended && !this.#closed) call.deadlineTimer = this.#armOrFallBack(call);
     }
     waiting.length = 0;
   }
@@ -95,12 +97,26 @@ export class DeadlineTimers {
     this.#spare = undefined;
   }
 
+  /**
+   * `#arm`, or a timer of the `setTimeout` captured at load when that
+   * throws (a tool replaced the global one): this runs in a `nextTick`, where a throw would be
+   * an uncaught exception of the host, and the call would have no deadline.
+   */
+  #armOrFallBack(call: CallAbort): DeadlineTimer {
+    try {
+      return this.#arm(call);
+    } catch {
+      return new DeadlineTimer(call, this.timeoutMs, setTimeoutIntrinsic);
+    }
+  }
+
   #arm(call: CallAbort): DeadlineTimer {
     const spare = this.#spare;
     if (spare === undefined) return new DeadlineTimer(call, this.timeoutMs);
     this.#spare = undefined;
-    spare.call = call;
+    // The call is set once the timer runs again: a spare that fails to re-arm stops no one.
     spare.timeout.refresh().ref();
+    spare.call = call;
     return spare;
   }
 }
