@@ -29,7 +29,7 @@ const importStart = performance.now();
 const typebox = await import(packageUrl("@sinclair/typebox"));
 const zod = await import(packageUrl("zod"));
 const sdk = await import(packageUrl("@tooldock/sdk"));
-const isTooldock = task.variant.startsWith("tooldock-") || task.variant === "prototype-warm";
+const isTooldock = task.variant.startsWith("tooldock-");
 const isJiti = task.variant.startsWith("jiti-");
 const loader = isTooldock ? await import(packageUrl("@tooldock/loader")) : undefined;
 const runtime = isTooldock ? await import(packageUrl("@tooldock/runtime")) : undefined;
@@ -165,19 +165,6 @@ switch (task.variant) {
     tools = result.tools.map((/** @type {any} */ loaded) => loaded.tool);
     extra.diagnostics = result.diagnostics.length;
     if (result.diagnostics.length > 0) extra.firstDiagnostic = result.diagnostics[0];
-    break;
-  }
-  case "prototype-warm": {
-    const { loadWithPrototype } = await import("./prototype-warm.mjs");
-    tools = await loadWithPrototype({
-      toolsDir: task.toolsDir,
-      cacheDir: String(task.cacheDir),
-      session: new runtime.Session({ cwd: task.toolsDir }),
-      pi,
-      onReady() {
-        if (Number.isNaN(firstMs)) firstMs = performance.now() - start;
-      },
-    });
     break;
   }
   default:

@@ -23,11 +23,6 @@ export const LOAD_VARIANTS = [
   { id: "native-bundle-seq", label: "native import(), pre-bundled, one at a time", tooldock: false },
   { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
   { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
-  {
-    id: "prototype-warm",
-    label: "prototype of the proposed warm-path fixes on Tooldock's cache (not Tooldock)",
-    tooldock: true,
-  },
   { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true, maxN: 100 },
   { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true, maxN: 10 },
   { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false, maxN: 100 },
@@ -103,18 +98,17 @@ export async function runLoadBenchmark(options) {
       const warmCache = {
         "jiti-fscache": join(dir, "cache-jiti"),
         "tooldock-esbuild-warm": join(dir, "cache-tooldock"),
-        "prototype-warm": join(dir, "cache-tooldock"),
         "tooldock-jiti-warm": join(dir, "cache-tooldock-jiti"),
       };
       const measured = variants.filter((variant) => variant.maxN === undefined || n <= variant.maxN);
       /** @type {Record<string, { runs: any[]; errors: string[] }>} */
       const samples = Object.fromEntries(measured.map((variant) => [variant.id, { runs: [], errors: [] }]));
 
-      // Setup, not timed: fill the warm caches once (the prototype reads Tooldock's).
+      // Setup, not timed: fill the warm caches once.
       /** @type {Array<[string, string[]]>} */
       const primers = [
         ["jiti-fscache", ["jiti-fscache"]],
-        ["tooldock-esbuild-warm", ["tooldock-esbuild-warm", "prototype-warm"]],
+        ["tooldock-esbuild-warm", ["tooldock-esbuild-warm"]],
         ["tooldock-jiti-warm", ["tooldock-jiti-warm"]],
       ];
       await inParallel(primers, options.parallel, async ([variant, users]) => {

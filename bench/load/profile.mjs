@@ -29,10 +29,7 @@ try {
   await writeFile(taskFile, JSON.stringify({ ...generated, ...floors, n }));
   const pick = { variant, cacheDir };
   if (!variant.endsWith("-cold")) {
-    // The prototype reads the cache Tooldock's esbuild compiler writes.
-    const primer = variant === "prototype-warm" ? "tooldock-esbuild-warm" : variant;
-    const prime = () =>
-      runChild(["--expose-gc", childScript, taskFile, JSON.stringify({ ...pick, variant: primer })]);
+    const prime = () => runChild(["--expose-gc", childScript, taskFile, JSON.stringify(pick)]);
     await prime();
     // Files changed less than 2 s before the cache recorded them get no stat fingerprint, so the
     // first warm run hashes them and writes fresh fingerprints: prime again once they are older,
