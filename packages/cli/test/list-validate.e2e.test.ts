@@ -54,9 +54,15 @@ describe("tooldock list / validate on the examples", () => {
       "path",
       "hidden",
       "deferrable",
+      "annotations",
       "parameters",
     ]);
-    expect(rename).toMatchObject({ deferrable: true, hidden: false, parameters: { type: "object" } });
+    expect(rename).toMatchObject({
+      deferrable: true,
+      hidden: false,
+      annotations: { title: rename.label, readOnlyHint: true },
+      parameters: { type: "object" },
+    });
     expect(rename.path).toBe(join(examplesDir, "tools/batch-rename-preview.ts"));
   });
 

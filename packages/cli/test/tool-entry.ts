@@ -8,5 +8,6 @@ export const toolEntry = (name: string, path: string): ToolEntry => ({
   path,
   hidden: false,
   deferrable: false,
+  annotations: { title: name },
   parameters: { type: "object" },
 });

@@ -1,7 +1,12 @@
 // The report channel of `validate --isolate`: how one child process tells the parent what the
 // loader found. The child runs untrusted code, so the parent trusts nothing it reads here
 // until it has checked it: the size, the JSON, the schema, the run's nonce and the order.
-import { DIAGNOSTIC_ERROR_CODES, type Diagnostic, type DiagnosticLocation } from "@tooldock/sdk";
+import {
+  DIAGNOSTIC_ERROR_CODES,
+  type Diagnostic,
+  type DiagnosticLocation,
+  type ToolAnnotations,
+} from "@tooldock/sdk";
 import type { ToolEntry } from "../report/report-types.js";
 
 /** What the parent asks one child process to load (passed as its single argument, JSON). */
@@ -91,13 +96,37 @@ function parseDiagnostic(value: unknown): Diagnostic | undefined {
 /** A tool entry rebuilt from its known fields only, or `undefined` when one is malformed. */
 function parseToolEntry(value: unknown): ToolEntry | undefined {
   if (!isRecord(value)) return undefined;
-  const { name, label, description, path, hidden, deferrable, parameters } = value;
+  const { name, label, description, path, hidden, deferrable, parameters, outputSchema } = value;
   if (typeof name !== "string" || typeof label !== "string" || typeof description !== "string")
     return undefined;
   if (typeof path !== "string" || typeof hidden !== "boolean" || typeof deferrable !== "boolean")
     return undefined;
-  if (!isRecord(parameters)) return undefined;
-  return { name, label, description, path, hidden, deferrable, parameters };
+  const annotations = parseAnnotations(value.annotations);
+  if (annotations === undefined || !isRecord(parameters)) return undefined;
+  if (outputSchema !== undefined && !isRecord(outputSchema)) return undefined;
+  const entry: ToolEntry = { name, label, description, path, hidden, deferrable, annotations, parameters };
+  if (outputSchema !== undefined) entry.outputSchema = outputSchema;
+  return entry;
+}
+
+/** The hints of MCP's `ToolAnnotations`; with `title`, the only keys an entry's annotations have. */
+const ANNOTATION_HINTS: readonly string[] = [
+  "readOnlyHint",
+  "destructiveHint",
+  "idempotentHint",
+  "openWorldHint",
+];
+
+/** Annotations rebuilt from known keys of the right type, or `undefined` when one is not. */
+function parseAnnotations(value: unknown): ToolAnnotations | undefined {
+  if (!isRecord(value)) return undefined;
+  const annotations: Record<string, string | boolean> = {};
+  for (const [key, field] of Object.entries(value)) {
+    const expected = key === "title" ? "string" : ANNOTATION_HINTS.includes(key) ? "boolean" : undefined;
+    if (expected === undefined || typeof field !== expected) return undefined;
+    annotations[key] = field as string | boolean;
+  }
+  return annotations as ToolAnnotations;
 }
 
 function parseList<T>(value: unknown, parse: (item: unknown) => T | undefined, what: string): Parsed<T[]> {

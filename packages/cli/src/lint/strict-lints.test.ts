@@ -17,6 +17,7 @@ const tool = (overrides: Partial<ToolEntry>): ToolEntry => ({
   path: "/tools/good.ts",
   hidden: false,
   deferrable: false,
+  annotations: { title: "Good" },
   parameters: strictParameters,
   ...overrides,
 });

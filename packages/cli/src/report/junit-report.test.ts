@@ -11,6 +11,7 @@ const tool = (name: string, path: string): ToolEntry => ({
   path,
   hidden: false,
   deferrable: false,
+  annotations: {},
   parameters: { type: "object", properties: {} },
 });
 

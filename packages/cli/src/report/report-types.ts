@@ -1,4 +1,4 @@
-import type { Diagnostic } from "@tooldock/sdk";
+import type { Diagnostic, ToolAnnotations } from "@tooldock/sdk";
 
 /** One loaded tool as the reports show it (docs/contract.md §6, `tools[]`). */
 export interface ToolEntry {
@@ -9,8 +9,15 @@ export interface ToolEntry {
   path: string;
   hidden: boolean;
   deferrable: boolean;
+  /**
+   * The annotations MCP clients are given (`tooldock mcp`): `title` (the label), Tooldock's
+   * defaults (a deferrable tool is read-only), then what the tool declared, which wins.
+   */
+  annotations: ToolAnnotations;
   /** JSON Schema of the parameters. */
   parameters: Record<string, unknown>;
+  /** JSON Schema of the tool's `structuredContent`, when it declares an `outputSchema`. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** What a load produced, in the shape every reporter reads. */

@@ -32,6 +32,7 @@ const load: LoadReport = {
       path: `${cwd}/tools/good.ts`,
       hidden: false,
       deferrable: false,
+      annotations: {},
       parameters: { type: "object", properties: {} },
     },
   ],
