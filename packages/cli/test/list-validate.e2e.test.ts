@@ -4,6 +4,7 @@ import type { Diagnostic } from "@tooldock/sdk";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, brokenDir, EXAMPLE_TOOL_NAMES, examplesDir, runCli, tempDir } from "./cli-process.js";
+import { TOOL_ENTRY_KEYS } from "./tool-entry.js";
 
 // Every load fault the fixture folder holds, by module file; plus two paths given directly.
 const EXPECTED_ERRORS: Array<[string, string]> = [
@@ -47,16 +48,7 @@ describe("tooldock list / validate on the examples", () => {
     });
     expect(report.tools.map((tool: { name: string }) => tool.name)).toEqual(EXAMPLE_TOOL_NAMES);
     const rename = report.tools[0];
-    expect(Object.keys(rename)).toEqual([
-      "name",
-      "label",
-      "description",
-      "path",
-      "hidden",
-      "deferrable",
-      "annotations",
-      "parameters",
-    ]);
+    expect(Object.keys(rename)).toEqual(TOOL_ENTRY_KEYS);
     expect(rename).toMatchObject({
       deferrable: true,
       hidden: false,

@@ -11,3 +11,15 @@ export const toolEntry = (name: string, path: string): ToolEntry => ({
   annotations: { title: name },
   parameters: { type: "object" },
 });
+
+/** The keys of a report's tool entry, in order (`outputSchema` follows when the tool declares one). */
+export const TOOL_ENTRY_KEYS: readonly string[] = [
+  "name",
+  "label",
+  "description",
+  "path",
+  "hidden",
+  "deferrable",
+  "annotations",
+  "parameters",
+];

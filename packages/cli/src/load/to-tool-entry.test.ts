@@ -1,6 +1,7 @@
 import { ToolHost } from "@tooldock/loader";
 import { textResult } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
+import { TOOL_ENTRY_KEYS } from "../../test/tool-entry.js";
 import { toToolEntry } from "./to-tool-entry.js";
 
 // TypeBox as a tool gets it (`pi.typebox`): the CLI itself does not depend on it.
@@ -25,17 +26,7 @@ describe("toToolEntry", () => {
       path: "tools/word-count.ts",
       resolvedPath: "/work/tools/word-count.ts",
     });
-    expect(Object.keys(entry)).toEqual([
-      "name",
-      "label",
-      "description",
-      "path",
-      "hidden",
-      "deferrable",
-      "annotations",
-      "parameters",
-      "outputSchema",
-    ]);
+    expect(Object.keys(entry)).toEqual([...TOOL_ENTRY_KEYS, "outputSchema"]);
     expect(entry.annotations).toEqual({ title: "Word count", idempotentHint: true });
     expect(entry.outputSchema).toMatchObject({
       type: "object",
