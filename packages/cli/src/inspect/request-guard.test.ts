@@ -33,8 +33,11 @@ describe("inspect request guard", () => {
   });
 
   it("knows loopback hosts and writes IPv6 addresses in brackets", () => {
-    expect(["127.0.0.1", "127.1.2.3", "localhost", "::1"].every(isLoopbackHost)).toBe(true);
-    expect(isLoopbackHost("0.0.0.0")).toBe(false);
+    const loopback = ["127.0.0.1", "127.1.2.3", "localhost", "LocalHost", "::1", "[::1]", "0:0:0:0:0:0:0:1"];
+    expect(loopback.filter((host) => !isLoopbackHost(host))).toEqual([]);
+    expect(["::ffff:127.0.0.1", "[::ffff:127.9.8.7]", "::ffff:7f00:1"].every(isLoopbackHost)).toBe(true);
+    const others = ["0.0.0.0", "::", "::2", "::ffff:10.0.0.1", "128.0.0.1", "localhost.evil.example", "[::1"];
+    expect(others.filter(isLoopbackHost)).toEqual([]);
     expect(urlHost("::1")).toBe("[::1]");
     expect(urlHost("127.0.0.1")).toBe("127.0.0.1");
   });
