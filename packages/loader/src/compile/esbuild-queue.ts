@@ -72,6 +72,8 @@ export class EsbuildQueue {
   /** Planned misses held until their group is complete (or until they are asked for). */
   readonly #parked = new Map<string, Waiting>();
   readonly #writtenPacks = new Set<string>();
+  /** Entries whose index names a pack this batch wrote: a later build of one alone keeps it. */
+  readonly #inPack = new Set<string>();
   /** Planned entries before this index have been checked (or asked for). */
   #plannedChecked = 0;
   #waiting: Waiting[] = [];
@@ -366,6 +368,7 @@ export class EsbuildQueue {
         this.#replacedPacks.add(id);
       }
       this.#writtenPacks.add(group.id);
+      for (const entry of group.members.keys()) this.#inPack.add(entry);
       for (const one of waiting) {
         const member = group.members.get(one.entry);
         if (member === undefined) alone.push(one);
@@ -385,7 +388,10 @@ export class EsbuildQueue {
     }
     try {
       const tsconfig = findTsconfig(entry, hash, this.#tsconfigs);
-      const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig);
+      // Its group's pack may have been written while it was built alone (asked for before the
+      // group was complete): its index keeps naming the pack.
+      const index = !this.#inPack.has(entry);
+      const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig, { index });
       resolve(compiledBundle(pathToFileURL(path).href, basename(path, ".mjs"), false, undefined));
     } catch (error) {
       reject(error);
