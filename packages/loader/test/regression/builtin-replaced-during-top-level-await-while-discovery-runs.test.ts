@@ -20,8 +20,21 @@ export default (pi: any) => ({ name: "${name}", label: "${name}", description: "
 `;
 }
 
+// The replacement throws when Tooldock's own code calls it (the bug), and passes any other
+// caller to the real push: the test runner's own timers (vitest's task updates) may run in the
+// same 20 ms and must not break. The caller is read from a stack formatted by V8 itself
+// (`prepareStackTrace` set aside, so no hook runs, and none calls push again).
 const tampering = `const saved = Array.prototype.push;
-Array.prototype.push = function () { throw new Error("push replaced by a-tamper.ts"); };
+Array.prototype.push = function (...items: unknown[]) {
+  const prepare = (Error as any).prepareStackTrace;
+  (Error as any).prepareStackTrace = undefined;
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder);
+  (Error as any).prepareStackTrace = prepare;
+  if (/[\\/]packages[\\/](loader|runtime)[\\/]src[\\/]/.test(holder.stack ?? ""))
+    throw new Error("push replaced by a-tamper.ts");
+  return saved.apply(this, items);
+};
 (globalThis as any).__tooldockDiscoveryGateRelease?.();
 await new Promise((resolve) => setTimeout(resolve, 20));
 Array.prototype.push = saved;`;
