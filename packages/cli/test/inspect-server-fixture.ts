@@ -8,13 +8,20 @@ import { type InspectServer, startInspect } from "../src/inspect/serve-inspect.j
 
 const fixtures = fileURLToPath(new URL("./fixtures/inspect/", import.meta.url));
 
-/** A folder with the inspect fixtures (`tools/`) and a fake built page (`page/`); removed after the test. */
-export async function inspectWorkspace(options: { broken?: boolean } = {}): Promise<string> {
+/**
+ * A folder with the inspect fixtures (`tools/`) and a fake built page (`page/`); removed after
+ * the test. `tools` adds modules to `tools/`, by file name.
+ */
+export async function inspectWorkspace(
+  options: { broken?: boolean; tools?: Record<string, string> } = {},
+): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), "tooldock-inspect-"));
   onTestFinished(() => rm(root, { recursive: true, force: true }));
   await mkdir(join(root, "tools"));
   await cp(join(fixtures, "inspect-tools.ts"), join(root, "tools/inspect-tools.ts"));
   if (options.broken === true) await cp(join(fixtures, "broken.ts"), join(root, "tools/broken.ts"));
+  for (const [name, source] of Object.entries(options.tools ?? {}))
+    await writeFile(join(root, "tools", name), source);
   await mkdir(join(root, "page"));
   await writeFile(join(root, "page/index.html"), "<!doctype html><title>inspect</title>");
   await writeFile(join(root, "page/app.js"), "export {};");

@@ -1,8 +1,6 @@
 // `tooldock inspect` and structured output: a tool's outputSchema is listed with its
 // parameters, and a result's structuredContent is shown on the page (a tool that returns only
 // structuredContent used to show "(no content)"). The server's side is checked without a browser.
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, tempDir } from "./cli-process.js";
 import { browserForTests, openInspectPage } from "./inspect-browser.js";
@@ -31,8 +29,7 @@ const browserSetup = browserForTests();
 
 describe("tooldock inspect and structured output", () => {
   it("lists the outputSchema and answers a call with the structuredContent", async () => {
-    const root = await inspectWorkspace();
-    await writeFile(join(root, "tools/weather.js"), WEATHER_TOOL);
+    const root = await inspectWorkspace({ tools: { "weather.js": WEATHER_TOOL } });
     const server = await startTestServer(root);
     const weather = server.controller.state().tools.find((tool) => tool.name === "weather");
     expect(weather?.outputSchema).toMatchObject({

@@ -3,8 +3,6 @@
 // them to every page that connects: uncut, that is gigabytes held and sent again on each
 // reconnect. Fix: the event hub cuts every line (summary 1,000, detail 4,000 characters) and
 // says how much was left out.
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EventHub } from "../../src/inspect/event-hub.js";
 import { inspectWorkspace, postJson, startTestServer } from "../inspect-server-fixture.js";
@@ -34,8 +32,7 @@ describe("regression: a tool that logs megabytes", () => {
   });
 
   it("a pi.logger message of a megabyte is a short log line", async () => {
-    const root = await inspectWorkspace();
-    await writeFile(join(root, "tools/chatty.js"), CHATTY_TOOL);
+    const root = await inspectWorkspace({ tools: { "chatty.js": CHATTY_TOOL } });
     const server = await startTestServer(root);
     const answer = await postJson(server, "/api/call", { callId: "c1", tool: "chatty", params: {} });
     expect(answer.status).toBe(200);

@@ -4,11 +4,9 @@
 // a 200 with an empty body, which the page reported as "The server answered 200:". Fix: the
 // session copies details read once (runtime), and the server serialises before it answers: a
 // value that cannot be serialised is a 500 that says why.
-import { writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { InspectController } from "../../src/inspect/inspect-controller.js";
 import { createRequestHandler } from "../../src/inspect/inspect-server.js";
@@ -33,8 +31,7 @@ export default (pi) => [{
 
 describe("regression: an answer JSON cannot carry", () => {
   it("a tool's details getter that changes after the check: the call is answered with its result", async () => {
-    const root = await inspectWorkspace();
-    await writeFile(join(root, "tools/sneaky.js"), SNEAKY_TOOL);
+    const root = await inspectWorkspace({ tools: { "sneaky.js": SNEAKY_TOOL } });
     const server = await startTestServer(root);
     const answer = await postJson(server, "/api/call", { callId: "s1", tool: "sneaky", params: {} });
     expect(answer.status).toBe(200);
