@@ -51,7 +51,7 @@ export function toolView(tool: CustomTool, session: Session): ToolView {
     origin: displayPath(origin, session.cwd),
     hidden: tool.hidden === true,
     deferrable: tool.deferrable === true,
-    annotations: { ...annotationsOf(tool) },
+    annotations: annotationsOf(tool),
     parameters,
     ...(outputSchema === undefined ? {} : { outputSchema }),
   };

@@ -14,8 +14,8 @@ import type { AgentToolResult } from "@tooldock/sdk";
  */
 export function toCallToolResult(
   result: AgentToolResult,
-  notes: readonly string[] = [],
-  maxResultChars = Number.POSITIVE_INFINITY,
+  notes: readonly string[],
+  maxResultChars: number,
 ): CallToolResult {
   const content: CallToolResult["content"] = result.content.map((block) =>
     block.type === "text"

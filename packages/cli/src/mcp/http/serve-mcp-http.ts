@@ -230,7 +230,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           "which each needs an --allow-host (the Host header is checked)",
       );
     }
-    if (options.token === undefined && !isLoopbackHost(urlHost(hostname))) {
+    if (options.token === undefined && !isLoopbackHost(hostname)) {
       say(
         `warning: listening on ${hostname} without a token: anyone who reaches this port can run the tools; ` +
           "set TOOLDOCK_MCP_TOKEN (or --token) or listen on 127.0.0.1",
