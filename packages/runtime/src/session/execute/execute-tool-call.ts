@@ -5,7 +5,6 @@ import type { RegisteredTool, ToolRegistry } from "../tool-registry.js";
 import { checkPendingPolicy } from "./check-pending-policy.js";
 import { checkStructuredContent } from "./check-structured-content.js";
 import { copyParams } from "./copy-params.js";
-import { isRegistered, lookupTool } from "./lookup-tool.js";
 import { readResult } from "./read-result.js";
 import { type RunToolOptions, runTool } from "./run-tool.js";
 import { failed, type StepOutcome, type ToolCall } from "./tool-call.js";
@@ -49,8 +48,11 @@ export function startToolCall(
   const maxChars = dependencies.run.maxResultChars;
   if (dependencies.run.inFlight.closed)
     return truncateContent(failed(toolCallMessages.sessionDisposed(call.name)).result, maxChars);
-  const entry = lookupTool(dependencies.registry, call.name, dependencies.activeToolNames);
-  if (!isRegistered(entry)) return truncateContent(entry, maxChars);
+  const entry = dependencies.registry.get(call.name);
+  if (entry === undefined) {
+    const unknown = toolCallMessages.unknownTool(call.name, dependencies.activeToolNames());
+    return truncateContent(failed(unknown).result, maxChars);
+  }
   const policy = checkPendingPolicy(dependencies.pendingPolicy, dependencies.pending, call.name);
   if (!policy.ok) return truncateContent(policy.result, maxChars);
   const validation = validateArguments(entry, copyParams(call.params));
