@@ -1,6 +1,6 @@
 import { type CustomTool, TooldockError } from "@tooldock/sdk";
 import type { ToolSchema } from "../schema/tool-schema.js";
-import { toolSeesContext, toolSeesSignal } from "./execute/tool-sees-signal.js";
+import { argumentsSeen } from "./execute/tool-sees-signal.js";
 import { toolOrigin } from "./snapshot-tool.js";
 import { validateTool } from "./validate-tool.js";
 
@@ -72,6 +72,7 @@ export class ToolRegistry {
       message,
       hint: hint ?? "",
     }));
+    const seen = argumentsSeen(source.execute);
     const entry: RegisteredTool = Object.freeze({
       tool: record,
       origin,
@@ -80,8 +81,8 @@ export class ToolRegistry {
       execute: source.execute,
       onSession: source.onSession,
       target: source.target,
-      seesSignal: toolSeesSignal(source.execute),
-      seesContext: toolSeesContext(source.execute),
+      seesSignal: seen.signal,
+      seesContext: seen.context,
       ownDeadline: options.ownDeadline === true,
       warnings,
     });

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { type CustomTool, textResult } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { Session } from "../session.js";
-import { toolSeesContext, toolSeesSignal } from "./tool-sees-signal.js";
+import { argumentsSeen, toolSeesContext, toolSeesSignal } from "./tool-sees-signal.js";
 
 // Functions built from source text so the transform of the test file cannot change them.
 // `new Function` code is sloppy mode; these cases wrap it in "use strict" like an ES module.
@@ -85,5 +85,28 @@ describe("the context a session passes", () => {
       await session.execute({ toolCallId: name, name, params: {} });
     expect(seen.declares).toMatchObject({ cwd: "/repo", toolCallId: "declares", toolName: "declares" });
     expect(seen.reads).toMatchObject({ cwd: "/repo", toolCallId: "reads_arguments" });
+  });
+});
+
+describe("argumentsSeen", () => {
+  it("answers as toolSeesSignal and toolSeesContext do, for every kind of execute", () => {
+    const kinds: unknown[] = [
+      async (_id: string, _params: unknown) => undefined,
+      async (_id: string, _params: unknown, _onUpdate: unknown, _ctx: unknown) => undefined,
+      async (_id: string, _p: unknown, _u: unknown, _c: unknown, _signal: unknown) => undefined,
+      async (...args: unknown[]) => args,
+      async function (this: unknown, _id: string) {
+        // biome-ignore lint/complexity/noArguments: the case under test
+        return arguments.length;
+      },
+      async (_id: string, _params: unknown, _onUpdate: unknown, ctx = {}) => ctx,
+      (() => undefined).bind(undefined),
+      "not a function",
+    ];
+    for (const execute of kinds)
+      expect(argumentsSeen(execute), String(execute)).toEqual({
+        signal: toolSeesSignal(execute),
+        context: toolSeesContext(execute),
+      });
   });
 });

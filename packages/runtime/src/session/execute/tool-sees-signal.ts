@@ -45,6 +45,17 @@ export function toolSeesContext(execute: unknown): boolean {
   return toolSeesArgument(execute, CONTEXT_PARAMETER_COUNT);
 }
 
+/**
+ * {@link toolSeesSignal} and {@link toolSeesContext} at once, reading the source once: every
+ * reason to see the fifth argument is one to see the fourth, and an `execute` that cannot see
+ * the fifth has a source that proved plain parameters without `arguments`, so its `length`
+ * says whether it declares the fourth.
+ */
+export function argumentsSeen(execute: unknown): { signal: boolean; context: boolean } {
+  const signal = toolSeesArgument(execute, SIGNAL_PARAMETER_COUNT);
+  return { signal, context: signal || (execute as () => unknown).length >= CONTEXT_PARAMETER_COUNT };
+}
+
 /** Whether `execute` can see its argument at (1-based) `position`; errs towards `true`. */
 function toolSeesArgument(execute: unknown, position: number): boolean {
   if (typeof execute !== "function") return true;
