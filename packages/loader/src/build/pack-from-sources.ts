@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import type { SourcePackRef } from "../compile/bundle-index.js";
 import type { TsconfigSnapshot } from "../compile/find-tsconfig.js";
-import { sweepOldPacks } from "./pack-index.js";
 import { buildSourcePacks, type SourcePackOutcome } from "./source-packs.js";
 import { writeSourcePack } from "./write-source-pack.js";
 
@@ -42,19 +41,15 @@ export async function packFromSources(
   } catch {
     outcomes = groups.map(() => undefined);
   }
-  let wrote = false;
-  const packed = groups.map((entries, at): PackedGroup => {
+  return groups.map((entries, at): PackedGroup => {
     const outcome = outcomes[at];
     const built = outcome?.built;
     if (outcome === undefined || built === undefined) return { status: "alone" };
     try {
       const written = writeSourcePack(cacheDir, entries, { ...outcome, built }, context, tsconfigOf);
-      wrote = true;
       return { status: "packed", ...written };
     } catch (error) {
       return { status: "unwritable", error };
     }
   });
-  if (wrote) sweepOldPacks(cacheDir);
-  return packed;
 }

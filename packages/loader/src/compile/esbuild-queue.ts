@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packFromSources } from "../build/pack-from-sources.js";
+import { sweepOldPacks } from "../build/pack-index.js";
 import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
 import { settleAll } from "../guards/settle-all.js";
 import { type BuildOutcome, buildEntries } from "./build-entries.js";
@@ -152,7 +153,8 @@ export class EsbuildQueue {
 
   /**
    * Waits for builds and index refreshes still running, so none outlives the batch; then
-   * removes the packs this batch replaced (after the batch, since its modules may import them).
+   * removes the packs this batch replaced (after the batch, since its modules may import them),
+   * and, when it wrote a pack, the packs not written for 30 days (once a batch, not per build).
    */
   async settle(): Promise<void> {
     while (this.#background.size > 0) await settleAll([...this.#background]);
@@ -163,6 +165,7 @@ export class EsbuildQueue {
       rmSync(sourcePackKeysPath(this.#cacheDir, id), { force: true });
     }
     this.#replacedPacks.clear();
+    if (this.#writtenPacks.size > 0) sweepOldPacks(this.#cacheDir);
   }
 
   async #check(entry: string): Promise<CompiledBundle> {
