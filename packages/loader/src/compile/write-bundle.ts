@@ -38,22 +38,23 @@ export function writeBundle(
   built: BuiltEntry,
   context: string,
   tsconfig: TsconfigSnapshot | null,
-  options: { index?: boolean } = {},
+  options: { index: boolean },
 ): string {
   const index = bundleIndexEntry(entry, built, context, tsconfig);
   const { key } = index;
   const path = bundlePath(cacheDir, key);
-  const previous = readBundleIndex(cacheDir, entry);
+  // Only an index written here replaces the previous bundle: without one, it is not read.
+  const previous = options.index ? readBundleIndex(cacheDir, entry) : undefined;
   try {
     writeFileAtomicSync(mapPath(cacheDir, key), built.map);
     const mapUrl = relative(dirname(path), mapPath(cacheDir, key)).split("\\").join("/");
     writeFileAtomicSync(path, `${built.code}//# sourceMappingURL=${mapUrl}\n`);
     // Without the index (a pack member imported on its own): the index still names the pack.
-    if (options.index !== false) writeFileAtomicSync(indexPath(cacheDir, entry), JSON.stringify(index));
+    if (options.index) writeFileAtomicSync(indexPath(cacheDir, entry), JSON.stringify(index));
   } catch (error) {
     throw new CacheWriteError(cacheDir, { cause: error });
   }
-  if (options.index !== false) removeReplacedBundle(cacheDir, previous, key);
+  removeReplacedBundle(cacheDir, previous, key);
   return path;
 }
 
