@@ -144,11 +144,7 @@ export class EsbuildQueue {
   async alone(entry: string): Promise<CompiledBundle> {
     const esbuild = await this.#batch.esbuild();
     const outcome = (await buildEntries(esbuild, [entry], mapsDir(this.#cacheDir))).get(entry);
-    if (outcome === undefined || outcome instanceof CompileFailure)
-      throw outcome ?? new CompileFailure(`esbuild returned no output for ${entry}`, {});
-    const tsconfig = findTsconfig(entry, hash, this.#tsconfigs);
-    const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig, { index: false });
-    return compiledBundle(pathToFileURL(path).href, basename(path, ".mjs"), false, undefined);
+    return safePromise((resolve, reject) => this.#write({ entry, resolve, reject }, outcome, false));
   }
 
   /**
@@ -384,16 +380,22 @@ export class EsbuildQueue {
     await this.#buildAlone(esbuild, alone);
   }
 
-  #write({ entry, resolve, reject }: Waiting, outcome: BuildOutcome | undefined): void {
+  /**
+   * Writes a built entry's bundle and settles its waiter. `index` is false when the entry's
+   * index keeps naming its pack: its group's pack may have been written while it was built
+   * alone (asked for before the group was complete), or it is a member imported on its own.
+   */
+  #write(
+    { entry, resolve, reject }: Waiting,
+    outcome: BuildOutcome | undefined,
+    index = !this.#inPack.has(entry),
+  ): void {
     if (outcome === undefined || outcome instanceof CompileFailure) {
       reject(outcome ?? new CompileFailure(`esbuild returned no output for ${entry}`, {}));
       return;
     }
     try {
       const tsconfig = findTsconfig(entry, hash, this.#tsconfigs);
-      // Its group's pack may have been written while it was built alone (asked for before the
-      // group was complete): its index keeps naming the pack.
-      const index = !this.#inPack.has(entry);
       const path = writeBundle(this.#cacheDir, entry, outcome, this.#context, tsconfig, { index });
       resolve(compiledBundle(pathToFileURL(path).href, basename(path, ".mjs"), false, undefined));
     } catch (error) {
