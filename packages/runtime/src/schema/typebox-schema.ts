@@ -2,6 +2,7 @@ import { Kind, type TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { describeError } from "../util/describe-error.js";
+import { setOwnField } from "../util/set-own-field.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { compileJsonSchema, type JsonSchemaCheck } from "./json-schema-validator.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
@@ -127,11 +128,7 @@ export function stripSymbols(node: unknown): unknown {
   const keys = Object.keys(node);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
-    const value = stripSymbols((node as Record<string, unknown>)[key]);
-    // `copy.__proto__ = …` would set the copy's prototype (a parameter named `__proto__`).
-    if (key === "__proto__")
-      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-    else copy[key] = value;
+    setOwnField(copy, key, stripSymbols((node as Record<string, unknown>)[key]));
   }
   return copy;
 }

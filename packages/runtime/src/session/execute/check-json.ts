@@ -1,3 +1,5 @@
+import { setOwnField } from "../../util/set-own-field.js";
+
 /** Nesting deeper than this (a cycle, say) is left to `JSON.stringify`. */
 const MAX_DEPTH = 100;
 
@@ -49,14 +51,7 @@ function copyPlain(value: unknown, depth: number): unknown {
   for (const key of Object.keys(value)) {
     const field = copyPlain((value as Record<string, unknown>)[key], depth + 1);
     if (field === NOT_PLAIN) return NOT_PLAIN;
-    if (key === "__proto__")
-      Object.defineProperty(copy, key, {
-        value: field,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else copy[key] = field;
+    setOwnField(copy, key, field);
   }
   return copy;
 }
