@@ -37,7 +37,12 @@ interface CliRow {
 interface SmokeReport {
   machine: { node: string; cpus: number };
   benchmarks: {
-    load: { floor: string; tooldock: { available: boolean; reason: string }; results: LoadRow[] };
+    load: {
+      floor: string;
+      node: { version: string; execPath: string };
+      tooldock: { available: boolean; reason: string };
+      results: LoadRow[];
+    };
     runtime: Section<RuntimeRow>;
     cli: Section<CliRow>;
   };
@@ -66,6 +71,8 @@ describe("pnpm bench --smoke", () => {
 
     const load = report.benchmarks.load;
     expect(load.floor).toBe("native-file");
+    // Without --node the children run under this Node, and the report says so.
+    expect(load.node).toEqual({ version: process.version, execPath: process.execPath });
     const rows = load.results;
     const variants = rows.map((row) => row.variant);
     for (const baseline of ["native-file", "native-bundle", "jiti-nocache", "jiti-fscache"]) {

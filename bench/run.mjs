@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Entry point of `pnpm bench`:
 //   node bench/run.mjs [load] [runtime] [cli] [--smoke] [--json] [--out FILE]
-//                      [--sizes 10,100,500] [--runs 5] [--variants a,b] [--keep]
-// With no benchmark named, runs all three. `--smoke` runs tiny sizes once each (used by the
+//                      [--sizes 10,100,500] [--runs 5] [--variants a,b] [--keep] [--node 24|PATH]
+// With no benchmark named, runs all three. `--node` runs every measured child under another Node
+// (a version is installed from the npm registry by scripts/runtimes.mjs, once per user). `--smoke` runs tiny sizes once each (used by the
 // test suite); `--json` prints the JSON report instead of Markdown; `--out` also writes it to FILE.
 // Progress goes to stderr.
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatCliReport, runCliBenchmark } from "./cli/index.mjs";
 import { describeMachine } from "./lib/machine.mjs";
+import { currentNode, resolveChildNode } from "./lib/node.mjs";
 import { evaluateTargets, formatTargets } from "./lib/targets.mjs";
 import { formatLoadReport, runLoadBenchmark } from "./load/index.mjs";
 import { formatRuntimeReport, runRuntimeBenchmark } from "./runtime/index.mjs";
@@ -23,6 +25,7 @@ const { values, positionals } = parseArgs({
     runs: { type: "string" },
     variants: { type: "string" },
     keep: { type: "boolean", default: false },
+    node: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -39,6 +42,10 @@ if (values.help) {
       "  --runs 5           rounds of the load benchmark (the CLI runs max(runs, 10) times)",
       "  --variants a,b     load variants to run (ids in BENCHMARKS.md)",
       "  --keep             keep the generated tool folders",
+      "  --node 24|PATH     run every measured child (load variants, runtime, cli) under this Node: a version",
+      "                     (24, 24.22.3, node@24; installed once from the npm registry into the per-user",
+      "                     runtime cache by scripts/runtimes.mjs) or the path of a node binary; default:",
+      "                     the Node running this script. The report names the version that ran them",
       "",
     ].join("\n"),
   );
@@ -57,9 +64,24 @@ const runs = values.runs ? Number(values.runs) : smoke ? 1 : 5;
 const sizes = values.sizes ? values.sizes.split(",").map(Number) : smoke ? [3] : [10, 100, 500];
 const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
 
+let node = currentNode();
+if (values.node) {
+  try {
+    node = await resolveChildNode(values.node, log);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  log(`bench: measured children run under Node ${node.version} (${node.execPath})`);
+}
+
 const started = Date.now();
 /** @type {Record<string, any>} */
-const report = { machine: describeMachine(), smoke, benchmarks: {} };
+const report = {
+  machine: { ...describeMachine(), childNode: node.version, childExecPath: node.execPath },
+  smoke,
+  benchmarks: {},
+};
 const sections = [];
 if (selected.includes("load")) {
   const variants = values.variants?.split(",");
@@ -70,6 +92,7 @@ if (selected.includes("load")) {
     log,
     keep: values.keep,
     parallel: smoke ? 4 : 1,
+    node,
   });
   report.benchmarks.load = load;
   sections.push(`## load\n\n${formatLoadReport(load)}`);
@@ -79,12 +102,13 @@ if (selected.includes("runtime")) {
     calls: smoke ? 200 : 20_000,
     batches: smoke ? 2 : 15,
     log,
+    node,
   });
   report.benchmarks.runtime = runtime;
   sections.push(`## runtime\n\n${formatRuntimeReport(runtime)}`);
 }
 if (selected.includes("cli")) {
-  const cli = await runCliBenchmark({ runs: smoke ? 1 : Math.max(runs, 10), log });
+  const cli = await runCliBenchmark({ runs: smoke ? 1 : Math.max(runs, 10), log, node });
   report.benchmarks.cli = cli;
   sections.push(`## cli\n\n${formatCliReport(cli)}`);
 }
@@ -96,6 +120,10 @@ if (!smoke) {
 }
 
 const machine = report.machine;
-const header = `# Tooldock benchmarks\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(" ")}, ${machine.date}`;
+const nodes =
+  machine.childNode === machine.node
+    ? `Node ${machine.node}`
+    : `Node ${machine.childNode} for the measured children (${machine.childExecPath}), Node ${machine.node} running them`;
+const header = `# Tooldock benchmarks\n\n${machine.cpus} CPUs (${machine.cpuModel}), ${nodes}, load average ${machine.loadAverage.join(" ")}, ${machine.date}`;
 if (values.out) await writeFile(values.out, `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${header}\n\n${sections.join("\n\n")}\n`);

@@ -21,9 +21,18 @@ const COMMANDS = [
   },
 ];
 
-/** @param {{ runs: number; log?: (line: string) => void }} options */
+/**
+ * `node`: the Node binary both commands run under (default the one running this).
+ * @param {{ runs: number; log?: (line: string) => void; node?: import("../lib/node.mjs").ChildNode }} options
+ */
 export async function runCliBenchmark(options) {
-  const base = { benchmark: "cli", runs: options.runs, floor: "node-e" };
+  const execPath = options.node?.execPath;
+  const base = {
+    benchmark: "cli",
+    runs: options.runs,
+    floor: "node-e",
+    node: options.node?.version ?? process.version,
+  };
   const missing = [
     !existsSync(bin) && relative(repoRoot, bin),
     !existsSync(examples) && "packages/examples/tools",
@@ -37,7 +46,7 @@ export async function runCliBenchmark(options) {
   }
 
   // Setup: check the command works and warm its cache.
-  const check = await spawnNode([bin, "list", examples, "--json"], { cwd: repoRoot });
+  const check = await spawnNode([bin, "list", examples, "--json"], { cwd: repoRoot, execPath });
   /** @type {any} */
   let listed;
   try {
@@ -56,7 +65,7 @@ export async function runCliBenchmark(options) {
   const errors = [];
   for (let round = 0; round < options.runs; round += 1) {
     for (const command of round % 2 === 0 ? COMMANDS : [...COMMANDS].reverse()) {
-      const outcome = await spawnNode(command.args, { cwd: repoRoot });
+      const outcome = await spawnNode(command.args, { cwd: repoRoot, execPath });
       if (outcome.code === 0) samples[command.id].push(outcome.wallMs);
       else errors.push(`${command.label}: exit ${outcome.code}: ${outcome.stderr.slice(-300)}`);
     }

@@ -5,13 +5,14 @@ import { performance } from "node:perf_hooks";
 /**
  * Runs `node <args>` and reports how it ended and its wall time from spawn to exit.
  * @param {string[]} args arguments after `node`
- * @param {{ timeoutMs?: number; cwd?: string }} [options]
+ * @param {{ timeoutMs?: number; cwd?: string; execPath?: string }} [options] `execPath`: the node
+ *   binary (default: the one running this script; `--node` of bench/run.mjs picks another)
  * @returns {Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; wallMs: number }>}
  */
 export function spawnNode(args, options = {}) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, {
+    const child = spawn(options.execPath ?? process.execPath, args, {
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NODE_OPTIONS: "" },
@@ -35,7 +36,7 @@ export function spawnNode(args, options = {}) {
 /**
  * Runs one measurement in a fresh process and parses the JSON line it printed last.
  * @param {string[]} args arguments after `node`
- * @param {{ timeoutMs?: number; cwd?: string }} [options]
+ * @param {{ timeoutMs?: number; cwd?: string; execPath?: string }} [options] as {@link spawnNode}
  * @returns {Promise<{ ok: true; value: any; wallMs: number } | { ok: false; error: string; wallMs: number }>}
  */
 export async function runChild(args, options = {}) {

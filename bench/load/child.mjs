@@ -205,6 +205,7 @@ const probeResult = probe
 process.stdout.write(
   `${JSON.stringify({
     variant: task.variant,
+    node: process.version,
     n: task.n,
     tools: tools.length,
     uniqueNames: names.size,

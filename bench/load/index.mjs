@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runChild } from "../lib/child.mjs";
+import { currentNode } from "../lib/node.mjs";
 import { packageUrl } from "../lib/resolve.mjs";
 import { fixed, markdownTable, median, ratio } from "../lib/stats.mjs";
 import { generateTools } from "./generate.mjs";
@@ -69,12 +70,15 @@ async function tooldockAvailability() {
 
 /**
  * `parallel` > 1 runs that many measurements at once: only for the smoke run, whose figures are
- * not read (a real run measures one process at a time).
+ * not read (a real run measures one process at a time). `node`: the Node binary every child
+ * (priming and measuring) runs under, default the one running this (`--node` of bench/run.mjs).
  * @param {{ sizes: number[]; runs: number; variants?: string[]; parallel?: number; log?: (line: string) => void;
- *   keep?: boolean }} options
+ *   keep?: boolean; node?: import("../lib/node.mjs").ChildNode }} options
  */
 export async function runLoadBenchmark(options) {
   const log = options.log ?? (() => {});
+  const node = options.node ?? currentNode();
+  const childOptions = { execPath: node.execPath };
   const tooldock = await tooldockAvailability();
   if (!tooldock.available) log(`load: Tooldock rows skipped (${tooldock.reason})`);
   const variants = LOAD_VARIANTS.filter(
@@ -115,12 +119,10 @@ export async function runLoadBenchmark(options) {
         const waiting = users.filter((user) => samples[user]);
         if (waiting.length === 0) return;
         const cacheDir = warmCache[/** @type {keyof typeof warmCache} */ (variant)];
-        const primed = await runChild([
-          "--expose-gc",
-          childScript,
-          taskFile,
-          JSON.stringify({ variant, cacheDir }),
-        ]);
+        const primed = await runChild(
+          ["--expose-gc", childScript, taskFile, JSON.stringify({ variant, cacheDir })],
+          childOptions,
+        );
         if (primed.ok) return;
         for (const user of waiting) samples[user].errors.push(`priming the cache failed: ${primed.error}`);
       });
@@ -133,12 +135,10 @@ export async function runLoadBenchmark(options) {
           let cacheDir = warmCache[/** @type {keyof typeof warmCache} */ (variant.id)];
           const fresh = variant.id.endsWith("-cold");
           if (fresh) cacheDir = await mkdtemp(join(dir, `cache-${variant.id}-`));
-          const outcome = await runChild([
-            "--expose-gc",
-            childScript,
-            taskFile,
-            JSON.stringify({ variant: variant.id, cacheDir }),
-          ]);
+          const outcome = await runChild(
+            ["--expose-gc", childScript, taskFile, JSON.stringify({ variant: variant.id, cacheDir })],
+            childOptions,
+          );
           if (fresh && cacheDir) await rm(cacheDir, { recursive: true, force: true });
           if (!outcome.ok) {
             sample.errors.push(outcome.error);
@@ -146,13 +146,15 @@ export async function runLoadBenchmark(options) {
           }
           const value = outcome.value;
           const problem =
-            value.tools !== n
-              ? `loaded ${value.tools} of ${n} tools${value.firstDiagnostic ? `; first diagnostic: ${JSON.stringify(value.firstDiagnostic)}` : ""}`
-              : value.uniqueNames !== n
-                ? "tool names are not unique"
-                : !value.probeOk
-                  ? "the probe call of the first tool failed"
-                  : "";
+            value.node !== node.version
+              ? `the child ran under Node ${value.node}, not ${node.version}`
+              : value.tools !== n
+                ? `loaded ${value.tools} of ${n} tools${value.firstDiagnostic ? `; first diagnostic: ${JSON.stringify(value.firstDiagnostic)}` : ""}`
+                : value.uniqueNames !== n
+                  ? "tool names are not unique"
+                  : !value.probeOk
+                    ? "the probe call of the first tool failed"
+                    : "";
           if (problem) sample.errors.push(problem);
           else sample.runs.push({ ...value, processMs: outcome.wallMs });
         });
@@ -207,6 +209,7 @@ export async function runLoadBenchmark(options) {
     floor: FLOOR,
     sizes: options.sizes,
     runsPerVariant: options.runs,
+    node: { version: node.version, execPath: node.execPath },
     tooldock,
     results,
   };
@@ -227,8 +230,9 @@ export function formatLoadReport(report) {
           fixed(row.median.importMs),
         ],
   );
-  return markdownTable(
+  const table = markdownTable(
     ["N", "variant", "all ready (ms)", "first ready (ms)", "RSS/tool (KB)", "× floor", "host imports (ms)"],
     rows,
   );
+  return `Measured children ran under Node ${report.node.version} (${report.node.execPath}).\n\n${table}`;
 }

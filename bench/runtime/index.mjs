@@ -20,18 +20,28 @@ async function runtimeAvailability() {
   }
 }
 
-/** @param {{ calls: number; batches: number; log?: (line: string) => void }} options */
+/**
+ * `node`: the Node binary the measuring child runs under (default the one running this).
+ * @param {{ calls: number; batches: number; log?: (line: string) => void;
+ *   node?: import("../lib/node.mjs").ChildNode }} options
+ */
 export async function runRuntimeBenchmark(options) {
   const availability = await runtimeAvailability();
-  const base = { benchmark: "runtime", calls: options.calls, batches: options.batches };
+  const base = {
+    benchmark: "runtime",
+    calls: options.calls,
+    batches: options.batches,
+    node: options.node?.version ?? process.version,
+  };
   if (!availability.available) {
     options.log?.(`runtime: skipped (${availability.reason})`);
     return { ...base, status: "skipped", reason: availability.reason, results: [] };
   }
   const task = { calls: options.calls, batches: options.batches };
-  const fresh = await runChild([childScript, JSON.stringify(task)]);
+  const childOptions = { execPath: options.node?.execPath };
+  const fresh = await runChild([childScript, JSON.stringify(task)], childOptions);
   if (!fresh.ok) return { ...base, status: "error", reason: fresh.error, results: [] };
-  const loaded = await runChild([childScript, JSON.stringify({ ...task, afterLoad: true })]);
+  const loaded = await runChild([childScript, JSON.stringify({ ...task, afterLoad: true })], childOptions);
   if (!loaded.ok) return { ...base, status: "error", reason: loaded.error, results: [] };
   const a = fresh.value;
   const b = loaded.value;
