@@ -5,6 +5,7 @@ import type { CompilerName } from "./compile/module-compiler.js";
 import type { DiscoveryFileSystem } from "./discover/file-system.js";
 import type { DiscoveredModule } from "./discover/types.js";
 import { ToolHost, type ToolHostSession } from "./host-api/tool-host.js";
+import type { IsolationOptions } from "./isolation/isolation-options.js";
 import type { LoadedCustomTool } from "./load/types.js";
 
 /** Environment variable that picks the compiler when the option is not given. */
@@ -92,6 +93,16 @@ export interface LoadCustomToolsOptions {
    * with that error.
    */
   onProgress?: (progress: LoadProgress) => void;
+  /**
+   * Where the modules run. `"none"` (the default): in this process, trusted like a
+   * dependency of the host. `"process"` (or an {@link IsolationOptions} object for its
+   * settings): in a tool host, a child Node process under Node's permission model that reads
+   * only the module folders, the working folder and its cache, writes only the working
+   * folder, starts no process and has a heap cap; the session gets a proxy for each tool, and
+   * the result's `isolated` owns the process (close it when done). See docs/reliability.md
+   * for what each mode promises.
+   */
+  isolation?: "none" | "process" | IsolationOptions;
   /** @internal A seam for tests that simulate file-system faults during discovery. */
   fileSystem?: DiscoveryFileSystem;
 }

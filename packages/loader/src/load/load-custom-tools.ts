@@ -18,6 +18,8 @@ import {
 import { type GlobalChange, watchGlobals } from "../guards/global-snapshot.js";
 import { LoadGuard } from "../guards/load-guard.js";
 import { PromisePrototypeThen } from "../guards/primordials.js";
+import { normalizeIsolation } from "../isolation/isolation-options.js";
+import { loadIsolated } from "../isolation/load-isolated.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
@@ -43,6 +45,11 @@ import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
  */
 export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<LoadCustomToolsResult> {
   const context = normalizeLoadOptions(options);
+  const isolation = options.isolation ?? "none";
+  if (isolation !== "none") {
+    const settings = isolation === "process" ? { mode: "process" as const } : isolation;
+    return loadIsolated(context, normalizeIsolation(settings, context.cwd));
+  }
   if (context.sourceMaps) enableSourceMaps();
   const diagnostics: Diagnostic[] = [];
   const api = context.host.createAPI();

@@ -1,5 +1,6 @@
 import type { CustomTool, Diagnostic } from "@tooldock/sdk";
 import type { DiscoveredModule } from "../discover/types.js";
+import type { IsolatedToolHost } from "../isolation/isolated-tools.js";
 
 /** A tool that loaded, with the module it came from. */
 export interface LoadedCustomTool {
@@ -30,4 +31,9 @@ export interface LoadCustomToolsResult {
   modules: DiscoveredModule[];
   /** What changed in the session; without `session`, every tool is `added`. */
   changes: LoadChanges;
+  /**
+   * With `isolation: "process"`: the tool host that runs the tools (its process, restarted
+   * after a stop unless told not to). `close()` it when the host is done with the tools.
+   */
+  isolated?: IsolatedToolHost;
 }

@@ -137,6 +137,20 @@ export class PendingActionStore {
     return entry.record;
   }
 
+  /**
+   * Removes the action with record `id`, wherever it is in the stack, without running its
+   * `apply` or `reject`, and returns its record (`undefined` when no action has that id, e.g.
+   * one a `resolve` is settling right now). Listeners get `action-discarded` with `reason`.
+   * For an action that can no longer run: its tool host stopped, so it is lost.
+   */
+  remove(id: string, reason: string): PendingActionRecord | undefined {
+    const index = this.#entries.findIndex((entry) => entry.record.id === id);
+    if (index === -1) return undefined;
+    const [entry] = this.#entries.splice(index, 1) as [PendingEntry];
+    this.#emit({ type: "action-discarded", record: entry.record, reason });
+    return entry.record;
+  }
+
   /** True while at least one action is pending. */
   get hasPending(): boolean {
     return this.#entries.length > 0;

@@ -13,6 +13,10 @@
  * - `E_INVALID_SCHEMA`: a tool's `parameters` is not a usable schema with an object top level.
  * - `E_NAME_INVALID`: a tool's name breaks `/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/` or is reserved.
  * - `E_NAME_CONFLICT`: another module (named in the message) already claimed the name.
+ * - `E_TOOL_HOST`: with `isolation: "process"`, the tool host (the sandboxed child process
+ *   that loads the modules) stopped before it reported its tools: it crashed, exited, ran out
+ *   of memory, hung past `loadTimeoutMs`, broke the protocol or could not start; the message
+ *   says which.
  */
 export type DiagnosticErrorCode =
   | "E_DISCOVERY"
@@ -26,7 +30,8 @@ export type DiagnosticErrorCode =
   | "E_INVALID_TOOL"
   | "E_INVALID_SCHEMA"
   | "E_NAME_INVALID"
-  | "E_NAME_CONFLICT";
+  | "E_NAME_CONFLICT"
+  | "E_TOOL_HOST";
 
 /** Every diagnostic error code, in the order of docs/contract.md §8. */
 export const DIAGNOSTIC_ERROR_CODES: readonly DiagnosticErrorCode[] = [
@@ -42,6 +47,7 @@ export const DIAGNOSTIC_ERROR_CODES: readonly DiagnosticErrorCode[] = [
   "E_INVALID_SCHEMA",
   "E_NAME_INVALID",
   "E_NAME_CONFLICT",
+  "E_TOOL_HOST",
 ];
 
 /** Warning codes start with `W_`. */

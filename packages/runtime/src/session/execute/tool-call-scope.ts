@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
 import type { PendingActionRecord } from "../../pending/pending-action-record.js";
+import type { PendingActionStore } from "../../pending/pending-action-store.js";
 import type { ToolContextSource } from "../tool-context.js";
 import type { CallAbort } from "./call-abort.js";
 import type { ToolCallError } from "./tool-call-error.js";
@@ -18,6 +19,8 @@ export interface RunningToolCall {
   readonly toolName: string;
   /** True once the call has answered (its tool settled, or it was aborted, timed out or disposed). */
   readonly ended: boolean;
+  /** The calling session's pending store (where this call's pushes go). */
+  readonly pending: PendingActionStore;
   /**
    * Pushes onto the calling session's pending store and returns the record;
    * `sourceToolName` keeps the store's default (`"custom_tool"`) unless the action names
@@ -72,6 +75,10 @@ export class ToolCallScope implements RunningToolCall {
 
   get ended(): boolean {
     return this.#abort.ended;
+  }
+
+  get pending(): PendingActionStore {
+    return this.#source.pending;
   }
 
   pushPendingAction(action: CustomToolPendingAction): PendingActionRecord {

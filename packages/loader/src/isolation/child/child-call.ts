@@ -1,0 +1,170 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { asSchema, formatSchemaIssue } from "@tooldock/runtime";
+import {
+  type AgentToolResult,
+  type CustomTool,
+  type CustomToolContext,
+  type CustomToolPendingAction,
+  TooldockError,
+} from "@tooldock/sdk";
+import type { CallContext, ChildMessage, WireError } from "../protocol.js";
+import { jsonCopy } from "./child-events.js";
+
+/** A call running in the tool host. */
+export interface ChildCall {
+  id: number;
+  toolName: string;
+  toolCallId: string;
+  ended: boolean;
+  controller: AbortController | undefined;
+  pending: number;
+}
+
+/** The call whose code is running now (pushes through `pi` during a call belong to it). */
+export const currentCall = new AsyncLocalStorage<ChildCall>();
+
+/** Turns a thrown value into the data the host rebuilds it from. */
+export function wireError(error: unknown): WireError {
+  if (error instanceof Error) {
+    const wire: WireError = { message: String(error.message), name: String(error.name) };
+    if (typeof error.stack === "string") wire.stack = error.stack;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string") wire.code = code;
+    return wire;
+  }
+  let message: string;
+  try {
+    message = String(error);
+  } catch {
+    message = "a value that cannot be described";
+  }
+  return { message };
+}
+
+/** A result as JSON carries it; details that JSON cannot carry are dropped, as in-process. */
+export function wireResult(value: unknown): AgentToolResult {
+  const copied = jsonCopy(value);
+  if (copied !== undefined) return copied as AgentToolResult;
+  if (typeof value === "object" && value !== null) {
+    const { details: _dropped, ...rest } = value as AgentToolResult;
+    const withoutDetails = jsonCopy(rest);
+    if (withoutDetails !== undefined) return withoutDetails as AgentToolResult;
+  }
+  // Not a result the session can read: it says so, as for the same result in-process.
+  return { content: undefined } as unknown as AgentToolResult;
+}
+
+/** Checks an action as the store would, so a bad one throws in the tool's own code. */
+export function checkAction(action: CustomToolPendingAction): void {
+  const problem =
+    typeof action !== "object" || action === null
+      ? "it is not an object"
+      : typeof action.label !== "string" || action.label.trim() === ""
+        ? "its label is not a non-empty string"
+        : typeof action.apply !== "function"
+          ? "its apply is not a function"
+          : action.reject !== undefined && typeof action.reject !== "function"
+            ? "its reject is not a function"
+            : action.sourceToolName !== undefined && typeof action.sourceToolName !== "string"
+              ? "its sourceToolName is not a string"
+              : action.details !== undefined && jsonCopy(action.details) === undefined
+                ? "its details are not JSON data"
+                : undefined;
+  if (problem !== undefined)
+    throw new TooldockError("E_INVALID_PENDING_ACTION", `Cannot stage the pending action: ${problem}.`);
+}
+
+export interface CallRunner {
+  send(message: ChildMessage): void;
+  stage(action: CustomToolPendingAction, via: "ctx" | "pi", call: ChildCall | undefined): void;
+}
+
+/** Runs one call of `tool` and sends its outcome; arguments are checked by its real schema. */
+export async function runCall(
+  runner: CallRunner,
+  tool: CustomTool,
+  call: ChildCall,
+  toolCallId: string,
+  params: unknown,
+  context: CallContext,
+  updates: boolean,
+): Promise<void> {
+  let validation: ReturnType<ReturnType<typeof asSchema>["validate"]>;
+  try {
+    validation = asSchema(tool.parameters).validate(params);
+  } catch (error) {
+    runner.send({ t: "error", id: call.id, error: wireError(error) });
+    return;
+  }
+  if (!validation.success) {
+    const text = [
+      `Invalid arguments for tool "${tool.name}":`,
+      ...validation.issues.map((issue) => `- ${formatSchemaIssue(issue)}`),
+      "Fix the arguments to match the tool's parameters and call it again.",
+    ].join("\n");
+    call.ended = true;
+    runner.send({ t: "result", id: call.id, result: { content: [{ type: "text", text }], isError: true } });
+    return;
+  }
+  const ctx = callContext(runner, call, context);
+  const onUpdate = updates
+    ? (partial: AgentToolResult) => {
+        if (!call.ended) runner.send({ t: "update", id: call.id, partial: wireResult(partial) });
+      }
+    : undefined;
+  try {
+    const result = await currentCall.run(call, () =>
+      tool.execute(toolCallId, validation.value as never, onUpdate, ctx, call.controller?.signal),
+    );
+    call.ended = true;
+    runner.send({ t: "result", id: call.id, result: wireResult(result) });
+  } catch (error) {
+    call.ended = true;
+    runner.send({ t: "error", id: call.id, error: wireError(error) });
+  }
+}
+
+/** The `ctx` of a call in the tool host, from the values the host read when it started. */
+export function callContext(runner: CallRunner, call: ChildCall, context: CallContext): CustomToolContext {
+  const entries = context.entries ?? [];
+  const branch = context.branch ?? entries;
+  return {
+    sessionId: context.sessionId,
+    cwd: context.cwd,
+    hasPendingActions: () => context.hasPendingActions || call.pending > 0,
+    abort: () => {
+      if (call.ended) return;
+      call.ended = true;
+      call.controller?.abort(new Error(`The tool "${call.toolName}" aborted its own call.`));
+      runner.send({ t: "call-abort", id: call.id });
+    },
+    pushPendingAction: (action) => runner.stage(action, "ctx", call),
+    sessionManager: {
+      getEntries: () => structuredClone(entries) as never,
+      getBranch: () => structuredClone(branch) as never,
+      getSessionFile: () => context.sessionFile,
+      getSessionId: () => context.sessionId,
+      getCwd: () => context.cwd,
+    },
+    model: context.model as CustomToolContext["model"],
+    isIdle: () => context.isIdle ?? true,
+    hasQueuedMessages: () => context.hasQueuedMessages ?? false,
+  };
+}
+
+/** The error a push gets once its call has ended, worded as in-process. */
+export function callEndedError(call: ChildCall, action: unknown): TooldockError {
+  let label: string;
+  try {
+    const value = (action as { label?: unknown }).label;
+    label = typeof value === "string" ? `"${value}"` : "(no label)";
+  } catch {
+    label = "(unreadable label)";
+  }
+  return new TooldockError(
+    "E_CALL_ENDED",
+    `Tool "${call.toolName}" cannot stage the pending action ${label}: its call ` +
+      `${call.toolCallId} has already ended, so the model would never see a preview of it. ` +
+      "Stage pending actions before execute returns.",
+  );
+}

@@ -1,0 +1,321 @@
+// The tool host: a child process that loads untrusted tool modules and runs their tools for
+// the host that started it (see ../tool-host-process.ts). It runs under Node's permission
+// model, so whatever a module does here is bounded by what the host allowed; nothing in
+// this file defends against the modules it loads: the process boundary does.
+import { Socket } from "node:net";
+import { asSchema } from "@tooldock/runtime";
+import {
+  type CustomTool,
+  type CustomToolAPI,
+  type CustomToolPendingAction,
+  TooldockError,
+  type UIContext,
+} from "@tooldock/sdk";
+import { createSendMessage } from "../../host-api/send-message.js";
+import { ToolHost } from "../../host-api/tool-host.js";
+import { loadCustomTools } from "../../load/load-custom-tools.js";
+import { readLines, writeLine } from "../line-channel.js";
+import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
+import {
+  type CallRunner,
+  type ChildCall,
+  callContext,
+  callEndedError,
+  checkAction,
+  currentCall,
+  runCall,
+  wireError,
+  wireResult,
+} from "./child-call.js";
+import { createChildEvents, jsonCopy } from "./child-events.js";
+
+/** The socket to the host: file descriptor 3, set up by the host's `spawn`. */
+const CHANNEL_FD = 3;
+/** Longest line the host may send (arguments of one call). */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
+const send = (message: ChildMessage) => writeLine(channel, message);
+// The host went away: nobody is left to serve. The processes tools started go too (the
+// tool host leads their process group).
+const leave = () => {
+  try {
+    process.kill(-process.pid, "SIGKILL");
+  } finally {
+    process.exit(0);
+  }
+};
+channel.on("close", leave);
+channel.on("error", leave);
+
+// A fault of a tool's stray code must not end every other tool: it is logged to the host.
+process.on("uncaughtException", (error) => {
+  send({ t: "log", level: "error", message: `Uncaught exception in the tool host: ${describe(error)}` });
+});
+process.on("unhandledRejection", (error) => {
+  send({ t: "log", level: "error", message: `Unhandled rejection in the tool host: ${describe(error)}` });
+});
+
+function describe(error: unknown): string {
+  const wire = wireError(error);
+  return wire.stack ?? wire.message;
+}
+
+const tools = new Map<string, CustomTool>();
+const calls = new Map<number, ChildCall>();
+const actions = new Map<number, CustomToolPendingAction>();
+const uiReplies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextAction = 0;
+let nextUi = 0;
+
+const runner: CallRunner = {
+  send,
+  stage(action, via, call) {
+    if (call?.ended) throw callEndedError(call, action);
+    checkAction(action);
+    const id = nextAction++;
+    actions.set(id, action);
+    if (call !== undefined) call.pending += 1;
+    send({
+      t: "push",
+      ...(call === undefined ? {} : { call: call.id }),
+      via,
+      action: id,
+      label: action.label,
+      ...(action.details === undefined ? {} : { details: jsonCopy(action.details) }),
+      ...(action.sourceToolName === undefined ? {} : { sourceToolName: action.sourceToolName }),
+      reject: typeof action.reject === "function",
+    });
+  },
+};
+
+function askHost(method: "select" | "confirm" | "input", args: unknown[]): Promise<unknown> {
+  const id = nextUi++;
+  return new Promise((resolve, reject) => {
+    uiReplies.set(id, { resolve, reject });
+    send({ t: "ui", id, method, args: jsonCopy(args) as unknown[] });
+  });
+}
+
+/** `pi.ui` while the host has a user interface: each question is answered by the host's. */
+const hostUI: UIContext = {
+  select: (title, options) => askHost("select", [title, options]) as Promise<string | undefined>,
+  confirm: (title, message) => askHost("confirm", [title, message]) as Promise<boolean>,
+  input: (title, placeholder) => askHost("input", [title, placeholder]) as Promise<string | undefined>,
+  notify: (message, level) =>
+    send({ t: "ui", id: nextUi++, method: "notify", args: jsonCopy([message, level]) as unknown[] }),
+};
+
+const forward = (level: "debug" | "info" | "warn" | "error") => (message: string, data?: unknown) =>
+  send({
+    t: "log",
+    level,
+    message: String(message),
+    ...(data === undefined ? {} : { data: jsonCopy(data) }),
+  });
+
+/** The `pi` of the tool host: its events reach the host, and pushes outside a call too. */
+class ChildToolHost extends ToolHost {
+  readonly bridge = createChildEvents(this.events, send);
+
+  override createAPI(): CustomToolAPI {
+    const api = super.createAPI();
+    const own = Object.getOwnPropertyDescriptors(api);
+    own.events = { value: this.bridge.events, enumerable: true };
+    own.sendMessage = { value: createSendMessage(this.bridge.events), enumerable: true };
+    own.pushPendingAction = {
+      value: (action: CustomToolPendingAction) => runner.stage(action, "pi", currentCall.getStore()),
+      enumerable: true,
+    };
+    return Object.defineProperties({}, own) as CustomToolAPI;
+  }
+}
+
+function describeTool(tool: CustomTool, path: string, resolvedPath: string): ToolDescriptor {
+  const descriptor: ToolDescriptor = {
+    name: tool.name,
+    label: tool.label,
+    description: tool.description,
+    parameters: asSchema(tool.parameters).jsonSchema,
+    hidden: tool.hidden === true,
+    deferrable: tool.deferrable === true,
+    onSession: typeof tool.onSession === "function",
+    path,
+    resolvedPath,
+  };
+  if (tool.outputSchema !== undefined) descriptor.outputSchema = asSchema(tool.outputSchema).jsonSchema;
+  if (tool.annotations !== undefined) descriptor.annotations = jsonCopy(tool.annotations) as never;
+  return descriptor;
+}
+
+async function load(init: InitMessage): Promise<void> {
+  const host = new ChildToolHost({
+    cwd: init.cwd,
+    ...(init.hasUI ? { ui: hostUI } : {}),
+    logger: {
+      debug: forward("debug"),
+      info: forward("info"),
+      warn: forward("warn"),
+      error: forward("error"),
+    },
+  });
+  hostRef = host;
+  const result = await loadCustomTools({
+    paths: init.paths,
+    cwd: init.cwd,
+    host,
+    compiler: "jiti",
+    cacheDir: init.cacheDir,
+    factoryTimeoutMs: init.factoryTimeoutMs,
+    builtInToolNames: init.builtInToolNames,
+    sourceMaps: init.sourceMaps,
+  });
+  const described: ToolDescriptor[] = [];
+  const diagnostics = [...result.diagnostics];
+  for (const { tool, path, resolvedPath } of result.tools) {
+    tools.set(tool.name, tool);
+    described.push(describeTool(tool, path, resolvedPath));
+  }
+  send({
+    t: "loaded",
+    tools: described,
+    diagnostics: jsonCopy(diagnostics) as never,
+    modules: result.modules.map(({ path, resolvedPath }) => ({ path, resolvedPath })),
+  });
+}
+
+let hostRef: ChildToolHost | undefined;
+
+async function settleAction(id: number, action: number, kind: "apply" | "reject", reason: string) {
+  const staged = actions.get(action);
+  if (staged === undefined) {
+    send({ t: "error", id, error: { message: `The tool host has no pending action ${action}.` } });
+    return;
+  }
+  try {
+    if (kind === "apply") {
+      const result = await staged.apply(reason);
+      // A failed apply keeps the action, as in-process: it may be applied again.
+      if (!(typeof result === "object" && result !== null && result.isError === true)) actions.delete(action);
+      send({ t: "result", id, result: wireResult(result) });
+    } else {
+      actions.delete(action);
+      const result = await staged.reject?.(reason);
+      send({ t: "result", id, result: wireResult(result ?? { content: [] }) });
+    }
+  } catch (error) {
+    if (kind === "reject") actions.delete(action);
+    send({ t: "error", id, error: wireError(error) });
+  }
+}
+
+function handle(message: HostMessage): void {
+  switch (message.t) {
+    case "init":
+      load(message).catch((error: unknown) => {
+        send({ t: "log", level: "error", message: `The tool host could not load: ${describe(error)}` });
+        process.exit(70);
+      });
+      return;
+    case "call": {
+      const tool = tools.get(message.tool);
+      if (tool === undefined) {
+        send({
+          t: "error",
+          id: message.id,
+          error: { message: `The tool host has no tool "${message.tool}".` },
+        });
+        return;
+      }
+      const call: ChildCall = {
+        id: message.id,
+        toolName: tool.name,
+        toolCallId: message.toolCallId,
+        ended: false,
+        controller: new AbortController(),
+        pending: 0,
+      };
+      calls.set(call.id, call);
+      runCall(
+        runner,
+        tool,
+        call,
+        message.toolCallId,
+        message.params,
+        message.context,
+        message.updates,
+      ).finally(() => calls.delete(call.id));
+      return;
+    }
+    case "abort": {
+      const call = calls.get(message.id);
+      if (call === undefined || call.ended) return;
+      call.ended = true;
+      call.controller?.abort(new Error("The call was stopped by the host."));
+      return;
+    }
+    case "apply":
+    case "reject":
+      void settleAction(message.id, message.action, message.t, message.reason);
+      return;
+    case "forget":
+      actions.delete(message.action);
+      return;
+    case "session": {
+      const tool = tools.get(message.tool);
+      const call: ChildCall = {
+        id: message.id,
+        toolName: message.tool,
+        toolCallId: "",
+        ended: true,
+        controller: undefined,
+        pending: 0,
+      };
+      const ctx = callContext(runner, call, message.context);
+      ctx.pushPendingAction = (action) => {
+        throw new TooldockError(
+          "E_NO_CALL",
+          `Cannot stage the pending action ${JSON.stringify(String(action?.label))} from an onSession ` +
+            "hook: no tool call is running, so the model would never see a preview of it. " +
+            "Stage pending actions inside a tool's execute.",
+        );
+      };
+      Promise.resolve()
+        .then(() => tool?.onSession?.(message.event as never, ctx))
+        .then(
+          () => send({ t: "result", id: message.id, result: { content: [] } }),
+          (error: unknown) => send({ t: "error", id: message.id, error: wireError(error) }),
+        );
+      return;
+    }
+    case "ui-reply": {
+      const waiting = uiReplies.get(message.id);
+      uiReplies.delete(message.id);
+      if (message.error !== undefined) waiting?.reject(new Error(message.error));
+      else waiting?.resolve(message.value);
+      return;
+    }
+    case "ui-state":
+      hostRef?.setUIContext(message.hasUI ? hostUI : undefined);
+      return;
+    case "event":
+      hostRef?.bridge.deliver(message.channel, message.data);
+      return;
+    case "ping":
+      send({ t: "pong", id: message.id });
+      return;
+  }
+}
+
+readLines(channel, MAX_LINE_BYTES, {
+  line(text) {
+    let message: HostMessage;
+    try {
+      message = JSON.parse(text) as HostMessage;
+    } catch {
+      return;
+    }
+    handle(message);
+  },
+  overflow: () => process.exit(70),
+});

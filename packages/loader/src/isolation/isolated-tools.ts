@@ -1,0 +1,442 @@
+import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
+import { runningToolCall } from "@tooldock/runtime";
+import type { CustomToolContext, ToolUpdateCallback } from "@tooldock/sdk";
+import {
+  type AgentToolResult,
+  type CustomTool,
+  type CustomToolPendingAction,
+  type CustomToolSessionEvent,
+  type Diagnostic,
+  TooldockError,
+} from "@tooldock/sdk";
+import type { ToolHost } from "../host-api/tool-host.js";
+import type { IsolationContext } from "./isolation-options.js";
+import type { CallContext, ChildMessage, InitMessage, ToolDescriptor, WireError } from "./protocol.js";
+import { proxyOutputSchema, proxyParameters } from "./proxy-schema.js";
+import { stoppedResult, type ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
+
+/** Reported by {@link IsolatedToolHost.subscribe}. */
+export type IsolatedToolHostEvent =
+  | { type: "tool-host-started"; pid: number | undefined }
+  | {
+      type: "tool-host-stopped";
+      reason: string;
+      kind: ToolHostStop["kind"];
+      /** The pending actions it had staged: removed from their stacks, never applied. */
+      lost: PendingActionRecord[];
+      /** One `W_ACTIONS_LOST` warning when actions were lost, naming each. */
+      diagnostics: Diagnostic[];
+    };
+
+/** What a call in flight needs when the tool host talks about it. */
+interface CallState {
+  toolName: string;
+  ctx: SessionToolContext | undefined;
+  running: ReturnType<typeof runningToolCall>;
+  onUpdate: ToolUpdateCallback | undefined;
+  store: PendingActionStore | undefined;
+}
+
+/** An action the tool host staged: where its record lives, so a stop can remove it. */
+interface StagedAction {
+  process: ToolHostProcess;
+  childId: number;
+  record: PendingActionRecord | undefined;
+  store: PendingActionStore | undefined;
+}
+
+/**
+ * The host's side of an isolated load: the tool host process (started again after a stop,
+ * unless `restart` is off), the proxies registered in the session, and the pending actions
+ * the tool host staged. Every proxy call goes through here.
+ */
+export class IsolatedToolHost {
+  readonly #start: () => Promise<{
+    process: ToolHostProcess;
+    loaded: Extract<ChildMessage, { t: "loaded" }>;
+  }>;
+  readonly #host: ToolHost;
+  readonly #isolation: IsolationContext;
+  readonly #listeners = new Set<(event: IsolatedToolHostEvent) => void>();
+  readonly #calls = new Map<number, CallState>();
+  readonly #staged = new Set<StagedAction>();
+  #process: ToolHostProcess | undefined;
+  #starting: Promise<ToolHostProcess> | undefined;
+  #closed = false;
+
+  constructor(
+    start: () => Promise<{ process: ToolHostProcess; loaded: Extract<ChildMessage, { t: "loaded" }> }>,
+    host: ToolHost,
+    isolation: IsolationContext,
+  ) {
+    this.#start = start;
+    this.#host = host;
+    this.#isolation = isolation;
+  }
+
+  /** Takes the first process, started by the load. */
+  adopt(process: ToolHostProcess): void {
+    this.#attach(process);
+  }
+
+  /** The running tool host's process id, if one runs. */
+  get pid(): number | undefined {
+    return this.#process?.stopped === false ? this.#process.pid : undefined;
+  }
+
+  /** Listens to the tool host starting and stopping; returns the function that stops listening. */
+  subscribe(listener: (event: IsolatedToolHostEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops the tool host (its pending actions are lost) and starts no other. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#process?.kill({ kind: "closed", reason: "The host closed it." });
+  }
+
+  /** The proxy standing in for `descriptor` in the host's session. */
+  proxy(descriptor: ToolDescriptor): CustomTool {
+    const tool: CustomTool = {
+      name: descriptor.name,
+      label: descriptor.label,
+      description: descriptor.description,
+      parameters: proxyParameters(descriptor.parameters),
+      execute: (toolCallId, params, onUpdate, ctx, signal) =>
+        this.#call(descriptor.name, toolCallId, params, onUpdate, ctx, signal),
+    };
+    if (descriptor.hidden) tool.hidden = true;
+    if (descriptor.deferrable) tool.deferrable = true;
+    if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
+    if (descriptor.outputSchema !== undefined) tool.outputSchema = proxyOutputSchema(descriptor.outputSchema);
+    if (descriptor.onSession) tool.onSession = (event, ctx) => this.#session(descriptor.name, event, ctx);
+    return tool;
+  }
+
+  async #current(): Promise<ToolHostProcess | ToolHostStop> {
+    const process = this.#process;
+    if (process !== undefined && !process.stopped) return process;
+    if (this.#closed) return { kind: "closed", reason: "The host closed it." };
+    if (!this.#isolation.restart && process !== undefined)
+      return { kind: "exit", reason: "It is not restarted (isolation.restart is false)." };
+    this.#starting ??= this.#start().then(
+      ({ process: started }) => {
+        this.#starting = undefined;
+        this.#attach(started);
+        return started;
+      },
+      (error: unknown) => {
+        this.#starting = undefined;
+        throw error;
+      },
+    );
+    try {
+      return await this.#starting;
+    } catch (error) {
+      return {
+        kind: "start",
+        reason: `A new one could not start: ${String((error as Error)?.message ?? error)}`,
+      };
+    }
+  }
+
+  #attach(process: ToolHostProcess): void {
+    this.#process = process;
+    process.onMessage = (message) => this.#message(process, message);
+    process.onStop((stop) => this.#stopped(process, stop));
+    this.#emit({ type: "tool-host-started", pid: process.pid });
+  }
+
+  async #call(
+    name: string,
+    toolCallId: string,
+    params: unknown,
+    onUpdate: ToolUpdateCallback | undefined,
+    ctx: CustomToolContext,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentToolResult> {
+    // Read now: the call's scope is the current one only in this synchronous part.
+    const running = runningToolCall();
+    const sessionCtx = ctx as SessionToolContext;
+    const context = callContext(ctx);
+    const process = await this.#current();
+    if (!("request" in process)) return stoppedResult(name, process);
+    if (signal?.aborted) return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
+    const { id, reply } = process.request((requestId) => ({
+      t: "call",
+      id: requestId,
+      tool: name,
+      toolCallId,
+      params,
+      context,
+      updates: onUpdate !== undefined,
+    }));
+    this.#calls.set(id, {
+      toolName: name,
+      ctx: sessionCtx,
+      running,
+      onUpdate,
+      store: storeOf(running),
+    });
+    const onAbort = () => {
+      process.send({ t: "abort", id });
+      process.forget(id);
+      process.probe();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const message = await reply;
+      if (!("t" in message)) return stoppedResult(name, message);
+      if (message.t === "error") throw rebuildError(message.error);
+      if (message.t === "result") return message.result;
+      return stoppedResult(name, { kind: "protocol", reason: "It answered a call with a ping." });
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      this.#calls.delete(id);
+    }
+  }
+
+  async #session(name: string, event: CustomToolSessionEvent, ctx: CustomToolContext): Promise<void> {
+    const process = await this.#current();
+    if (!("request" in process)) throw new Error(`The tool host stopped. ${process.reason}`);
+    const { reply } = process.request((id) => ({
+      t: "session",
+      id,
+      tool: name,
+      event: jsonCopy(event),
+      context: callContext(ctx),
+    }));
+    const message = await reply;
+    if (!("t" in message)) throw new Error(`The tool host stopped. ${message.reason}`);
+    if (message.t === "error") throw rebuildError(message.error);
+  }
+
+  #message(process: ToolHostProcess, message: ChildMessage): void {
+    switch (message.t) {
+      case "update": {
+        const call = this.#calls.get(message.id);
+        call?.onUpdate?.(message.partial);
+        return;
+      }
+      case "push":
+        this.#push(process, message);
+        return;
+      case "call-abort":
+        this.#calls.get(message.id)?.ctx?.abort();
+        return;
+      case "ui":
+        this.#ui(process, message);
+        return;
+      case "emit":
+        this.#emitting = true;
+        try {
+          this.#host.events.emit(message.channel, message.data);
+        } finally {
+          this.#emitting = false;
+        }
+        return;
+      case "listen":
+        this.#listen(message.channel);
+        return;
+      case "log": {
+        const logger = this.#host.createAPI().logger;
+        logger[message.level](message.message, message.data);
+        return;
+      }
+      case "loaded":
+        return; // only the first one counts, and the load took it
+    }
+  }
+
+  #emitting = false;
+  readonly #listened = new Set<string>();
+
+  #listen(channel: string): void {
+    if (this.#listened.has(channel)) return;
+    this.#listened.add(channel);
+    this.#host.events.on(channel, (data) => {
+      if (!this.#emitting) this.#process?.send({ t: "event", channel, data: jsonCopy(data) });
+    });
+  }
+
+  #ui(process: ToolHostProcess, message: Extract<ChildMessage, { t: "ui" }>): void {
+    const ui = this.#host.createAPI().ui as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const answer = (value: unknown, error?: string) =>
+      process.send({ t: "ui-reply", id: message.id, ...(error === undefined ? { value } : { error }) });
+    let asked: unknown;
+    try {
+      asked = (ui[message.method] as (...args: unknown[]) => unknown)(...message.args);
+    } catch (error) {
+      if (message.method !== "notify") answer(undefined, String((error as Error)?.message ?? error));
+      return;
+    }
+    if (message.method === "notify") return;
+    Promise.resolve(asked).then(
+      (value) => answer(value),
+      (error: unknown) => answer(undefined, String((error as Error)?.message ?? error)),
+    );
+  }
+
+  #push(process: ToolHostProcess, message: Extract<ChildMessage, { t: "push" }>): void {
+    const call = message.call === undefined ? undefined : this.#calls.get(message.call);
+    const staged: StagedAction = { process, childId: message.action, record: undefined, store: undefined };
+    const action: CustomToolPendingAction = {
+      label: message.label,
+      apply: (reason) => this.#settle(staged, "apply", reason),
+      ...(message.reject ? { reject: (reason: string) => this.#settle(staged, "reject", reason) } : {}),
+      ...(message.details === undefined ? {} : { details: message.details }),
+      ...(message.sourceToolName === undefined ? {} : { sourceToolName: message.sourceToolName }),
+    };
+    try {
+      if (call !== undefined) {
+        staged.store = call.store;
+        staged.record =
+          message.via === "ctx" && call.ctx !== undefined
+            ? call.ctx.pushPendingAction(action)
+            : call.running?.pushPendingAction(action);
+      } else if (message.call === undefined) {
+        const store = this.#host.activeSession?.pending as PendingActionStore | undefined;
+        staged.store = store;
+        staged.record = store?.push(action) as PendingActionRecord | undefined;
+      }
+    } catch (error) {
+      // Refused (the call ended, a bad action): the tool host forgets it, as the store did.
+      this.#host.createAPI().logger.warn(String((error as Error)?.message ?? error));
+    }
+    if (staged.record === undefined) {
+      process.send({ t: "forget", action: message.action });
+      return;
+    }
+    this.#staged.add(staged);
+  }
+
+  async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
+    const { process } = staged;
+    const { reply } = process.request((id) => ({ t: kind, id, action: staged.childId, reason }));
+    const message = await reply;
+    if (!("t" in message)) {
+      // The action is lost: it goes from the stack once resolve has put it back.
+      setImmediate(() => this.#remove(staged, message));
+      return lostResult(staged, message);
+    }
+    if (message.t === "error") {
+      if (kind === "reject") this.#staged.delete(staged);
+      throw rebuildError(message.error);
+    }
+    const result = message.t === "result" ? message.result : { content: [] };
+    if (kind === "reject" || result.isError !== true) this.#staged.delete(staged);
+    return result;
+  }
+
+  #remove(staged: StagedAction, stop: ToolHostStop): void {
+    this.#staged.delete(staged);
+    if (staged.record !== undefined) staged.store?.remove(staged.record.id, lostReason(stop));
+  }
+
+  #stopped(process: ToolHostProcess, stop: ToolHostStop): void {
+    if (this.#process === process) this.#process = undefined;
+    const lost: PendingActionRecord[] = [];
+    for (const staged of [...this.#staged]) {
+      if (staged.process !== process) continue;
+      this.#staged.delete(staged);
+      if (staged.record === undefined) continue;
+      if (staged.store?.remove(staged.record.id, lostReason(stop)) !== undefined) lost.push(staged.record);
+    }
+    const diagnostics: Diagnostic[] =
+      lost.length === 0
+        ? []
+        : [
+            {
+              code: "W_ACTIONS_LOST",
+              severity: "warning",
+              message:
+                `The tool host stopped with ${lost.length} pending action(s) it had staged: ` +
+                `${lost.map((record) => JSON.stringify(record.label)).join(", ")}. ${stop.reason} ` +
+                "They were removed from the stack and can never be applied.",
+              path: "(tool host)",
+              hint: "Call the tools again to stage them anew.",
+            },
+          ];
+    this.#emit({ type: "tool-host-stopped", reason: stop.reason, kind: stop.kind, lost, diagnostics });
+  }
+
+  #emit(event: IsolatedToolHostEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's fault is its own.
+      }
+    }
+  }
+}
+
+function lostReason(stop: ToolHostStop): string {
+  return `lost: the tool host stopped. ${stop.reason}`;
+}
+
+function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
+  const label = staged.record === undefined ? "the action" : JSON.stringify(staged.record.label);
+  return {
+    content: [
+      {
+        type: "text",
+        text: `Cannot apply ${label}: the tool host that staged it stopped. ${stop.reason} The action is lost and was removed.`,
+      },
+    ],
+    isError: true,
+  };
+}
+
+function storeOf(running: ReturnType<typeof runningToolCall>): PendingActionStore | undefined {
+  return running?.pending;
+}
+
+/** The values of `ctx` a tool host call carries, read now. */
+function callContext(ctx: CustomToolContext | undefined): CallContext {
+  if (ctx === undefined) return { sessionId: "", cwd: "", hasPendingActions: false };
+  const context: CallContext = {
+    sessionId: ctx.sessionId,
+    cwd: ctx.cwd,
+    hasPendingActions: ctx.hasPendingActions(),
+  };
+  const model = jsonCopy(ctx.model);
+  if (model !== undefined) context.model = model;
+  if (ctx.isIdle !== undefined) context.isIdle = ctx.isIdle();
+  if (ctx.hasQueuedMessages !== undefined) context.hasQueuedMessages = ctx.hasQueuedMessages();
+  const manager = ctx.sessionManager;
+  if (manager !== undefined) {
+    context.entries = jsonCopy(manager.getEntries()) as unknown[];
+    context.branch = jsonCopy(manager.getBranch()) as unknown[];
+    const file = manager.getSessionFile();
+    if (file !== undefined) context.sessionFile = file;
+  }
+  return context;
+}
+
+/** A tool host's error, as a host-side error with the same name, message, code and stack. */
+function rebuildError(wire: WireError): Error {
+  const error =
+    wire.code !== undefined && /^E_[A-Z_]+$/.test(wire.code)
+      ? new TooldockError(wire.code as never, wire.message)
+      : new Error(wire.message);
+  if (wire.name !== undefined)
+    Object.defineProperty(error, "name", { value: wire.name, configurable: true, writable: true });
+  if (wire.code !== undefined)
+    Object.defineProperty(error, "code", { value: wire.code, configurable: true, writable: true });
+  error.stack = wire.stack ?? `${wire.name ?? "Error"}: ${wire.message}`;
+  return error;
+}
+
+export function jsonCopy(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export type { InitMessage };

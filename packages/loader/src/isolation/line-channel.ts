@@ -1,0 +1,54 @@
+import type { Duplex } from "node:stream";
+
+/** What {@link readLines} calls. */
+export interface LineHandlers {
+  /** One complete line, without its `\n`. */
+  line(text: string): void;
+  /** A line grew past `maxLineBytes` before its `\n`: the stream was destroyed. */
+  overflow(): void;
+}
+
+/**
+ * Reads newline-delimited UTF-8 lines from `stream`, holding at most `maxLineBytes` of one
+ * unfinished line: a peer that never ends its line costs this process that much memory and
+ * no more.
+ */
+export function readLines(stream: Duplex, maxLineBytes: number, handlers: LineHandlers): void {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let stopped = false;
+  stream.on("data", (chunk: Buffer) => {
+    if (stopped) return;
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, end);
+      const text =
+        parts.length === 0 ? piece.toString("utf8") : Buffer.concat([...parts, piece]).toString("utf8");
+      parts = [];
+      held = 0;
+      start = end + 1;
+      handlers.line(text);
+      if (stopped) return;
+    }
+    if (start < chunk.length) {
+      held += chunk.length - start;
+      if (held > maxLineBytes) {
+        stopped = true;
+        parts = [];
+        stream.destroy();
+        handlers.overflow();
+        return;
+      }
+      parts.push(chunk.subarray(start));
+    }
+  });
+  stream.on("close", () => {
+    stopped = true;
+  });
+}
+
+/** Writes one message as a line of JSON. */
+export function writeLine(stream: Duplex, message: unknown): void {
+  if (stream.destroyed || !stream.writable) return;
+  stream.write(`${JSON.stringify(message)}\n`);
+}

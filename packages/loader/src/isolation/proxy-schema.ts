@@ -1,0 +1,20 @@
+import { Kind, type TSchema, TypeRegistry } from "@sinclair/typebox";
+
+/**
+ * The TypeBox kind of a proxy's parameters: the JSON Schema the tool host described, sent
+ * to providers as it is, and accepting any value in the host's session. The tool host checks
+ * the arguments against the tool's real schema (zod transforms and refinements included), and
+ * its message is the one the model sees, word for word as in-process.
+ */
+const CHECKED_IN_TOOL_HOST = "TooldockCheckedInToolHost";
+
+/** The parameters of a proxy tool. */
+export function proxyParameters(jsonSchema: Record<string, unknown>): TSchema {
+  if (!TypeRegistry.Has(CHECKED_IN_TOOL_HOST)) TypeRegistry.Set(CHECKED_IN_TOOL_HOST, () => true);
+  return { ...jsonSchema, [Kind]: CHECKED_IN_TOOL_HOST } as TSchema;
+}
+
+/** An output schema as the host checks it: by its JSON Schema (Ajv). */
+export function proxyOutputSchema(jsonSchema: Record<string, unknown>): TSchema {
+  return { ...jsonSchema, [Kind]: "Unsafe" } as TSchema;
+}

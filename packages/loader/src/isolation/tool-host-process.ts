@@ -1,0 +1,243 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { AgentToolResult } from "@tooldock/sdk";
+import { readLines, writeLine } from "./line-channel.js";
+import { permissionFlags, type ToolHostPermissions } from "./permission-flags.js";
+import { type ChildMessage, type HostMessage, type InitMessage, parseChildMessage } from "./protocol.js";
+
+/** Longest line a tool host may send; past it, it is stopped (a result is far smaller). */
+export const MAX_CHILD_LINE_BYTES = 64 * 1024 * 1024;
+/** Kept of a tool host's stderr, to say why it stopped. */
+const STDERR_TAIL_CHARS = 8_192;
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
+
+/**
+ * The tool host's entry: `dist/isolation/child/tool-host-child.js`. Under vitest this module
+ * runs from `src/`, where only the TypeScript source exists; the built one (`pnpm build`) runs.
+ */
+function childScript(): string {
+  const beside = fileURLToPath(new URL("./child/tool-host-child.js", import.meta.url));
+  if (existsSync(beside)) return beside;
+  return fileURLToPath(new URL("../../dist/isolation/child/tool-host-child.js", import.meta.url));
+}
+
+/** Why a tool host stopped, for the results and events that say so. */
+export interface ToolHostStop {
+  /** What happened, as a sentence ending in a period. */
+  reason: string;
+  kind: "crash" | "exit" | "out-of-memory" | "hang" | "protocol" | "closed" | "start";
+}
+
+/** How to start a tool host. */
+export interface ToolHostSpawn {
+  execPath: string;
+  nodeVersion: string;
+  cwd: string;
+  env: Record<string, string>;
+  permissions: ToolHostPermissions;
+  init: InitMessage;
+  /** After a call is stopped, how long the tool host has to show it is still responsive. */
+  hangTimeoutMs: number;
+}
+
+type Reply = { resolve(message: ChildMessage | ToolHostStop): void };
+
+/**
+ * One tool host: a child Node process under the permission model, talking newline-JSON on
+ * file descriptor 3. Requests (calls, applies, hooks, pings) get numbered replies; the
+ * child's other messages go to `onMessage`. The process is in its own group, killed as a
+ * whole when it stops. It keeps the host's event loop alive only while a request waits.
+ */
+export class ToolHostProcess {
+  readonly #child: ChildProcess;
+  readonly #channel: Socket;
+  readonly #replies = new Map<number, Reply>();
+  readonly #stopListeners: Array<(stop: ToolHostStop) => void> = [];
+  readonly #hangTimeoutMs: number;
+  #nextId = 1;
+  #stderr = "";
+  #stopping: ToolHostStop | undefined;
+  #stopped: ToolHostStop | undefined;
+  onMessage: (message: ChildMessage) => void = () => {};
+
+  constructor(options: ToolHostSpawn) {
+    this.#hangTimeoutMs = options.hangTimeoutMs;
+    const flags = permissionFlags(options.nodeVersion, options.permissions);
+    this.#child = spawn(options.execPath, [...flags, childScript()], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
+    this.#channel = this.#child.stdio[3] as Socket;
+    this.#child.on("error", (error) => {
+      this.#stopping ??= { kind: "start", reason: `It could not start: ${error.message}.` };
+      // A process that never started sends no "exit".
+      if (this.#child.pid === undefined) this.#exited(null, null);
+    });
+    this.#child.stdout?.setEncoding("utf8").on("data", () => {
+      // What tools print goes nowhere: stdout may be the host's own protocol (MCP over stdio).
+    });
+    this.#child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    this.#child.on("exit", (code, signal) => this.#exited(code, signal));
+    this.#channel.on("error", () => {
+      // The child is gone; its exit says how.
+    });
+    readLines(this.#channel, MAX_CHILD_LINE_BYTES, {
+      line: (text) => this.#receive(text),
+      overflow: () =>
+        this.kill({
+          kind: "protocol",
+          reason: `It sent a message longer than ${MAX_CHILD_LINE_BYTES} bytes.`,
+        }),
+    });
+    this.#idle();
+    this.send(options.init);
+  }
+
+  /** Whether the process has stopped (or is being stopped). */
+  get stopped(): boolean {
+    return this.#stopping !== undefined || this.#stopped !== undefined;
+  }
+
+  /** The process id, while it runs. */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Sends a message that expects no reply. */
+  send(message: HostMessage): void {
+    if (!this.stopped) writeLine(this.#channel, message);
+  }
+
+  /** Sends a request and resolves with its reply (`result` or `error`), or the stop that ended it. */
+  request(build: (id: number) => HostMessage): { id: number; reply: Promise<ChildMessage | ToolHostStop> } {
+    const id = this.#nextId++;
+    if (this.stopped)
+      return { id, reply: Promise.resolve(this.#stopping ?? (this.#stopped as ToolHostStop)) };
+    const reply = new Promise<ChildMessage | ToolHostStop>((resolve) => {
+      this.#replies.set(id, { resolve });
+    });
+    this.#busy();
+    this.send(build(id));
+    return { id, reply };
+  }
+
+  /** Checks the process still answers within the hang timeout; stops it otherwise. */
+  probe(): void {
+    if (this.stopped) return;
+    const { reply } = this.request((id) => ({ t: "ping", id }));
+    const timer = setTimeout(
+      () =>
+        this.kill({
+          kind: "hang",
+          reason: `It did not answer for ${this.#hangTimeoutMs} ms after a call was stopped (a busy loop?).`,
+        }),
+      this.#hangTimeoutMs,
+    );
+    timer.unref();
+    void reply.then(() => clearTimeout(timer));
+  }
+
+  /** Calls `listener` once when the process has stopped. */
+  onStop(listener: (stop: ToolHostStop) => void): void {
+    if (this.#stopped !== undefined) listener(this.#stopped);
+    else this.#stopListeners.push(listener);
+  }
+
+  /** Ends the process group at once; resolves once the process has exited. */
+  kill(stop: ToolHostStop): Promise<void> {
+    if (this.#stopped !== undefined) return Promise.resolve();
+    this.#stopping ??= stop;
+    killGroup(this.#child.pid);
+    return new Promise((resolve) => this.onStop(() => resolve()));
+  }
+
+  #receive(text: string): void {
+    if (this.stopped) return;
+    const parsed = parseChildMessage(text);
+    if (!parsed.ok) {
+      void this.kill({ kind: "protocol", reason: `It broke the protocol: ${parsed.reason}.` });
+      return;
+    }
+    const message = parsed.value;
+    if (message.t === "result" || message.t === "error" || message.t === "pong") {
+      const reply = this.#replies.get(message.id);
+      if (reply === undefined) return; // a reply to a request given up (a stopped call)
+      this.#replies.delete(message.id);
+      if (this.#replies.size === 0) this.#idle();
+      reply.resolve(message);
+      return;
+    }
+    this.onMessage(message);
+  }
+
+  /** Forgets a request: its reply, if it comes, is dropped. */
+  forget(id: number): void {
+    if (this.#replies.delete(id) && this.#replies.size === 0) this.#idle();
+  }
+
+  #exited(code: number | null, signal: NodeJS.Signals | null): void {
+    killGroup(this.#child.pid); // what tools started in the group ends with it
+    const stop =
+      this.#stopping ??
+      (OUT_OF_MEMORY.test(this.#stderr)
+        ? {
+            kind: "out-of-memory" as const,
+            reason: "It ran out of memory (its heap is capped: isolation.memoryMb).",
+          }
+        : signal !== null
+          ? { kind: "crash" as const, reason: `It was killed by ${signal}.` }
+          : { kind: "exit" as const, reason: `It exited with code ${code}.` });
+    this.#stopped = stop;
+    this.#channel.destroy();
+    for (const reply of this.#replies.values()) reply.resolve(stop);
+    this.#replies.clear();
+    for (const listener of this.#stopListeners.splice(0)) listener(stop);
+  }
+
+  /** The tail of what the process wrote to stderr (its crash report, if any). */
+  get stderr(): string {
+    return this.#stderr;
+  }
+
+  #busy(): void {
+    this.#child.ref();
+    this.#channel.ref();
+  }
+
+  #idle(): void {
+    this.#child.unref();
+    this.#channel.unref();
+    (this.#child.stderr as Socket | null)?.unref?.();
+    (this.#child.stdout as Socket | null)?.unref?.();
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is gone.
+  }
+}
+
+/** The result a call gets when its tool host stopped. */
+export function stoppedResult(toolName: string, stop: ToolHostStop): AgentToolResult {
+  return {
+    content: [
+      {
+        type: "text",
+        text:
+          `Tool "${toolName}" could not finish: its tool host (the sandboxed process that runs it) ` +
+          `stopped. ${stop.reason} This is a fault in the tool, not in your call; tell the user.`,
+      },
+    ],
+    isError: true,
+  };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { load, project, text } from "./isolation-helpers.js";
+
+const ECHO = `
+import { Type } from "@sinclair/typebox";
+export default (pi) => ({
+  name: "echo",
+  label: "Echo",
+  description: "Echoes its text",
+  parameters: Type.Object({ text: Type.String() }),
+  async execute(id, params, onUpdate, ctx) {
+    onUpdate?.({ content: [{ type: "text", text: "working" }] });
+    return { content: [{ type: "text", text: params.text + " from " + process.pid }], details: { cwd: ctx.cwd } };
+  },
+});
+`;
+
+describe.each(["none", "process"] as const)("a tool loaded with isolation %s", (isolation) => {
+  it("runs with its params, updates and context", async () => {
+    const where = await project({ "echo.ts": ECHO });
+    const { session, tools, diagnostics } = await load(where, isolation);
+    expect(diagnostics).toEqual([]);
+    expect(tools.map(({ tool }) => tool.name)).toEqual(["echo"]);
+    const updates: string[] = [];
+    const result = await session.execute({
+      toolCallId: "1",
+      name: "echo",
+      params: { text: "hi" },
+      onUpdate: (partial) => updates.push(text(partial)),
+    });
+    expect(result.isError).toBeFalsy();
+    const pid = Number(text(result).split(" from ")[1]);
+    expect(pid === process.pid).toBe(isolation === "none");
+    expect(result.details).toEqual({ cwd: where.work });
+    expect(updates).toEqual(["working"]);
+  });
+
+  it("refuses bad arguments with the same message", async () => {
+    const where = await project({ "echo.ts": ECHO });
+    const { session } = await load(where, isolation);
+    const result = await session.execute({ toolCallId: "1", name: "echo", params: { text: 3 } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatchInlineSnapshot(`
+      "Invalid arguments for tool "echo":
+      - /text: Expected string
+      Fix the arguments to match the tool's parameters and call it again."
+    `);
+  });
+});

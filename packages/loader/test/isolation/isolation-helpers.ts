@@ -1,0 +1,61 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Session, type SessionOptions } from "@tooldock/runtime";
+import { afterEach } from "vitest";
+import { type LoadCustomToolsOptions, loadCustomTools } from "../../src/index.js";
+import type { LoadCustomToolsResult } from "../../src/load/types.js";
+
+/** A project folder of its own: `tools/` with the given files, and a `work/` folder as cwd. */
+export interface Project {
+  root: string;
+  tools: string;
+  work: string;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Makes a project with `files` (paths relative to `tools/`). Removed after the test. */
+export async function project(files: Record<string, string>): Promise<Project> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "tooldock-isolation-")));
+  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  const tools = join(root, "tools");
+  const work = join(root, "work");
+  await mkdir(work, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(tools, path)), { recursive: true });
+    await writeFile(join(tools, path), text);
+  }
+  return { root, tools, work };
+}
+
+/** Loads `project`'s tools into a new session, in-process or isolated; closed after the test. */
+export async function load(
+  where: Project,
+  isolation: LoadCustomToolsOptions["isolation"],
+  options: Partial<LoadCustomToolsOptions> = {},
+  sessionOptions: SessionOptions = {},
+): Promise<LoadCustomToolsResult & { session: Session }> {
+  const session = new Session({ cwd: where.work, ...sessionOptions });
+  const result = await loadCustomTools({
+    paths: [where.tools],
+    cwd: where.work,
+    cacheDir: join(where.root, "cache"),
+    session,
+    isolation,
+    ...options,
+  });
+  cleanups.push(async () => {
+    await session.dispose();
+    await result.isolated?.close();
+  });
+  return { ...result, session };
+}
+
+/** The text of a result's first block. */
+export function text(result: { content: Array<{ type: string; text?: string }> }): string {
+  return result.content.map((block) => block.text ?? "").join("\n");
+}

@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { load, project, text } from "./isolation-helpers.js";
+
+/** Stages a write of `content` to `file` in the working folder; `fail` makes the apply fail once. */
+const WRITER = `
+import { writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { Type } from "@sinclair/typebox";
+export default (pi) => ({
+  name: "write_file",
+  label: "Write",
+  description: "Stages a file write",
+  deferrable: true,
+  parameters: Type.Object({ file: Type.String(), content: Type.String(), fail: Type.Optional(Type.Boolean()) }),
+  async execute(id, params, onUpdate, ctx) {
+    let failures = params.fail ? 1 : 0;
+    ctx.pushPendingAction({
+      label: "Write " + params.file,
+      details: { file: params.file },
+      async apply(reason) {
+        if (failures-- > 0) return { content: [{ type: "text", text: "disk full" }], isError: true };
+        writeFileSync(join(ctx.cwd, params.file), params.content);
+        return { content: [{ type: "text", text: "wrote " + params.file + " because " + reason }] };
+      },
+      async reject(reason) {
+        writeFileSync(join(ctx.cwd, params.file + ".rejected"), reason);
+        return undefined;
+      },
+    });
+    return { content: [{ type: "text", text: "Preview: " + params.file }] };
+  },
+});
+`;
+
+describe.each(["none", "process"] as const)("pending actions with isolation %s", (isolation) => {
+  it("applies and discards last in, first out", async () => {
+    const where = await project({ "writer.ts": WRITER });
+    const { session } = await load(where, isolation, {}, { pendingPolicy: "allow" });
+    const staged = await session.execute({
+      toolCallId: "1",
+      name: "write_file",
+      params: { file: "a.txt", content: "A" },
+    });
+    expect(text(staged)).toBe("Preview: a.txt");
+    await session.execute({ toolCallId: "2", name: "write_file", params: { file: "b.txt", content: "B" } });
+    expect(session.pending.list().map((record) => record.label)).toEqual(["Write b.txt", "Write a.txt"]);
+    expect(session.pending.peek()?.details).toEqual({ file: "b.txt" });
+    expect(session.pending.peek()?.sourceToolName).toBe("write_file");
+
+    const applied = await session.execute({
+      toolCallId: "3",
+      name: "resolve",
+      params: { action: "apply", reason: "looks right" },
+    });
+    expect(applied.isError).toBeFalsy();
+    expect(readFileSync(join(where.work, "b.txt"), "utf8")).toBe("B");
+    expect(existsSync(join(where.work, "a.txt"))).toBe(false);
+
+    const discarded = await session.execute({
+      toolCallId: "4",
+      name: "resolve",
+      params: { action: "discard", reason: "not needed" },
+    });
+    expect(discarded.isError).toBeFalsy();
+    expect(readFileSync(join(where.work, "a.txt.rejected"), "utf8")).toBe("not needed");
+    expect(existsSync(join(where.work, "a.txt"))).toBe(false);
+    expect(session.pending.size).toBe(0);
+  });
+
+  it("keeps an action whose apply failed, and applies it next time", async () => {
+    const where = await project({ "writer.ts": WRITER });
+    const { session } = await load(where, isolation);
+    await session.execute({
+      toolCallId: "1",
+      name: "write_file",
+      params: { file: "c.txt", content: "C", fail: true },
+    });
+    const failed = await session.execute({
+      toolCallId: "2",
+      name: "resolve",
+      params: { action: "apply", reason: "try" },
+    });
+    expect(failed.isError).toBe(true);
+    expect(session.pending.size).toBe(1);
+    const applied = await session.execute({
+      toolCallId: "3",
+      name: "resolve",
+      params: { action: "apply", reason: "again" },
+    });
+    expect(applied.isError).toBeFalsy();
+    expect(readFileSync(join(where.work, "c.txt"), "utf8")).toBe("C");
+    expect(session.pending.size).toBe(0);
+  });
+});
+
+describe("pending actions of a tool host that stopped", () => {
+  it("are removed as lost, reported, and never applied", async () => {
+    const where = await project({ "writer.ts": WRITER });
+    const { session, isolated } = await load(where, "process");
+    await session.execute({ toolCallId: "1", name: "write_file", params: { file: "d.txt", content: "D" } });
+    expect(session.pending.size).toBe(1);
+    const discarded: string[] = [];
+    session.pending.subscribe((event) => {
+      if (event.type === "action-discarded") discarded.push(event.reason);
+    });
+    const stopped = new Promise<unknown>((resolve) => isolated?.subscribe(resolve));
+    process.kill(isolated?.pid as number, "SIGKILL");
+    const event = (await stopped) as { type: string; lost: Array<{ label: string }>; diagnostics: Array<{ code: string }> };
+    expect(event.type).toBe("tool-host-stopped");
+    expect(event.lost.map((record) => record.label)).toEqual(["Write d.txt"]);
+    expect(event.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["W_ACTIONS_LOST"]);
+    expect(session.pending.size).toBe(0);
+    expect(discarded).toEqual([expect.stringMatching(/^lost: the tool host stopped\. It was killed by SIGKILL\./)]);
+    const resolved = await session.execute({ toolCallId: "2", name: "resolve", params: { action: "apply", reason: "x" } });
+    expect(text(resolved)).toMatch(/No pending action/);
+    expect(existsSync(join(where.work, "d.txt"))).toBe(false);
+    // The next call starts a fresh tool host.
+    const again = await session.execute({ toolCallId: "3", name: "write_file", params: { file: "e.txt", content: "E" } });
+    expect(text(again)).toBe("Preview: e.txt");
+    expect(isolated?.pid).toBeGreaterThan(0);
+  });
+});
