@@ -28,6 +28,13 @@ export type IsolatedToolHostEvent =
       diagnostics: Diagnostic[];
     };
 
+/** A tool host that reported its tools, with what it sent before that. */
+export interface StartedToolHost {
+  process: ToolHostProcess;
+  loaded: Extract<ChildMessage, { t: "loaded" }>;
+  early: ChildMessage[];
+}
+
 /** What a call in flight needs when the tool host talks about it. */
 interface CallState {
   toolName: string;
@@ -51,10 +58,7 @@ interface StagedAction {
  * the tool host staged. Every proxy call goes through here.
  */
 export class IsolatedToolHost {
-  readonly #start: () => Promise<{
-    process: ToolHostProcess;
-    loaded: Extract<ChildMessage, { t: "loaded" }>;
-  }>;
+  readonly #start: () => Promise<StartedToolHost>;
   readonly #host: ToolHost;
   readonly #isolation: IsolationContext;
   readonly #listeners = new Set<(event: IsolatedToolHostEvent) => void>();
@@ -64,19 +68,15 @@ export class IsolatedToolHost {
   #starting: Promise<ToolHostProcess> | undefined;
   #closed = false;
 
-  constructor(
-    start: () => Promise<{ process: ToolHostProcess; loaded: Extract<ChildMessage, { t: "loaded" }> }>,
-    host: ToolHost,
-    isolation: IsolationContext,
-  ) {
+  constructor(start: () => Promise<StartedToolHost>, host: ToolHost, isolation: IsolationContext) {
     this.#start = start;
     this.#host = host;
     this.#isolation = isolation;
   }
 
-  /** Takes the first process, started by the load. */
-  adopt(process: ToolHostProcess): void {
-    this.#attach(process);
+  /** Takes the first process, started by the load, and the messages it sent while loading. */
+  adopt(process: ToolHostProcess, early: readonly ChildMessage[]): void {
+    this.#attach(process, early);
   }
 
   /** The running tool host's process id, if one runs. */
@@ -121,9 +121,9 @@ export class IsolatedToolHost {
     if (!this.#isolation.restart && process !== undefined)
       return { kind: "exit", reason: "It is not restarted (isolation.restart is false)." };
     this.#starting ??= this.#start().then(
-      ({ process: started }) => {
+      ({ process: started, early }) => {
         this.#starting = undefined;
-        this.#attach(started);
+        this.#attach(started, early);
         return started;
       },
       (error: unknown) => {
@@ -141,11 +141,12 @@ export class IsolatedToolHost {
     }
   }
 
-  #attach(process: ToolHostProcess): void {
+  #attach(process: ToolHostProcess, early: readonly ChildMessage[]): void {
     this.#process = process;
     process.onMessage = (message) => this.#message(process, message);
     process.onStop((stop) => this.#stopped(process, stop));
     this.#emit({ type: "tool-host-started", pid: process.pid });
+    for (const message of early) this.#message(process, message);
   }
 
   async #call(

@@ -70,8 +70,11 @@ export async function loadIsolated(
     sourceMaps: context.sourceMaps,
     hasUI: context.host.createAPI().hasUI,
   };
+  // Messages a tool host sends before its tools are known (a factory's pi.events.on, a log
+  // line) are handed over once the host side is attached.
   const start = () =>
-    new Promise<{ process: ToolHostProcess; loaded: Loaded }>((resolve, reject) => {
+    new Promise<{ process: ToolHostProcess; loaded: Loaded; early: ChildMessage[] }>((resolve, reject) => {
+      const early: ChildMessage[] = [];
       const process = new ToolHostProcess({
         execPath: isolation.execPath,
         nodeVersion,
@@ -88,10 +91,13 @@ export async function loadIsolated(
         });
       }, isolation.loadTimeoutMs);
       process.onMessage = (message) => {
-        if (message.t !== "loaded") return;
+        if (message.t !== "loaded") {
+          early.push(message);
+          return;
+        }
         clearTimeout(timer);
         process.onMessage = () => {};
-        resolve({ process, loaded: message });
+        resolve({ process, loaded: message, early });
       };
       process.onStop((stop) => {
         clearTimeout(timer);
@@ -104,7 +110,7 @@ export async function loadIsolated(
   try {
     const first = await start();
     loaded = first.loaded;
-    isolated.adopt(first.process);
+    isolated.adopt(first.process, first.early);
   } catch (error) {
     const { stop, stderr } = error as { stop: ToolHostStop; stderr: string };
     return {

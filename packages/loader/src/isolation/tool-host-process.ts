@@ -56,6 +56,7 @@ export class ToolHostProcess {
   readonly #replies = new Map<number, Reply>();
   readonly #stopListeners: Array<(stop: ToolHostStop) => void> = [];
   readonly #hangTimeoutMs: number;
+  readonly #keeper = setInterval(() => {}, 2_147_483_647);
   #nextId = 1;
   #stderr = "";
   #stopping: ToolHostStop | undefined;
@@ -87,6 +88,10 @@ export class ToolHostProcess {
     this.#channel.on("error", () => {
       // The child is gone; its exit says how.
     });
+    this.#child.unref();
+    this.#channel.unref();
+    (this.#child.stdout as Socket | null)?.unref();
+    (this.#child.stderr as Socket | null)?.unref();
     readLines(this.#channel, MAX_CHILD_LINE_BYTES, {
       line: (text) => this.#receive(text),
       overflow: () =>
@@ -95,7 +100,8 @@ export class ToolHostProcess {
           reason: `It sent a message longer than ${MAX_CHILD_LINE_BYTES} bytes.`,
         }),
     });
-    this.#idle();
+    // Busy until it reports its tools: a host awaiting the load keeps its loop running.
+    this.#busy();
     this.send(options.init);
   }
 
@@ -153,6 +159,7 @@ export class ToolHostProcess {
   kill(stop: ToolHostStop): Promise<void> {
     if (this.#stopped !== undefined) return Promise.resolve();
     this.#stopping ??= stop;
+    this.#busy(); // until it has exited: a host awaiting this must not see its loop run empty
     killGroup(this.#child.pid);
     return new Promise((resolve) => this.onStop(() => resolve()));
   }
@@ -173,6 +180,7 @@ export class ToolHostProcess {
       reply.resolve(message);
       return;
     }
+    if (message.t === "loaded" && this.#replies.size === 0) this.#idle();
     this.onMessage(message);
   }
 
@@ -194,6 +202,7 @@ export class ToolHostProcess {
           ? { kind: "crash" as const, reason: `It was killed by ${signal}.` }
           : { kind: "exit" as const, reason: `It exited with code ${code}.` });
     this.#stopped = stop;
+    clearInterval(this.#keeper);
     this.#channel.destroy();
     for (const reply of this.#replies.values()) reply.resolve(stop);
     this.#replies.clear();
@@ -205,16 +214,17 @@ export class ToolHostProcess {
     return this.#stderr;
   }
 
+  /**
+   * The process and its pipes never keep the host's event loop alive by themselves; a timer
+   * does while a request waits (a timer's ref is a flag: toggling the handles' own refs on
+   * every request cost ~200 us a call).
+   */
   #busy(): void {
-    this.#child.ref();
-    this.#channel.ref();
+    this.#keeper.ref();
   }
 
   #idle(): void {
-    this.#child.unref();
-    this.#channel.unref();
-    (this.#child.stderr as Socket | null)?.unref?.();
-    (this.#child.stdout as Socket | null)?.unref?.();
+    this.#keeper.unref();
   }
 }
 

@@ -107,17 +107,31 @@ describe("pending actions of a tool host that stopped", () => {
     });
     const stopped = new Promise<unknown>((resolve) => isolated?.subscribe(resolve));
     process.kill(isolated?.pid as number, "SIGKILL");
-    const event = (await stopped) as { type: string; lost: Array<{ label: string }>; diagnostics: Array<{ code: string }> };
+    const event = (await stopped) as {
+      type: string;
+      lost: Array<{ label: string }>;
+      diagnostics: Array<{ code: string }>;
+    };
     expect(event.type).toBe("tool-host-stopped");
     expect(event.lost.map((record) => record.label)).toEqual(["Write d.txt"]);
     expect(event.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["W_ACTIONS_LOST"]);
     expect(session.pending.size).toBe(0);
-    expect(discarded).toEqual([expect.stringMatching(/^lost: the tool host stopped\. It was killed by SIGKILL\./)]);
-    const resolved = await session.execute({ toolCallId: "2", name: "resolve", params: { action: "apply", reason: "x" } });
+    expect(discarded).toEqual([
+      expect.stringMatching(/^lost: the tool host stopped\. It was killed by SIGKILL\./),
+    ]);
+    const resolved = await session.execute({
+      toolCallId: "2",
+      name: "resolve",
+      params: { action: "apply", reason: "x" },
+    });
     expect(text(resolved)).toMatch(/No pending action/);
     expect(existsSync(join(where.work, "d.txt"))).toBe(false);
     // The next call starts a fresh tool host.
-    const again = await session.execute({ toolCallId: "3", name: "write_file", params: { file: "e.txt", content: "E" } });
+    const again = await session.execute({
+      toolCallId: "3",
+      name: "write_file",
+      params: { file: "e.txt", content: "E" },
+    });
     expect(text(again)).toBe("Preview: e.txt");
     expect(isolated?.pid).toBeGreaterThan(0);
   });

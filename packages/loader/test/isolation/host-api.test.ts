@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { ToolHost } from "../../src/index.js";
+import { load, project, text } from "./isolation-helpers.js";
+
+const HOST_API = `
+import { Type } from "@sinclair/typebox";
+export default (pi) => {
+  pi.events.on("host:ping", (data) => pi.events.emit("tool:pong", { got: data }));
+  return [
+    {
+      name: "ask",
+      label: "Ask",
+      description: "Asks the user",
+      parameters: Type.Object({}),
+      async execute() {
+        const choice = await pi.ui.select("Pick", ["a", "b"]);
+        const sure = await pi.ui.confirm("Sure?", "really");
+        pi.ui.notify("noted", "info");
+        pi.logger.info("asked", { choice });
+        return { content: [{ type: "text", text: pi.hasUI + ":" + choice + ":" + sure }] };
+      },
+    },
+    {
+      name: "slow",
+      label: "Slow",
+      description: "Waits for its abort signal",
+      parameters: Type.Object({}),
+      execute(id, params, onUpdate, ctx, signal) {
+        return new Promise((resolve) => {
+          pi.events.emit("tool:started", {});
+          signal.addEventListener("abort", () => {
+            pi.events.emit("tool:aborted", { reason: String(signal.reason?.message ?? signal.reason) });
+            resolve({ content: [{ type: "text", text: "stopped" }] });
+          });
+        });
+      },
+    },
+    {
+      name: "context",
+      label: "Context",
+      description: "Reports its context",
+      parameters: Type.Object({}),
+      async execute(id, params, onUpdate, ctx) {
+        return { content: [{ type: "text", text: JSON.stringify({
+          sessionId: ctx.sessionId === undefined ? null : typeof ctx.sessionId,
+          entries: ctx.sessionManager.getEntries().length,
+          pending: ctx.hasPendingActions(),
+          message: (pi.sendMessage({ content: "hello" }), "sent"),
+        }) }] };
+      },
+    },
+  ];
+};
+`;
+
+describe("the pi API across the tool host's boundary", () => {
+  it("answers pi.ui with the host's UI and passes the logger on", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const asked: string[] = [];
+    const logged: string[] = [];
+    const host = new ToolHost({
+      cwd: where.work,
+      ui: {
+        select: async (title, options) => {
+          asked.push(`${title}:${options.join("/")}`);
+          return "b";
+        },
+        confirm: async () => true,
+        input: async () => undefined,
+        notify: (message) => asked.push(`notify:${message}`),
+      },
+      logger: {
+        debug: () => {},
+        info: (message, data) => logged.push(`${message} ${JSON.stringify(data)}`),
+        warn: () => {},
+        error: () => {},
+      },
+    });
+    const { session } = await load(where, "process", { host });
+    const result = await session.execute({ toolCallId: "1", name: "ask", params: {} });
+    expect(text(result)).toBe("true:b:true");
+    expect(asked).toEqual(["Pick:a/b", "notify:noted"]);
+    expect(logged).toEqual(['asked {"choice":"b"}']);
+  });
+
+  it("carries pi.events both ways and sendMessage to the host", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { session } = await load(where, "process", { host });
+    const pong = new Promise((resolve) => host.events.on("tool:pong", resolve));
+    host.events.emit("host:ping", { n: 1 });
+    expect(await pong).toEqual({ got: { n: 1 } });
+    const message = new Promise((resolve) => host.events.on("tooldock:message", resolve));
+    const result = await session.execute({ toolCallId: "1", name: "context", params: {} });
+    expect(JSON.parse(text(result))).toEqual({
+      sessionId: "string",
+      entries: 0,
+      pending: false,
+      message: "sent",
+    });
+    expect(await message).toMatchObject({ message: { content: "hello" } });
+  });
+
+  it("aborts the tool's signal when the host stops the call", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { session } = await load(where, "process", { host });
+    const aborted = new Promise((resolve) => host.events.on("tool:aborted", resolve));
+    const controller = new AbortController();
+    const started = new Promise((resolve) => host.events.on("tool:started", resolve));
+    const call = session.execute({ toolCallId: "1", name: "slow", params: {}, signal: controller.signal });
+    await started;
+    controller.abort(new Error("user pressed stop"));
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(await aborted).toEqual({ reason: "The call was stopped by the host." });
+  });
+});
