@@ -14,6 +14,12 @@ export interface IsolationOptions {
   allowWrite?: string[];
   /** Whether tools may start processes (`pi.exec`, `child_process`) and workers. Default: `false`. */
   allowExec?: boolean;
+  /**
+   * Whether tools may use the network. Node 25 and later refuse it otherwise (`--allow-net`);
+   * on Node 20-24 the permission model does not cover the network, so tools always can.
+   * Default: `false`.
+   */
+  allowNet?: boolean;
   /** Heap cap of the tool host, in MB (`--max-old-space-size`). Default: 512. */
   memoryMb?: number;
   /**
@@ -42,6 +48,7 @@ export interface IsolationContext {
   allowRead: string[];
   allowWrite: string[];
   allowExec: boolean;
+  allowNet: boolean;
   memoryMb: number;
   env: Record<string, string>;
   restart: boolean;
@@ -74,6 +81,7 @@ export function normalizeIsolation(
     allowRead: (options.allowRead ?? []).map((path) => resolve(cwd, path)),
     allowWrite: (options.allowWrite ?? [cwd]).map((path) => resolve(cwd, path)),
     allowExec: options.allowExec === true,
+    allowNet: options.allowNet === true,
     memoryMb: positive(options.memoryMb, DEFAULT_TOOL_HOST_MEMORY_MB, "memoryMb"),
     env: { ...passed, ...options.env },
     restart: options.restart !== false,

@@ -1,4 +1,4 @@
-import type { Duplex } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 
 /** What {@link readLines} calls. */
 export interface LineHandlers {
@@ -13,7 +13,7 @@ export interface LineHandlers {
  * unfinished line: a peer that never ends its line costs this process that much memory and
  * no more.
  */
-export function readLines(stream: Duplex, maxLineBytes: number, handlers: LineHandlers): void {
+export function readLines(stream: Readable, maxLineBytes: number, handlers: LineHandlers): void {
   let parts: Buffer[] = [];
   let held = 0;
   let stopped = false;
@@ -48,7 +48,7 @@ export function readLines(stream: Duplex, maxLineBytes: number, handlers: LineHa
 }
 
 /** Writes one message as a line of JSON. */
-export function writeLine(stream: Duplex, message: unknown): void {
+export function writeLine(stream: Writable, message: unknown): void {
   if (stream.destroyed || !stream.writable) return;
   stream.write(`${JSON.stringify(message)}\n`);
 }

@@ -80,7 +80,13 @@ export async function loadIsolated(
         nodeVersion,
         cwd: context.cwd,
         env: isolation.env,
-        permissions: { read, write, exec: isolation.allowExec, memoryMb: isolation.memoryMb },
+        permissions: {
+          read,
+          write,
+          exec: isolation.allowExec,
+          net: isolation.allowNet,
+          memoryMb: isolation.memoryMb,
+        },
         init,
         hangTimeoutMs: isolation.hangTimeoutMs,
       });

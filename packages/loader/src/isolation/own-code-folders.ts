@@ -5,6 +5,9 @@ import { fileURLToPath } from "node:url";
 
 /** The packages the tool host's own code imports, each resolved from the one before it. */
 const CHAIN: ReadonlyArray<readonly [from: string, packages: readonly string[]]> = [
+  // Bundled into another package (the tooldock CLI), this code's package is that one: the
+  // loader it depends on holds the externals (jiti). Unbundled, the loader resolves to itself.
+  ["@tooldock/loader", ["@tooldock/loader"]],
   ["@tooldock/loader", ["@tooldock/runtime", "@tooldock/sdk", "@sinclair/typebox", "zod", "jiti"]],
   ["@tooldock/runtime", ["ajv"]],
 ];

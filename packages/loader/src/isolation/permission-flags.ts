@@ -1,5 +1,7 @@
 /** Node's permission model as one Node version spells it, or why that runtime has none. */
-export type PermissionSupport = { flag: string; warnings: string[] } | { unsupported: string };
+export type PermissionSupport =
+  | { flag: string; warnings: string[]; network: boolean }
+  | { unsupported: string };
 
 /**
  * The flag that turns Node's permission model on: `--permission` from Node 22.13 / 23.5,
@@ -12,7 +14,8 @@ export function permissionSupport(version: string): PermissionSupport {
   const stable = major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13);
   // Node 20 and 22 print an ExperimentalWarning on every start; it says nothing to a user.
   const warnings = stable && major >= 24 ? [] : ["--disable-warning=ExperimentalWarning"];
-  return { flag: stable ? "--permission" : "--experimental-permission", warnings };
+  // Node 25 added the network to the model: refused unless --allow-net.
+  return { flag: stable ? "--permission" : "--experimental-permission", warnings, network: major >= 25 };
 }
 
 /** What a tool host may do, in absolute paths. */
@@ -20,6 +23,7 @@ export interface ToolHostPermissions {
   read: readonly string[];
   write: readonly string[];
   exec: boolean;
+  net: boolean;
   memoryMb: number;
 }
 
@@ -31,6 +35,7 @@ export function permissionFlags(version: string, permissions: ToolHostPermission
   for (const path of new Set(permissions.read)) flags.push(`--allow-fs-read=${path}`);
   for (const path of new Set(permissions.write)) flags.push(`--allow-fs-write=${path}`);
   if (permissions.exec) flags.push("--allow-child-process", "--allow-worker");
+  if (permissions.net && support.network) flags.push("--allow-net");
   flags.push(`--max-old-space-size=${permissions.memoryMb}`);
   return flags;
 }

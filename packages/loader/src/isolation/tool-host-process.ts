@@ -45,14 +45,15 @@ export interface ToolHostSpawn {
 type Reply = { resolve(message: ChildMessage | ToolHostStop): void };
 
 /**
- * One tool host: a child Node process under the permission model, talking newline-JSON on
- * file descriptor 3. Requests (calls, applies, hooks, pings) get numbered replies; the
+ * One tool host: a child Node process under the permission model, talking newline JSON on
+ * its stdin and stdout (what its tools print goes to its stderr). Requests (calls, applies, hooks, pings) get numbered replies; the
  * child's other messages go to `onMessage`. The process is in its own group, killed as a
  * whole when it stops. It keeps the host's event loop alive only while a request waits.
  */
 export class ToolHostProcess {
   readonly #child: ChildProcess;
-  readonly #channel: Socket;
+  readonly #input: Socket;
+  readonly #output: Socket;
   readonly #replies = new Map<number, Reply>();
   readonly #stopListeners: Array<(stop: ToolHostStop) => void> = [];
   readonly #hangTimeoutMs: number;
@@ -70,29 +71,30 @@ export class ToolHostProcess {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
+      // stdin carries the host's messages, stdout the tool host's: the permission model of
+      // Node 25+ refuses a socket the child would open on another descriptor (Net), never
+      // its own standard streams.
+      stdio: ["pipe", "pipe", "pipe"],
     });
-    this.#channel = this.#child.stdio[3] as Socket;
+    this.#input = this.#child.stdin as Socket;
+    this.#output = this.#child.stdout as Socket;
     this.#child.on("error", (error) => {
       this.#stopping ??= { kind: "start", reason: `It could not start: ${error.message}.` };
       // A process that never started sends no "exit".
       if (this.#child.pid === undefined) this.#exited(null, null);
     });
-    this.#child.stdout?.setEncoding("utf8").on("data", () => {
-      // What tools print goes nowhere: stdout may be the host's own protocol (MCP over stdio).
-    });
     this.#child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
     });
     this.#child.on("exit", (code, signal) => this.#exited(code, signal));
-    this.#channel.on("error", () => {
-      // The child is gone; its exit says how.
-    });
+    for (const stream of [this.#input, this.#output, this.#child.stderr as Socket]) {
+      stream.on("error", () => {
+        // The child is gone; its exit says how.
+      });
+      stream.unref();
+    }
     this.#child.unref();
-    this.#channel.unref();
-    (this.#child.stdout as Socket | null)?.unref();
-    (this.#child.stderr as Socket | null)?.unref();
-    readLines(this.#channel, MAX_CHILD_LINE_BYTES, {
+    readLines(this.#output, MAX_CHILD_LINE_BYTES, {
       line: (text) => this.#receive(text),
       overflow: () =>
         this.kill({
@@ -117,7 +119,7 @@ export class ToolHostProcess {
 
   /** Sends a message that expects no reply. */
   send(message: HostMessage): void {
-    if (!this.stopped) writeLine(this.#channel, message);
+    if (!this.stopped) writeLine(this.#input, message);
   }
 
   /** Sends a request and resolves with its reply (`result` or `error`), or the stop that ended it. */
@@ -203,7 +205,8 @@ export class ToolHostProcess {
           : { kind: "exit" as const, reason: `It exited with code ${code}.` });
     this.#stopped = stop;
     clearInterval(this.#keeper);
-    this.#channel.destroy();
+    this.#input.destroy();
+    this.#output.destroy();
     for (const reply of this.#replies.values()) reply.resolve(stop);
     this.#replies.clear();
     for (const listener of this.#stopListeners.splice(0)) listener(stop);

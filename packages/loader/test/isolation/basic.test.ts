@@ -47,3 +47,19 @@ describe.each(["none", "process"] as const)("a tool loaded with isolation %s", (
     `);
   });
 });
+
+describe("a tool host's tools that print", () => {
+  it("do not break its protocol: stdout goes to its stderr", async () => {
+    const where = await project({
+      "loud.ts": ECHO.replace(
+        "async execute(id, params, onUpdate, ctx) {",
+        `async execute(id, params, onUpdate, ctx) {
+    console.log("{not json");
+    process.stdout.write("raw text\\n");`,
+      ),
+    });
+    const { session } = await load(where, "process");
+    const result = await session.execute({ toolCallId: "1", name: "echo", params: { text: "still" } });
+    expect(text(result)).toMatch(/^still from \d+$/);
+  });
+});

@@ -2,7 +2,6 @@
 // the host that started it (see ../tool-host-process.ts). It runs under Node's permission
 // model, so whatever a module does here is bounded by what the host allowed; nothing in
 // this file defends against the modules it loads: the process boundary does.
-import { Socket } from "node:net";
 import { asSchema } from "@tooldock/runtime";
 import {
   type CustomTool,
@@ -29,13 +28,15 @@ import {
 } from "./child-call.js";
 import { createChildEvents, jsonCopy } from "./child-events.js";
 
-/** The socket to the host: file descriptor 3, set up by the host's `spawn`. */
-const CHANNEL_FD = 3;
 /** Longest line the host may send (arguments of one call). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
-const send = (message: ChildMessage) => writeLine(channel, message);
+// The host's messages arrive on stdin and ours leave on stdout; what tools print goes to
+// stderr instead (console.log included: it binds to process.stdout when first used).
+const input = process.stdin;
+const output = process.stdout;
+Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
+const send = (message: ChildMessage) => writeLine(output, message);
 // The host went away: nobody is left to serve. The processes tools started go too (the
 // tool host leads their process group).
 const leave = () => {
@@ -45,8 +46,9 @@ const leave = () => {
     process.exit(0);
   }
 };
-channel.on("close", leave);
-channel.on("error", leave);
+input.on("end", leave);
+input.on("error", leave);
+output.on("error", leave);
 
 // A fault of a tool's stray code must not end every other tool: it is logged to the host.
 process.on("uncaughtException", (error) => {
@@ -307,7 +309,7 @@ function handle(message: HostMessage): void {
   }
 }
 
-readLines(channel, MAX_LINE_BYTES, {
+readLines(input, MAX_LINE_BYTES, {
   line(text) {
     let message: HostMessage;
     try {
