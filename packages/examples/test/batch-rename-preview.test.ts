@@ -7,13 +7,14 @@ import { tempDir, textOf } from "./temp-dir.js";
 
 const tool = fileURLToPath(new URL("../tools/batch-rename-preview.ts", import.meta.url));
 
-describe("batch_rename_preview", () => {
+// The same tests in-process and in a tool host: a pending action applies and discards alike.
+describe.each(["none", "process"] as const)("batch_rename_preview (isolation: %s)", (isolation) => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let harness: ToolHarness;
 
   beforeEach(async () => {
     dir = await tempDir({ "draft-a.md": "a", "draft-b.md": "b", "notes.txt": "n" });
-    harness = await createToolHarness({ paths: tool, cwd: dir.path });
+    harness = await createToolHarness({ paths: tool, cwd: dir.path, isolation });
   });
 
   afterEach(async () => {

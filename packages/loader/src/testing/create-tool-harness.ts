@@ -11,6 +11,7 @@ import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools } from "../load/load-custom-tools.js";
 import { reportSessionHookFailures } from "../load/session-hooks.js";
 import type { LoadedCustomTool } from "../load/types.js";
+import type { LoadCustomToolsOptions } from "../options.js";
 import { withNodeStackTraces } from "./node-stack-traces.js";
 
 /** Options of {@link createToolHarness}. */
@@ -35,6 +36,11 @@ export interface ToolHarnessOptions {
   logger?: Logger;
   /** Passed to the fresh `Session` (its `cwd` defaults to the harness `cwd`). */
   session?: Omit<SessionOptions, "cwd">;
+  /**
+   * Default: as `loadCustomTools` (`"none"`). `"process"` tests the tools as an isolating host
+   * runs them, in a tool host; `dispose` ends it.
+   */
+  isolation?: LoadCustomToolsOptions["isolation"];
 }
 
 /**
@@ -97,6 +103,7 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     factoryTimeoutMs: options.factoryTimeoutMs,
     sourceMaps: options.sourceMaps,
     builtInToolNames: options.builtInToolNames,
+    isolation: options.isolation,
   });
   // A failing onSession is a W_ON_SESSION_FAILED warning in `diagnostics` (start, and shutdown on dispose).
   reportSessionHookFailures(session, loaded.tools, (diagnostic) => loaded.diagnostics.push(diagnostic));
@@ -130,6 +137,7 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     async dispose() {
       await session.dispose();
       if (host.activeSession === session) host.setActiveSession(undefined);
+      await loaded.isolated?.close();
     },
   };
 }
