@@ -79,7 +79,9 @@ export async function loadIsolated(
         execPath: isolation.execPath,
         nodeVersion,
         cwd: context.cwd,
-        env: isolation.env,
+        // Node 22.1+ keeps the compiled code of Tooldock and the tools in the tool host's own
+        // cache: its start is mostly compiling the code it imports.
+        env: privateCache.ok ? { ...isolation.env, NODE_COMPILE_CACHE: join(cacheDir, "node") } : isolation.env,
         permissions: {
           read,
           write,
