@@ -102,6 +102,10 @@ let firstMs = Number.NaN;
 /** @type {Record<string, unknown>} */
 const extra = {};
 
+/** @type {any} */
+let sessionOfLoad;
+/** @type {any} */
+let isolatedOfLoad;
 const profiler = task.profile ? await startProfiler() : undefined;
 collect();
 const rssBefore = process.memoryUsage().rss;
@@ -146,7 +150,8 @@ switch (task.variant) {
   case "tooldock-esbuild-cold":
   case "tooldock-esbuild-warm":
   case "tooldock-jiti-cold":
-  case "tooldock-jiti-warm": {
+  case "tooldock-jiti-warm":
+  case "tooldock-isolated-warm": {
     const session = new runtime.Session({ cwd: task.toolsDir });
     const host = new loader.ToolHost({ cwd: task.toolsDir });
     host.setActiveSession(session);
@@ -157,12 +162,15 @@ switch (task.variant) {
       session,
       compiler: task.variant.startsWith("tooldock-jiti") ? "jiti" : "esbuild",
       cacheDir: task.cacheDir,
+      ...(task.variant === "tooldock-isolated-warm" ? { isolation: "process" } : {}),
       /** @param {any} progress */
       onProgress(progress) {
         if (Number.isNaN(firstMs) && isToolReady(progress, session)) firstMs = performance.now() - start;
       },
     });
     tools = result.tools.map((/** @type {any} */ loaded) => loaded.tool);
+    sessionOfLoad = session;
+    isolatedOfLoad = result.isolated;
     extra.diagnostics = result.diagnostics.length;
     if (result.diagnostics.length > 0) extra.firstDiagnostic = result.diagnostics[0];
     break;
@@ -201,6 +209,22 @@ const probeResult = probe
       abort: noop,
     })
   : undefined;
+
+// A call through the session, after the clock stopped: what a host pays per tool call (for an
+// isolated load, a round trip to the tool host), the median of 5 batches of 200.
+if (sessionOfLoad !== undefined && probe !== undefined && task.measureCalls !== false) {
+  const call = () =>
+    sessionOfLoad.execute({ toolCallId: "c", name: probe.name, params: { values: [1, 2, 3] } });
+  for (let index = 0; index < 50; index += 1) await call();
+  const batches = [];
+  for (let batch = 0; batch < 5; batch += 1) {
+    const started = performance.now();
+    for (let index = 0; index < 200; index += 1) await call();
+    batches.push(((performance.now() - started) / 200) * 1000);
+  }
+  extra.callUs = batches.sort((a, b) => a - b)[2];
+}
+await isolatedOfLoad?.close();
 
 process.stdout.write(
   `${JSON.stringify({

@@ -25,6 +25,11 @@ export const LOAD_VARIANTS = [
   { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
   { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
   { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true, maxN: 100 },
+  {
+    id: "tooldock-isolated-warm",
+    label: "Tooldock, isolated tool host (a child under the permission model), warm cache",
+    tooldock: true,
+  },
   { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true, maxN: 10 },
   { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false, maxN: 100 },
   { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false, maxN: 100 },
@@ -103,6 +108,7 @@ export async function runLoadBenchmark(options) {
         "jiti-fscache": join(dir, "cache-jiti"),
         "tooldock-esbuild-warm": join(dir, "cache-tooldock"),
         "tooldock-jiti-warm": join(dir, "cache-tooldock-jiti"),
+        "tooldock-isolated-warm": join(dir, "cache-tooldock-isolated"),
       };
       const measured = variants.filter((variant) => variant.maxN === undefined || n <= variant.maxN);
       /** @type {Record<string, { runs: any[]; errors: string[] }>} */
@@ -114,6 +120,7 @@ export async function runLoadBenchmark(options) {
         ["jiti-fscache", ["jiti-fscache"]],
         ["tooldock-esbuild-warm", ["tooldock-esbuild-warm"]],
         ["tooldock-jiti-warm", ["tooldock-jiti-warm"]],
+        ["tooldock-isolated-warm", ["tooldock-isolated-warm"]],
       ];
       await inParallel(primers, options.parallel, async ([variant, users]) => {
         const waiting = users.filter((user) => samples[user]);
@@ -190,6 +197,7 @@ export async function runLoadBenchmark(options) {
             rssPerToolKb: median(runs.map((run) => (run.rssAfter - run.rssBefore) / n / 1024)),
             importMs: median(runs.map((run) => run.importMs)),
             processMs: median(runs.map((run) => run.processMs)),
+            callUs: median(runs.map((run) => run.callUs ?? Number.NaN)),
           },
           ratioToFloor: allMs / floorAll,
           firstReported: runs.every((run) => !run.firstMsMissing),
@@ -219,7 +227,7 @@ export async function runLoadBenchmark(options) {
 export function formatLoadReport(report) {
   const rows = report.results.map((row) =>
     row.status === "skipped"
-      ? [row.n, row.label, "not measured", "–", "–", "–", "–"]
+      ? [row.n, row.label, "not measured", "–", "–", "–", "–", "–"]
       : [
           row.n,
           row.label,
@@ -228,10 +236,20 @@ export function formatLoadReport(report) {
           fixed(row.median.rssPerToolKb),
           ratio(row.ratioToFloor),
           fixed(row.median.importMs),
+          Number.isNaN(row.median.callUs) ? "–" : fixed(row.median.callUs),
         ],
   );
   const table = markdownTable(
-    ["N", "variant", "all ready (ms)", "first ready (ms)", "RSS/tool (KB)", "× floor", "host imports (ms)"],
+    [
+      "N",
+      "variant",
+      "all ready (ms)",
+      "first ready (ms)",
+      "RSS/tool (KB)",
+      "× floor",
+      "host imports (ms)",
+      "session.execute (µs)",
+    ],
     rows,
   );
   return `Measured children ran under Node ${report.node.version} (${report.node.execPath}).\n\n${table}`;
