@@ -63,3 +63,17 @@ export async function generatedStackFiles(tool: CustomTool | undefined, cwd: str
     Error.prepareStackTrace = previous;
   }
 }
+
+/** A module with one well-formed tool named `name`. */
+export function goodModule(name: string): string {
+  return `export default (pi) => ({
+  name: ${JSON.stringify(name)},
+  label: ${JSON.stringify(name)},
+  description: "A tool that does nothing wrong.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    return { content: [{ type: "text", text: "ok" }] };
+  },
+});
+`;
+}

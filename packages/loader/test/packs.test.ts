@@ -230,29 +230,34 @@ export default (pi: any) => ({
     expect((await generatedStackFiles(throws, dir)).some((file) => PACK_FILE.test(file))).toBe(true);
   });
 
-  it("keeps the guards per module: an exit or a tampering inside a pack names its own module", async () => {
+  it("keeps the guards per module: an exit or a process listener inside a pack names its own module", async () => {
     const { dir, cacheDir } = await toolFolder("packs-guards");
     await writeFile(join(dir, "b-waits.ts"), "process.exit(3);\nexport default () => [];\n");
     await writeFile(
       join(dir, "c-counts.ts"),
-      `Object.defineProperty(Array.prototype, "packPolluted", { value: 1, enumerable: true, configurable: true, writable: true });
+      `process.on("SIGTERM", (globalThis as any)[Symbol.for("tooldock.test.packs-listener")]);
 export default (pi: any) => ({ name: "counts", label: "C", description: "d", parameters: pi.typebox.Type.Object({}), async execute() { return { content: [] }; } });
 `,
     );
+    const listener = () => {};
+    (globalThis as Record<symbol, unknown>)[Symbol.for("tooldock.test.packs-listener")] = listener;
     await coldThenWarm(cacheDir, async (cache) => {
-      const { tools, diagnostics } = await load(dir, cache);
-      expect(
-        tools.map((loaded) => loaded.tool.name),
-        cache,
-      ).toEqual(["paths", "counts", "throws", "package"]);
-      expect(
-        diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path]),
-        cache,
-      ).toEqual([
-        ["E_PROCESS_EXIT", join(dir, "b-waits.ts")],
-        ["W_GLOBAL_TAMPERING", join(dir, "c-counts.ts")],
-      ]);
-      expect(Object.hasOwn(Array.prototype, "packPolluted")).toBe(false);
+      try {
+        const { tools, diagnostics } = await load(dir, cache);
+        expect(
+          tools.map((loaded) => loaded.tool.name),
+          cache,
+        ).toEqual(["paths", "counts", "throws", "package"]);
+        expect(
+          diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path]),
+          cache,
+        ).toEqual([
+          ["E_PROCESS_EXIT", join(dir, "b-waits.ts")],
+          ["W_PROCESS_LISTENER", join(dir, "c-counts.ts")],
+        ]);
+      } finally {
+        process.removeListener("SIGTERM", listener);
+      }
     });
     expect(await packFiles(cacheDir)).toHaveLength(1);
   });

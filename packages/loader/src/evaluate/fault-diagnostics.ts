@@ -1,40 +1,20 @@
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { describeGlobalChanges, type GlobalChange } from "../guards/global-snapshot.js";
 import { activeTimers, type ModuleFaults } from "../guards/module-faults.js";
 
-/** `W_GLOBAL_TAMPERING`: the module changed process-wide built-ins while it loaded. */
-export function tamperingWarning(module: DiscoveredModule, changes: readonly GlobalChange[]): Diagnostic {
-  return createWarning("W_GLOBAL_TAMPERING", {
-    message: `${module.path} changed process-wide built-ins while it loaded: ${describeGlobalChanges(changes)}.`,
+/**
+ * `W_PROCESS_LISTENER`: the module added listeners for `process` events that decide how the
+ * host fails or ends (`exit`, `uncaughtException`, `SIGINT`, …) while it loaded.
+ */
+export function processListenerWarning(module: DiscoveredModule, events: readonly string[]): Diagnostic {
+  const listed = events.map((event) => `"${event}"`).join(", ");
+  return createWarning("W_PROCESS_LISTENER", {
+    message: `${module.path} added a process listener for ${listed} while it loaded: it runs in the host and decides how the host fails or ends (an "exit" listener can change its exit code).`,
     path: module.path,
     resolvedPath: module.resolvedPath,
-    hint: "A tool module must not patch built-ins or globals: the change reaches the host and every other tool. Tooldock restored what is marked restored or removed; remove the module if you did not expect this.",
+    hint: "Leave process listeners to the host: clean up in the tool's onSession shutdown instead, and handle errors where they happen. Remove the module if you did not expect this.",
   });
-}
-
-/**
- * `W_GLOBAL_TAMPERING` for changes found after the last module's own check: made by a timer or
- * callback of a module of the batch. They are reported on each module that left timers
- * running or fired during the batch (the likely authors), or on the last module when none did.
- */
-export function lateTamperingWarnings(
-  modules: readonly DiscoveredModule[],
-  guard: { faultsOf(resolvedPath: string): ModuleFaults },
-  changes: readonly GlobalChange[],
-): Diagnostic[] {
-  const suspects = modules.filter((module) => guard.faultsOf(module.resolvedPath).timers.size > 0);
-  const last = modules[modules.length - 1];
-  const blamed = suspects.length > 0 ? suspects : last === undefined ? [] : [last];
-  return blamed.map((module) =>
-    createWarning("W_GLOBAL_TAMPERING", {
-      message: `Process-wide built-ins were changed from a timer or callback after the modules loaded (${module.path} started timers while it loaded, or is the last module): ${describeGlobalChanges(changes)}.`,
-      path: module.path,
-      resolvedPath: module.resolvedPath,
-      hint: "A tool module must not patch built-ins or globals, not even later from a timer: the change reaches the host and every other tool. Tooldock restored what is marked restored or removed.",
-    }),
-  );
 }
 
 /**

@@ -40,14 +40,6 @@ export interface LoadModuleStep {
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
   faults?: ModuleFaults;
   /**
-   * Called exactly once per load of the module: as soon as its code has run for the last
-   * time (after its import when that fails or exports no factory, else after its factory;
-   * at the end when it did not compile), before the loader reads what the module produced.
-   * The batch puts back the built-ins the module changed, so everything after (the
-   * diagnostics, the checks of its tools) runs with the real ones.
-   */
-  afterStep?: () => void;
-  /**
    * Called once the module is compiled, right before its code runs for the first time, and
    * awaited when it returns a promise (the batch holds streamed discovery until the module's
    * step has ended, see `DiscoveryGate`).
@@ -63,12 +55,6 @@ export interface LoadModuleStep {
  * keeps copies of the built-ins it uses, see `primordials`), the module gets an `E_IMPORT`.
  */
 export async function loadModule(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
-  let restored = false;
-  const restore = () => {
-    if (restored) return;
-    restored = true;
-    step.afterStep?.();
-  };
   // One async function for every step (no inner one to await): each promise counts while the
   // guards' async context runs promise hooks.
   try {
@@ -101,7 +87,6 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     // The import runs under the same deadline: top-level await that never settles is a fault too.
     const importing = runGuardedStep(evaluate, step.factoryTimeoutMs, step.faults);
     const imported = IsPromise(importing) ? await importing : importing;
-    if (imported.status !== "ok") restore();
     if (imported.status === "exit")
       return fail(exitDiagnostic(module, imported.call, "while it was imported"));
     if (imported.status === "timeout") {
@@ -128,7 +113,6 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
       );
     }
 
-    // Reads `default` with no built-in on the way: the module's changes are still in place.
     let factory: ReturnType<typeof resolveFactory>;
     let readError: { error: unknown } | undefined;
     try {
@@ -137,7 +121,6 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
       readError = { error };
     }
     if (factory === undefined) {
-      restore();
       let exported: string;
       try {
         if (readError !== undefined) throw readError.error;
@@ -155,17 +138,9 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
       );
     }
 
-    // A synchronous factory (the common case) settles without a promise of its own; one turn
-    // of the microtask queue still runs before the built-ins check, as after an async one, so
-    // what the factory queued there is this module's doing.
+    // A synchronous factory (the common case) settles without a promise of its own.
     const producing = runGuardedStep(() => factory(step.api), step.factoryTimeoutMs, step.faults);
-    let produced: Awaited<typeof producing>;
-    if (IsPromise(producing)) produced = await producing;
-    else {
-      await TURN;
-      produced = producing;
-    }
-    restore();
+    const produced = IsPromise(producing) ? await producing : producing;
     if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
     if (produced.status === "timeout") {
       return fail(
@@ -194,26 +169,16 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     const entries = ArrayIsArray(value) ? (value as unknown[]) : [value];
     return { __proto__: null, ok: true, entries } as ModuleOutcome;
   } catch (error) {
-    try {
-      restore();
-    } catch {
-      // The batch's own check failed too; the diagnostic below still names the module.
-    }
     return fail(
       createDiagnostic("E_IMPORT", {
         message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
         path: module.path,
         resolvedPath: module.resolvedPath,
-        hint: "A tool module must not patch built-ins or globals (see the W_GLOBAL_TAMPERING warning, if any). If it does not, please report this as a Tooldock bug.",
+        hint: "Please report this as a Tooldock bug.",
       }),
     );
-  } finally {
-    restore();
   }
 }
-
-/** One turn of the microtask queue, safe to await while built-ins are tampered with (see `safePromise`). */
-const TURN: Promise<void> = safePromise<void>((resolve) => resolve());
 
 function fail(diagnostic: Diagnostic): ModuleOutcome {
   return { __proto__: null, ok: false, diagnostic } as ModuleOutcome;

@@ -28,16 +28,13 @@ export class LoadGuard {
   /**
    * Ends the batch: first lets the timers that are already due run (a `setTimeout(…, 0)` a
    * module started fires before this one, which was started later with the same delay), so
-   * their exits and rejections are still caught; then calls `beforeRelease` (while the
-   * guards are still installed, as when the batch's global snapshot was taken); then releases
-   * every guard.
+   * their exits and rejections are still caught; then releases every guard.
    */
-  async close(beforeRelease?: () => void): Promise<void> {
+  async close(): Promise<void> {
     try {
       await safePromise<void>((resolve) => {
         SafeSetTimeout(resolve, 0);
       });
-      beforeRelease?.();
     } finally {
       const releases = this.#releases;
       for (let index = releases.length - 1; index >= 0; index--) (releases[index] as () => void)();

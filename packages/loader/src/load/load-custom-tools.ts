@@ -10,14 +10,10 @@ import { expandPath } from "../discover/expand-path.js";
 import { nodeDiscoveryFileSystem } from "../discover/file-system.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { evaluate } from "../evaluate/evaluate-stage.js";
-import {
-  lateFaultDiagnostics,
-  lateTamperingWarnings,
-  tamperingWarning,
-} from "../evaluate/fault-diagnostics.js";
-import { type GlobalChange, watchGlobals } from "../guards/global-snapshot.js";
+import { lateFaultDiagnostics, processListenerWarning } from "../evaluate/fault-diagnostics.js";
 import { LoadGuard } from "../guards/load-guard.js";
 import { PromisePrototypeThen } from "../guards/primordials.js";
+import { watchProcessListeners } from "../guards/process-listeners.js";
 import { normalizeIsolation } from "../isolation/isolation-options.js";
 import { loadIsolated } from "../isolation/load-isolated.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
@@ -80,14 +76,12 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   );
 
   const guard = new LoadGuard(); // released in the `finally` below, whatever happens
-  // Taken once the guards are installed, so their wrappers are part of the expected state;
-  // compared after each module: what changed since the previous one is that module's doing.
-  const checkGlobals = watchGlobals();
+  // Counted after each module: a listener added since the previous one is that module's.
+  const checkListeners = watchProcessListeners();
   // Each module's tools are registered into the session as soon as they are accepted, so the
   // host can offer them before the batch ends; a module found hostile late in the batch
   // (process.exit from a timer) has its tools withdrawn when it ends.
   const accepted: Array<{ tool: LoadedCustomTool["tool"]; module: DiscoveredModule }> = [];
-  let lateChanges: GlobalChange[] = [];
   let progressError: { error: unknown } | undefined;
   try {
     for (let index = 0; ; index++) {
@@ -97,24 +91,19 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       if (module === undefined) break;
       const before = diagnostics.length;
       const faults = guard.faultsOf(module.resolvedPath);
-      // Built-ins the module changed are put back as soon as its code has run, before the
-      // loader looks at what it produced (one check per module, see `afterStep`).
-      let changes: GlobalChange[] = [];
       const unit = build.unit(module);
       const evaluated = await evaluate(unit, {
         api,
         factoryTimeoutMs: context.factoryTimeoutMs,
         faults,
         beforeCode: () => gate.close(),
-        afterStep: () => {
-          changes = checkGlobals();
-        },
       });
       const contributed = await accept(evaluated, acceptance, faults);
-      gate.open(); // the module's step ended and its changes to the built-ins are undone
+      gate.open(); // the module's step ended
       diagnostics.push(...contributed.diagnostics);
       for (const tool of contributed.tools) accepted.push({ tool, module });
-      if (changes.length > 0) diagnostics.push(tamperingWarning(module, changes));
+      const listeners = checkListeners();
+      if (listeners.length > 0) diagnostics.push(processListenerWarning(module, listeners));
       const registered = registration.add(module, contributed.tools);
       diagnostics.push(...registered.refused);
       if (progressError === undefined && context.onProgress !== undefined) {
@@ -138,17 +127,12 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     try {
       await build.close();
     } finally {
-      // What timers and callbacks of the modules changed after their own check (the guard's
-      // last turn lets due timers run) is undone too, so the host gets its built-ins back.
-      await guard.close(() => {
-        lateChanges = checkGlobals();
-      });
+      await guard.close();
     }
   }
   const modules = discovery.found;
   // Discovery's diagnostics come first, as when discovery ended before the first module loaded.
   diagnostics.unshift(...(await discovery.diagnostics()).diagnostics);
-  if (lateChanges.length > 0) diagnostics.push(...lateTamperingWarnings(modules, guard, lateChanges));
 
   const skipped = new Set<string>();
   for (const module of modules) {

@@ -2,8 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CompilerName, loadCustomTools } from "../../src/index.js";
-import { testCacheDir } from "../helpers.js";
-import { goodModule } from "../hostile-load.js";
+import { goodModule, testCacheDir } from "../helpers.js";
 
 // Bug: the exit guard covered a module's import and factory, but the loader runs the module's
 // code again while it reads what the module produced: a getter on a tool, a Proxy trap of

@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CompilerName, loadCustomTools } from "../../src/index.js";
-import { testCacheDir } from "../helpers.js";
-import { goodModule } from "../hostile-load.js";
+import { goodModule, testCacheDir } from "../helpers.js";
 
 // Bug: the exit guard replaced only `process.exit`. A module that called
 // `process.reallyExit(0)` (what `process.exit` calls underneath) at import ended

@@ -1,0 +1,32 @@
+/**
+ * The `process` events whose listeners decide how the host fails or ends: an `exit` listener
+ * can change its exit code, an `uncaughtException` one keeps it running after a crash, a
+ * `SIGINT` one keeps Ctrl-C from ending it.
+ */
+export const WATCHED_PROCESS_EVENTS = [
+  "uncaughtException",
+  "unhandledRejection",
+  "exit",
+  "beforeExit",
+  "SIGINT",
+  "SIGTERM",
+] as const;
+
+/**
+ * Counts the listeners of the {@link WATCHED_PROCESS_EVENTS}; the returned function lists the
+ * events that gained a listener since the previous call (or since this one), so a load batch
+ * calls it after each module to learn which listeners that module added.
+ */
+export function watchProcessListeners(): () => string[] {
+  let before = countListeners();
+  return () => {
+    const now = countListeners();
+    const added = WATCHED_PROCESS_EVENTS.filter((_event, index) => (now[index] ?? 0) > (before[index] ?? 0));
+    before = now;
+    return added;
+  };
+}
+
+function countListeners(): number[] {
+  return WATCHED_PROCESS_EVENTS.map((event) => process.listenerCount(event));
+}
