@@ -81,7 +81,9 @@ export async function loadIsolated(
         cwd: context.cwd,
         // Node 22.1+ keeps the compiled code of Tooldock and the tools in the tool host's own
         // cache: its start is mostly compiling the code it imports.
-        env: privateCache.ok ? { ...isolation.env, NODE_COMPILE_CACHE: join(cacheDir, "node") } : isolation.env,
+        env: privateCache.ok
+          ? { ...isolation.env, NODE_COMPILE_CACHE: join(cacheDir, "node") }
+          : isolation.env,
         permissions: {
           read,
           write,
@@ -120,7 +122,13 @@ export async function loadIsolated(
     loaded = first.loaded;
     isolated.adopt(first.process, first.early);
   } catch (error) {
-    const { stop, stderr } = error as { stop: ToolHostStop; stderr: string };
+    // A stop of the process carries its own; anything else (a spawn that threw) is a start failure.
+    const failure = error as { stop?: ToolHostStop; stderr?: string; message?: unknown };
+    const stop = failure.stop ?? {
+      kind: "start",
+      reason: `It could not start: ${String(failure.message ?? error)}.`,
+    };
+    const stderr = failure.stderr ?? "";
     return {
       tools: [],
       diagnostics: [startFailure(init.paths, stop, stderr)],

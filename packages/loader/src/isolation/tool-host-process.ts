@@ -91,7 +91,8 @@ export class ToolHostProcess {
       stream.on("error", () => {
         // The child is gone; its exit says how.
       });
-      stream.unref();
+      // Bun's child streams have no unref: there the child process's own unref is enough.
+      (stream as Partial<Socket>).unref?.();
     }
     this.#child.unref();
     readLines(this.#output, MAX_CHILD_LINE_BYTES, {

@@ -1,8 +1,13 @@
 // The tool host under each Node that users run: the permission model's flag differs (Node 20
 // and 22.0-22.12 spell it --experimental-permission), and Node 25 added the network to it.
 // The binaries come from the npm registry (scripts/runtimes.mjs), as on a user's machine.
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
 import { attackModule, secretFolder } from "./attack-helpers.js";
@@ -44,5 +49,39 @@ describe.each(["node@22", "node@24", "node@26"])("a tool host under %s", (spec) 
     } finally {
       server.close();
     }
+  }, 180_000);
+});
+
+/** The built packages (`pnpm build`): a Bun host imports them as a user's host would. */
+const dist = (name: string) => fileURLToPath(new URL(`../../../${name}/dist/index.js`, import.meta.url));
+
+describe("a host running on Bun", () => {
+  it("runs its tools in a tool host under Node, which Bun has no permission model for", async () => {
+    const bun = await ensureRuntime("bun@1.4.4");
+    const { file, secret } = await secretFolder();
+    const where = await project({
+      "read.ts": attackModule(`
+        const { readFileSync } = await import("node:fs");
+        return readFileSync(${JSON.stringify(file)}, "utf8");
+      `),
+    });
+    const script = join(where.root, "host.mjs");
+    await writeFile(
+      script,
+      `import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
+import { Session } from ${JSON.stringify(dist("runtime"))};
+const session = new Session({ cwd: ${JSON.stringify(where.work)} });
+const loaded = await loadCustomTools({ paths: [${JSON.stringify(where.tools)}], cwd: ${JSON.stringify(where.work)},
+  cacheDir: ${JSON.stringify(join(where.root, "cache"))}, session, isolation: "process" });
+const result = await session.execute({ toolCallId: "1", name: "attack", params: {} });
+console.log(JSON.stringify({ bun: typeof Bun, tools: loaded.tools.length, diagnostics: loaded.diagnostics, result }));
+await loaded.isolated?.close();
+`,
+    );
+    const { stdout } = await promisify(execFile)(bun, [script], { encoding: "utf8" });
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ bun: "object", tools: 1, diagnostics: [], result: { isError: true } });
+    expect(JSON.stringify(report.result)).not.toContain(secret);
+    expect(JSON.stringify(report.result)).toMatch(/Access to this API has been restricted/);
   }, 180_000);
 });
