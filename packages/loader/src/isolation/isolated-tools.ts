@@ -67,6 +67,7 @@ export class IsolatedToolHost {
   #process: ToolHostProcess | undefined;
   #starting: Promise<ToolHostProcess> | undefined;
   #closed = false;
+  #retiring = false;
 
   constructor(start: () => Promise<StartedToolHost>, host: ToolHost, isolation: IsolationContext) {
     this.#start = start;
@@ -96,6 +97,19 @@ export class IsolatedToolHost {
     await this.#process?.kill({ kind: "closed", reason: "The host closed it." });
   }
 
+  /**
+   * Closes the tool host once no action it staged is pending (at once when none is), and
+   * starts no other: for a tool host whose tools were replaced by a reload.
+   */
+  retire(): void {
+    this.#retiring = true;
+    this.#closeIfRetired();
+  }
+
+  #closeIfRetired(): void {
+    if (this.#retiring && this.#staged.size === 0 && !this.#closed) void this.close();
+  }
+
   /** The proxy standing in for `descriptor` in the host's session. */
   proxy(descriptor: ToolDescriptor): CustomTool {
     const tool: CustomTool = {
@@ -117,7 +131,7 @@ export class IsolatedToolHost {
   async #current(): Promise<ToolHostProcess | ToolHostStop> {
     const process = this.#process;
     if (process !== undefined && !process.stopped) return process;
-    if (this.#closed) return { kind: "closed", reason: "The host closed it." };
+    if (this.#closed || this.#retiring) return { kind: "closed", reason: "The host closed it." };
     if (!this.#isolation.restart && process !== undefined)
       return { kind: "exit", reason: "It is not restarted (isolation.restart is false)." };
     this.#starting ??= this.#start().then(
@@ -323,10 +337,12 @@ export class IsolatedToolHost {
     }
     if (message.t === "error") {
       if (kind === "reject") this.#staged.delete(staged);
+      this.#closeIfRetired();
       throw rebuildError(message.error);
     }
     const result = message.t === "result" ? message.result : { content: [] };
     if (kind === "reject" || result.isError !== true) this.#staged.delete(staged);
+    this.#closeIfRetired();
     return result;
   }
 

@@ -117,6 +117,10 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     changed = [];
     const current = loadCustomTools(load).then((result): ToolsReload => {
       const changes = load.session === undefined ? nameChanges(previous, result) : result.changes;
+      // An isolated load runs in a new tool host: the previous one retires once the actions
+      // it staged are resolved (its tools were replaced; its actions still apply).
+      if (previous?.isolated !== undefined && previous.isolated !== result.isolated)
+        previous.isolated.retire();
       previous = result;
       return { ...result, changes, changedPaths };
     });
@@ -189,6 +193,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
         watch.close();
         await queued?.catch(() => {});
         await running?.catch(() => {});
+        await previous?.isolated?.close();
       })();
       return closing;
     },
