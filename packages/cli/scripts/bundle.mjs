@@ -8,7 +8,8 @@
 // loader) is in the bundle once, shared by the CLI, the loader's host-module registry and the
 // runtime; every lazily imported command or module stays a chunk of its own, loaded on use.
 import { chmod, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { assertBuilt, assertNoDynamicRequire, assertSingleCopies } from "./bundle-checks.mjs";
@@ -20,14 +21,20 @@ import { ownedExternals } from "./owned-externals.mjs";
 import { assertLeanShell, shellImports } from "./shell-imports.mjs";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
+/** The loader's built package, where the tool host's entry is taken from. */
+const loaderDir = dirname(
+  createRequire(join(packageDir, "package.json")).resolve("@tooldock/loader/package.json"),
+);
 /**
- * Flat: every chunk sits beside `isolate-child.js`, which `run-isolated-module` finds next to
- * itself (as in tsc's `dist/isolate/`).
+ * Flat: every chunk sits in `dist/bundle/`, so the loader's code (in a chunk there) finds the
+ * tool host's entry where its `childScript()` looks, `./child/tool-host-child.js` beside
+ * itself (as in the loader's `dist/isolation/`). The tool host shares the chunks of the
+ * loader, the runtime, the SDK, TypeBox and zod with the CLI.
  */
 const OUT_DIR = "dist/bundle";
 const ENTRY_POINTS = {
   tooldock: "dist/bin.js",
-  "isolate-child": "dist/isolate/isolate-child.js",
+  "child/tool-host-child": relative(packageDir, join(loaderDir, "dist/isolation/child/tool-host-child.js")),
 };
 
 for (const entry of Object.values(ENTRY_POINTS)) await assertBuilt(packageDir, entry);

@@ -193,13 +193,21 @@ describe("the tooldock executable", () => {
     }
   });
 
-  it("runs the --isolate child from the bundle too", async () => {
-    const run = await runRecorded(["validate", join(examplesDir, "tools", "notes.ts"), "--isolate"]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("1 module, 3 tools, 0 errors");
-
-    const imports = await readFile(importsFile, "utf8");
-    expect(imports).toContain(pathToFileURL(join(bundleDir, "isolate-child.js")).href);
+  it("runs the tool host of validate (isolated by default) from the bundle's child/tool-host-child.js", async () => {
+    // The tool host gets none of the CLI's environment (NODE_OPTIONS included), so the module
+    // says which script its process runs.
+    const module = join(dir.path, "entry.mjs");
+    await writeFile(
+      module,
+      `export default (pi) => ({ name: "entry", label: "Entry", description: process.argv[1],
+  parameters: pi.typebox.Type.Object({}), execute: async () => ({ content: [] }) });\n`,
+    );
+    const run = await runRecorded(["validate", module, "--format", "json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { tools: Array<{ description: string }> };
+    expect(report.tools.map((tool) => realpathSync(tool.description))).toEqual([
+      join(bundleDir, "child", "tool-host-child.js"),
+    ]);
     expect(await importedElsewhere()).toEqual([]);
   });
 });

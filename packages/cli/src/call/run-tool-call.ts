@@ -1,5 +1,5 @@
 import { createAstEditTool } from "@tooldock/ast-edit";
-import { ToolHost } from "@tooldock/loader";
+import { type IsolationOptions, ToolHost } from "@tooldock/loader";
 import { type PendingActionRecord, Session, type ToolCallError, type ToolChoice } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
@@ -27,6 +27,8 @@ export interface ToolCallOptions {
   resolve?: { action: "apply" | "discard"; reason: string };
   /** Receives the tool's streamed partial results. */
   onUpdate?: (partial: AgentToolResult) => void;
+  /** Load the modules in a tool host (`--isolate`); default in-process. */
+  isolation?: IsolationOptions;
 }
 
 /** What one `tooldock call` did. */
@@ -72,15 +74,17 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
   });
   let outcome: Omit<ToolCallOutcome, "disposed">;
   let disposed = false;
+  let loaded: LoadedTools | undefined;
   try {
     session.register(createAstEditTool({ cwd: io.cwd }), "built-in");
-    const loaded = await loadTools({
+    loaded = await loadTools({
       io,
       output: options.output,
       paths: options.paths,
       command: "call",
       session,
       host,
+      isolation: options.isolation,
     });
     await session.start();
     // Not the call's to resolve, and the pending policy would refuse the call while they wait.
@@ -118,6 +122,8 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
     host.setActiveSession(undefined);
     disposed = await settleWithin(session.dispose(), DISCARD_BOUND_MS);
     unsubscribe();
+    // After the session: discarding what is pending runs each action's reject in the tool host.
+    await loaded?.close();
   }
   return { ...outcome, disposed };
 }

@@ -2,6 +2,7 @@ import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { ToolCallOutcome } from "../call/run-tool-call.js";
 import { runToolCall } from "../call/run-tool-call.js";
+import { readIsolation } from "../isolate/isolation-flags.js";
 import type { Colors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "../output/format-pending.js";
@@ -106,6 +107,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     stringOption(args, "reason") ?? `${action ?? "resolve"} requested on the tooldock command line`;
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "call");
   const json = flagOption(args, "json");
+  const isolation = readIsolation(args, io.env, "call", false);
   const { errorColors } = output;
   const outcome = await runToolCall({
     io,
@@ -114,6 +116,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     paths: toolPathArgs(args, 1),
     params,
     resolve: action ? { action, reason } : undefined,
+    isolation,
     onUpdate: json
       ? undefined
       : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),

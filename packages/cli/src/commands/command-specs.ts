@@ -1,22 +1,24 @@
 // The static part of every command: what `--help`, bad usage and argument parsing need. Kept
 // apart from the command modules so that none of them is imported to print help.
 import type { CommandSpec } from "../args/command-spec.js";
+import { ISOLATION_USAGE, isolationHelp, isolationOptions } from "../isolate/isolation-flags.js";
 import { DEFAULT_PATHS_HELP, toolsOption } from "./tool-path-options.js";
 
 /** `tooldock list [paths…] [--json]`: the tools a host would load, and every diagnostic. */
 export const listSpec: CommandSpec = {
   name: "list",
   summary: "Load tools and print a table of them and every diagnostic",
-  usage: "tooldock list [paths…] [--tools PATH]… [--json]",
+  usage: `tooldock list [paths…] [--tools PATH]… [--json] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
     json: {
       type: "boolean",
       description: "Print one JSON document (docs/contract.md §6) instead of the table",
     },
+    ...isolationOptions(false),
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
-  details: [DEFAULT_PATHS_HELP, "Exit code 1 when any module has an error diagnostic."],
+  details: [DEFAULT_PATHS_HELP, "Exit code 1 when any module has an error diagnostic.", isolationHelp(false)],
 };
 
 /** The report formats of `tooldock validate --format`. */
@@ -26,8 +28,7 @@ export const VALIDATE_FORMATS = ["pretty", "json", "junit"] as const;
 export const validateSpec: CommandSpec = {
   name: "validate",
   summary: "Check tool modules against the contract (for CI)",
-  usage:
-    "tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict] [--isolate [--isolate-timeout MS] [--isolate-memory MB]]",
+  usage: `tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
     format: {
@@ -46,32 +47,16 @@ export const validateSpec: CommandSpec = {
       description:
         "Add contract lints (descriptions, object schema, provider names, OpenAI strict mode) and fail on any warning",
     },
-    isolate: {
-      type: "boolean",
-      description:
-        "Load each module in a child process of its own, so a hang, process.exit, crash or out-of-memory module becomes a diagnostic",
-    },
-    "isolate-timeout": {
-      type: "string",
-      valueName: "MS",
-      description:
-        "With --isolate: time each module gets to load (default 10000, or $TOOLDOCK_ISOLATE_TIMEOUT_MS)",
-    },
-    "isolate-memory": {
-      type: "string",
-      valueName: "MB",
-      description:
-        "With --isolate: heap cap of each module's process (default 512, or $TOOLDOCK_ISOLATE_MEMORY_MB)",
-    },
+    ...isolationOptions(true),
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   details: [
     DEFAULT_PATHS_HELP,
     "Exit code 1 when any error (with --strict, any warning) is found.",
     "CI: tooldock validate ./tools --strict --format junit --output reports/tooldock.xml",
-    "--isolate runs each module in its own Node process (up to one per CPU at a time) with a deadline and a heap cap: " +
-      "a module that loops forever is E_FACTORY_TIMEOUT, one that calls process.exit (even from a timer), crashes or runs out of memory is E_PROCESS_EXIT. " +
-      "It costs one process start per module. Untrusted or third-party tool folders: tooldock validate ./vendor-tools --isolate --isolate-timeout 5000",
+    isolationHelp(true) +
+      " Each module gets its own tool host (up to one per CPU at a time), so a module that hangs (E_TOOL_HOST after " +
+      "--isolate-timeout), exits, crashes or runs out of memory is named in the report and cannot hide the others.",
   ],
 };
 
@@ -79,8 +64,7 @@ export const validateSpec: CommandSpec = {
 export const callSpec: CommandSpec = {
   name: "call",
   summary: "Run one tool in a fresh session; show its result, preview and pending stack",
-  usage:
-    "tooldock call <tool> [paths…] [--tools PATH]… [--args JSON] [--apply | --discard] [--reason TEXT] [--json]",
+  usage: `tooldock call <tool> [paths…] [--tools PATH]… [--args JSON] [--apply | --discard] [--reason TEXT] [--json] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
     args: {
@@ -96,12 +80,14 @@ export const callSpec: CommandSpec = {
       description: "The reason passed to resolve (default: from the command line)",
     },
     json: { type: "boolean", description: "Print { result, pending, resolved } as JSON" },
+    ...isolationOptions(false),
   },
   positionals: { min: 1, max: Number.POSITIVE_INFINITY },
   details: [
     DEFAULT_PATHS_HELP,
     "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions are " +
       "only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a resolution is an error.",
+    isolationHelp(false),
     'Example:\n  tooldock call batch_rename_preview ./tools --args \'{"files":["a.md"],"find":"a","replace":"b","regex":false}\' --apply',
   ],
 };
@@ -113,7 +99,7 @@ export const SCHEMA_PROVIDERS = ["json", "openai", "anthropic", "gemini"] as con
 export const schemaSpec: CommandSpec = {
   name: "schema",
   summary: "Print the tool definitions a model API needs",
-  usage: "tooldock schema [paths…] [--tools PATH]… [--provider json|openai|anthropic|gemini]",
+  usage: `tooldock schema [paths…] [--tools PATH]… [--provider json|openai|anthropic|gemini] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
     provider: {
@@ -122,11 +108,13 @@ export const schemaSpec: CommandSpec = {
       choices: SCHEMA_PROVIDERS,
       description: "The request shape (default json: name, description, JSON Schema parameters)",
     },
+    ...isolationOptions(false),
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   details: [
     DEFAULT_PATHS_HELP,
     "Prints the `tools` array of the provider's request (Gemini: its `tools` with functionDeclarations), for the tools offered to the model (hidden tools left out). Diagnostics go to stderr; exit code 1 when a module failed to load.",
+    isolationHelp(false),
   ],
 };
 
@@ -184,7 +172,8 @@ export const mcpSpec: CommandSpec = {
   summary: "Serve the tools to an MCP client over stdio or HTTP, pending actions included",
   usage:
     "tooldock mcp [paths…] [--tools PATH]… [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow] " +
-    "[--builtin ast_edit] [--http [--port N] [--host H] [--token T] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]]",
+    "[--builtin ast_edit] [--http [--port N] [--host H] [--token T] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]] " +
+    ISOLATION_USAGE,
   details: [
     DEFAULT_PATHS_HELP,
     "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
@@ -215,6 +204,7 @@ export const mcpSpec: CommandSpec = {
       "<token> (401). A session without a connection for --idle-timeout ms (default 1800000, 30 min) is closed and " +
       "its pending actions discarded. It stops on SIGINT, SIGTERM or when its stdin pipe closes. A client connects " +
       'to the URL:\n  { "mcpServers": { "tooldock": { "type": "http", "url": "http://127.0.0.1:7717/mcp" } } }',
+    `${isolationHelp(false)} With --watch, each reload starts a new tool host and stops the previous one, unless an action is pending or a module failed to reload (it keeps its previous tools); those wait for a later reload or the end.`,
   ],
   options: {
     tools: toolsOption,
@@ -278,6 +268,7 @@ export const mcpSpec: CommandSpec = {
       valueName: "MS",
       description: "With --http: close a session after this long without a connection (default 1800000)",
     },
+    ...isolationOptions(false),
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
 };

@@ -3,6 +3,7 @@ import { UsageError } from "../args/usage-error.js";
 import { isLoopbackHost } from "../http/local-address.js";
 import { openInBrowser } from "../inspect/open-in-browser.js";
 import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js";
+import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import type { CommandContext } from "./command.js";
@@ -16,6 +17,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   const port = portOption(stringOption(args, "port"));
   const host = stringOption(args, "host") ?? DEFAULT_INSPECT_HOST;
   if (host.trim() === "") throw new UsageError("--host may not be empty", "inspect");
+  const isolation = readIsolation(args, io.env, "inspect", false);
   const given = toolPathArgs(args);
   const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect");
   const server = await startInspect({
@@ -25,6 +27,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
     host,
     port,
     cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
+    isolation,
   }).catch((error: unknown) => {
     const code = (error as { code?: unknown }).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")

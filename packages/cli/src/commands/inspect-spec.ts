@@ -1,12 +1,13 @@
 // The static part of `tooldock inspect`: what `--help`, bad usage and argument parsing need.
 import type { CommandSpec } from "../args/command-spec.js";
+import { ISOLATION_USAGE, isolationHelp, isolationOptions } from "../isolate/isolation-flags.js";
 import { DEFAULT_PATHS_HELP, toolsOption } from "./tool-path-options.js";
 
 /** `tooldock inspect [paths…]`: a local web page to try the tools and resolve their pending actions. */
 export const inspectSpec: CommandSpec = {
   name: "inspect",
   summary: "Serve a local web page to try the tools, read their diffs and resolve pending actions",
-  usage: "tooldock inspect [paths…] [--tools PATH]… [--port N] [--host H] [--no-open]",
+  usage: `tooldock inspect [paths…] [--tools PATH]… [--port N] [--host H] [--no-open] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
     port: {
@@ -21,6 +22,7 @@ export const inspectSpec: CommandSpec = {
         "Address to listen on (default 127.0.0.1; anything else exposes the page beyond this machine)",
     },
     "no-open": { type: "boolean", description: "Do not open the page in a browser; just print its URL" },
+    ...isolationOptions(false),
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   details: [
@@ -31,5 +33,6 @@ export const inspectSpec: CommandSpec = {
       "reloads it into the same session: pending actions survive. The built-in ast_edit is always there.",
     "The URL it prints carries a random token; no request is answered without it (after the first visit, a " +
       "cookie carries it). It stops on Ctrl-C, discarding whatever is still pending.",
+    `${isolationHelp(false)} Each reload starts a new tool host and stops the previous one, unless an action is pending or a module failed to reload.`,
   ],
 };

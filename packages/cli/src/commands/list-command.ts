@@ -1,4 +1,5 @@
 import { flagOption } from "../args/parse-command-args.js";
+import { readIsolation } from "../isolate/isolation-flags.js";
 import { loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatSummary } from "../output/format-summary.js";
@@ -9,13 +10,16 @@ import { toolPathArgs } from "./tool-path-options.js";
 
 /** Runs `tooldock list` (spec: `listSpec`): the tools a host would load, and every diagnostic. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
-  const { report: load } = await loadTools({
+  const loaded = await loadTools({
     io,
     output,
     paths: toolPathArgs(args),
     command: "list",
     checkSessionHooks: true,
+    isolation: readIsolation(args, io.env, "list", false),
   });
+  await loaded.close();
+  const load = loaded.report;
   const report = buildReport(load, { strict: false });
   if (flagOption(args, "json")) {
     output.printJson(report);

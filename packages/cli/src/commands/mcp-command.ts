@@ -5,6 +5,7 @@ import { TooldockError } from "@tooldock/sdk";
 import { flagOption, listOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { CliIo } from "../cli-io.js";
+import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
 import type { CommandContext } from "./command.js";
@@ -22,6 +23,7 @@ const EXIT_GRACE_MS = 1000;
  */
 export async function run({ io, args }: CommandContext): Promise<number> {
   const http = readMcpHttpOptions(args, io.env);
+  const isolation = readIsolation(args, io.env, "mcp", false);
   const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
   const builtins = listOption(args, "builtin") as (typeof MCP_BUILTINS)[number][];
   const given = toolPathArgs(args);
@@ -43,6 +45,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         | undefined,
       builtins,
       watch: flagOption(args, "watch"),
+      isolation,
     };
     if (http === undefined) {
       await serveMcp({

@@ -1,6 +1,8 @@
 import { ToolHost } from "@tooldock/loader";
 import { asSchema, Session, toAnthropicRequest, toGeminiRequest, toOpenAIRequest } from "@tooldock/runtime";
 import { stringOption } from "../args/parse-command-args.js";
+import { readIsolation } from "../isolate/isolation-flags.js";
+import type { LoadedTools } from "../load/load-tools.js";
 import { loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import type { CommandContext } from "./command.js";
@@ -30,23 +32,28 @@ function definitions(session: Session, provider: Provider): unknown {
 /** Runs `tooldock schema` (spec: `schemaSpec`): the tool definitions a model API needs. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
   const provider = (stringOption(args, "provider") ?? "json") as Provider;
+  const isolation = readIsolation(args, io.env, "schema", false);
   const session = new Session({ cwd: io.cwd });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
+  let loaded: LoadedTools | undefined;
   try {
-    const { report } = await loadTools({
+    loaded = await loadTools({
       io,
       output,
       paths: toolPathArgs(args),
       command: "schema",
       session,
       host,
+      isolation,
     });
+    const { report } = loaded;
     if (report.diagnostics.length > 0)
       output.printError(...formatDiagnostics(report.diagnostics, output.errorColors, io.cwd));
     output.printJson(definitions(session, provider));
     return report.diagnostics.some((diagnostic) => diagnostic.severity === "error") ? 1 : 0;
   } finally {
     await session.dispose();
+    await loaded?.close();
   }
 }

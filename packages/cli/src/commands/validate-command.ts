@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { flagOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
+import type { IsolationOptions } from "@tooldock/loader";
+import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { readIsolation } from "../isolate/isolation-flags.js";
 import { loadTools } from "../load/load-tools.js";
 import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
@@ -23,19 +25,14 @@ function prettyLines(report: ReportDocument, colors: ReturnType<typeof createCol
   ];
 }
 
-/** `--isolate-timeout` and `--isolate-memory` mean nothing without `--isolate`: say so. */
-function rejectIsolateOptions(args: ParsedArgs): void {
-  for (const name of ["isolate-timeout", "isolate-memory"]) {
-    if (stringOption(args, name) !== undefined) throw new UsageError(`--${name} needs --isolate`, "validate");
-  }
-}
-
-/** `--isolate`: each module loaded in a child process of its own. */
-async function loadIsolated({ io, output, args }: CommandContext, paths: string[]): Promise<LoadReport> {
-  const { resolveIsolateOptions } = await import("../isolate/isolate-options.js");
-  const isolate = resolveIsolateOptions(args, io.env);
-  const { loadToolsIsolated } = await import("../isolate/load-tools-isolated.js");
-  return loadToolsIsolated({ io, output, paths, command: "validate", isolate });
+/** Isolated (the default): each module loaded in a tool host of its own. */
+async function loadIsolated(
+  { io, output }: CommandContext,
+  paths: string[],
+  isolation: IsolationOptions,
+): Promise<LoadReport> {
+  const { validateIsolated } = await import("../isolate/validate-isolated.js");
+  return validateIsolated({ io, output, paths, isolation });
 }
 
 /** `--strict`: the load report plus the contract lints. */
@@ -50,14 +47,14 @@ export async function run(context: CommandContext): Promise<number> {
   const strict = flagOption(args, "strict");
   const format = stringOption(args, "format") ?? "pretty";
   const paths = toolPathArgs(args);
-  const isolate = flagOption(args, "isolate");
-  if (!isolate) rejectIsolateOptions(args);
+  // Isolated unless --no-isolate: CI validates modules it did not write.
+  const isolation = readIsolation(args, io.env, "validate", true);
   const file = stringOption(args, "output");
   // Before loading (a folder, an input) and again before writing (a discovered module).
   if (file !== undefined) await assertOutputTarget(file, io.cwd, paths);
-  // --isolate, --strict and --format junit each import their code only when given.
-  const loaded = isolate
-    ? await loadIsolated(context, paths)
+  // Isolation, --strict and --format junit each import their code only when used.
+  const loaded = isolation
+    ? await loadIsolated(context, paths, isolation)
     : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true })).report;
   const load = strict ? await withStrictLints(loaded) : loaded;
   const report = buildReport(load, { strict });

@@ -1,7 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAstEditTool } from "@tooldock/ast-edit";
-import { reportSessionHookFailures, ToolHost, type ToolWatcher, watchCustomTools } from "@tooldock/loader";
+import {
+  type IsolationOptions,
+  reportSessionHookFailures,
+  ToolHost,
+  type ToolWatcher,
+  watchCustomTools,
+} from "@tooldock/loader";
 import { RESOLVE_TOOL_NAME, Session } from "@tooldock/runtime";
 import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
@@ -9,6 +15,7 @@ import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { ToolHostGenerations } from "../load/tool-host-generations.js";
 import { createAccessToken } from "./access-token.js";
 import { InspectController } from "./inspect-controller.js";
 import { createRequestHandler } from "./inspect-server.js";
@@ -37,6 +44,8 @@ export interface StartInspectOptions {
   pageFolder?: string;
   /** The access token; default a fresh random one. */
   token?: string;
+  /** Load the modules in a tool host (`--isolate`); it stops with the server. Default: in-process. */
+  isolation?: IsolationOptions;
 }
 
 /** A running inspect server. */
@@ -77,6 +86,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
   host.setActiveSession(session);
   let watcher: ToolWatcher | undefined;
   let server: Server | undefined;
+  const toolHosts = new ToolHostGenerations(() => session.pending.hasPending);
   try {
     session.register(createAstEditTool({ cwd }), "built-in");
     watcher = await watchCustomTools({
@@ -87,10 +97,15 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       builtInToolNames: [...BUILT_IN_TOOL_NAMES],
       cacheDir: options.cacheDir,
       debounceMs: options.debounceMs,
-      onReload: (reload) => controller?.reloaded(reload),
+      ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+      onReload: (reload) => {
+        controller?.reloaded(reload);
+        toolHosts.add(reload);
+      },
       onError: (error) => controller?.hub.log("warning", error.message),
     });
     const loaded = watcher.initial;
+    toolHosts.add(loaded);
     const diagnostics = [...loaded.diagnostics];
     const started = new InspectController({ session, version: options.version, diagnostics });
     controller = started;
@@ -152,6 +167,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
     await runningWatcher?.close();
     host.setActiveSession(undefined);
     await settleWithin(session.dispose(), DISCARD_BOUND_MS);
+    await toolHosts.close();
     releaseFaults();
   }
 }

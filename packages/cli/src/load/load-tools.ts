@@ -1,5 +1,6 @@
 import {
   checkSessionHooks,
+  type IsolationOptions,
   type LoadCustomToolsResult,
   loadCustomTools,
   reportSessionHookFailures,
@@ -32,17 +33,22 @@ export interface LoadToolsOptions {
   checkSessionHooks?: boolean;
   /** Compile cache; default `$TOOLDOCK_CACHE_DIR`, else the loader's default. */
   cacheDir?: string;
+  /** Load the modules in a tool host (`--isolate`); default in-process. */
+  isolation?: IsolationOptions;
 }
 
 /** A load, both as the loader returned it and as the reporters read it. */
 export interface LoadedTools {
   result: LoadCustomToolsResult;
   report: LoadReport;
+  /** Stops the tool host of an isolated load (nothing in-process); call it when done with the tools. */
+  close(): Promise<void>;
 }
 
 /**
  * Loads tools for a command, with a progress line on stderr (terminals only) while modules
- * compile. `ast_edit` and `resolve` are reserved: modules cannot claim them.
+ * compile (in-process loads). `ast_edit` and `resolve` are reserved: modules cannot claim
+ * them. With `isolation`, the tools are proxies of a tool host: `close()` stops it.
  */
 export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools> {
   const { io, output } = options;
@@ -57,6 +63,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
       session: options.session,
       builtInToolNames: [...BUILT_IN_TOOL_NAMES],
       cacheDir: options.cacheDir ?? (io.env.TOOLDOCK_CACHE_DIR || undefined),
+      ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
       onProgress: (event) => {
         progress.update(
           `[${event.completed}/${event.total}] loaded ${displayPath(event.module.path, io.cwd)}`,
@@ -81,5 +88,8 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
       report.diagnostics.push(diagnostic),
     );
   }
-  return { result, report };
+  const close = async () => {
+    await result.isolated?.close();
+  };
+  return { result, report, close };
 }

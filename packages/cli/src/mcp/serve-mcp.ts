@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
+  type IsolationOptions,
   type LoadCustomToolsResult,
   loadCustomTools,
   reportSessionHookFailures,
@@ -14,6 +15,7 @@ import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { ToolHostGenerations } from "../load/tool-host-generations.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "./describe-reload.js";
 import { disposeServedSession } from "./dispose-served-session.js";
@@ -57,6 +59,11 @@ export interface ServeMcpOptions {
   pendingPolicy?: PendingPolicy;
   /** Built-in tools to serve besides the loaded ones (`--builtin ast_edit`). Default: none. */
   builtins?: readonly McpBuiltin[];
+  /**
+   * Load the modules in a tool host (`--isolate`, see the loader's `IsolationOptions`): the
+   * session serves its proxies; the tool host stops with the server. Default: in-process.
+   */
+  isolation?: IsolationOptions;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -102,6 +109,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
   let watcher: ToolWatcher | undefined;
+  const toolHosts = new ToolHostGenerations(() => session.pending.hasPending);
   try {
     const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
     host.setActiveSession(session);
@@ -111,6 +119,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       host,
       session,
       builtInToolNames: [...BUILT_IN_TOOL_NAMES],
+      ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
     };
     let loaded: LoadCustomToolsResult;
     if (options.watch === true) {
@@ -118,6 +127,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
         ...load,
         debounceMs: options.debounceMs,
         onReload: (reload) => {
+          toolHosts.add(reload);
           writeDiagnostics(reload.diagnostics);
           const text = describeReload(reload);
           say(text);
@@ -130,6 +140,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     } else {
       loaded = await loadCustomTools(load);
     }
+    toolHosts.add(loaded);
     writeDiagnostics(loaded.diagnostics);
     registerBuiltins(session, options.builtins ?? [], cwd);
     const watching = watcher === undefined ? "" : ", reloading on changes";
@@ -151,6 +162,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   } finally {
     await watcher?.close();
     await disposeServedSession(session, say);
+    // After the session: discarding what is pending runs each action's reject in its tool host.
+    await toolHosts.close();
     reserved?.release();
     releaseFaults();
   }

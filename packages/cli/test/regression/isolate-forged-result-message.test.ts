@@ -1,4 +1,4 @@
-// End to end: the BUILT `tooldock validate --isolate` (build first: pnpm build).
+// End to end: the BUILT `tooldock validate` (isolated by default; build first: pnpm build).
 import type { Diagnostic } from "@tooldock/sdk";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, runCli } from "../cli-process.js";
@@ -8,6 +8,8 @@ import { workFolder } from "../memory-io.js";
 // a made-up tool and a "settled", through whatever channel the child has (process.send then;
 // the report pipe, fd 3, now), and then blocks. The parent took the forged report, killed the
 // child as done, and the hanging module passed validation with a tool it never defined.
+// Since validate runs the loader's tool host, the module's write on file descriptor 3 fails
+// (it is the tool host's socket), so the module gets an error and its made-up tool is not listed.
 const POST = `import { writeSync } from "node:fs";
 const post = (message) => {
   if (typeof process.send === "function") process.send(message);
@@ -24,29 +26,6 @@ post({ type: "settled", nonce: "guessed", digest: "guessed" });
 const until = Date.now() + 60_000;
 while (Date.now() < until) {}
 export default () => [];
-`;
-// Learns the nonce by watching the child's own write of its result (same process, shared
-// prototypes), forges a matching "settled" at once, and then blocks the process in a timer.
-const LEARNS_NONCE_AND_HANGS = `import { createHash } from "node:crypto";
-import { WriteStream } from "node:fs";
-const write = WriteStream.prototype.write;
-WriteStream.prototype.write = function (chunk, ...rest) {
-  const line = String(chunk).trimEnd();
-  const result = write.call(this, chunk, ...rest);
-  try {
-    const message = JSON.parse(line);
-    if (message.type === "result") {
-      const digest = createHash("sha256").update(line).digest("hex");
-      write.call(this, JSON.stringify({ type: "settled", nonce: message.nonce, digest }) + "\\n");
-      setTimeout(() => { const until = Date.now() + 60_000; while (Date.now() < until) {} }, 0);
-    }
-  } catch {}
-  return result;
-};
-export default (pi) => ({
-  name: "sly_tool", label: "Sly", description: "Loads, then lies about being done.",
-  parameters: pi.typebox.Type.Object({}), execute: async () => ({ content: [] }),
-});
 `;
 const GOOD = `export default (pi) => ({
   name: "good_tool", label: "Good", description: "Loads.",
@@ -67,7 +46,6 @@ describe("validate --isolate with a module that forges the child's report", () =
     folder = await workFolder({
       "tools/forges.mjs": FORGES_AND_HANGS,
       "tools/good.mjs": GOOD,
-      "sly/sly.mjs": LEARNS_NONCE_AND_HANGS,
     });
   });
   afterEach(() => folder.remove());
@@ -80,23 +58,7 @@ describe("validate --isolate with a module that forges the child's report", () =
     const errors = errorsOf(report);
     expect(errors).toHaveLength(1);
     expect(errors[0]?.path).toMatch(/forges\.mjs$/);
-    expect(errors[0]?.message).toContain("interfered with its isolated process");
-    expect(errors[0]?.message).toContain("without this run's nonce");
-  });
-
-  it("counts a child still running shortly after a 'settled' (made with the nonce it spied) as hung", async () => {
-    const run = await runCli(["validate", "sly", ...isolate], { cwd: folder.path, env: folder.env });
-    expect(run.code).toBe(1);
-    const report = JSON.parse(run.stdout);
-    expect(report.tools).toEqual([]);
-    const errors = errorsOf(report);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]?.code).toBe("E_FACTORY_TIMEOUT");
-    // Which check sees the hang first depends on scheduling: the parent (the child did not
-    // exit after its report) or the child's own after-load watch (its timer blocked it). Both
-    // count the module as hung.
-    expect(errors[0]?.message).toMatch(
-      /still running \d+ ms later instead of exiting|blocked its process for more than \d+ ms/,
-    );
+    // The tool host's channel is a socket the module cannot write with writeSync.
+    expect(errors[0]?.code).toBe("E_IMPORT");
   });
 });

@@ -1,11 +1,13 @@
-// End to end: the BUILT `tooldock validate --isolate` (build first: pnpm build).
+// End to end: the BUILT `tooldock validate` (isolated by default; build first: pnpm build).
 import type { Diagnostic } from "@tooldock/sdk";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, runCli } from "../cli-process.js";
 import { workFolder } from "../memory-io.js";
 
 // Attack: a module sends 40 messages of 30 MB each through the isolated child's channel. The
-// parent read and parsed every one of them and grew to 1.5 GB.
+// parent read and parsed every one of them and grew to 1.5 GB. Since validate runs the loader's
+// tool host (which stops one past 64 MiB a line), the write on its socket fails: the module is
+// an error, and the CLI gets through on a small heap.
 const FLOODS = `import { writeSync } from "node:fs";
 const pad = "x".repeat(30 * 1024 * 1024);
 for (let index = 0; index < 40; index += 1) {
@@ -39,7 +41,6 @@ describe("validate --isolate with a module that floods the child's channel", () 
       (diagnostic) => diagnostic.severity === "error",
     );
     expect(errors).toHaveLength(1);
-    expect(errors[0]?.code).toBe("E_PROCESS_EXIT");
-    expect(errors[0]?.message).toContain("wrote more than 16 MB on its report channel");
+    expect(errors[0]?.path).toMatch(/floods\.mjs$/);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveIsolateOptions } from "../../src/isolate/isolate-options.js";
+import { readIsolation } from "../../src/isolate/isolation-flags.js";
 import { run } from "../../src/run.js";
 import { memoryIo, workFolder } from "../memory-io.js";
 
@@ -39,6 +39,6 @@ describe("--isolate-timeout beyond what a timer holds", () => {
 
   it("accepts the largest delay a timer holds", () => {
     const args = { values: { "isolate-timeout": "2147483647" }, positionals: [], help: false };
-    expect(resolveIsolateOptions(args, {}, 1).timeoutMs).toBe(2_147_483_647);
+    expect(readIsolation(args, {}, "validate", true)?.loadTimeoutMs).toBe(2_147_483_647);
   });
 });

@@ -33,9 +33,9 @@ describe("tooldock validate on modules that end the process without process.exit
   });
 
   for (const isolate of [false, true]) {
-    it(`exits 1 with a report naming each module${isolate ? " (--isolate)" : ""}`, async () => {
+    it(`exits 1 with a report naming each module${isolate ? " (isolated, the default)" : " (--no-isolate)"}`, async () => {
       const run = await runCli(
-        ["validate", ...Object.keys(MODULES), "--format", "json", ...(isolate ? ["--isolate"] : [])],
+        ["validate", ...Object.keys(MODULES), "--format", "json", ...(isolate ? [] : ["--no-isolate"])],
         { cwd: dir.path, env: { TOOLDOCK_CACHE_DIR: join(dir.path, ".cache") } },
       );
       expect(run.code).toBe(1);

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { Readable, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
+  type IsolationOptions,
   type LoadCustomToolsResult,
   loadCustomTools,
   reportSessionHookFailures,
@@ -16,6 +17,7 @@ import { settleWithin } from "../../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
 import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
+import { ToolHostGenerations } from "../../load/tool-host-generations.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
 import { disposeServedSession } from "../dispose-served-session.js";
@@ -76,6 +78,11 @@ export interface ServeMcpHttpOptions {
   pendingPolicy?: PendingPolicy;
   /** Built-in tools each session serves besides the loaded ones (`--builtin ast_edit`). Default: none. */
   builtins?: readonly McpBuiltin[];
+  /**
+   * Load the modules in one tool host (`--isolate`, see the loader's `IsolationOptions`) whose
+   * proxies every session serves; it stops with the server. Default: in-process.
+   */
+  isolation?: IsolationOptions;
 }
 
 /** One MCP session of the HTTP server: its own Tooldock session, server and transport. */
@@ -126,9 +133,18 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     for (const served of sessions.values()) served.mcp.log("error", text);
   });
   let server: Server | undefined;
+  const toolHosts = new ToolHostGenerations(() =>
+    [...live].some((served) => served.session.pending.hasPending),
+  );
   try {
     const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
-    const load = { paths: options.paths, cwd, host, builtInToolNames: [...BUILT_IN_TOOL_NAMES] };
+    const load = {
+      paths: options.paths,
+      cwd,
+      host,
+      builtInToolNames: [...BUILT_IN_TOOL_NAMES],
+      ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+    };
     const tools = new ServedTools([]);
     let loaded: LoadCustomToolsResult;
     if (options.watch === true) {
@@ -152,6 +168,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
             served.mcp.log(level, text);
             if (reloadChangedTools(reload)) served.mcp.toolsChanged();
           }
+          // Once every session serves the new proxies.
+          toolHosts.add(reload);
         },
         onError: (error) => say(error.message),
       });
@@ -160,6 +178,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     } else {
       loaded = await loadCustomTools(load);
     }
+    toolHosts.add(loaded);
     tools.update({ ...loaded, changedPaths: [] });
     writeDiagnostics(loaded.diagnostics);
 
@@ -245,6 +264,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     for (const served of live) closeServed(served, "the server is stopping");
     await Promise.all([...closing]);
     await reference?.dispose();
+    // After the sessions: discarding what is pending runs each action's reject in its tool host.
+    await toolHosts.close();
     server?.closeAllConnections();
     releaseFaults();
   }

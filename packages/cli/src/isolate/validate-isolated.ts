@@ -1,0 +1,200 @@
+import { availableParallelism } from "node:os";
+import { dirname } from "node:path";
+import {
+  checkSessionHooks,
+  DEFAULT_FACTORY_TIMEOUT_MS,
+  type DiscoveredModule,
+  discoverToolModules,
+  FACTORY_TIMEOUT_ENV,
+  type IsolatedToolHost,
+  type IsolationOptions,
+  loadCustomTools,
+} from "@tooldock/loader";
+import type { Diagnostic } from "@tooldock/sdk";
+import type { CliIo } from "../cli-io.js";
+import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { defaultToolPaths } from "../load/default-tool-paths.js";
+import { toToolEntry } from "../load/to-tool-entry.js";
+import type { Output } from "../output/output.js";
+import { displayPath } from "../report/diagnostic-text.js";
+import type { LoadReport, ToolEntry } from "../report/report-types.js";
+import { claimToolNames, type NameClaims } from "./claim-tool-names.js";
+import { VALIDATE_ISOLATE_TIMEOUT_MS } from "./isolation-flags.js";
+import { mapBounded } from "./map-bounded.js";
+
+/** Warnings about the compiler or the cache rather than a module: reported once per run. */
+const LOAD_WIDE_WARNINGS: readonly string[] = ["W_CACHE_UNWRITABLE", "W_CACHE_UNSAFE", "W_COMPILER_FALLBACK"];
+
+/**
+ * After a module loaded (and its session hooks ran), how long its tool host is watched for a
+ * stop: a module that ends its process from a timer or a callback right after loading is
+ * reported, not passed. Not counted against the CPU bound: the tool host is idle meanwhile.
+ */
+export const SETTLE_MS = 500;
+
+/** Options of {@link validateIsolated}. */
+export interface ValidateIsolatedOptions {
+  io: CliIo;
+  output: Output;
+  /** Paths from the command line; empty means the defaults (see `defaultToolPaths`). */
+  paths: string[];
+  /** From the flags (`readIsolation`). */
+  isolation: IsolationOptions;
+  /** Tool hosts loading at once. Default: the number of CPUs. */
+  concurrency?: number;
+}
+
+/** One module's result, before names are checked across modules. */
+interface ModuleResult {
+  tools: ToolEntry[];
+  diagnostics: Diagnostic[];
+  /** Resolves once the tool host was watched for {@link SETTLE_MS} (or stopped) and closed. */
+  settled: Promise<Diagnostic | undefined>;
+}
+
+/**
+ * `validate` with isolation (its default): discovers the modules here, then loads **each in
+ * a tool host of its own** (the loader's `isolation: "process"`, `paths: [module]`), up to
+ * `concurrency` at once. A module is judged alone: what it does to its process (exit, crash,
+ * out of memory, a busy loop, tampered built-ins) is a diagnostic naming it, and cannot make
+ * a neighbour fail or pass. Names are then checked across modules in discovery order, as
+ * the loader does in-process; the result has the shape every reporter reads.
+ */
+export async function validateIsolated(options: ValidateIsolatedOptions): Promise<LoadReport> {
+  const { io, output } = options;
+  const paths = options.paths.length > 0 ? options.paths : await defaultToolPaths(io.cwd, "validate");
+  const discovered = await discoverToolModules({ paths, cwd: io.cwd });
+  const loadTimeoutMs = options.isolation.loadTimeoutMs ?? VALIDATE_ISOLATE_TIMEOUT_MS;
+  const fromEnv = Number(io.env[FACTORY_TIMEOUT_ENV]);
+  const factoryTimeoutMs = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_FACTORY_TIMEOUT_MS;
+  const context: ModuleContext = {
+    io,
+    isolation: { ...options.isolation, loadTimeoutMs, restart: false },
+    // The loader's own deadline fires first, with its own code (E_IMPORT, E_FACTORY_TIMEOUT).
+    factoryTimeoutMs: Math.max(1, Math.min(factoryTimeoutMs, Math.floor(loadTimeoutMs / 2))),
+  };
+  const progress = output.progress();
+  let completed = 0;
+  let results: ModuleResult[];
+  try {
+    results = await mapBounded(
+      discovered.modules,
+      options.concurrency ?? availableParallelism(),
+      async (module) => {
+        const result = await validateModule(module, context);
+        completed += 1;
+        progress.update(
+          `[${completed}/${discovered.modules.length}] loaded ${displayPath(module.path, io.cwd)} (isolated)`,
+        );
+        return result;
+      },
+    );
+  } finally {
+    progress.done();
+  }
+  const late = await Promise.all(results.map((result) => result.settled));
+  const tools: ToolEntry[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const add = (diagnostic: Diagnostic) => {
+    // A warning about the whole load comes from every tool host; in-process it is given once.
+    const loadWide = LOAD_WIDE_WARNINGS.includes(diagnostic.code);
+    if (loadWide && diagnostics.some((earlier) => earlier.code === diagnostic.code)) return;
+    diagnostics.push(diagnostic);
+  };
+  discovered.diagnostics.forEach(add);
+  const claims: NameClaims = new Map();
+  for (const [index, module] of discovered.modules.entries()) {
+    const result = results[index] ?? { tools: [], diagnostics: [] };
+    result.diagnostics.forEach(add);
+    const stopped = late[index];
+    if (stopped !== undefined) {
+      add(stopped);
+      continue; // its tools are left out: they would never run
+    }
+    const claimed = claimToolNames(module, result.tools, claims);
+    claimed.diagnostics.forEach(add);
+    tools.push(...claimed.tools);
+  }
+  return {
+    modules: discovered.modules.map((module) => ({ path: module.path, resolvedPath: module.resolvedPath })),
+    tools,
+    diagnostics,
+  };
+}
+
+interface ModuleContext {
+  io: CliIo;
+  isolation: IsolationOptions;
+  factoryTimeoutMs: number;
+}
+
+/** Loads one module in a tool host of its own and runs its session hooks there. */
+async function validateModule(module: DiscoveredModule, context: ModuleContext): Promise<ModuleResult> {
+  const { io } = context;
+  const loaded = await loadCustomTools({
+    paths: [module.path],
+    cwd: io.cwd,
+    builtInToolNames: [...BUILT_IN_TOOL_NAMES],
+    cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
+    factoryTimeoutMs: context.factoryTimeoutMs,
+    isolation: {
+      ...context.isolation,
+      // Its folder: the files it imports beside it (a module given alone reads only itself).
+      allowRead: [...(context.isolation.allowRead ?? []), dirname(module.path), dirname(module.resolvedPath)],
+    },
+  });
+  const isolated = loaded.isolated as IsolatedToolHost;
+  const reported = loaded.diagnostics.some((diagnostic) => diagnostic.code === "E_TOOL_HOST");
+  const watch = reported ? undefined : watchStop(isolated);
+  const diagnostics = [...loaded.diagnostics];
+  if (watch?.reason() === undefined)
+    diagnostics.push(...(await checkSessionHooks(loaded.tools, { cwd: io.cwd })));
+  const settled = (async () => {
+    const reason = await watch?.within(SETTLE_MS);
+    await isolated.close();
+    return reason === undefined ? undefined : stoppedAfterLoading(module, reason);
+  })();
+  return { tools: loaded.tools.map(toToolEntry), diagnostics, settled };
+}
+
+/** Watches a tool host that has reported its tools for a stop that was not asked for. */
+function watchStop(isolated: IsolatedToolHost) {
+  let stop: string | undefined =
+    isolated.pid === undefined ? "It stopped right after it reported its tools." : undefined;
+  let wake = () => {};
+  const unsubscribe = isolated.subscribe((event) => {
+    if (event.type !== "tool-host-stopped" || stop !== undefined) return;
+    stop = event.reason;
+    wake();
+  });
+  return {
+    reason: () => stop,
+    /** Resolves with the stop's reason, or undefined when the tool host still runs after `ms`. */
+    async within(ms: number): Promise<string | undefined> {
+      if (stop === undefined) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      unsubscribe();
+      return stop;
+    },
+  };
+}
+
+/** The error of a module whose tool host stopped after it reported its tools. */
+function stoppedAfterLoading(module: DiscoveredModule, reason: string): Diagnostic {
+  return {
+    code: "E_TOOL_HOST",
+    severity: "error",
+    message:
+      "The module loaded, then its tool host (the sandboxed process that loads it) stopped: " +
+      `${reason} Its tools are left out.`,
+    path: module.path,
+    hint: "A module must not end, crash or block its process after loading (from a timer, a callback or an exit listener): fix it.",
+  };
+}
