@@ -36,6 +36,19 @@ export default (pi) => {
       },
     },
     {
+      name: "hooked",
+      label: "Hooked",
+      description: "Reports its session hooks",
+      parameters: Type.Object({}),
+      async execute() {
+        return { content: [{ type: "text", text: "ok" }] };
+      },
+      async onSession(event, ctx) {
+        pi.events.emit("tool:session", { reason: event.reason, cwd: ctx.cwd });
+        if (event.reason === "shutdown") throw new Error("shutdown hook failed");
+      },
+    },
+    {
       name: "context",
       label: "Context",
       description: "Reports its context",
@@ -98,7 +111,32 @@ describe("the pi API across the tool host's boundary", () => {
       pending: false,
       message: "sent",
     });
-    expect(await message).toMatchObject({ message: { content: "hello" } });
+    expect(await message).toEqual({
+      message: { content: "hello" },
+      sessionId: session.id,
+      toolCallId: "1",
+      toolName: "context",
+    });
+  });
+
+  it("runs onSession hooks in the tool host, with their faults", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { session } = await load(where, "process", { host });
+    const reasons: unknown[] = [];
+    host.events.on("tool:session", (data) => reasons.push(data));
+    const failed: string[] = [];
+    session.subscribe((event) => {
+      if (event.type === "tool-hook-failed")
+        failed.push(`${event.toolName}: ${String((event.error as Error).message)}`);
+    });
+    await session.start();
+    await session.dispose();
+    expect(reasons).toEqual([
+      { reason: "start", cwd: where.work },
+      { reason: "shutdown", cwd: where.work },
+    ]);
+    expect(failed).toEqual(["hooked: shutdown hook failed"]);
   });
 
   it("aborts the tool's signal when the host stops the call", async () => {

@@ -15,6 +15,7 @@ export interface ChildCall {
   id: number;
   toolName: string;
   toolCallId: string;
+  sessionId: string;
   ended: boolean;
   controller: AbortController | undefined;
   pending: number;

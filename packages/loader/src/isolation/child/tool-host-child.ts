@@ -10,7 +10,7 @@ import {
   TooldockError,
   type UIContext,
 } from "@tooldock/sdk";
-import { createSendMessage } from "../../host-api/send-message.js";
+import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../../host-api/send-message.js";
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
 import { readLines, writeLine } from "../line-channel.js";
@@ -124,7 +124,22 @@ class ChildToolHost extends ToolHost {
     const api = super.createAPI();
     const own = Object.getOwnPropertyDescriptors(api);
     own.events = { value: this.bridge.events, enumerable: true };
-    own.sendMessage = { value: createSendMessage(this.bridge.events), enumerable: true };
+    const events = this.bridge.events;
+    // As in-process: a message sent during a call names its session, call and tool.
+    own.sendMessage = {
+      value: (message: ToolMessageEvent["message"], options?: unknown) => {
+        const call = currentCall.getStore();
+        const event: ToolMessageEvent = {
+          message,
+          ...(options === undefined ? {} : { options }),
+          ...(call === undefined
+            ? {}
+            : { sessionId: call.sessionId, toolCallId: call.toolCallId, toolName: call.toolName }),
+        };
+        events.emit(TOOL_MESSAGE_CHANNEL, event);
+      },
+      enumerable: true,
+    };
     own.pushPendingAction = {
       value: (action: CustomToolPendingAction) => runner.stage(action, "pi", currentCall.getStore()),
       enumerable: true,
@@ -233,6 +248,7 @@ function handle(message: HostMessage): void {
         id: message.id,
         toolName: tool.name,
         toolCallId: message.toolCallId,
+        sessionId: message.context.sessionId,
         ended: false,
         controller: new AbortController(),
         pending: 0,
@@ -269,6 +285,7 @@ function handle(message: HostMessage): void {
         id: message.id,
         toolName: message.tool,
         toolCallId: "",
+        sessionId: message.context.sessionId,
         ended: true,
         controller: undefined,
         pending: 0,
