@@ -6,7 +6,7 @@ const args = (values: ParsedArgs["values"] = {}): ParsedArgs => ({ values, posit
 
 describe("readIsolation", () => {
   it("isolates validate by default and the other commands only with --isolate", () => {
-    expect(readIsolation(args(), {}, "validate", true)).toEqual({ mode: "process", allowRead: [] });
+    expect(readIsolation(args(), {}, "validate", true)).toEqual({ mode: "process", allowRead: [], allowWrite: [] });
     expect(readIsolation(args({ "no-isolate": true }), {}, "validate", true)).toBeUndefined();
     expect(readIsolation(args(), {}, "list", false)).toBeUndefined();
     expect(readIsolation(args({ isolate: true }), {}, "list", false)).toEqual({
@@ -39,6 +39,21 @@ describe("readIsolation", () => {
       allowNet: true,
       memoryMb: 64,
       loadTimeoutMs: 1500,
+    });
+  });
+
+  it("lets validate write nothing unless --allow-write says so; other commands keep the loader's default", () => {
+    expect(readIsolation(args(), {}, "validate", true)).toEqual({
+      mode: "process",
+      allowRead: [],
+      allowWrite: [],
+    });
+    expect(readIsolation(args({ "allow-write": ["out"] }), {}, "validate", true)?.allowWrite).toEqual([
+      "out",
+    ]);
+    expect(readIsolation(args({ isolate: true }), {}, "call", false)).toEqual({
+      mode: "process",
+      allowRead: [],
     });
   });
 

@@ -62,7 +62,9 @@ export function isolationOptions(byDefault: boolean): Record<string, OptionSpec>
       type: "string",
       multiple: true,
       valueName: "PATH",
-      description: "With isolation: a folder or file the tools may write (default: the working folder)",
+      description: byDefault
+        ? "With isolation: a folder or file the modules may write (default for validate: none)"
+        : "With isolation: a folder or file the tools may write (default: the working folder)",
     },
     "allow-exec": {
       type: "boolean",
@@ -93,7 +95,9 @@ export function isolationHelp(byDefault: boolean): string {
       ? "By default validate loads each module in a tool host of its own (CI validates modules it did not write): "
       : "--isolate loads the modules in a tool host: ") +
     "a child Node process under Node's permission model that reads only the modules' folders, the working folder " +
-    "and --allow-read paths, writes only the working folder (or the --allow-write paths), starts no process unless " +
+    (byDefault
+      ? "and --allow-read paths, writes nothing (unless --allow-write), starts no process unless "
+      : "and --allow-read paths, writes only the working folder (or the --allow-write paths), starts no process unless ") +
     "--allow-exec, and has a heap cap; a module that hangs, exits, crashes or runs out of memory cannot take the CLI " +
     "with it." +
     (byDefault
@@ -150,7 +154,11 @@ export function readIsolation(
     positiveInteger(env[ISOLATE_TIMEOUT_ENV], ISOLATE_TIMEOUT_ENV, command);
   const allowWrite = listOption(args, "allow-write");
   const options: IsolationOptions = { mode: "process", allowRead: listOption(args, "allow-read") };
+  // validate (the command that isolates by default) loads modules it did not write and needs
+  // no file of the working folder changed: nothing is writable unless --allow-write says so,
+  // so a module cannot edit the sources a CI run is about to release.
   if (allowWrite.length > 0) options.allowWrite = allowWrite;
+  else if (byDefault) options.allowWrite = [];
   if (flagOption(args, "allow-exec")) options.allowExec = true;
   if (flagOption(args, "allow-net")) options.allowNet = true;
   if (memoryMb !== undefined) options.memoryMb = memoryMb;
