@@ -17,7 +17,9 @@ type Loaded = Extract<ChildMessage, { t: "loaded" }>;
 
 /** The diagnostic of a tool host that did not get as far as loading its modules. */
 function startFailure(paths: readonly string[], stop: ToolHostStop, stderr: string): Diagnostic {
-  const tail = stderr.trim().split("\n").slice(-5).join("\n");
+  // What it printed last says why it stopped, except after running out of memory: V8's own
+  // backtrace then, which says nothing to the module's author.
+  const tail = stop.kind === "out-of-memory" ? "" : stderr.trim().split("\n").slice(-5).join("\n");
   return {
     code: "E_TOOL_HOST",
     severity: "error",

@@ -89,3 +89,17 @@ describe("an isolated module that tries to take the host down", () => {
     expect(JSON.stringify({ a: 1 })).toBe('{"a":1}');
   });
 });
+
+describe("an isolated module that exhausts memory while it loads", () => {
+  it("is one E_TOOL_HOST that says so, without V8's backtrace", async () => {
+    const where = await project({
+      "hoard.ts": "const hoard = [];\nfor (;;) hoard.push(new Array(1e6).fill(Math.random()));\nexport default () => [];\n",
+    });
+    const { diagnostics, tools } = await load(where, { mode: "process", memoryMb: 64 });
+    expect(tools).toEqual([]);
+    expect(diagnostics.map(({ code }) => code)).toEqual(["E_TOOL_HOST"]);
+    expect(diagnostics[0]?.message).toMatch(/It ran out of memory/);
+    expect(diagnostics[0]?.message).not.toMatch(/FATAL ERROR|node::|0x[0-9a-f]{6,}/);
+    expect(diagnostics[0]?.hint).toMatch(/isolation\.memoryMb/);
+  });
+});
