@@ -14,13 +14,18 @@ const STDERR_TAIL_CHARS = 8_192;
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 
 /**
- * The tool host's entry: `dist/isolation/child/tool-host-child.js`. Under vitest this module
- * runs from `src/`, where only the TypeScript source exists; the built one (`pnpm build`) runs.
+ * The tool host's entry. Run from `dist/` (a library user, the CLI's bundle): the one-file
+ * bundle beside this module when there is one (`pnpm build` writes it; it starts in half the
+ * time), else `./child/tool-host-child.js` (tsc's output, or the CLI bundle's own entry).
+ * Under vitest this module runs from `src/`, where only the TypeScript exists: the loader's
+ * `dist/` child from tsc then, which `tsc -b` keeps current while the bundle may lag behind.
  */
 function childScript(): string {
-  const beside = fileURLToPath(new URL("./child/tool-host-child.js", import.meta.url));
-  if (existsSync(beside)) return beside;
-  return fileURLToPath(new URL("../../dist/isolation/child/tool-host-child.js", import.meta.url));
+  const fromSources = import.meta.url.endsWith(".ts");
+  const base = fromSources ? "../../dist/isolation/child/" : "./child/";
+  const bundle = fileURLToPath(new URL(`${base}tool-host-child.bundle.mjs`, import.meta.url));
+  if (!fromSources && existsSync(bundle)) return bundle;
+  return fileURLToPath(new URL(`${base}tool-host-child.js`, import.meta.url));
 }
 
 /** Why a tool host stopped, for the results and events that say so. */
