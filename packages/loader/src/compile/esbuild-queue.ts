@@ -118,8 +118,7 @@ export class EsbuildQueue {
     this.#asked.add(entry);
     const parked = this.#parked.get(entry);
     if (parked !== undefined) {
-      // Asked for now: built at once rather than held for its group (discovery may be
-      // waiting for this very module, see `DiscoveryGate`).
+      // Asked for now: built at once rather than held for its group (the load waits for it).
       this.#parked.delete(entry);
       this.#push(parked);
     }

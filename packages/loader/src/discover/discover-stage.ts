@@ -29,14 +29,12 @@ export interface DiscoveryStream {
 /**
  * Stage 1, discover: paths → module entries (docs/contract.md §5; the rules are
  * `discoverToolModules`'). Starts at once and hands out each module as soon as it is found;
- * `onFound` hears of each one too (the build stage compiles ahead with it); `hold` delays
- * each pacing turn's end (a `DiscoveryGate`'s, while tool code runs). Never rejects:
+ * `onFound` hears of each one too (the build stage compiles ahead with it). Never rejects:
  * a path that cannot be scanned is a diagnostic.
  */
 export function discover(
   input: DiscoverInput,
   onFound?: (module: DiscoveredModule) => void,
-  hold: (pause: Promise<void>) => Promise<void> = (pause) => pause,
 ): DiscoveryStream {
   const found: DiscoveredModule[] = [];
   let ended = false;
@@ -67,7 +65,7 @@ export function discover(
       sincePause += 1;
       if (sincePause < PACE_EVERY) return undefined;
       sincePause = 0;
-      return hold(safePromise<void>((resolve) => SafeSetImmediate(resolve)));
+      return safePromise<void>((resolve) => SafeSetImmediate(resolve));
     },
   });
   const result = safePromise<{ readonly diagnostics: readonly Diagnostic[] }>((resolve) =>

@@ -39,12 +39,6 @@ export interface LoadModuleStep {
   factoryTimeoutMs: number;
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
   faults?: ModuleFaults;
-  /**
-   * Called once the module is compiled, right before its code runs for the first time, and
-   * awaited when it returns a promise (the batch holds streamed discovery until the module's
-   * step has ended, see `DiscoveryGate`).
-   */
-  beforeCode?: () => Promise<void> | undefined;
 }
 
 /**
@@ -82,8 +76,6 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
       return fail(unreadableDiagnostic(module, compiled.error) ?? compileDiagnostic(module, compiled.error));
     const evaluate: Evaluate = compiled.value.evaluate;
 
-    const gate = step.beforeCode?.();
-    if (gate !== undefined) await gate;
     // The import runs under the same deadline: top-level await that never settles is a fault too.
     const importing = runGuardedStep(evaluate, step.factoryTimeoutMs, step.faults);
     const imported = IsPromise(importing) ? await importing : importing;

@@ -5,7 +5,6 @@ import { SessionRegistration } from "../accept/register-into-session.js";
 import { BuildStage } from "../build/build-stage.js";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { discover } from "../discover/discover-stage.js";
-import { DiscoveryGate } from "../discover/discovery-gate.js";
 import { expandPath } from "../discover/expand-path.js";
 import { nodeDiscoveryFileSystem } from "../discover/file-system.js";
 import type { DiscoveredModule } from "../discover/types.js";
@@ -53,16 +52,13 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   // Stage 1 and 2: modules are announced to the build as discovery finds them, so the first
   // cache miss builds every stale module found so far in one esbuild build.
   let build: BuildStage | undefined;
-  // Discovery never runs while a module's code does (see DiscoveryGate).
-  const gate = new DiscoveryGate();
   const discovery = discover(
     {
       paths: context.paths,
       cwd: context.cwd,
-      fileSystem: gate.fileSystem(context.fileSystem ?? nodeDiscoveryFileSystem),
+      fileSystem: context.fileSystem ?? nodeDiscoveryFileSystem,
     },
     (module) => build?.found(module),
-    (pause) => gate.hold(pause),
   );
   build = new BuildStage(context, discovery.found, (warning) => diagnostics.push(warning));
   for (const module of discovery.found) build.found(module); // found before the stage existed
@@ -96,10 +92,8 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
         api,
         factoryTimeoutMs: context.factoryTimeoutMs,
         faults,
-        beforeCode: () => gate.close(),
       });
       const contributed = await accept(evaluated, acceptance, faults);
-      gate.open(); // the module's step ended
       diagnostics.push(...contributed.diagnostics);
       for (const tool of contributed.tools) accepted.push({ tool, module });
       const listeners = checkListeners();
@@ -122,7 +116,6 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       }
     }
   } finally {
-    gate.open();
     // The guards come off whatever the compiler does on its way out.
     try {
       await build.close();
