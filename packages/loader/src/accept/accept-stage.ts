@@ -4,7 +4,6 @@ import type { DiscoveredModule } from "../discover/types.js";
 import type { EvaluatedModule } from "../evaluate/evaluate-stage.js";
 import { exitDiagnostic } from "../evaluate/load-module.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
-import { IsPromise } from "../guards/primordials.js";
 import { runGuardedStep } from "../guards/process-exit-guard.js";
 import { acceptTools, type NameClaims } from "./accept-tools.js";
 
@@ -50,7 +49,7 @@ export async function accept(
     undefined,
     faults,
   );
-  const guarded = IsPromise(checking) ? await checking : checking;
+  const guarded = checking instanceof Promise ? await checking : checking;
   if (guarded.status === "ok") return guarded.value;
   // Whatever it claimed before it stopped is free again for the modules after it.
   for (const [name, owner] of acceptance.claims) if (owner === module.path) acceptance.claims.delete(name);
@@ -70,9 +69,8 @@ function checkThrewDiagnostic(module: DiscoveredModule, what: string): Diagnosti
   });
 }
 
-/** A null-prototype result: it settles a guarded step, which follows no inherited `then`. */
 function contribution(tools: CustomTool[], diagnostics: Diagnostic[]): ModuleContribution {
-  return { __proto__: null, tools, diagnostics } as ModuleContribution;
+  return { tools, diagnostics };
 }
 
 /**

@@ -1,7 +1,5 @@
 import type { ModuleCompiler, PreparedModule } from "../compile/module-compiler.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { PromisePrototypeThen } from "../guards/primordials.js";
-import { settleAll } from "../guards/settle-all.js";
 
 /** How many modules are compiled ahead of the one being imported. */
 export const COMPILE_AHEAD = 3;
@@ -33,7 +31,7 @@ export class CompileAhead {
 
   /** Waits for compilations still running (their results are not needed), so none outlives the batch. */
   async settle(): Promise<void> {
-    await settleAll([...this.#prepared.values()]);
+    await Promise.allSettled([...this.#prepared.values()]);
     this.#prepared.clear();
   }
 
@@ -43,7 +41,7 @@ export class CompileAhead {
     if (module === undefined) return;
     const prepared = this.#compiler.prepare(module.resolvedPath);
     // Observed later by take(); avoids an unhandled rejection meanwhile.
-    PromisePrototypeThen(prepared, noop, noop);
+    prepared.then(noop, noop);
     this.#prepared.set(index, prepared);
   }
 }

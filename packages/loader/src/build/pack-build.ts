@@ -6,7 +6,6 @@ import { writeFileAtomicSync } from "../compile/atomic-write.js";
 import { bundlePath, packPath } from "../compile/bundle-index.js";
 import { hash } from "../compile/hash.js";
 import { mapPath } from "../compile/write-bundle.js";
-import { SafeSetImmediate, safePromise } from "../guards/primordials.js";
 import { replaceSlot, sweepOldPacks } from "./pack-index.js";
 
 type Esbuild = typeof import("esbuild");
@@ -84,7 +83,7 @@ export class PackWriter {
    * cannot be read or written, or esbuild fails.
    */
   write(id: string, members: readonly PackMember[]): Promise<number> {
-    return safePromise<number>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       let request: PackRequest;
       try {
         const paths = members.map((member) => bundlePath(this.#cacheDir, member.key));
@@ -95,7 +94,7 @@ export class PackWriter {
         return;
       }
       this.#waiting.push({ request, resolve, reject });
-      if (this.#waiting.length === 1) SafeSetImmediate(() => void this.#flush());
+      if (this.#waiting.length === 1) setImmediate(() => void this.#flush());
     });
   }
 

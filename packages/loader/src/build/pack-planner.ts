@@ -6,8 +6,6 @@ import { isOwnPrivateFile } from "../compile/cache-folder.js";
 import type { CompiledBundle } from "../compile/compiled-bundle.js";
 import type { EntryGroup, EntryGroups } from "../compile/esbuild-queue.js";
 import { type Evaluate, type PreparedModule, preparedModule } from "../compile/module-compiler.js";
-import { ArrayIsArray, PromisePrototypeThen, safePromise } from "../guards/primordials.js";
-import { settleAll } from "../guards/settle-all.js";
 import { PACK_EXPORT, type PackMember, PackWriter, packId } from "./pack-build.js";
 
 type Esbuild = typeof import("esbuild");
@@ -24,8 +22,8 @@ const PACK_BOUNDARY_EVERY = 16;
 
 interface Chunk extends EntryGroup {
   entries: string[];
-  /** Its pack, once asked for: boxed, since a promise resolved with a class instance looks up `then`. */
-  pack?: Promise<{ readonly pack: LoadedPack | undefined }>;
+  /** Its pack, once asked for (`undefined`: its entries import alone). */
+  pack?: Promise<LoadedPack | undefined>;
   /** Settles once the chunk holds all its entries (see {@link PackPlanner.end}). */
   complete: Promise<void>;
   closed: boolean;
@@ -34,7 +32,7 @@ interface Chunk extends EntryGroup {
 
 function openChunk(): Chunk {
   let resolve = () => {};
-  const complete = safePromise<void>((settle) => {
+  const complete = new Promise<void>((settle) => {
     resolve = settle;
   });
   const chunk: Chunk = {
@@ -143,7 +141,7 @@ export class PackPlanner implements EntryGroups {
     }
     // Even when this process will not import it, so the next start finds it.
     chunk.pack ??= this.#pack(chunk);
-    const { pack } = await chunk.pack;
+    const pack = await chunk.pack;
     if (pack === undefined) return alone;
     let index = -1;
     for (let at = 0; at < pack.members.length; at++) {
@@ -193,7 +191,7 @@ export class PackPlanner implements EntryGroups {
     } catch {
       return true; // unknown members: import this one on its own, as after an edit
     }
-    if (!ArrayIsArray(keys)) return true;
+    if (!Array.isArray(keys)) return true;
     return keys.some((key, at) => {
       if (at === index || typeof key !== "string" || key === "") return false;
       const url = pathToFileURL(bundlePath(this.#cacheDir, key)).href;
@@ -207,8 +205,7 @@ export class PackPlanner implements EntryGroups {
     return evaluateOnce(url, evaluate);
   }
 
-  async #pack(chunk: Chunk): Promise<{ readonly pack: LoadedPack | undefined }> {
-    const none = { __proto__: null, pack: undefined } as { readonly pack: LoadedPack | undefined };
+  async #pack(chunk: Chunk): Promise<LoadedPack | undefined> {
     await chunk.complete;
     const members: Array<PackMember & { url: string }> = [];
     const compiled: Array<CompiledBundle | undefined> = [];
@@ -217,32 +214,31 @@ export class PackPlanner implements EntryGroups {
       const entry = chunk.entries[index] as string;
       const compile = this.#compile(entry);
       compiling[index] = compile;
-      PromisePrototypeThen(
-        compile,
+      compile.then(
         (bundle) => {
           compiled[index] = bundle;
         },
         () => {},
       );
     }
-    await settleAll(compiling);
+    await Promise.allSettled(compiling);
     // Its group was packed from the sources: the entries left out of that pack import alone.
-    for (const bundle of compiled) if (bundle?.pack !== undefined) return none;
+    for (const bundle of compiled) if (bundle?.pack !== undefined) return undefined;
     for (let index = 0; index < chunk.entries.length; index++) {
       const bundle = compiled[index];
       if (bundle !== undefined)
         members[members.length] = { entry: chunk.entries[index] as string, key: bundle.key, url: bundle.url };
     }
-    if (members.length < 2) return none;
+    if (members.length < 2) return undefined;
     const id = packId(members);
     const path = packPath(this.#cacheDir, id);
     // A pack that is not the loader's own file is written anew (the rename replaces it).
     if (!isOwnPrivateFile(path)) {
       try {
         // esbuild is imported only to write a pack: a warm start finds every pack by name.
-        if ((await this.#writer.write(id, members)) === 0) return none;
+        if ((await this.#writer.write(id, members)) === 0) return undefined;
       } catch {
-        return none; // an unreadable or unwritable cache: each bundle on its own still works
+        return undefined; // an unreadable or unwritable cache: each bundle on its own still works
       }
     }
     // Written for the next start either way; imported only if it would evaluate every member.
@@ -250,8 +246,8 @@ export class PackPlanner implements EntryGroups {
     // host does not import a new pack per edit. One imported alone by this batch is not
     // evaluated again from the pack (evaluations are per bundle URL).
     if (members.some((member) => evaluations.has(member.url) && !this.#aloneHere.has(member.url)))
-      return none;
-    return { __proto__: null, pack: new LoadedPack(path, members) } as { readonly pack: LoadedPack };
+      return undefined;
+    return new LoadedPack(path, members);
   }
 }
 
@@ -281,8 +277,8 @@ function evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
 class LoadedPack {
   readonly members: ReadonlyArray<PackMember & { url: string }>;
   readonly #path: string;
-  /** Boxed: a promise resolved with an array would look up `then` on it. */
-  #functions: Promise<{ readonly functions: readonly unknown[] | undefined }> | undefined;
+  /** The pack's member functions, once imported (`undefined`: it could not be imported). */
+  #functions: Promise<readonly unknown[] | undefined> | undefined;
 
   readonly #onFailure: () => void;
 
@@ -296,11 +292,11 @@ class LoadedPack {
   /** Runs member `index` (its top-level code, then its exports); `alone` when the pack has no function for it. */
   async evaluate(index: number, alone: Evaluate): Promise<unknown> {
     this.#functions ??= this.#import();
-    const run = (await this.#functions).functions?.[index];
+    const run = (await this.#functions)?.[index];
     return typeof run === "function" ? (run as Evaluate)() : alone();
   }
 
-  async #import(): Promise<{ readonly functions: readonly unknown[] | undefined }> {
+  async #import(): Promise<readonly unknown[] | undefined> {
     let functions: unknown;
     try {
       const namespace = (await import(/* @vite-ignore */ pathToFileURL(this.#path).href)) as Record<
@@ -317,9 +313,7 @@ class LoadedPack {
         // Left for a later load to replace; it is never trusted without importing it.
       }
     }
-    return { __proto__: null, functions: ArrayIsArray(functions) ? functions : undefined } as {
-      readonly functions: readonly unknown[] | undefined;
-    };
+    return Array.isArray(functions) ? functions : undefined;
   }
 }
 

@@ -1,9 +1,6 @@
 import type { SourcePackRef } from "./bundle-index.js";
 
-/**
- * A compiled entry, ready to import. Always a null-prototype object (see {@link compiledBundle}):
- * promises resolve with it while tool modules run, and one may have added `Object.prototype.then`.
- */
+/** A compiled entry, ready to import. */
 export interface CompiledBundle {
   /** `file:` URL of the cached bundle, named after its key. */
   url: string;
@@ -19,12 +16,12 @@ export interface CompiledBundle {
   pack: SourcePackRef | undefined;
 }
 
-/** A {@link CompiledBundle} (null-prototype). */
+/** A {@link CompiledBundle}. */
 export function compiledBundle(
   url: string,
   key: string,
   fromCache: boolean,
   pack: SourcePackRef | undefined,
 ): CompiledBundle {
-  return { __proto__: null, url, key, fromCache, pack } as CompiledBundle;
+  return { url, key, fromCache, pack };
 }

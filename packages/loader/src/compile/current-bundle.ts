@@ -64,10 +64,5 @@ export async function findCurrentBundle(
   for (const specifier of specifiers) {
     if (hostModuleSourceHash(specifier) !== recorded.hostModules[specifier]) return undefined;
   }
-  // Null-prototype: a promise resolves with it while tool modules run (see `CompiledBundle`).
-  return {
-    __proto__: null,
-    recorded,
-    refreshed: stats === undefined ? undefined : { ...recorded, stats },
-  } as CurrentBundle;
+  return { recorded, refreshed: stats === undefined ? undefined : { ...recorded, stats } };
 }

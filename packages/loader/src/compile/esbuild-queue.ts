@@ -3,8 +3,6 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packFromSources } from "../build/pack-from-sources.js";
 import { sweepOldPacks } from "../build/pack-index.js";
-import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
-import { settleAll } from "../guards/settle-all.js";
 import { type BuildOutcome, buildEntries } from "./build-entries.js";
 import { bundlePath, packPath, sourcePackKeysPath, writeBundleIndex } from "./bundle-index.js";
 import { CompileFailure } from "./compile-failure.js";
@@ -129,7 +127,7 @@ export class EsbuildQueue {
     let result = this.#results.get(entry);
     if (result === undefined) {
       result = this.#check(entry);
-      PromisePrototypeThen(result, noop, noop); // an entry built ahead may never be asked for
+      result.then(noop, noop); // an entry built ahead may never be asked for
       this.#results.set(entry, result);
     }
     return result;
@@ -143,7 +141,7 @@ export class EsbuildQueue {
   async alone(entry: string): Promise<CompiledBundle> {
     const esbuild = await this.#batch.esbuild();
     const outcome = (await buildEntries(esbuild, [entry], mapsDir(this.#cacheDir))).get(entry);
-    return safePromise((resolve, reject) => this.#write({ entry, resolve, reject }, outcome, false));
+    return new Promise((resolve, reject) => this.#write({ entry, resolve, reject }, outcome, false));
   }
 
   /**
@@ -152,7 +150,7 @@ export class EsbuildQueue {
    * and, when it wrote a pack, the packs not written for 30 days (once a batch, not per build).
    */
   async settle(): Promise<void> {
-    while (this.#background.size > 0) await settleAll([...this.#background]);
+    while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
     for (const id of this.#replacedPacks) {
       if (this.#writtenPacks.has(id)) continue;
       rmSync(packPath(this.#cacheDir, id), { force: true });
@@ -167,13 +165,13 @@ export class EsbuildQueue {
     const found = findCurrentBundle(this.#cacheDir, entry, this.#context, this.#tsconfigs);
     this.#checking.add(found);
     const checked = () => this.#checking.delete(found);
-    PromisePrototypeThen(found, checked, checked);
+    found.then(checked, checked);
     const current = await found;
     if (current === undefined) return this.#enqueue(entry);
     if (current.refreshed !== undefined) {
       // Fresh fingerprints spare the next check its hashing; losing this write costs nothing.
       const refresh = writeBundleIndex(this.#cacheDir, current.refreshed);
-      PromisePrototypeThen(refresh, noop, noop);
+      refresh.then(noop, noop);
       this.#track(refresh);
     }
     const { key, pack } = current.recorded;
@@ -182,7 +180,7 @@ export class EsbuildQueue {
 
   #enqueue(entry: string): Promise<CompiledBundle> {
     this.#missed = true;
-    return safePromise((resolve, reject) => this.#push({ entry, resolve, reject }));
+    return new Promise((resolve, reject) => this.#push({ entry, resolve, reject }));
   }
 
   #push(waiting: Waiting): void {
@@ -194,14 +192,8 @@ export class EsbuildQueue {
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
     this.#track(
-      safePromise<void>((done) => {
-        SafeSetImmediate(() =>
-          PromisePrototypeThen(
-            this.#flush(),
-            () => done(),
-            () => done(),
-          ),
-        );
+      new Promise<void>((done) => {
+        setImmediate(() => this.#flush().then(done, done));
       }),
     );
   }
@@ -229,9 +221,9 @@ export class EsbuildQueue {
       this.#result(entry);
       ahead = true;
     }
-    if (ahead) await safePromise((done) => SafeSetImmediate(done));
+    if (ahead) await new Promise((done) => setImmediate(done));
     // Checks that read host modules take longer than a turn; their misses join this build.
-    while (this.#checking.size > 0) await settleAll([...this.#checking]);
+    while (this.#checking.size > 0) await Promise.allSettled([...this.#checking]);
     this.#flushScheduled = false;
     const group = this.#waiting.splice(0);
     if (group.length === 0) return;
@@ -248,7 +240,7 @@ export class EsbuildQueue {
           this.#parked.delete(waiting.entry);
           this.#push(waiting);
         };
-        this.#track(PromisePrototypeThen(entries.complete, unpark, noop));
+        this.#track(entries.complete.then(unpark, noop));
       } else {
         const members = packs.get(entries) ?? [];
         members.push(waiting);
@@ -273,7 +265,7 @@ export class EsbuildQueue {
       });
       if (this.#packedInPart.has(entries)) continue;
       this.#packedInPart.add(entries);
-      this.#track(PromisePrototypeThen(entries.complete, () => this.#repack(entries), noop));
+      this.#track(entries.complete.then(() => this.#repack(entries), noop));
     }
     // A group of one is no pack: its entry gets its own bundle, in parallel with the packs.
     for (const request of requests.splice(0)) {
@@ -405,7 +397,7 @@ export class EsbuildQueue {
   #track(work: Promise<unknown>): void {
     this.#background.add(work);
     const untrack = () => this.#background.delete(work);
-    PromisePrototypeThen(work, untrack, untrack);
+    work.then(untrack, untrack);
   }
 }
 

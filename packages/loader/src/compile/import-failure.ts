@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { PromisePrototypeThen } from "../guards/primordials.js";
 import { CompileFailure } from "./compile-failure.js";
 import {
   findInToolSources,
@@ -136,7 +135,7 @@ export function reportingImportFailures(prepared: PreparedModule, entry: string)
     } catch (error) {
       return rethrow(error);
     }
-    return PromisePrototypeThen(evaluation, (namespace: unknown) => namespace, rethrow) as Promise<unknown>;
+    return evaluation.catch(rethrow);
   };
-  return { __proto__: null, evaluate } as unknown as PreparedModule;
+  return { evaluate };
 }

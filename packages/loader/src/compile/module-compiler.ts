@@ -13,19 +13,14 @@ import { prepareWithJiti } from "./jiti-compiler.js";
 /** Evaluates one compiled entry and resolves to its module namespace (or what stands for it). */
 export type Evaluate = () => Promise<unknown>;
 
-/**
- * A compiled entry, ready to evaluate. A null-prototype record rather than the function
- * itself: a promise resolved with a function looks up its `then`, which a tool module that
- * adds `Function.prototype.then` or `Object.prototype.then` while another entry compiles
- * would answer (and never call back).
- */
+/** A compiled entry, ready to evaluate. */
 export interface PreparedModule {
   readonly evaluate: Evaluate;
 }
 
 /** The {@link PreparedModule} of `evaluate`. */
 export function preparedModule(evaluate: Evaluate): PreparedModule {
-  return { __proto__: null, evaluate } as PreparedModule;
+  return { evaluate };
 }
 
 /** Which compiler turns tool sources into modules. */

@@ -1,6 +1,5 @@
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, describeError } from "../diagnostics.js";
-import { PromisePrototypeThen, SafeSetImmediate, safePromise } from "../guards/primordials.js";
 import { type DiscoverToolModulesOptions, discoverToolModules } from "./discover-tool-modules.js";
 import type { DiscoveredModule } from "./types.js";
 
@@ -17,13 +16,10 @@ export type DiscoverInput = Pick<DiscoverToolModulesOptions, "paths" | "cwd" | "
 export interface DiscoveryStream {
   /** Every module found so far, in order; complete once {@link DiscoveryStream.next} returned `undefined`. */
   readonly found: readonly DiscoveredModule[];
-  /**
-   * The module after the `index` ones taken so far, once found; `undefined` when discovery
-   * ended without one. A null-prototype box: it settles while tool modules run.
-   */
-  next(index: number): Promise<{ readonly module: DiscoveredModule | undefined }>;
+  /** The module after the `index` ones taken so far, once found; `undefined` when discovery ended without one. */
+  next(index: number): Promise<DiscoveredModule | undefined>;
   /** Discovery's diagnostics, once it ended (de-duplicated, in the order found). */
-  diagnostics(): Promise<{ readonly diagnostics: readonly Diagnostic[] }>;
+  diagnostics(): Promise<readonly Diagnostic[]>;
 }
 
 /**
@@ -42,13 +38,13 @@ export function discover(
   const notify = () => {
     const wake = waiting;
     waiting = [];
-    for (let index = 0; index < wake.length; index++) (wake[index] as () => void)();
+    for (const resolve of wake) resolve();
   };
   let sincePause = 0;
   const done = discoverToolModules({
     ...input,
     onModule: (module, inSubfolder) => {
-      found[found.length] = module;
+      found.push(module);
       // A first module found in a subfolder starts loading at once: discovery pauses before
       // its next entry (subfolders are settled without waiting, so it would scan up to
       // PACE_EVERY more, with the build stage's check of each, before the first one loads).
@@ -65,36 +61,26 @@ export function discover(
       sincePause += 1;
       if (sincePause < PACE_EVERY) return undefined;
       sincePause = 0;
-      return safePromise<void>((resolve) => SafeSetImmediate(resolve));
+      return new Promise<void>((resolve) => setImmediate(resolve));
     },
   });
-  const result = safePromise<{ readonly diagnostics: readonly Diagnostic[] }>((resolve) =>
-    PromisePrototypeThen(
-      done,
-      (discovered) => {
-        ended = true;
-        resolve({ __proto__: null, diagnostics: discovered.diagnostics } as { diagnostics: Diagnostic[] });
-        notify();
-      },
-      (error: unknown) => {
-        // discoverToolModules never rejects; should it, the load goes on with what was found.
-        ended = true;
-        resolve({ __proto__: null, diagnostics: [discoveryFailed(error)] } as { diagnostics: Diagnostic[] });
-        notify();
-      },
-    ),
+  const result = done.then(
+    (discovered): readonly Diagnostic[] => discovered.diagnostics,
+    // discoverToolModules never rejects; should it, the load goes on with what was found.
+    (error: unknown): readonly Diagnostic[] => [discoveryFailed(error)],
   );
-  const box = (module: DiscoveredModule | undefined) =>
-    ({ __proto__: null, module }) as { readonly module: DiscoveredModule | undefined };
+  const end = () => {
+    ended = true;
+    notify();
+  };
+  result.then(end, end);
   return {
     found,
     async next(index) {
       while (index >= found.length && !ended) {
-        await safePromise<void>((resolve) => {
-          waiting[waiting.length] = resolve;
-        });
+        await new Promise<void>((resolve) => waiting.push(resolve));
       }
-      return box(found[index]);
+      return found[index];
     },
     diagnostics: () => result,
   };

@@ -1,7 +1,6 @@
 import { extname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic } from "../diagnostics.js";
-import { PromisePrototypeThen } from "../guards/primordials.js";
 import { expandPath } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
@@ -98,7 +97,7 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
   let listing: Listing | undefined;
   if (!TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
     listing = state.fileSystem.readdir(path);
-    PromisePrototypeThen(listing, ignore, ignore);
+    listing.then(ignore, ignore);
   }
   let stats: { isFile(): boolean; isDirectory(): boolean };
   try {

@@ -10,7 +10,7 @@ export type EvaluateStep = Omit<LoadModuleStep, "compiled">;
 /**
  * The output of the evaluate stage for one module: the entries its factory returned (not
  * read yet: reading them is the accept stage's, under its own guard), or the diagnostic that
- * stopped it. A null-prototype object: a promise resolves with it right after tool code ran.
+ * stopped it.
  */
 export interface EvaluatedModule {
   readonly module: DiscoveredModule;
@@ -34,13 +34,11 @@ export async function evaluate(unit: BuildUnit, step: EvaluateStep): Promise<Eva
   if (guarded.status === "ok") return evaluated(module, guarded.value);
   if (guarded.status === "exit")
     return evaluated(module, {
-      __proto__: null,
       ok: false,
       diagnostic: exitDiagnostic(module, guarded.call, "while Tooldock read what it exported"),
-    } as ModuleOutcome);
+    });
   // Not reached: loadModule never rejects.
   return evaluated(module, {
-    __proto__: null,
     ok: false,
     diagnostic: createDiagnostic("E_IMPORT", {
       message: `Loading ${module.path} failed inside Tooldock. Tooldock skipped the module.`,
@@ -48,9 +46,9 @@ export async function evaluate(unit: BuildUnit, step: EvaluateStep): Promise<Eva
       resolvedPath: module.resolvedPath,
       hint: "Please report this as a Tooldock bug.",
     }),
-  } as ModuleOutcome);
+  });
 }
 
 function evaluated(module: DiscoveredModule, outcome: ModuleOutcome): EvaluatedModule {
-  return { __proto__: null, module, outcome } as EvaluatedModule;
+  return { module, outcome };
 }

@@ -4,16 +4,11 @@ import type { Evaluate, PreparedModule } from "../compile/module-compiler.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
-import { ArrayIsArray, IsPromise, safePromise } from "../guards/primordials.js";
 import { runGuardedStep } from "../guards/process-exit-guard.js";
-import { type StepOutcome, settleStep } from "../guards/settle-step.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
-/**
- * The entries a module's factory returned, or the diagnostic that stopped it. A
- * null-prototype object: it resolves a promise right after the module's code ran.
- */
+/** The entries a module's factory returned, or the diagnostic that stopped it. */
 export type ModuleOutcome =
   | {
       ok: true;
@@ -22,14 +17,6 @@ export type ModuleOutcome =
       returnedNothing?: "undefined" | "null";
     }
   | { ok: false; diagnostic: Diagnostic };
-
-/**
- * How long the loader waits for a module's compilation (started a few modules earlier, see
- * `CompileAhead`). Compiling takes milliseconds to a few seconds; the bound only matters when
- * the compiler's own promises were stalled by a module that tampered with built-ins while
- * they were in flight: the load still ends, with an `E_COMPILE` for the module.
- */
-export const COMPILE_DEADLINE_MS = 60_000;
 
 /** What {@link loadModule} needs besides the module. */
 export interface LoadModuleStep {
@@ -45,8 +32,8 @@ export interface LoadModuleStep {
  * Imports the compiled module and runs its factory, each fault becoming one diagnostic:
  * `E_COMPILE`, `E_IMPORT`, `E_PROCESS_EXIT`, `E_NO_FACTORY`, `E_FACTORY_THROW`,
  * `E_FACTORY_TIMEOUT`. The import and the factory run with the process-ending methods guarded
- * (see `runGuarded`). Never rejects: should the loader's own work on the module throw (it
- * keeps copies of the built-ins it uses, see `primordials`), the module gets an `E_IMPORT`.
+ * (see `runGuarded`). Never rejects: should the loader's own work on the module throw, the
+ * module gets an `E_IMPORT`.
  */
 export async function loadModule(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
   // One async function for every step (no inner one to await): each promise counts while the
@@ -54,31 +41,16 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
   try {
     const { path, resolvedPath } = module;
 
-    const compiled = await safePromise<StepOutcome<PreparedModule>>((resolve) =>
-      settleStep(
-        (run) => run(),
-        () => step.compiled,
-        COMPILE_DEADLINE_MS,
-        resolve,
-      ),
-    );
-    if (compiled.status === "timeout") {
-      return fail(
-        createDiagnostic("E_COMPILE", {
-          message: `${path} did not finish compiling within ${compiled.timeoutMs / 1000} s.`,
-          path,
-          resolvedPath,
-          hint: "Load it again; if it happens again, load the modules one at a time (or with `tooldock validate --isolate`) to find the module that stalls the others.",
-        }),
-      );
+    let evaluate: Evaluate;
+    try {
+      evaluate = (await step.compiled).evaluate;
+    } catch (error) {
+      return fail(unreadableDiagnostic(module, error) ?? compileDiagnostic(module, error));
     }
-    if (compiled.status === "throw")
-      return fail(unreadableDiagnostic(module, compiled.error) ?? compileDiagnostic(module, compiled.error));
-    const evaluate: Evaluate = compiled.value.evaluate;
 
     // The import runs under the same deadline: top-level await that never settles is a fault too.
     const importing = runGuardedStep(evaluate, step.factoryTimeoutMs, step.faults);
-    const imported = IsPromise(importing) ? await importing : importing;
+    const imported = importing instanceof Promise ? await importing : importing;
     if (imported.status === "exit")
       return fail(exitDiagnostic(module, imported.call, "while it was imported"));
     if (imported.status === "timeout") {
@@ -132,7 +104,7 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
 
     // A synchronous factory (the common case) settles without a promise of its own.
     const producing = runGuardedStep(() => factory(step.api), step.factoryTimeoutMs, step.faults);
-    const produced = IsPromise(producing) ? await producing : producing;
+    const produced = producing instanceof Promise ? await producing : producing;
     if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
     if (produced.status === "timeout") {
       return fail(
@@ -157,9 +129,8 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
     const value = produced.value;
     // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry.
     if (value === undefined || value === null)
-      return { __proto__: null, ok: true, entries: [], returnedNothing: String(value) } as ModuleOutcome;
-    const entries = ArrayIsArray(value) ? (value as unknown[]) : [value];
-    return { __proto__: null, ok: true, entries } as ModuleOutcome;
+      return { ok: true, entries: [], returnedNothing: value === null ? "null" : "undefined" };
+    return { ok: true, entries: Array.isArray(value) ? value : [value] };
   } catch (error) {
     return fail(
       createDiagnostic("E_IMPORT", {
@@ -173,7 +144,7 @@ export async function loadModule(module: DiscoveredModule, step: LoadModuleStep)
 }
 
 function fail(diagnostic: Diagnostic): ModuleOutcome {
-  return { __proto__: null, ok: false, diagnostic } as ModuleOutcome;
+  return { ok: false, diagnostic };
 }
 
 /** `E_PROCESS_EXIT`: `call` is the blocked call, e.g. `process.exit(3)` or `process.abort()`. */

@@ -1,5 +1,4 @@
 import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
-import { SafeSetTimeout, safePromise } from "./primordials.js";
 import { holdExitGuard } from "./process-exit-guard.js";
 import { holdRejectionGuard } from "./rejection-guard.js";
 import { holdTimerTracking } from "./timer-tracker.js";
@@ -32,9 +31,7 @@ export class LoadGuard {
    */
   async close(): Promise<void> {
     try {
-      await safePromise<void>((resolve) => {
-        SafeSetTimeout(resolve, 0);
-      });
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
     } finally {
       const releases = this.#releases;
       for (let index = releases.length - 1; index >= 0; index--) (releases[index] as () => void)();

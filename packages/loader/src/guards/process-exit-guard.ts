@@ -1,14 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { describeExitCall, EXIT_METHODS, type ExitMethod, killTarget } from "./exit-calls.js";
+import { describeExitCall, EXIT_METHODS, type ExitMethod } from "./exit-calls.js";
 import type { ModuleFaults } from "./module-faults.js";
-import {
-  ArrayPrototypePush,
-  IsPromise,
-  ReflectApply,
-  SetPrototypeAdd,
-  SetPrototypeDelete,
-  safePromise,
-} from "./primordials.js";
 import { releaseOnce } from "./release-once.js";
 import { type StepOutcome, settleStep } from "./settle-step.js";
 
@@ -54,16 +46,16 @@ let contextHolds = 0;
 /** A stand-in for one of the {@link EXIT_METHODS}: blocks calls from a guarded step, passes the host's on. */
 function guardedMethod(method: ExitMethod, original: unknown): (...args: unknown[]) => unknown {
   return function guarded(this: unknown, ...args: unknown[]): unknown {
-    if (method === "kill" || method === "_kill") args[0] = killTarget(args[0]);
     const state = currentStep.getStore();
     const call = state === undefined ? undefined : describeExitCall(method, args);
     // A call from outside every guarded step (the host itself), or one that spares this
     // process (a signal to another one), goes through as usual.
-    if (state === undefined || call === undefined) return ReflectApply(original as () => unknown, this, args);
+    if (state === undefined || call === undefined)
+      return (original as (...all: unknown[]) => unknown).apply(this, args);
     if (state.settled) {
       // From a timer or callback of a module whose step has ended: throwing here would be an
       // uncaught exception, which ends the host just the same. Block it and record it.
-      if (state.faults !== undefined) ArrayPrototypePush(state.faults.lateExits, call);
+      state.faults?.lateExits.push(call);
       // What the real method returns when it succeeds: `kill` true, `_kill` 0 (no error).
       return method === "kill" ? true : method === "_kill" ? 0 : undefined;
     }
@@ -79,9 +71,7 @@ const processMethods = process as unknown as Record<ExitMethod, unknown>;
 
 function install(): void {
   if (originals !== undefined) return;
-  const saved: Partial<Record<ExitMethod, unknown>> = { __proto__: null } as Partial<
-    Record<ExitMethod, unknown>
-  >;
+  const saved: Partial<Record<ExitMethod, unknown>> = {};
   for (let index = 0; index < EXIT_METHODS.length; index++) {
     const method = EXIT_METHODS[index] as ExitMethod;
     const original = processMethods[method];
@@ -142,7 +132,7 @@ export function holdExitGuard(): () => void {
   });
 }
 
-/** How a guarded step ended (a null-prototype object: see `settleStep`). */
+/** How a guarded step ended. */
 export type GuardedOutcome<T> =
   | StepOutcome<T>
   | {
@@ -162,9 +152,6 @@ export type GuardedOutcome<T> =
  * throw; calls are attributed to their step through its async context, so overlapping loads
  * do not mix up. A call made after the step ended (from a timer it started) while the guard
  * is installed is blocked without a throw and recorded in `faults`.
- *
- * Settles whatever the step does to the built-ins (see `settleStep`): the outcome is a
- * null-prototype object and the promise is safe to `await`.
  */
 export function runGuarded<T>(
   step: () => T | Promise<T>,
@@ -172,15 +159,14 @@ export function runGuarded<T>(
   faults?: ModuleFaults,
 ): Promise<GuardedOutcome<Awaited<T>>> {
   const outcome = runGuardedStep(step, timeoutMs, faults);
-  return IsPromise(outcome) ? outcome : safePromise((resolve) => resolve(outcome));
+  return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
 }
 
 /**
  * {@link runGuarded} without a promise when the step settles at once: a step that returns
  * a value (not a promise or thenable) or throws gets its outcome back synchronously, so a
  * synchronous factory or check costs no promise and no turn of the microtask queue. A step
- * still running gets a promise of its outcome (safe to `await`, see `safePromise`); tell the
- * two apart with `IsPromise` (an outcome is a null-prototype object, never a promise).
+ * still running gets a promise of its outcome; tell the two apart with `instanceof Promise`.
  */
 export function runGuardedStep<T>(
   step: () => T | Promise<T>,
@@ -188,7 +174,7 @@ export function runGuardedStep<T>(
   faults?: ModuleFaults,
 ): GuardedOutcome<Awaited<T>> | Promise<GuardedOutcome<Awaited<T>>> {
   const state: GuardState = { exitCode: undefined, exitCall: undefined, settled: false, faults };
-  SetPrototypeAdd(active, state);
+  active.add(state);
   install();
   let now: GuardedOutcome<Awaited<T>> | undefined;
   let later: ((outcome: GuardedOutcome<Awaited<T>>) => void) | undefined;
@@ -198,7 +184,7 @@ export function runGuardedStep<T>(
     timeoutMs,
     (outcome) => {
       state.settled = true;
-      SetPrototypeDelete(active, state);
+      active.delete(state);
       uninstall();
       let guarded: GuardedOutcome<Awaited<T>>;
       if (state.exitCall !== undefined) guarded = exitOutcome(state.exitCode, state.exitCall);
@@ -212,11 +198,11 @@ export function runGuardedStep<T>(
     },
   );
   if (now !== undefined) return now;
-  return safePromise((resolve) => {
+  return new Promise((resolve) => {
     later = resolve;
   });
 }
 
 function exitOutcome(exitCode: unknown, call: string): GuardedOutcome<never> {
-  return { __proto__: null, status: "exit", exitCode, call } as GuardedOutcome<never>;
+  return { status: "exit", exitCode, call };
 }

@@ -1,4 +1,3 @@
-import { ArrayPrototypePush, ReflectApply } from "./primordials.js";
 import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
 import { releaseOnce } from "./release-once.js";
 
@@ -22,19 +21,15 @@ export function holdRejectionGuard(): () => void {
   if (originalEmit === undefined) {
     const emit = process.emit;
     originalEmit = emit;
-    // Node calls this for every process event: it uses only the loader's own copies of the
-    // built-ins (a module may have replaced `Function.prototype.call` or array iteration).
     process.emit = function (this: NodeJS.Process, event: string | symbol, ...args: unknown[]): boolean {
       if (event === "unhandledRejection") {
         const faults = currentModuleFaults();
         if (faults !== undefined) {
-          ArrayPrototypePush(faults.rejections, args[0]);
+          faults.rejections.push(args[0]);
           return true;
         }
       }
-      const all: unknown[] = [event];
-      for (let index = 0; index < args.length; index++) all[index + 1] = args[index];
-      return ReflectApply(emit as (...all: unknown[]) => boolean, this, all);
+      return (emit as (...all: unknown[]) => boolean).call(this, event, ...args);
     } as Emit;
     wrapper = process.emit;
   }

@@ -1,5 +1,4 @@
 import { createHook } from "node:async_hooks";
-import { SetPrototypeAdd } from "./primordials.js";
 import { currentModuleFaults, holdStepContext } from "./process-exit-guard.js";
 import { releaseOnce } from "./release-once.js";
 
@@ -8,7 +7,7 @@ const hook = createHook({
   init(_asyncId, type, _triggerAsyncId, resource) {
     if (type !== "Timeout") return;
     const faults = currentModuleFaults();
-    if (faults !== undefined) SetPrototypeAdd(faults.timers, resource as NodeJS.Timeout);
+    faults?.timers.add(resource as NodeJS.Timeout);
   },
 });
 

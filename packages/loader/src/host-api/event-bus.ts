@@ -1,9 +1,6 @@
 import type { EventBus, EventHandler } from "@tooldock/sdk";
 import { describeError } from "../diagnostics.js";
 
-// Captured when this module is evaluated: a tool module cannot change how events are delivered.
-const reflectApply = Reflect.apply;
-
 /** Told about a handler that threw; the other handlers still run. */
 export type EventHandlerErrorReporter = (channel: string, error: unknown) => void;
 
@@ -48,7 +45,7 @@ export function createEventBus(onHandlerError: EventHandlerErrorReporter): Event
       const key = String(channel);
       for (const handler of channels.get(key) ?? []) {
         try {
-          reflectApply(handler, undefined, [data]);
+          handler(data);
         } catch (error) {
           try {
             onHandlerError(key, error);

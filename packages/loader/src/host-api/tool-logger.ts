@@ -1,8 +1,6 @@
 import type { Logger, ToolLogger } from "@tooldock/sdk";
 
-// Captured when this module is evaluated: a tool module cannot change how time is measured.
-const now = performance.now.bind(performance);
-const reflectApply = Reflect.apply;
+const now = () => performance.now();
 
 /**
  * The `pi.logger` of a `ToolHost`: the host's logger, each message passed on as given, plus
@@ -29,7 +27,7 @@ export function createToolLogger(logger: Logger): ToolLogger {
     }
     let result: T;
     try {
-      result = reflectApply(fn, undefined, []) as T;
+      result = fn();
     } catch (error) {
       log(label, started);
       throw error;

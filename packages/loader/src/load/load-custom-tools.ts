@@ -11,7 +11,6 @@ import type { DiscoveredModule } from "../discover/types.js";
 import { evaluate } from "../evaluate/evaluate-stage.js";
 import { lateFaultDiagnostics, processListenerWarning } from "../evaluate/fault-diagnostics.js";
 import { LoadGuard } from "../guards/load-guard.js";
-import { PromisePrototypeThen } from "../guards/primordials.js";
 import { watchProcessListeners } from "../guards/process-listeners.js";
 import { normalizeIsolation } from "../isolation/isolation-options.js";
 import { loadIsolated } from "../isolation/load-isolated.js";
@@ -63,7 +62,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   build = new BuildStage(context, discovery.found, (warning) => diagnostics.push(warning));
   for (const module of discovery.found) build.found(module); // found before the stage existed
   const ended = () => build?.discoveryEnded();
-  PromisePrototypeThen(discovery.diagnostics(), ended, ended);
+  discovery.diagnostics().then(ended, ended);
   const acceptance = { reserved: context.reservedNames, claims: new Map() as NameClaims };
   const registration = new SessionRegistration(
     context.session,
@@ -82,8 +81,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   try {
     for (let index = 0; ; index++) {
       // A module already found is taken as it is: no promise, no turn of the microtask queue.
-      const module =
-        index < discovery.found.length ? discovery.found[index] : (await discovery.next(index)).module;
+      const module = index < discovery.found.length ? discovery.found[index] : await discovery.next(index);
       if (module === undefined) break;
       const before = diagnostics.length;
       const faults = guard.faultsOf(module.resolvedPath);
@@ -125,7 +123,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   }
   const modules = discovery.found;
   // Discovery's diagnostics come first, as when discovery ended before the first module loaded.
-  diagnostics.unshift(...(await discovery.diagnostics()).diagnostics);
+  diagnostics.unshift(...(await discovery.diagnostics()));
 
   const skipped = new Set<string>();
   for (const module of modules) {

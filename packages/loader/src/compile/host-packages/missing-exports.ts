@@ -1,14 +1,4 @@
 import type { Diagnostic } from "@tooldock/sdk";
-import {
-  MapPrototypeHas,
-  MapPrototypeSet,
-  PromisePrototypeThen,
-  ReflectApply,
-} from "../../guards/primordials.js";
-
-// The tool's code runs between the calls below: keep the built-ins they use (see primordials).
-const { get: weakMapGet, set: weakMapSet } = WeakMap.prototype;
-
 import type { PreparedModule } from "../module-compiler.js";
 
 /** `Symbol.for` key of the process-wide reporter the stand-in modules call. */
@@ -70,31 +60,25 @@ export function reportingMissingExports(
 ): PreparedModule {
   const evaluate = (): Promise<unknown> => {
     const found: MissingImport[] = [];
-    const seen = new Map<string, true>();
+    const seen = new Set<string>();
     const holder = reporter();
     const collect = (specifier: string, name: string) => {
       const key = `${specifier}\u0000${name}`;
-      if (MapPrototypeHas(seen, key)) return;
-      MapPrototypeSet(seen, key, true);
-      found[found.length] = { specifier, name };
+      if (seen.has(key)) return;
+      seen.add(key);
+      found.push({ specifier, name });
     };
-    for (let index = 0; index < known.length; index += 1) {
-      const item = known[index] as MissingImport;
-      collect(item.specifier, item.name);
-    }
+    for (const item of known) collect(item.specifier, item.name);
     const previous = holder.collect;
     holder.collect = collect;
     const finish = (namespace: unknown) => {
       if (holder.collect === collect) holder.collect = previous;
       let names = found;
       if (typeof namespace === "object" && namespace !== null) {
-        if (found.length > 0) ReflectApply(weakMapSet, reported, [namespace, found]);
-        else
-          names = (ReflectApply(weakMapGet, reported, [namespace]) as MissingImport[] | undefined) ?? found;
+        if (found.length > 0) reported.set(namespace, found);
+        else names = reported.get(namespace) ?? found;
       }
-      for (let index = 0; index < names.length; index += 1) {
-        onWarning(missingExportWarning(entry, names[index] as MissingImport));
-      }
+      for (const name of names) onWarning(missingExportWarning(entry, name));
     };
     let evaluation: Promise<unknown>;
     try {
@@ -103,8 +87,7 @@ export function reportingMissingExports(
       finish(undefined);
       throw error;
     }
-    return PromisePrototypeThen(
-      evaluation,
+    return evaluation.then(
       (namespace: unknown) => {
         finish(namespace);
         return namespace;
@@ -113,10 +96,9 @@ export function reportingMissingExports(
         finish(undefined);
         throw error;
       },
-    ) as Promise<unknown>;
+    );
   };
-  // Null-prototype, as `preparedModule` makes it (that module imports this one's importers).
-  return { __proto__: null, evaluate } as unknown as PreparedModule;
+  return { evaluate };
 }
 
 /** What each evaluated module namespace reported, for modules Node does not evaluate twice. */
