@@ -11,6 +11,7 @@ export default defineConfig({
     alias: [
       { find: /^@tooldock\/sdk$/, replacement: source("./packages/sdk/src/index.ts") },
       { find: /^@tooldock\/runtime$/, replacement: source("./packages/runtime/src/index.ts") },
+      { find: /^@tooldock\/runtime\/internal$/, replacement: source("./packages/runtime/src/internal.ts") },
       { find: /^@tooldock\/ast-edit$/, replacement: source("./packages/ast-edit/src/index.ts") },
       { find: /^@tooldock\/loader\/testing$/, replacement: source("./packages/loader/src/testing/index.ts") },
       { find: /^@tooldock\/loader$/, replacement: source("./packages/loader/src/index.ts") },
