@@ -37,12 +37,12 @@ export {
   type ToolHostOptions,
   type ToolHostSession,
 } from "./host-api/tool-host.js";
+export type { IsolatedToolHost, IsolatedToolHostEvent } from "./isolation/isolated-tools.js";
 /** Untrusted modules in a tool host: a child process under Node's permission model. */
 export {
   DEFAULT_TOOL_HOST_MEMORY_MB,
   type IsolationOptions,
 } from "./isolation/isolation-options.js";
-export type { IsolatedToolHost, IsolatedToolHostEvent } from "./isolation/isolated-tools.js";
 /** Discovers, compiles, guards and validates tool modules; never throws for a module's fault. */
 export { loadCustomTools } from "./load/load-custom-tools.js";
 /** `onSession` failures as `W_ON_SESSION_FAILED` warnings (the CLI's list, validate and call). */

@@ -1,6 +1,6 @@
 import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
 import { runningToolCall } from "@tooldock/runtime";
-import type { CustomToolContext, ToolUpdateCallback } from "@tooldock/sdk";
+import type { CustomToolAPI, CustomToolContext, ToolUpdateCallback } from "@tooldock/sdk";
 import {
   type AgentToolResult,
   type CustomTool,
@@ -9,6 +9,7 @@ import {
   type Diagnostic,
   TooldockError,
 } from "@tooldock/sdk";
+import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-message.js";
 import type { ToolHost } from "../host-api/tool-host.js";
 import type { IsolationContext } from "./isolation-options.js";
 import type { CallContext, ChildMessage, InitMessage, ToolDescriptor, WireError } from "./protocol.js";
@@ -27,6 +28,24 @@ export type IsolatedToolHostEvent =
       /** One `W_ACTIONS_LOST` warning when actions were lost, naming each. */
       diagnostics: Diagnostic[];
     };
+
+/** The host's own event channels (`tooldock:message`): never crossed by a tool host's emit or listen. */
+const HOST_CHANNEL_PREFIX = "tooldock:";
+/** Most event channels one tool host may have the host forward to it. */
+export const MAX_CHANNELS = 1_000;
+/** Most pending actions one tool host may have staged at once. */
+export const MAX_STAGED_ACTIONS = 1_000;
+/** How long an `onSession` hook keeps the host alive at most (the store's default deadline). */
+const BOUNDED_KEEP_ALIVE_MS = 600_000;
+const CLOSED: ToolHostStop = { kind: "closed", reason: "The host closed it." };
+
+function describe(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "an error that cannot be described";
+  }
+}
 
 /** A tool host that reported its tools, with what it sent before that. */
 export interface StartedToolHost {
@@ -60,6 +79,8 @@ interface StagedAction {
 export class IsolatedToolHost {
   readonly #start: () => Promise<StartedToolHost>;
   readonly #host: ToolHost;
+  /** The host's `pi`: its logger, and its UI read when a tool asks. */
+  readonly #api: CustomToolAPI;
   readonly #isolation: IsolationContext;
   readonly #listeners = new Set<(event: IsolatedToolHostEvent) => void>();
   readonly #calls = new Map<number, CallState>();
@@ -72,6 +93,7 @@ export class IsolatedToolHost {
   constructor(start: () => Promise<StartedToolHost>, host: ToolHost, isolation: IsolationContext) {
     this.#start = start;
     this.#host = host;
+    this.#api = host.createAPI();
     this.#isolation = isolation;
   }
 
@@ -94,7 +116,10 @@ export class IsolatedToolHost {
   /** Stops the tool host (its pending actions are lost) and starts no other. */
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#process?.kill({ kind: "closed", reason: "The host closed it." });
+    // A tool host starting now is killed as soon as it has started (see #current).
+    await this.#starting?.catch(() => {});
+    await this.#process?.kill(CLOSED);
+    for (const remove of this.#unlisten.splice(0)) remove();
   }
 
   /**
@@ -131,12 +156,16 @@ export class IsolatedToolHost {
   async #current(): Promise<ToolHostProcess | ToolHostStop> {
     const process = this.#process;
     if (process !== undefined && !process.stopped) return process;
-    if (this.#closed || this.#retiring) return { kind: "closed", reason: "The host closed it." };
+    if (this.#closed || this.#retiring) return CLOSED;
     if (!this.#isolation.restart && process !== undefined)
       return { kind: "exit", reason: "It is not restarted (isolation.restart is false)." };
     this.#starting ??= this.#start().then(
-      ({ process: started, early }) => {
+      async ({ process: started, early }) => {
         this.#starting = undefined;
+        if (this.#closed) {
+          await started.kill(CLOSED);
+          return started;
+        }
         this.#attach(started, early);
         return started;
       },
@@ -146,7 +175,8 @@ export class IsolatedToolHost {
       },
     );
     try {
-      return await this.#starting;
+      const started = await this.#starting;
+      return started.stopped ? CLOSED : started;
     } catch (error) {
       return {
         kind: "start",
@@ -174,7 +204,7 @@ export class IsolatedToolHost {
     // Read now: the call's scope is the current one only in this synchronous part.
     const running = runningToolCall();
     const sessionCtx = ctx as SessionToolContext;
-    const context = callContext(ctx);
+    const context = this.#context(ctx);
     const process = await this.#current();
     if (!("request" in process)) return stoppedResult(name, process);
     if (signal?.aborted) return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
@@ -196,7 +226,7 @@ export class IsolatedToolHost {
     });
     const onAbort = () => {
       process.send({ t: "abort", id });
-      process.forget(id);
+      process.forget(id); // the call answers now; whatever the tool host sends later is dropped
       process.probe();
     };
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -215,19 +245,35 @@ export class IsolatedToolHost {
   async #session(name: string, event: CustomToolSessionEvent, ctx: CustomToolContext): Promise<void> {
     const process = await this.#current();
     if (!("request" in process)) throw new Error(`The tool host stopped. ${process.reason}`);
-    const { reply } = process.request((id) => ({
-      t: "session",
-      id,
-      tool: name,
-      event: jsonCopy(event),
-      context: callContext(ctx),
-    }));
+    const { reply } = process.request(
+      (id) => ({ t: "session", id, tool: name, event: jsonCopy(event), context: this.#context(ctx) }),
+      // The session gives a hook that long at most (its own deadline keeps the host alive).
+      { keepAliveMs: BOUNDED_KEEP_ALIVE_MS },
+    );
     const message = await reply;
     if (!("t" in message)) throw new Error(`The tool host stopped. ${message.reason}`);
     if (message.t === "error") throw rebuildError(message.error);
   }
 
   #message(process: ToolHostProcess, message: ChildMessage): void {
+    try {
+      this.#handle(process, message);
+    } catch (error) {
+      // The host's own listener, logger or UI threw: its fault stays on the host's side, as it
+      // would for a tool in-process, and the tool host serves on.
+      this.#warn(`A tool host message (${message.t}) failed in the host: ${describe(error)}`);
+    }
+  }
+
+  #warn(text: string): void {
+    try {
+      this.#api.logger.warn(text);
+    } catch {
+      // A logger that throws has nobody left to tell.
+    }
+  }
+
+  #handle(process: ToolHostProcess, message: ChildMessage): void {
     switch (message.t) {
       case "update": {
         const call = this.#calls.get(message.id);
@@ -244,6 +290,9 @@ export class IsolatedToolHost {
         this.#ui(process, message);
         return;
       case "emit":
+        // The host's own channels (pi.sendMessage's) carry what the host vouches for: a tool
+        // host reaches them only through "message", which the host attributes itself.
+        if (message.channel.startsWith(HOST_CHANNEL_PREFIX)) return;
         this.#emitting = true;
         try {
           this.#host.events.emit(message.channel, message.data);
@@ -251,14 +300,15 @@ export class IsolatedToolHost {
           this.#emitting = false;
         }
         return;
+      case "message":
+        this.#sendMessage(message);
+        return;
       case "listen":
-        this.#listen(message.channel);
+        this.#listen(process, message.channel);
         return;
-      case "log": {
-        const logger = this.#host.createAPI().logger;
-        logger[message.level](message.message, message.data);
+      case "log":
+        this.#api.logger[message.level](message.message, message.data);
         return;
-      }
       case "loaded":
         return; // only the first one counts, and the load took it
     }
@@ -266,17 +316,45 @@ export class IsolatedToolHost {
 
   #emitting = false;
   readonly #listened = new Set<string>();
+  readonly #unlisten: Array<() => void> = [];
 
-  #listen(channel: string): void {
-    if (this.#listened.has(channel)) return;
+  /**
+   * Forwards a host channel to the tool host. At most {@link MAX_CHANNELS} of them (a module
+   * naming a new channel each time would grow the host's bus without end: past it, the tool
+   * host is stopped), never the host's own `tooldock:` channels, and none once it is closed.
+   */
+  #listen(process: ToolHostProcess, channel: string): void {
+    if (this.#listened.has(channel) || channel.startsWith(HOST_CHANNEL_PREFIX) || this.#closed) return;
+    if (this.#listened.size >= MAX_CHANNELS) {
+      void process.kill({
+        kind: "protocol",
+        reason: `It listened on more than ${MAX_CHANNELS} event channels.`,
+      });
+      return;
+    }
     this.#listened.add(channel);
-    this.#host.events.on(channel, (data) => {
-      if (!this.#emitting) this.#process?.send({ t: "event", channel, data: jsonCopy(data) });
-    });
+    this.#unlisten.push(
+      this.#host.events.on(channel, (data) => {
+        if (!this.#emitting) this.#process?.send({ t: "event", channel, data: jsonCopy(data) });
+      }),
+    );
+  }
+
+  /** `pi.sendMessage` of a tool: the session, call and tool are the host's own record of the call. */
+  #sendMessage(message: Extract<ChildMessage, { t: "message" }>): void {
+    const call = message.call === undefined ? undefined : this.#calls.get(message.call);
+    const event: ToolMessageEvent = {
+      message: message.message as ToolMessageEvent["message"],
+      ...(message.options === undefined ? {} : { options: message.options }),
+      ...(call?.ctx === undefined
+        ? {}
+        : { sessionId: call.ctx.sessionId, toolCallId: call.ctx.toolCallId, toolName: call.toolName }),
+    };
+    this.#host.events.emit(TOOL_MESSAGE_CHANNEL, event);
   }
 
   #ui(process: ToolHostProcess, message: Extract<ChildMessage, { t: "ui" }>): void {
-    const ui = this.#host.createAPI().ui as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const ui = this.#api.ui as unknown as Record<string, (...args: unknown[]) => unknown>;
     const answer = (value: unknown, error?: string) =>
       process.send({ t: "ui-reply", id: message.id, ...(error === undefined ? { value } : { error }) });
     let asked: unknown;
@@ -317,18 +395,27 @@ export class IsolatedToolHost {
       }
     } catch (error) {
       // Refused (the call ended, a bad action): the tool host forgets it, as the store did.
-      this.#host.createAPI().logger.warn(String((error as Error)?.message ?? error));
+      this.#warn(describe(error));
     }
     if (staged.record === undefined) {
       process.send({ t: "forget", action: message.action });
       return;
     }
     this.#staged.add(staged);
+    if (this.#stagedBy(process) > MAX_STAGED_ACTIONS)
+      void process.kill({
+        kind: "protocol",
+        reason: `It staged more than ${MAX_STAGED_ACTIONS} pending actions.`,
+      });
   }
 
   async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
     const { process } = staged;
-    const { reply } = process.request((id) => ({ t: kind, id, action: staged.childId, reason }));
+    // Whoever waits for an apply or a reject (a resolve, with its deadline's timer) keeps the
+    // host alive; once it gives up, this request does not: the host may then exit.
+    const { reply } = process.request((id) => ({ t: kind, id, action: staged.childId, reason }), {
+      keepAliveMs: 0,
+    });
     const message = await reply;
     if (!("t" in message)) {
       // The action is lost: it goes from the stack once resolve has put it back.
@@ -344,6 +431,16 @@ export class IsolatedToolHost {
     if (kind === "reject" || result.isError !== true) this.#staged.delete(staged);
     this.#closeIfRetired();
     return result;
+  }
+
+  #context(ctx: CustomToolContext | undefined): CallContext {
+    return callContext(ctx, this.#api.hasUI);
+  }
+
+  #stagedBy(process: ToolHostProcess): number {
+    let count = 0;
+    for (const staged of this.#staged) if (staged.process === process) count += 1;
+    return count;
   }
 
   #remove(staged: StagedAction, stop: ToolHostStop): void {
@@ -410,10 +507,11 @@ function storeOf(running: ReturnType<typeof runningToolCall>): PendingActionStor
   return running?.pending;
 }
 
-/** The values of `ctx` a tool host call carries, read now. */
-function callContext(ctx: CustomToolContext | undefined): CallContext {
-  if (ctx === undefined) return { sessionId: "", cwd: "", hasPendingActions: false };
+/** The values of `ctx` a tool host call carries, read now; `hasUI` is the host's. */
+function callContext(ctx: CustomToolContext | undefined, hasUI: boolean): CallContext {
+  if (ctx === undefined) return { sessionId: "", cwd: "", hasPendingActions: false, hasUI };
   const context: CallContext = {
+    hasUI,
     sessionId: ctx.sessionId,
     cwd: ctx.cwd,
     hasPendingActions: ctx.hasPendingActions(),

@@ -1,5 +1,7 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { ensurePrivateFolder } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { SessionRegistration } from "../accept/register-into-session.js";
@@ -34,8 +36,35 @@ function startFailure(paths: readonly string[], stop: ToolHostStop, stderr: stri
   };
 }
 
-function nodeVersionOf(execPath: string): string {
-  return execFileSync(execPath, ["--version"], { encoding: "utf8", timeout: 30_000 }).trim();
+/** Messages a tool host may send before it reports its tools (listens, pushes from factories). */
+const MAX_EARLY_MESSAGES = 10_000;
+
+const versions = new Map<string, Promise<string>>();
+
+/** The version of another Node binary, asked once per process. */
+function nodeVersionOf(execPath: string): Promise<string> {
+  let version = versions.get(execPath);
+  if (version === undefined) {
+    version = promisify(execFile)(execPath, ["--version"], { encoding: "utf8", timeout: 30_000 }).then(
+      ({ stdout }) => stdout.trim(),
+    );
+    version.catch(() => versions.delete(execPath));
+    versions.set(execPath, version);
+  }
+  return version;
+}
+
+/** What makes two loads one: the same working folder, paths and permissions share a cache. */
+function toolHostCacheKey(context: LoadContext, isolation: IsolationContext): string {
+  const key = JSON.stringify([
+    context.cwd,
+    context.paths,
+    isolation.allowRead,
+    isolation.allowWrite,
+    isolation.allowExec,
+    isolation.allowNet,
+  ]);
+  return createHash("sha256").update(key).digest("hex").slice(0, 24);
 }
 
 /**
@@ -47,9 +76,11 @@ export async function loadIsolated(
   context: LoadContext,
   isolation: IsolationContext,
 ): Promise<LoadCustomToolsResult & { isolated: IsolatedToolHost }> {
-  const cacheDir = join(context.cacheDir, "tool-host");
+  // A folder of this load's own: the tool host writes it, so one shared by other projects'
+  // tool hosts (the per-user cache) would let their modules read and rewrite this one's code.
+  const cacheDir = join(context.cacheDir, "tool-host", toolHostCacheKey(context, isolation));
   const privateCache = await ensurePrivateFolder(cacheDir, context.cacheDir);
-  const nodeVersion = isolation.nodeVersion ?? nodeVersionOf(isolation.execPath);
+  const nodeVersion = isolation.nodeVersion ?? (await nodeVersionOf(isolation.execPath));
   const read = [
     ...ownCodeFolders(),
     ...context.paths.flatMap((path) => moduleReadPaths(expandPath(path, context.cwd))),
@@ -62,6 +93,15 @@ export async function loadIsolated(
     read.push(cacheDir);
     write.push(cacheDir);
   }
+  // Log lines go to the host's logger as they come (nothing to attribute them to).
+  const api = context.host.createAPI();
+  const log = (message: Extract<ChildMessage, { t: "log" }>) => {
+    try {
+      api.logger[message.level](message.message, message.data);
+    } catch {
+      // The host's logger threw: its own fault, not the load's.
+    }
+  };
   const init: InitMessage = {
     t: "init",
     paths: context.paths.map((path) => expandPath(path, context.cwd)),
@@ -70,7 +110,8 @@ export async function loadIsolated(
     factoryTimeoutMs: context.factoryTimeoutMs,
     builtInToolNames: [...context.reservedNames],
     sourceMaps: context.sourceMaps,
-    hasUI: context.host.createAPI().hasUI,
+    hasUI: api.hasUI,
+    allowExec: isolation.allowExec,
   };
   // Messages a tool host sends before its tools are known (a factory's pi.events.on, a log
   // line) are handed over once the host side is attached.
@@ -102,9 +143,22 @@ export async function loadIsolated(
           reason: `It did not load its modules within ${isolation.loadTimeoutMs} ms (isolation.loadTimeoutMs).`,
         });
       }, isolation.loadTimeoutMs);
+      let earlyCount = 0;
       process.onMessage = (message) => {
         if (message.t !== "loaded") {
-          early.push(message);
+          // Kept until the host side is attached (logs go on at once); a tool host that sends
+          // more than a load needs (a flood of forged pushes) is stopped rather than held in
+          // the host's memory.
+          if (message.t !== "log") earlyCount += 1;
+          if (earlyCount > MAX_EARLY_MESSAGES) {
+            void process.kill({
+              kind: "protocol",
+              reason: `It sent more than ${MAX_EARLY_MESSAGES} messages before it reported its tools.`,
+            });
+            return;
+          }
+          if (message.t === "log") log(message);
+          else early.push(message);
           return;
         }
         clearTimeout(timer);
@@ -122,6 +176,8 @@ export async function loadIsolated(
   try {
     const first = await start();
     loaded = first.loaded;
+    // Before the replay: an action a factory staged goes to this load's session, as in-process.
+    if (context.session !== undefined) context.host.setActiveSession(context.session);
     isolated.adopt(first.process, first.early);
   } catch (error) {
     // A stop of the process carries its own; anything else (a spawn that threw) is a start failure.

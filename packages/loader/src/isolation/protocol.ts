@@ -14,11 +14,15 @@ export interface InitMessage {
   builtInToolNames: string[];
   sourceMaps: boolean;
   hasUI: boolean;
+  /** Whether tools may start processes: without it, they may signal no other process either. */
+  allowExec: boolean;
 }
 
 /** The context values a call's `ctx` carries, read by the host when the call starts. */
 export interface CallContext {
   sessionId: string;
+  /** Whether the host has a user interface now (`pi.hasUI`). */
+  hasUI?: boolean;
   cwd: string;
   hasPendingActions: boolean;
   model?: unknown;
@@ -101,6 +105,8 @@ export type ChildMessage =
   | { t: "call-abort"; id: number }
   | { t: "ui"; id: number; method: "select" | "confirm" | "input" | "notify"; args: unknown[] }
   | { t: "emit"; channel: string; data: unknown }
+  /** `pi.sendMessage`: the host attributes it to `call` itself (when that call is open). */
+  | { t: "message"; call?: number; message: unknown; options?: unknown }
   | { t: "log"; level: "debug" | "info" | "warn" | "error"; message: string; data?: unknown }
   | { t: "listen"; channel: string }
   | { t: "pong"; id: number };
@@ -220,6 +226,14 @@ export function parseChildMessage(line: string): Check<ChildMessage> {
     case "emit":
       if (!isString(value.channel)) return bad("emit");
       return { ok: true, value: { t: "emit", channel: value.channel, data: value.data } };
+    case "message": {
+      if (value.call !== undefined && !isId(value.call)) return bad("message");
+      if (!isRecord(value.message)) return bad("message");
+      const message: ChildMessage = { t: "message", message: value.message };
+      if (value.call !== undefined) message.call = value.call;
+      if (value.options !== undefined) message.options = value.options;
+      return { ok: true, value: message };
+    }
     case "listen":
       if (!isString(value.channel)) return bad("listen");
       return { ok: true, value: { t: "listen", channel: value.channel } };

@@ -14,7 +14,10 @@ export function proxyParameters(jsonSchema: Record<string, unknown>): TSchema {
   return { ...jsonSchema, [Kind]: CHECKED_IN_TOOL_HOST } as TSchema;
 }
 
-/** An output schema as the host checks it: by its JSON Schema (Ajv). */
+/**
+ * The output schema of a proxy: described to clients as the tool host reported it, checked
+ * by nothing in the host (the tool host checks `structuredContent` with the real schema).
+ */
 export function proxyOutputSchema(jsonSchema: Record<string, unknown>): TSchema {
-  return { ...jsonSchema, [Kind]: "Unsafe" } as TSchema;
+  return proxyParameters(jsonSchema);
 }

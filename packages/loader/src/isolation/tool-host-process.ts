@@ -47,13 +47,24 @@ export interface ToolHostSpawn {
   hangTimeoutMs: number;
 }
 
-type Reply = { resolve(message: ChildMessage | ToolHostStop): void };
+/** A request waiting for its reply; `held` while it keeps the host's event loop alive. */
+type Reply = { resolve(message: ChildMessage | ToolHostStop): void; held: boolean; timer?: NodeJS.Timeout };
+
+/** How a request keeps the host alive: for as long as it waits, or at most this long. */
+export interface RequestOptions {
+  /** Default: until the reply. A request whose waiter has a deadline of its own passes one. */
+  keepAliveMs?: number;
+}
+
+/** What `forget` resolves a withdrawn request with. */
+const WITHDRAWN: ToolHostStop = { kind: "closed", reason: "The request was withdrawn." };
 
 /**
  * One tool host: a child Node process under the permission model, talking newline JSON on
- * its stdin and stdout (what its tools print goes to its stderr). Requests (calls, applies, hooks, pings) get numbered replies; the
- * child's other messages go to `onMessage`. The process is in its own group, killed as a
- * whole when it stops. It keeps the host's event loop alive only while a request waits.
+ * its stdin and stdout (what its tools print goes to its stderr). Requests (calls, applies,
+ * hooks, pings) get numbered replies; the child's other messages go to `onMessage`. The
+ * process is in its own group, killed as a whole when it stops. It keeps the host's event
+ * loop alive only while it loads, while a request waits, and while it is being killed.
  */
 export class ToolHostProcess {
   readonly #child: ChildProcess;
@@ -63,10 +74,12 @@ export class ToolHostProcess {
   readonly #stopListeners: Array<(stop: ToolHostStop) => void> = [];
   readonly #hangTimeoutMs: number;
   readonly #keeper = setInterval(() => {}, 2_147_483_647);
+  #holds = 0;
   #nextId = 1;
   #stderr = "";
   #stopping: ToolHostStop | undefined;
   #stopped: ToolHostStop | undefined;
+  #loaded = false;
   onMessage: (message: ChildMessage) => void = () => {};
 
   constructor(options: ToolHostSpawn) {
@@ -108,8 +121,8 @@ export class ToolHostProcess {
           reason: `It sent a message longer than ${MAX_CHILD_LINE_BYTES} bytes.`,
         }),
     });
-    // Busy until it reports its tools: a host awaiting the load keeps its loop running.
-    this.#busy();
+    // Held until it reports its tools: a host awaiting the load keeps its loop running.
+    this.#hold();
     this.send(options.init);
   }
 
@@ -128,15 +141,26 @@ export class ToolHostProcess {
     if (!this.stopped) writeLine(this.#input, message);
   }
 
-  /** Sends a request and resolves with its reply (`result` or `error`), or the stop that ended it. */
-  request(build: (id: number) => HostMessage): { id: number; reply: Promise<ChildMessage | ToolHostStop> } {
+  /**
+   * Sends a request and resolves with its reply (`result` or `error`), the stop that ended
+   * it, or {@link WITHDRAWN} once {@link forget} gave it up. Never rejects.
+   */
+  request(
+    build: (id: number) => HostMessage,
+    options: RequestOptions = {},
+  ): { id: number; reply: Promise<ChildMessage | ToolHostStop> } {
     const id = this.#nextId++;
     if (this.stopped)
       return { id, reply: Promise.resolve(this.#stopping ?? (this.#stopped as ToolHostStop)) };
     const reply = new Promise<ChildMessage | ToolHostStop>((resolve) => {
-      this.#replies.set(id, { resolve });
+      const entry: Reply = { resolve, held: true };
+      this.#replies.set(id, entry);
+      this.#hold();
+      if (options.keepAliveMs !== undefined) {
+        entry.timer = setTimeout(() => this.#letGo(entry), options.keepAliveMs);
+        entry.timer.unref();
+      }
     });
-    this.#busy();
     this.send(build(id));
     return { id, reply };
   }
@@ -167,7 +191,7 @@ export class ToolHostProcess {
   kill(stop: ToolHostStop): Promise<void> {
     if (this.#stopped !== undefined) return Promise.resolve();
     this.#stopping ??= stop;
-    this.#busy(); // until it has exited: a host awaiting this must not see its loop run empty
+    this.#hold(); // until it has exited: a host awaiting this must not see its loop run empty
     killGroup(this.#child.pid);
     return new Promise((resolve) => this.onStop(() => resolve()));
   }
@@ -184,17 +208,31 @@ export class ToolHostProcess {
       const reply = this.#replies.get(message.id);
       if (reply === undefined) return; // a reply to a request given up (a stopped call)
       this.#replies.delete(message.id);
-      if (this.#replies.size === 0) this.#idle();
+      this.#letGo(reply);
       reply.resolve(message);
       return;
     }
-    if (message.t === "loaded" && this.#replies.size === 0) this.#idle();
+    if (message.t === "loaded" && !this.#loaded) {
+      this.#loaded = true;
+      this.#release();
+    }
     this.onMessage(message);
   }
 
-  /** Forgets a request: its reply, if it comes, is dropped. */
+  /** Gives a request up: it resolves with {@link WITHDRAWN} now, and its reply is dropped. */
   forget(id: number): void {
-    if (this.#replies.delete(id) && this.#replies.size === 0) this.#idle();
+    const reply = this.#replies.get(id);
+    if (reply === undefined) return;
+    this.#replies.delete(id);
+    this.#letGo(reply);
+    reply.resolve(WITHDRAWN);
+  }
+
+  #letGo(reply: Reply): void {
+    clearTimeout(reply.timer);
+    if (!reply.held) return;
+    reply.held = false;
+    this.#release();
   }
 
   #exited(code: number | null, signal: NodeJS.Signals | null): void {
@@ -211,6 +249,7 @@ export class ToolHostProcess {
           : { kind: "exit" as const, reason: `It exited with code ${code}.` });
     this.#stopped = stop;
     clearInterval(this.#keeper);
+    for (const reply of this.#replies.values()) clearTimeout(reply.timer);
     this.#input.destroy();
     this.#output.destroy();
     for (const reply of this.#replies.values()) reply.resolve(stop);
@@ -225,15 +264,17 @@ export class ToolHostProcess {
 
   /**
    * The process and its pipes never keep the host's event loop alive by themselves; a timer
-   * does while a request waits (a timer's ref is a flag: toggling the handles' own refs on
-   * every request cost ~200 us a call).
+   * does while something holds it (a timer's ref is a flag: toggling the handles' own refs
+   * on every request cost ~200 us a call).
    */
-  #busy(): void {
-    this.#keeper.ref();
+  #hold(): void {
+    this.#holds += 1;
+    if (this.#holds === 1) this.#keeper.ref();
   }
 
-  #idle(): void {
-    this.#keeper.unref();
+  #release(): void {
+    this.#holds -= 1;
+    if (this.#holds === 0) this.#keeper.unref();
   }
 }
 

@@ -93,7 +93,8 @@ describe("an isolated module that tries to take the host down", () => {
 describe("an isolated module that exhausts memory while it loads", () => {
   it("is one E_TOOL_HOST that says so, without V8's backtrace", async () => {
     const where = await project({
-      "hoard.ts": "const hoard = [];\nfor (;;) hoard.push(new Array(1e6).fill(Math.random()));\nexport default () => [];\n",
+      "hoard.ts":
+        "const hoard = [];\nfor (;;) hoard.push(new Array(1e6).fill(Math.random()));\nexport default () => [];\n",
     });
     const { diagnostics, tools } = await load(where, { mode: "process", memoryMb: 64 });
     expect(tools).toEqual([]);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { asSchema, formatSchemaIssue } from "@tooldock/runtime";
+import { asSchema } from "@tooldock/runtime";
+import { toolCallMessages } from "@tooldock/runtime/internal";
 import {
   type AgentToolResult,
   type CustomTool,
@@ -90,21 +91,19 @@ export async function runCall(
   context: CallContext,
   updates: boolean,
 ): Promise<void> {
+  const refuse = (text: string) => {
+    call.ended = true;
+    runner.send({ t: "result", id: call.id, result: { content: [{ type: "text", text }], isError: true } });
+  };
   let validation: ReturnType<ReturnType<typeof asSchema>["validate"]>;
   try {
     validation = asSchema(tool.parameters).validate(params);
   } catch (error) {
-    runner.send({ t: "error", id: call.id, error: wireError(error) });
+    refuse(toolCallMessages.brokenSchema(tool.name, error));
     return;
   }
   if (!validation.success) {
-    const text = [
-      `Invalid arguments for tool "${tool.name}":`,
-      ...validation.issues.map((issue) => `- ${formatSchemaIssue(issue)}`),
-      "Fix the arguments to match the tool's parameters and call it again.",
-    ].join("\n");
-    call.ended = true;
-    runner.send({ t: "result", id: call.id, result: { content: [{ type: "text", text }], isError: true } });
+    refuse(toolCallMessages.invalidArguments(tool.name, validation.issues));
     return;
   }
   const ctx = callContext(runner, call, context);
@@ -118,7 +117,12 @@ export async function runCall(
       tool.execute(toolCallId, validation.value as never, onUpdate, ctx, call.controller?.signal),
     );
     call.ended = true;
-    runner.send({ t: "result", id: call.id, result: wireResult(result) });
+    const wired = wireResult(result);
+    // The tool's outputSchema is checked here, by its real schema: the host's copy of it is
+    // only described (a pattern in it could otherwise keep the host's CPU for days).
+    const problem = outputProblem(tool, wired);
+    if (problem !== undefined) refuse(problem);
+    else runner.send({ t: "result", id: call.id, result: wired });
   } catch (error) {
     call.ended = true;
     runner.send({ t: "error", id: call.id, error: wireError(error) });
@@ -168,4 +172,19 @@ export function callEndedError(call: ChildCall, action: unknown): TooldockError 
       `${call.toolCallId} has already ended, so the model would never see a preview of it. ` +
       "Stage pending actions before execute returns.",
   );
+}
+
+/** Why `result` breaks the tool's `outputSchema`, worded as the Session words it; none: it fits. */
+function outputProblem(tool: CustomTool, result: AgentToolResult): string | undefined {
+  if (tool.outputSchema === undefined || result === null || typeof result !== "object") return undefined;
+  if (result.isError === true) return undefined;
+  if (result.structuredContent === undefined) return toolCallMessages.missingStructuredContent(tool.name);
+  try {
+    const validation = asSchema(tool.outputSchema).validate(result.structuredContent);
+    return validation.success
+      ? undefined
+      : toolCallMessages.structuredContentMismatch(tool.name, validation.issues);
+  } catch (error) {
+    return toolCallMessages.brokenOutputSchema(tool.name, error);
+  }
 }

@@ -10,7 +10,6 @@ import {
   TooldockError,
   type UIContext,
 } from "@tooldock/sdk";
-import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../../host-api/send-message.js";
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
 import { readLines, writeLine } from "../line-channel.js";
@@ -27,6 +26,7 @@ import {
   wireResult,
 } from "./child-call.js";
 import { createChildEvents, jsonCopy } from "./child-events.js";
+import { confineSignals } from "./confine-signals.js";
 
 /** Longest line the host may send (arguments of one call). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -124,19 +124,16 @@ class ChildToolHost extends ToolHost {
     const api = super.createAPI();
     const own = Object.getOwnPropertyDescriptors(api);
     own.events = { value: this.bridge.events, enumerable: true };
-    const events = this.bridge.events;
-    // As in-process: a message sent during a call names its session, call and tool.
+    // Attributed by the host to the call it names (the host's own record of that call).
     own.sendMessage = {
-      value: (message: ToolMessageEvent["message"], options?: unknown) => {
+      value: (message: unknown, options?: unknown) => {
         const call = currentCall.getStore();
-        const event: ToolMessageEvent = {
-          message,
-          ...(options === undefined ? {} : { options }),
-          ...(call === undefined
-            ? {}
-            : { sessionId: call.sessionId, toolCallId: call.toolCallId, toolName: call.toolName }),
-        };
-        events.emit(TOOL_MESSAGE_CHANNEL, event);
+        send({
+          t: "message",
+          ...(call === undefined || call.ended ? {} : { call: call.id }),
+          message: jsonCopy(message),
+          ...(options === undefined ? {} : { options: jsonCopy(options) }),
+        });
       },
       enumerable: true,
     };
@@ -166,6 +163,8 @@ function describeTool(tool: CustomTool, path: string, resolvedPath: string): Too
 }
 
 async function load(init: InitMessage): Promise<void> {
+  // Before any module runs: the permission model does not cover signals.
+  if (!init.allowExec) confineSignals();
   const host = new ChildToolHost({
     cwd: init.cwd,
     ...(init.hasUI ? { ui: hostUI } : {}),
@@ -177,6 +176,7 @@ async function load(init: InitMessage): Promise<void> {
     },
   });
   hostRef = host;
+  uiAttached = init.hasUI;
   const result = await loadCustomTools({
     paths: init.paths,
     cwd: init.cwd,
@@ -202,6 +202,7 @@ async function load(init: InitMessage): Promise<void> {
 }
 
 let hostRef: ChildToolHost | undefined;
+let uiAttached = false;
 
 async function settleAction(id: number, action: number, kind: "apply" | "reject", reason: string) {
   const staged = actions.get(action);
@@ -254,6 +255,15 @@ function handle(message: HostMessage): void {
         pending: 0,
       };
       calls.set(call.id, call);
+      // The host's UI as it is now: a host may attach or detach one at any time.
+      if (
+        message.context.hasUI !== undefined &&
+        hostRef !== undefined &&
+        message.context.hasUI !== uiAttached
+      ) {
+        uiAttached = message.context.hasUI;
+        hostRef.setUIContext(uiAttached ? hostUI : undefined);
+      }
       runCall(
         runner,
         tool,
