@@ -211,9 +211,13 @@ describe("diagnostic coverage", () => {
     }
   });
 
+  // E_TOOL_HOST is a fault of an isolated load's process, not of a module's sources: it is
+  // produced by the isolation tests (test/regression/isolated-*), never by an in-process fixture.
+  const ISOLATION_ONLY = new Set(["E_TOOL_HOST"]);
+
   it.each(compilers)("the %s fixtures produced every error code", (compiler) => {
     expect([...(codesSeen.get(compiler) ?? [])].filter((code) => code.startsWith("E_")).sort()).toEqual(
-      [...DIAGNOSTIC_ERROR_CODES].sort(),
+      DIAGNOSTIC_ERROR_CODES.filter((code) => !ISOLATION_ONLY.has(code)).sort(),
     );
   });
 });
