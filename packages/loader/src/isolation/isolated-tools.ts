@@ -12,6 +12,7 @@ import {
 import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-message.js";
 import type { ToolHost } from "../host-api/tool-host.js";
 import type { IsolationContext } from "./isolation-options.js";
+import { jsonCopy } from "./json-copy.js";
 import type { CallContext, ChildMessage, InitMessage, ToolDescriptor, WireError } from "./protocol.js";
 import { proxyOutputSchema, proxyParameters } from "./proxy-schema.js";
 import { stoppedResult, type ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
@@ -542,16 +543,6 @@ function rebuildError(wire: WireError): Error {
     Object.defineProperty(error, "code", { value: wire.code, configurable: true, writable: true });
   error.stack = wire.stack ?? `${wire.name ?? "Error"}: ${wire.message}`;
   return error;
-}
-
-export function jsonCopy(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 export type { InitMessage };

@@ -8,8 +8,8 @@ import {
   type CustomToolPendingAction,
   TooldockError,
 } from "@tooldock/sdk";
+import { jsonCopy } from "../json-copy.js";
 import type { CallContext, ChildMessage, WireError } from "../protocol.js";
-import { jsonCopy } from "./child-events.js";
 
 /** A call running in the tool host. */
 export interface ChildCall {

@@ -1,4 +1,5 @@
 import type { EventBus, EventHandler } from "@tooldock/sdk";
+import { jsonCopy } from "../json-copy.js";
 
 /**
  * The tool host's `pi.events`: a local bus whose emits also go to the host, and which
@@ -26,15 +27,4 @@ export function createChildEvents(
     },
   });
   return { events, deliver: (channel, data) => local.emit(channel, data) };
-}
-
-/** `value` as JSON carries it, or `undefined` when it cannot be written as JSON. */
-export function jsonCopy(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

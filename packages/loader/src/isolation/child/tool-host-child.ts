@@ -12,6 +12,7 @@ import {
 } from "@tooldock/sdk";
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
+import { jsonCopy } from "../json-copy.js";
 import { readLines, writeLine } from "../line-channel.js";
 import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
 import {
@@ -25,7 +26,7 @@ import {
   wireError,
   wireResult,
 } from "./child-call.js";
-import { createChildEvents, jsonCopy } from "./child-events.js";
+import { createChildEvents } from "./child-events.js";
 import { confineSignals } from "./confine-signals.js";
 
 /** Longest line the host may send (arguments of one call). */
