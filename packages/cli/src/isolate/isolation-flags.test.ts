@@ -6,7 +6,11 @@ const args = (values: ParsedArgs["values"] = {}): ParsedArgs => ({ values, posit
 
 describe("readIsolation", () => {
   it("isolates validate by default and the other commands only with --isolate", () => {
-    expect(readIsolation(args(), {}, "validate", true)).toEqual({ mode: "process", allowRead: [], allowWrite: [] });
+    expect(readIsolation(args(), {}, "validate", true)).toEqual({
+      mode: "process",
+      allowRead: [],
+      allowWrite: [],
+    });
     expect(readIsolation(args({ "no-isolate": true }), {}, "validate", true)).toBeUndefined();
     expect(readIsolation(args(), {}, "list", false)).toBeUndefined();
     expect(readIsolation(args({ isolate: true }), {}, "list", false)).toEqual({
