@@ -6,6 +6,17 @@ import { run } from "./run.js";
 /** After the command is done, how long anything a tool module left running may delay the exit. */
 const EXIT_GRACE_MS = 200;
 
+// A reader that goes away (`tooldock list | head -1`) ends what the CLI can print, not the
+// command: a write to the closed pipe fails with EPIPE (and later ones on the destroyed
+// stream), which would otherwise be an unhandled 'error' with a stack trace and exit code 1.
+// The rest of the output is dropped; the exit code stays the command's own. `mcp` watches
+// stdout itself as well (a client gone is the end of its session).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  });
+}
+
 const argv = process.argv.slice(2);
 const controller = new AbortController();
 if (argv[0] === "call") {
