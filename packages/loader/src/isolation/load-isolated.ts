@@ -200,14 +200,32 @@ export async function loadIsolated(
   const registration = new SessionRegistration(context.session, modules, init.paths);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
   const accepted: Array<{ tool: ReturnType<IsolatedToolHost["proxy"]>; module: DiscoveredModule }> = [];
-  for (const module of modules) {
+  let progressError: { error: unknown } | undefined;
+  for (const [index, module] of modules.entries()) {
     const proxies = loaded.tools
       .filter((descriptor) => descriptor.resolvedPath === module.resolvedPath)
       .map((descriptor) => isolated.proxy(descriptor));
     for (const tool of proxies) accepted.push({ tool, module });
     const registered = registration.add(module, proxies);
     diagnostics.push(...registered.refused);
+    // As in-process, one report per module; here all come once the tool host has reported.
+    if (progressError === undefined && context.onProgress !== undefined) {
+      const own = (diagnostic: Diagnostic) =>
+        diagnostic.path === module.path || diagnostic.resolvedPath === module.resolvedPath;
+      try {
+        context.onProgress({
+          completed: index + 1,
+          total: modules.length,
+          module,
+          tools: registered.tools,
+          diagnostics: loaded.diagnostics.filter(own).length + registered.refused.length,
+        });
+      } catch (error) {
+        progressError = { error }; // the host's fault: the load still ends, then rejects
+      }
+    }
   }
   const registered = registration.finish({ accepted, diagnostics, skipped: new Set() });
+  if (progressError !== undefined) throw progressError.error;
   return { tools: registered.tools, diagnostics, modules, changes: registered.changes, isolated };
 }

@@ -63,3 +63,26 @@ describe("a tool host's tools that print", () => {
     expect(text(result)).toMatch(/^still from \d+$/);
   });
 });
+
+describe.each(["none", "process"] as const)("onProgress with isolation %s", (isolation) => {
+  it("reports each module with its tools", async () => {
+    const where = await project({
+      "a-echo.ts": ECHO,
+      "b-broken.ts": "export default () => { throw new Error('no'); };",
+    });
+    const reports: Array<{ completed: number; total: number; tools: string[]; diagnostics: number }> = [];
+    await load(where, isolation, {
+      onProgress: (progress) =>
+        reports.push({
+          completed: progress.completed,
+          total: progress.total,
+          tools: progress.tools.map(({ tool }) => tool.name),
+          diagnostics: progress.diagnostics,
+        }),
+    });
+    expect(reports).toEqual([
+      { completed: 1, total: 2, tools: ["echo"], diagnostics: 0 },
+      { completed: 2, total: 2, tools: [], diagnostics: 1 },
+    ]);
+  });
+});
