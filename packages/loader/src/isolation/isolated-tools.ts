@@ -14,7 +14,7 @@ import type { ToolHost } from "../host-api/tool-host.js";
 import type { IsolationContext } from "./isolation-options.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CallContext, ChildMessage, InitMessage, ToolDescriptor, WireError } from "./protocol.js";
-import { proxyOutputSchema, proxyParameters } from "./proxy-schema.js";
+import { proxyParameters } from "./proxy-schema.js";
 import { stoppedResult, type ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
 
 /** Reported by {@link IsolatedToolHost.subscribe}. */
@@ -61,7 +61,6 @@ interface CallState {
   ctx: SessionToolContext | undefined;
   running: ReturnType<typeof runningToolCall>;
   onUpdate: ToolUpdateCallback | undefined;
-  store: PendingActionStore | undefined;
 }
 
 /** An action the tool host staged: where its record lives, so a stop can remove it. */
@@ -149,7 +148,7 @@ export class IsolatedToolHost {
     if (descriptor.hidden) tool.hidden = true;
     if (descriptor.deferrable) tool.deferrable = true;
     if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
-    if (descriptor.outputSchema !== undefined) tool.outputSchema = proxyOutputSchema(descriptor.outputSchema);
+    if (descriptor.outputSchema !== undefined) tool.outputSchema = proxyParameters(descriptor.outputSchema);
     if (descriptor.onSession) tool.onSession = (event, ctx) => this.#session(descriptor.name, event, ctx);
     return tool;
   }
@@ -223,7 +222,6 @@ export class IsolatedToolHost {
       ctx: sessionCtx,
       running,
       onUpdate,
-      store: storeOf(running),
     });
     const onAbort = () => {
       process.send({ t: "abort", id });
@@ -362,13 +360,13 @@ export class IsolatedToolHost {
     try {
       asked = (ui[message.method] as (...args: unknown[]) => unknown)(...message.args);
     } catch (error) {
-      if (message.method !== "notify") answer(undefined, String((error as Error)?.message ?? error));
+      if (message.method !== "notify") answer(undefined, describe(error));
       return;
     }
     if (message.method === "notify") return;
     Promise.resolve(asked).then(
       (value) => answer(value),
-      (error: unknown) => answer(undefined, String((error as Error)?.message ?? error)),
+      (error: unknown) => answer(undefined, describe(error)),
     );
   }
 
@@ -384,7 +382,7 @@ export class IsolatedToolHost {
     };
     try {
       if (call !== undefined) {
-        staged.store = call.store;
+        staged.store = call.running?.pending;
         staged.record =
           message.via === "ctx" && call.ctx !== undefined
             ? call.ctx.pushPendingAction(action)
@@ -403,7 +401,8 @@ export class IsolatedToolHost {
       return;
     }
     this.#staged.add(staged);
-    if (this.#stagedBy(process) > MAX_STAGED_ACTIONS)
+    // Only the running tool host's actions are here: a stopped one's went with it.
+    if (this.#staged.size > MAX_STAGED_ACTIONS)
       void process.kill({
         kind: "protocol",
         reason: `It staged more than ${MAX_STAGED_ACTIONS} pending actions.`,
@@ -438,25 +437,19 @@ export class IsolatedToolHost {
     return callContext(ctx, this.#api.hasUI);
   }
 
-  #stagedBy(process: ToolHostProcess): number {
-    let count = 0;
-    for (const staged of this.#staged) if (staged.process === process) count += 1;
-    return count;
-  }
-
-  #remove(staged: StagedAction, stop: ToolHostStop): void {
+  /** Forgets `staged` and takes it off its stack as lost; true when it was still there. */
+  #remove(staged: StagedAction, stop: ToolHostStop): boolean {
     this.#staged.delete(staged);
-    if (staged.record !== undefined) staged.store?.remove(staged.record.id, lostReason(stop));
+    if (staged.record === undefined) return false;
+    return staged.store?.remove(staged.record.id, lostReason(stop)) !== undefined;
   }
 
   #stopped(process: ToolHostProcess, stop: ToolHostStop): void {
     if (this.#process === process) this.#process = undefined;
     const lost: PendingActionRecord[] = [];
     for (const staged of [...this.#staged]) {
-      if (staged.process !== process) continue;
-      this.#staged.delete(staged);
-      if (staged.record === undefined) continue;
-      if (staged.store?.remove(staged.record.id, lostReason(stop)) !== undefined) lost.push(staged.record);
+      if (staged.process === process && this.#remove(staged, stop))
+        lost.push(staged.record as PendingActionRecord);
     }
     const diagnostics: Diagnostic[] =
       lost.length === 0
@@ -502,10 +495,6 @@ function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
     ],
     isError: true,
   };
-}
-
-function storeOf(running: ReturnType<typeof runningToolCall>): PendingActionStore | undefined {
-  return running?.pending;
 }
 
 /** The values of `ctx` a tool host call carries, read now; `hasUI` is the host's. */

@@ -195,7 +195,6 @@ export async function loadIsolated(
       isolated,
     };
   }
-  if (context.session !== undefined) context.host.setActiveSession(context.session);
   const modules: DiscoveredModule[] = loaded.modules;
   const registration = new SessionRegistration(context.session, modules, init.paths);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];

@@ -8,16 +8,11 @@ import { Kind, type TSchema, TypeRegistry } from "@sinclair/typebox";
  */
 const CHECKED_IN_TOOL_HOST = "TooldockCheckedInToolHost";
 
-/** The parameters of a proxy tool. */
+/**
+ * The parameters (and output schema) of a proxy tool: described to providers and clients as
+ * the tool host reported them, checked by nothing in the host.
+ */
 export function proxyParameters(jsonSchema: Record<string, unknown>): TSchema {
   if (!TypeRegistry.Has(CHECKED_IN_TOOL_HOST)) TypeRegistry.Set(CHECKED_IN_TOOL_HOST, () => true);
   return { ...jsonSchema, [Kind]: CHECKED_IN_TOOL_HOST } as TSchema;
-}
-
-/**
- * The output schema of a proxy: described to clients as the tool host reported it, checked
- * by nothing in the host (the tool host checks `structuredContent` with the real schema).
- */
-export function proxyOutputSchema(jsonSchema: Record<string, unknown>): TSchema {
-  return proxyParameters(jsonSchema);
 }
