@@ -12,8 +12,6 @@ export {
 } from "./accept/accept-tools.js";
 /** The compile cache directory's environment variable. */
 export { CACHE_DIR_ENV } from "./compile/cache-dir.js";
-/** Which compiler turns tool sources into modules. */
-export type { CompilerName } from "./compile/module-compiler.js";
 /** Finds tool modules in files, directories and package directories (docs/contract.md §5). */
 export {
   type DiscoverToolModulesOptions,
@@ -54,6 +52,8 @@ export {
   reportSessionHookFailures,
 } from "./load/session-hooks.js";
 export type { LoadChanges, LoadCustomToolsResult, LoadedCustomTool } from "./load/types.js";
+/** Which compiler turns tool sources into modules. */
+export type { CompilerName } from "./options.js";
 /** Options of a load, their defaults and environment variables. */
 export {
   COMPILER_ENV,

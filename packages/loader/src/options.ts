@@ -1,12 +1,14 @@
 import { resolve } from "node:path";
 import type { CustomTool } from "@tooldock/sdk";
 import { resolveCacheDir } from "./compile/cache-dir.js";
-import type { CompilerName } from "./compile/module-compiler.js";
 import type { DiscoveryFileSystem } from "./discover/file-system.js";
 import type { DiscoveredModule } from "./discover/types.js";
 import { ToolHost, type ToolHostSession } from "./host-api/tool-host.js";
 import type { IsolationOptions } from "./isolation/isolation-options.js";
 import type { LoadedCustomTool } from "./load/types.js";
+
+/** Which compiler turns tool sources into modules. */
+export type CompilerName = "esbuild" | "jiti";
 
 /** Environment variable that picks the compiler when the option is not given. */
 export const COMPILER_ENV = "TOOLDOCK_COMPILER";

@@ -1,10 +1,24 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { type CompiledBundle, EsbuildQueue } from "../src/build/esbuild-queue.js";
 import { EsbuildBatch } from "../src/compile/esbuild-batch.js";
-import { compileWithEsbuild } from "../src/compile/esbuild-compiler.js";
 import { type CompilerName, loadCustomTools } from "../src/index.js";
 import { fakeContext, testCacheDir } from "./helpers.js";
+
+/** One entry compiled with esbuild into the cache, or found there, as a load batch does it. */
+async function compileWithEsbuild(
+  entry: string,
+  cacheDir: string,
+  batch: EsbuildBatch,
+): Promise<CompiledBundle> {
+  const queue = new EsbuildQueue(cacheDir, batch);
+  try {
+    return await queue.compile(entry);
+  } finally {
+    await queue.settle();
+  }
+}
 
 const tsconfig = JSON.stringify({ compilerOptions: { target: "ES2022", module: "ESNext", strict: true } });
 

@@ -68,14 +68,7 @@ async function cacheFiles(cacheDir: string) {
 }
 
 describe("packs built from the sources", () => {
-  // Retried: on a loaded machine, 1 full run in about 3 had d-throws.ts's index name an
-  // earlier pack id than the pack that was kept (two builds of the group raced on that
-  // member's index, issue 24). A lost race costs that member a rebuild on the next load, not
-  // a wrong tool; the build stage is being rewritten as one artefact kind (issue 24, item 4),
-  // which removes the second build.
-  it("writes one pack and no bundle per tool on a cold load; each member's index names the pack and its own inputs", {
-    retry: 2,
-  }, async () => {
+  it("writes one pack and no bundle per tool on a cold load; each member's index names the pack and its own inputs", async () => {
     const files = Object.fromEntries(
       NAMES.map((name) => [
         name,

@@ -8,8 +8,8 @@ import {
 } from "@tooldock/sdk";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import type { LoadChanges, LoadedCustomTool } from "../load/types.js";
 import type { LoadSession } from "../options.js";
+import type { LoadChanges, LoadedCustomTool } from "./types.js";
 
 /** The module a loaded tool came from, as the loader registered it into a session. */
 interface ToolOrigin {

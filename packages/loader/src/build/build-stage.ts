@@ -1,12 +1,9 @@
 import type { Diagnostic } from "@tooldock/sdk";
-import {
-  createModuleCompiler,
-  type ModuleCompiler,
-  type PreparedModule,
-} from "../compile/module-compiler.js";
+import type { PreparedModule } from "../compile/prepared-module.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadContext } from "../options.js";
 import { CompileAhead } from "./compile-ahead.js";
+import { createModuleCompiler, type ModuleCompiler } from "./module-compiler.js";
 
 /**
  * The output of the build stage for one module: its evaluable unit. `prepared` settles with

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type ModuleCompiler, preparedModule } from "../compile/module-compiler.js";
+import { preparedModule } from "../compile/prepared-module.js";
 import { COMPILE_AHEAD, CompileAhead } from "./compile-ahead.js";
+import type { ModuleCompiler } from "./module-compiler.js";
 
 const modules = Array.from({ length: 8 }, (_, index) => ({
   path: `/t/${index}.ts`,

@@ -1,5 +1,6 @@
-import type { ModuleCompiler, PreparedModule } from "../compile/module-compiler.js";
+import type { PreparedModule } from "../compile/prepared-module.js";
 import type { DiscoveredModule } from "../discover/types.js";
+import type { ModuleCompiler } from "./module-compiler.js";
 
 /** How many modules are compiled ahead of the one being imported. */
 export const COMPILE_AHEAD = 3;

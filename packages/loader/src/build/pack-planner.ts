@@ -1,14 +1,11 @@
 import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bundlePath, packPath, type SourcePackRef, sourcePackKeysPath } from "../compile/bundle-index.js";
-import { isOwnPrivateFile } from "../compile/cache-folder.js";
-import type { CompiledBundle } from "../compile/compiled-bundle.js";
-import type { EntryGroup, EntryGroups } from "../compile/esbuild-queue.js";
-import { type Evaluate, type PreparedModule, preparedModule } from "../compile/module-compiler.js";
-import { PACK_EXPORT, type PackMember, PackWriter, packId } from "./pack-build.js";
-
-type Esbuild = typeof import("esbuild");
+import { bundlePath, packPath, sourcePackKeysPath } from "../compile/bundle-index.js";
+import { type Evaluate, type PreparedModule, preparedModule } from "../compile/prepared-module.js";
+import type { CompiledBundle } from "./compiled-bundle.js";
+import type { EntryGroup, EntryGroups } from "./esbuild-queue.js";
+import { PACK_EXPORT } from "./source-packs.js";
 
 /** Most entries one pack holds. */
 const MAX_PACK_SIZE = 32;
@@ -22,8 +19,6 @@ const PACK_BOUNDARY_EVERY = 16;
 
 interface Chunk extends EntryGroup {
   entries: string[];
-  /** Its pack, once asked for (`undefined`: its entries import alone). */
-  pack?: Promise<LoadedPack | undefined>;
   /** Settles once the chunk holds all its entries (see {@link PackPlanner.end}). */
   complete: Promise<void>;
   closed: boolean;
@@ -48,47 +43,33 @@ function openChunk(): Chunk {
 }
 
 /**
- * Groups the entries of a load batch into packs: consecutive entries whose current bundles
- * esbuild bundles into one file, each behind a lazy `import()` (see `writePack`), so a warm start reads and compiles
- * one file per pack instead of one per tool, and no tool code runs before its own turn.
+ * Groups the entries of a load batch into packs, and evaluates each entry from its pack. A
+ * pack holds consecutive entries, built by esbuild straight from their sources into one file
+ * with each member behind a lazy `import()` (see `buildSourcePacks`), so a warm start reads
+ * and compiles one file per pack instead of one per tool, and no tool code runs before its
+ * own turn.
  *
  * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about
  * one in {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries (the first group
  * is the first entry alone, see {@link MAX_FIRST_PACK_SIZE}), so adding or removing a tool
- * changes the pack around it. A pack is written once per set of bundle
- * keys and found by name afterwards. Entries not planned, packs with fewer than two bundles,
- * bundles the pack cannot wrap, packs with a member this process evaluated already, and
- * every member of a pack that cannot be written or imported are imported on their own,
- * exactly as without packs. Either way a bundle is evaluated once per process.
+ * changes the pack around it. Entries not planned, groups of one, and members a pack cannot
+ * hold have their own bundles; a member of a pack that cannot be imported, or whose pack
+ * another load of this process already evaluated a member of, is imported from its own
+ * bundle, built for the purpose. Either way a member is evaluated once per process.
  */
 export class PackPlanner implements EntryGroups {
   readonly #cacheDir: string;
-  readonly #compile: (entry: string) => Promise<CompiledBundle>;
   readonly #alone: (entry: string) => Promise<CompiledBundle>;
-  readonly #writer: PackWriter;
   readonly #chunks = new Map<string, Chunk>();
-  /** Bundles this batch imported on their own because their group was not complete yet. */
-  readonly #aloneHere = new Set<string>();
   /** Bundles (by URL) this batch evaluated first, whether from a pack or on their own. */
   readonly #evaluatedHere = new Set<string>();
   #open: Chunk = openChunk();
   #first = true;
 
-  /**
-   * `compile` gives an entry's current code (its bundle, or its place in a pack built from the
-   * sources); `alone` builds the bundle of an entry whose code is in a pack, to import it on
-   * its own.
-   */
-  constructor(
-    cacheDir: string,
-    compile: (entry: string) => Promise<CompiledBundle>,
-    esbuild: () => Promise<Esbuild>,
-    alone: (entry: string) => Promise<CompiledBundle>,
-  ) {
+  /** `alone` builds the bundle of an entry whose code is in a pack, to import it on its own. */
+  constructor(cacheDir: string, alone: (entry: string) => Promise<CompiledBundle>) {
     this.#cacheDir = cacheDir;
-    this.#compile = compile;
     this.#alone = alone;
-    this.#writer = new PackWriter(cacheDir, esbuild);
   }
 
   /** Adds entries the batch will load, in load order. */
@@ -112,64 +93,37 @@ export class PackPlanner implements EntryGroups {
   }
 
   /**
-   * No more entries will be planned (discovery ended): the last chunk is complete. A chunk's
-   * pack is looked up (or written) only once the chunk is complete, so its members, hence
-   * its name, do not depend on how far discovery had got when its first member was needed.
+   * No more entries will be planned (discovery ended): the last chunk is complete. A chunk is
+   * packed only once it is complete, so its members, hence its pack, do not depend on how far
+   * discovery had got when its first member was needed.
    */
   end(): void {
     this.#open.close();
   }
 
   /**
-   * How to evaluate `entry`, whose current bundle is `bundle`: from its pack when it has one
-   * and none of the pack's bundles was evaluated in this process yet (a reload evaluates only
-   * the edited bundles, on their own, instead of importing a new pack of them all).
+   * How to evaluate `entry`, whose current code is `bundle`: its own bundle, or member
+   * `bundle.pack.index` of a pack. A pack is used unless this process evaluated another of its
+   * members in an earlier load (a reload after an edit: the edited module is imported on its
+   * own, so a long-running host does not import a new pack per edit) or it cannot be imported;
+   * then the member's own bundle is built for the purpose.
    */
-  async evaluator(entry: string, bundle: CompiledBundle): Promise<PreparedModule> {
-    if (bundle.pack !== undefined) return this.#sourceMember(entry, bundle, bundle.pack);
-    const importAlone = () => import(/* @vite-ignore */ bundle.url);
-    const alone = preparedModule(() => this.#evaluateOnce(bundle.url, importAlone));
-    const chunk = this.#chunks.get(entry);
-    if (chunk === undefined) return alone;
-    if (!chunk.closed && chunk.pack === undefined) {
-      // Its group is still being discovered: the module is not held back for the rest of it.
-      // It is imported on its own; the group's pack is still looked up (or written, for the
-      // next start) once the group is complete, and its other members may come from it.
-      chunk.pack = this.#pack(chunk);
-      this.#aloneHere.add(bundle.url);
-      return alone;
+  evaluator(entry: string, bundle: CompiledBundle): PreparedModule {
+    const ref = bundle.pack;
+    if (ref === undefined) {
+      return preparedModule(() =>
+        this.#evaluateOnce(bundle.url, () => import(/* @vite-ignore */ bundle.url)),
+      );
     }
-    // Even when this process will not import it, so the next start finds it.
-    chunk.pack ??= this.#pack(chunk);
-    const pack = await chunk.pack;
-    if (pack === undefined) return alone;
-    let index = -1;
-    for (let at = 0; at < pack.members.length; at++) {
-      if (pack.members[at]?.url === bundle.url) {
-        index = at;
-        break;
-      }
-    }
-    if (index === -1) return alone;
-    return preparedModule(() => this.#evaluateOnce(bundle.url, () => pack.evaluate(index, importAlone)));
-  }
-
-  /**
-   * How to evaluate an entry whose code is member `index` of a pack built from the sources:
-   * from that pack, unless this process evaluated another of its members already (a reload
-   * after an edit: the edited module is imported on its own, so a long-running host does not
-   * import a new pack per edit) or the pack cannot be imported; then from its own bundle,
-   * built for the purpose.
-   */
-  #sourceMember(entry: string, bundle: CompiledBundle, ref: SourcePackRef): PreparedModule {
     const importAlone = async () => import(/* @vite-ignore */ (await this.#alone(entry)).url);
     const path = packPath(this.#cacheDir, ref.id);
-    let pack = sourcePacks.get(path);
+    let pack = loadedPacks.get(path);
     if (pack === undefined) {
-      const reloaded = this.#evaluatedByEarlierLoad(ref.id, ref.index);
-      if (reloaded) return preparedModule(() => this.#evaluateOnce(bundle.url, importAlone));
-      pack = new LoadedPack(path, [], () => sourcePacks.delete(path));
-      sourcePacks.set(path, pack);
+      if (this.#evaluatedByEarlierLoad(ref.id, ref.index)) {
+        return preparedModule(() => this.#evaluateOnce(bundle.url, importAlone));
+      }
+      pack = new LoadedPack(path, () => loadedPacks.delete(path));
+      loadedPacks.set(path, pack);
     }
     const loaded = pack;
     return preparedModule(() =>
@@ -179,8 +133,8 @@ export class PackPlanner implements EntryGroups {
 
   /**
    * Whether an earlier load of this process evaluated a member of pack `id` other than
-   * `index` (not one this batch imported on its own before its group was complete). Reads the
-   * pack's member keys only when an earlier load evaluated anything at all (a reload).
+   * `index`. Reads the pack's member keys only when an earlier load evaluated anything at all
+   * (a reload).
    */
   #evaluatedByEarlierLoad(id: string, index: number): boolean {
     if (evaluations.size === this.#evaluatedHere.size) return false;
@@ -204,65 +158,21 @@ export class PackPlanner implements EntryGroups {
     if (!evaluations.has(url)) this.#evaluatedHere.add(url);
     return evaluateOnce(url, evaluate);
   }
-
-  async #pack(chunk: Chunk): Promise<LoadedPack | undefined> {
-    await chunk.complete;
-    const members: Array<PackMember & { url: string }> = [];
-    const compiled: Array<CompiledBundle | undefined> = [];
-    const compiling: Array<Promise<unknown>> = [];
-    for (let index = 0; index < chunk.entries.length; index++) {
-      const entry = chunk.entries[index] as string;
-      const compile = this.#compile(entry);
-      compiling[index] = compile;
-      compile.then(
-        (bundle) => {
-          compiled[index] = bundle;
-        },
-        () => {},
-      );
-    }
-    await Promise.allSettled(compiling);
-    // Its group was packed from the sources: the entries left out of that pack import alone.
-    for (const bundle of compiled) if (bundle?.pack !== undefined) return undefined;
-    for (let index = 0; index < chunk.entries.length; index++) {
-      const bundle = compiled[index];
-      if (bundle !== undefined)
-        members[members.length] = { entry: chunk.entries[index] as string, key: bundle.key, url: bundle.url };
-    }
-    if (members.length < 2) return undefined;
-    const id = packId(members);
-    const path = packPath(this.#cacheDir, id);
-    // A pack that is not the loader's own file is written anew (the rename replaces it).
-    if (!isOwnPrivateFile(path)) {
-      try {
-        // esbuild is imported only to write a pack: a warm start finds every pack by name.
-        if ((await this.#writer.write(id, members)) === 0) return undefined;
-      } catch {
-        return undefined; // an unreadable or unwritable cache: each bundle on its own still works
-      }
-    }
-    // Written for the next start either way; imported only if it would evaluate every member.
-    // A member evaluated by an earlier load (a reload) keeps the pack closed: a long-running
-    // host does not import a new pack per edit. One imported alone by this batch is not
-    // evaluated again from the pack (evaluations are per bundle URL).
-    if (members.some((member) => evaluations.has(member.url) && !this.#aloneHere.has(member.url)))
-      return undefined;
-    return new LoadedPack(path, members);
-  }
 }
 
 /**
- * Every bundle evaluated in this process, by URL, whether from a pack or imported on its own:
- * like an ES module, a bundle is evaluated once per process (a rejection is kept too, as Node
- * keeps a module whose evaluation threw), and a load that finds it here reuses its exports.
+ * Every member evaluated in this process, by the URL of its own bundle (which names its code
+ * whether or not that file exists), from a pack or imported on its own: like an ES module, a
+ * member is evaluated once per process (a rejection is kept too, as Node keeps a module whose
+ * evaluation threw), and a load that finds it here reuses its exports.
  */
 const evaluations = new Map<string, Promise<unknown>>();
 
 /**
- * The packs built from the sources that this process imports, by path: once one is in use,
- * its other members come from it too (it is in memory already), on later loads as well.
+ * The packs this process imports, by path: once one is in use, its other members come from it
+ * too (it is in memory already), on later loads as well.
  */
-const sourcePacks = new Map<string, LoadedPack>();
+const loadedPacks = new Map<string, LoadedPack>();
 
 function evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
   let evaluation = evaluations.get(url);
@@ -275,17 +185,14 @@ function evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
 
 /** A pack on disk, imported the first time one of its members is evaluated. */
 class LoadedPack {
-  readonly members: ReadonlyArray<PackMember & { url: string }>;
   readonly #path: string;
   /** The pack's member functions, once imported (`undefined`: it could not be imported). */
   #functions: Promise<readonly unknown[] | undefined> | undefined;
-
   readonly #onFailure: () => void;
 
   /** `onFailure` is called when the pack cannot be imported (its members are then imported alone). */
-  constructor(path: string, members: ReadonlyArray<PackMember & { url: string }>, onFailure = () => {}) {
+  constructor(path: string, onFailure: () => void) {
     this.#path = path;
-    this.members = members;
     this.#onFailure = onFailure;
   }
 

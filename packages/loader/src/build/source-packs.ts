@@ -4,9 +4,11 @@ import { BUILD_OPTIONS, commonDirectory } from "../compile/build-entries.js";
 import { type EntryGraph, entryGraphs } from "../compile/entry-graph.js";
 import { type BundleRecord, createToolBundlePlugin } from "../compile/esbuild-plugin.js";
 import { hash } from "../compile/hash.js";
-import { PACK_EXPORT } from "./pack-build.js";
 
 type Esbuild = typeof import("esbuild");
+
+/** The name of a pack's one export: per member, a function that evaluates it, or `null`. */
+export const PACK_EXPORT = "members";
 
 /**
  * Bump when the layout of a pack built from the sources changes, so packs written before are

@@ -10,7 +10,7 @@ import {
   specifierOffset,
 } from "./import-locations.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
-import type { PreparedModule } from "./module-compiler.js";
+import type { PreparedModule } from "./prepared-module.js";
 
 /**
  * Turns an error thrown while a compiled module was imported into the {@link CompileFailure}

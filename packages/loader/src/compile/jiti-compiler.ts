@@ -11,7 +11,7 @@ import { jitiMissingExports } from "./host-packages/jiti-missing-exports.js";
 import { reportMissingExports } from "./host-packages/missing-exports.js";
 import { importFailure } from "./import-failure.js";
 import { checkJitiImports } from "./jiti-link-check.js";
-import { type PreparedModule, preparedModule } from "./module-compiler.js";
+import { type PreparedModule, preparedModule } from "./prepared-module.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
 

@@ -1,6 +1,6 @@
 import type { CustomToolAPI, Diagnostic } from "@tooldock/sdk";
 import { CompileFailure } from "../compile/compile-failure.js";
-import type { Evaluate, PreparedModule } from "../compile/module-compiler.js";
+import type { Evaluate, PreparedModule } from "../compile/prepared-module.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";

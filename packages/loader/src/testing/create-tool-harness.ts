@@ -6,12 +6,11 @@ import {
   type ToolCallError,
 } from "@tooldock/runtime";
 import type { AgentToolResult, Diagnostic, Logger, UIContext } from "@tooldock/sdk";
-import type { CompilerName } from "../compile/module-compiler.js";
 import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools } from "../load/load-custom-tools.js";
 import { reportSessionHookFailures } from "../load/session-hooks.js";
 import type { LoadedCustomTool } from "../load/types.js";
-import type { LoadCustomToolsOptions } from "../options.js";
+import type { CompilerName, LoadCustomToolsOptions } from "../options.js";
 import { withNodeStackTraces } from "./node-stack-traces.js";
 
 /** Options of {@link createToolHarness}. */

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type * as Esbuild from "esbuild";
 import * as esbuild from "esbuild";
 import { afterAll, expect, it } from "vitest";
+import { type EntryGroup, EsbuildQueue } from "../../src/build/esbuild-queue.js";
 import { readBundleIndex } from "../../src/compile/bundle-index.js";
-import { type EntryGroup, EsbuildQueue } from "../../src/compile/esbuild-queue.js";
 import { testCacheDir } from "../helpers.js";
 
 // Attack (a race on a cold load): a module asked for before its group is complete is built

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "@tooldock/sdk";
-import type { PreparedModule } from "../module-compiler.js";
+import type { PreparedModule } from "../prepared-module.js";
 
 /** `Symbol.for` key of the process-wide reporter the stand-in modules call. */
 export const MISSING_EXPORT_REPORTER_KEY = "tooldock.host-export-missing";

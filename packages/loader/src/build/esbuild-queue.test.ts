@@ -5,10 +5,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { findCurrentBundle } from "./current-bundle.js";
-import { esbuildContextHash } from "./esbuild-context.js";
+import { findCurrentBundle } from "../compile/current-bundle.js";
+import { esbuildContextHash } from "../compile/esbuild-context.js";
+import { RACY_WINDOW_MS } from "../compile/input-fingerprint.js";
 import { EsbuildQueue } from "./esbuild-queue.js";
-import { RACY_WINDOW_MS } from "./input-fingerprint.js";
 
 let root: string;
 

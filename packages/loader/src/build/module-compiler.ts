@@ -1,30 +1,16 @@
 import { join } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
-import { PackPlanner } from "../build/pack-planner.js";
-import { openCacheFolder } from "./cache-folder.js";
-import { cacheUnwritableWarning, cacheWarning } from "./cache-warning.js";
-import { CacheWriteError } from "./cache-write-error.js";
-import { EsbuildBatch } from "./esbuild-batch.js";
+import { openCacheFolder } from "../compile/cache-folder.js";
+import { cacheUnwritableWarning, cacheWarning } from "../compile/cache-warning.js";
+import { CacheWriteError } from "../compile/cache-write-error.js";
+import { EsbuildBatch } from "../compile/esbuild-batch.js";
+import { reportingMissingExports } from "../compile/host-packages/missing-exports.js";
+import { reportingImportFailures } from "../compile/import-failure.js";
+import { prepareWithJiti } from "../compile/jiti-compiler.js";
+import type { PreparedModule } from "../compile/prepared-module.js";
+import type { CompilerName } from "../options.js";
 import { EsbuildQueue } from "./esbuild-queue.js";
-import { reportingMissingExports } from "./host-packages/missing-exports.js";
-import { reportingImportFailures } from "./import-failure.js";
-import { prepareWithJiti } from "./jiti-compiler.js";
-
-/** Evaluates one compiled entry and resolves to its module namespace (or what stands for it). */
-export type Evaluate = () => Promise<unknown>;
-
-/** A compiled entry, ready to evaluate. */
-export interface PreparedModule {
-  readonly evaluate: Evaluate;
-}
-
-/** The {@link PreparedModule} of `evaluate`. */
-export function preparedModule(evaluate: Evaluate): PreparedModule {
-  return { evaluate };
-}
-
-/** Which compiler turns tool sources into modules. */
-export type CompilerName = "esbuild" | "jiti";
+import { PackPlanner } from "./pack-planner.js";
 
 /** Compiles tool entries for one load batch. */
 export interface ModuleCompiler {
@@ -66,12 +52,7 @@ export function createModuleCompiler(
   const batch = new EsbuildBatch();
   // The planner groups the entries into packs; the queue builds a group's misses as one pack.
   const queue = new EsbuildQueue(cacheDir, batch, { groupOf: (entry) => packs.groupOf(entry) });
-  const packs: PackPlanner = new PackPlanner(
-    cacheDir,
-    (entry) => queue.compile(entry),
-    () => batch.esbuild(),
-    (entry) => queue.alone(entry),
-  );
+  const packs: PackPlanner = new PackPlanner(cacheDir, (entry) => queue.alone(entry));
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
   let jitiCache: string | false = join(cacheDir, "jiti");
@@ -106,7 +87,7 @@ export function createModuleCompiler(
       if (!useJiti) {
         try {
           const bundle = await queue.compile(entry);
-          const prepared = reportingImportFailures(await packs.evaluator(entry, bundle), entry);
+          const prepared = reportingImportFailures(packs.evaluator(entry, bundle), entry);
           return reportingMissingExports(prepared, entry, onWarning);
         } catch (error) {
           if (error instanceof CacheWriteError) {

@@ -1,21 +1,21 @@
 import { rmSync } from "node:fs";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
-import { packFromSources } from "../build/pack-from-sources.js";
-import { sweepOldPacks } from "../build/pack-index.js";
-import { type BuildOutcome, buildEntries } from "./build-entries.js";
-import { bundlePath, packPath, sourcePackKeysPath, writeBundleIndex } from "./bundle-index.js";
-import { CompileFailure } from "./compile-failure.js";
+import { type BuildOutcome, buildEntries } from "../compile/build-entries.js";
+import { bundlePath, packPath, sourcePackKeysPath, writeBundleIndex } from "../compile/bundle-index.js";
+import { CompileFailure } from "../compile/compile-failure.js";
+import { findCurrentBundle } from "../compile/current-bundle.js";
 import { type CompiledBundle, compiledBundle } from "./compiled-bundle.js";
-import { findCurrentBundle } from "./current-bundle.js";
+import { packFromSources } from "./pack-from-sources.js";
+import { sweepOldPacks } from "./pack-index.js";
 
 export type { CompiledBundle } from "./compiled-bundle.js";
 
-import type { EsbuildBatch } from "./esbuild-batch.js";
-import { esbuildContextHash } from "./esbuild-context.js";
-import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
-import { hash } from "./hash.js";
-import { mapPath, mapsDir, writeBundle } from "./write-bundle.js";
+import type { EsbuildBatch } from "../compile/esbuild-batch.js";
+import { esbuildContextHash } from "../compile/esbuild-context.js";
+import { findTsconfig, type TsconfigMemo } from "../compile/find-tsconfig.js";
+import { hash } from "../compile/hash.js";
+import { mapPath, mapsDir, writeBundle } from "../compile/write-bundle.js";
 
 interface Waiting {
   entry: string;
@@ -65,9 +65,9 @@ export class EsbuildQueue {
   readonly #replacedPacks = new Set<string>();
   /** Entries a caller asked for (not only planned): never held back for their group. */
   readonly #asked = new Set<string>();
-  /** Groups packed whole by this batch, and groups packed in part (see `#repack`). */
+  /** Groups packed by this batch, and groups to pack once complete (see `#repack`). */
   readonly #packedWhole = new Set<EntryGroup>();
-  readonly #packedInPart = new Set<EntryGroup>();
+  readonly #repackScheduled = new Set<EntryGroup>();
   /** Planned misses held until their group is complete (or until they are asked for). */
   readonly #parked = new Map<string, Waiting>();
   readonly #writtenPacks = new Set<string>();
@@ -248,29 +248,22 @@ export class EsbuildQueue {
       }
     }
     if (alone.length === 0 && packs.size === 0) return;
-    // A complete group is packed whole (its cached members too: one pack per group); the
-    // misses asked for before their group is complete are packed together for now (discovery
-    // may be waiting for them), and the group is packed whole once complete, if a member of
-    // it is still to build then.
+    // A complete group is packed whole (its cached members too: one pack per group). The misses
+    // asked for before their group is complete (discovery may be waiting for them) get their own
+    // bundles now, and the group is packed once complete, for the next start: one pack build per
+    // group, so no two builds of a group race to write its members' indexes.
     const requests: PackRequest[] = [];
     for (const [entries, waiting] of packs) {
       if (entries.closed) {
         this.#packedWhole.add(entries);
-        requests.push({ entries: [...entries.entries], waiting });
+        if (entries.entries.length >= 2) requests.push({ entries: [...entries.entries], waiting });
+        else alone.push(...waiting);
         continue;
       }
-      requests.push({
-        entries: entries.entries.filter((entry) => waiting.some((one) => one.entry === entry)),
-        waiting,
-      });
-      if (this.#packedInPart.has(entries)) continue;
-      this.#packedInPart.add(entries);
+      alone.push(...waiting);
+      if (this.#repackScheduled.has(entries)) continue;
+      this.#repackScheduled.add(entries);
       this.#track(entries.complete.then(() => this.#repack(entries), noop));
-    }
-    // A group of one is no pack: its entry gets its own bundle, in parallel with the packs.
-    for (const request of requests.splice(0)) {
-      if (request.entries.length >= 2) requests.push(request);
-      else alone.push(...request.waiting);
     }
     let esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
     try {
@@ -288,8 +281,8 @@ export class EsbuildQueue {
   }
 
   /**
-   * A group some of whose members were built before it was complete is packed whole once it
-   * is, for the next start (one pack per group), unless a later miss of it did that already.
+   * A group some of whose members were built on their own before it was complete is packed
+   * once it is, for the next start, unless a later miss of it did that already.
    */
   async #repack(group: EntryGroup): Promise<void> {
     if (this.#packedWhole.has(group)) return;
@@ -352,7 +345,7 @@ export class EsbuildQueue {
         else for (const one of waiting) one.reject(group.error);
         continue;
       }
-      // A pack this batch wrote may be replaced by a later one (a group packed in part, then whole).
+      // A pack this batch wrote may be replaced by a later one (a group packed again after an edit).
       for (const id of group.replaced) {
         this.#writtenPacks.delete(id);
         this.#replacedPacks.add(id);

@@ -1,4 +1,4 @@
-import type { SourcePackRef } from "./bundle-index.js";
+import type { SourcePackRef } from "../compile/bundle-index.js";
 
 /** A compiled entry, ready to import. */
 export interface CompiledBundle {
