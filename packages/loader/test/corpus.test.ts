@@ -1,8 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
+import { promisify } from "node:util";
 import { Session } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -173,7 +174,10 @@ describe("unreadable paths, loaded by an unprivileged child", () => {
   const chmodCases = cases.filter(({ expected }) => expected.setup?.some((step) => step.kind === "chmod"));
   const skipReason = unprivilegedSkipReason();
 
-  it.for(compilers)("%s", async (compiler, context) => {
+  // The child compiles the loader's own sources with jiti and no cache (about 130 files): on a
+  // busy 2-core machine that took 30 s, the default timeout. It runs asynchronously, so the
+  // test's own timeout can end it.
+  it.for(compilers)("%s", { timeout: 180_000 }, async (compiler, context) => {
     if (skipReason !== undefined) {
       console.warn(`[corpus] unprivileged child (${compiler}) skipped: ${skipReason}`);
       context.skip(skipReason);
@@ -185,7 +189,7 @@ describe("unreadable paths, loaded by an unprivileged child", () => {
     const prepared = await prepareCorpus(join(scratch, "corpus"));
     try {
       const dirs = chmodCases.map(({ id }) => join(prepared.root, id));
-      const output = spawnSync(
+      const output = await promisify(execFile)(
         "setpriv",
         [
           "--reuid=65534",
@@ -199,7 +203,7 @@ describe("unreadable paths, loaded by an unprivileged child", () => {
           ...dirs,
           canaryPath,
         ],
-        { encoding: "utf8", timeout: 60_000 },
+        { encoding: "utf8", timeout: 170_000, maxBuffer: 64 * 1024 * 1024 },
       );
       expect(output.stderr).toBe("");
       const result = JSON.parse(output.stdout) as { tools: string[]; diagnostics: Diagnostic[] };
