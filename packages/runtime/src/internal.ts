@@ -3,3 +3,11 @@
 
 /** The texts of the error results a Session answers with. */
 export { toolCallMessages } from "./session/execute/tool-call-messages.js";
+
+/**
+ * Whether a tool's `execute` can see its context and its `AbortSignal` (read from its
+ * source, erring towards yes), and the `execute` a tool record was read from: the tool host
+ * creates neither for a tool that cannot, as a Session does.
+ */
+export { argumentsSeen } from "./session/execute/tool-sees-signal.js";
+export { toolOrigin } from "./session/snapshot-tool.js";

@@ -49,6 +49,11 @@ export function readLines(stream: Readable, maxLineBytes: number, handlers: Line
 
 /** Writes one message as a line of JSON. */
 export function writeLine(stream: Writable, message: unknown): void {
+  writeText(stream, JSON.stringify(message));
+}
+
+/** Writes `json`, one message already as JSON text (no newline in it), as a line. */
+export function writeText(stream: Writable, json: string): void {
   if (stream.destroyed || !stream.writable) return;
-  stream.write(`${JSON.stringify(message)}\n`);
+  stream.write(`${json}\n`);
 }

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
-import { toolCallMessages } from "@tooldock/runtime/internal";
+import { argumentsSeen, toolCallMessages, toolOrigin } from "@tooldock/runtime/internal";
 import {
   type AgentToolResult,
   type CustomTool,
@@ -45,15 +45,31 @@ export function wireError(error: unknown): WireError {
 
 /** A result as JSON carries it; details that JSON cannot carry are dropped, as in-process. */
 export function wireResult(value: unknown): AgentToolResult {
-  const copied = jsonCopy(value);
-  if (copied !== undefined) return copied as AgentToolResult;
+  return JSON.parse(wireResultText(value)) as AgentToolResult;
+}
+
+/**
+ * {@link wireResult} as JSON text: a call's result is written once, not copied and then
+ * written (each copy is a stringify and a parse of the whole result).
+ */
+export function wireResultText(value: unknown): string {
+  const text = jsonText(value);
+  if (text !== undefined) return text;
   if (typeof value === "object" && value !== null) {
     const { details: _dropped, ...rest } = value as AgentToolResult;
-    const withoutDetails = jsonCopy(rest);
-    if (withoutDetails !== undefined) return withoutDetails as AgentToolResult;
+    const withoutDetails = jsonText(rest);
+    if (withoutDetails !== undefined) return withoutDetails;
   }
   // Not a result the session can read: it says so, as for the same result in-process.
-  return { content: undefined } as unknown as AgentToolResult;
+  return "{}";
+}
+
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Checks an action as the store would, so a bad one throws in the tool's own code. */
@@ -78,10 +94,38 @@ export function checkAction(action: CustomToolPendingAction): void {
 
 export interface CallRunner {
   send(message: ChildMessage): void;
+  /** Sends a call's result, already JSON text (see {@link wireResultText}). */
+  sendResult(id: number, resultText: string): void;
+  /** The call answers now: called before its last message is sent. */
+  end(call: ChildCall): void;
   stage(action: CustomToolPendingAction, via: "ctx" | "pi", call: ChildCall | undefined): void;
 }
 
-/** Runs one call of `tool` and sends its outcome; arguments are checked by its real schema. */
+/**
+ * What a tool's `execute` (the module's own, not the loader's record of it) can see of its
+ * arguments, read once per tool as a Session does at registration: one that cannot see its
+ * signal or context gets neither (an `AbortSignal` costs ~8 us to create on Node 20).
+ */
+const seenByTool = new WeakMap<CustomTool, { signal: boolean; context: boolean }>();
+
+function seenBy(tool: CustomTool): { signal: boolean; context: boolean } {
+  let seen = seenByTool.get(tool);
+  if (seen === undefined) {
+    try {
+      seen = argumentsSeen(toolOrigin(tool)?.execute ?? tool.execute);
+    } catch {
+      seen = { signal: true, context: true }; // a function whose source or length cannot be read
+    }
+    seenByTool.set(tool, seen);
+  }
+  return seen;
+}
+
+/**
+ * Runs one call of `tool` and sends its outcome; arguments are checked by its real schema.
+ * `runner.end(call)` comes before the last message: once that is written, the host runs, and
+ * on a machine with few cores it may wait for this process to go idle first.
+ */
 export async function runCall(
   runner: CallRunner,
   tool: CustomTool,
@@ -91,10 +135,13 @@ export async function runCall(
   context: CallContext,
   updates: boolean,
 ): Promise<void> {
-  const refuse = (text: string) => {
+  const finish = (message: ChildMessage) => {
     call.ended = true;
-    runner.send({ t: "result", id: call.id, result: { content: [{ type: "text", text }], isError: true } });
+    runner.end(call);
+    runner.send(message);
   };
+  const refuse = (text: string) =>
+    finish({ t: "result", id: call.id, result: { content: [{ type: "text", text }], isError: true } });
   let validation: ReturnType<ReturnType<typeof asSchema>["validate"]>;
   try {
     validation = asSchema(tool.parameters).validate(params);
@@ -106,27 +153,37 @@ export async function runCall(
     refuse(toolCallMessages.invalidArguments(tool.name, validation.issues));
     return;
   }
-  const ctx = callContext(runner, call, context);
+  const seen = seenBy(tool);
+  const ctx = seen.context ? callContext(runner, call, context) : undefined;
+  const signal = seen.signal ? call.controller?.signal : undefined;
   const onUpdate = updates
     ? (partial: AgentToolResult) => {
         if (!call.ended) runner.send({ t: "update", id: call.id, partial: wireResult(partial) });
       }
     : undefined;
+  let resultText: string;
   try {
     const result = await currentCall.run(call, () =>
-      tool.execute(toolCallId, validation.value as never, onUpdate, ctx, call.controller?.signal),
+      tool.execute(toolCallId, validation.value as never, onUpdate, ctx as CustomToolContext, signal),
     );
     call.ended = true;
-    const wired = wireResult(result);
-    // The tool's outputSchema is checked here, by its real schema: the host's copy of it is
-    // only described (a pattern in it could otherwise keep the host's CPU for days).
-    const problem = outputProblem(tool, wired);
-    if (problem !== undefined) refuse(problem);
-    else runner.send({ t: "result", id: call.id, result: wired });
+    resultText = wireResultText(result);
   } catch (error) {
-    call.ended = true;
-    runner.send({ t: "error", id: call.id, error: wireError(error) });
+    finish({ t: "error", id: call.id, error: wireError(error) });
+    return;
   }
+  // The tool's outputSchema is checked here, by its real schema: the host's copy of it is
+  // only described (a pattern in it could otherwise keep the host's CPU for days).
+  const problem =
+    tool.outputSchema === undefined
+      ? undefined
+      : outputProblem(tool, JSON.parse(resultText) as AgentToolResult);
+  if (problem !== undefined) {
+    refuse(problem);
+    return;
+  }
+  runner.end(call);
+  runner.sendResult(call.id, resultText);
 }
 
 /** The `ctx` of a call in the tool host, from the values the host read when it started. */

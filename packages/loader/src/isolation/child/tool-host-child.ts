@@ -13,7 +13,7 @@ import {
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
 import { jsonCopy } from "../json-copy.js";
-import { readLines, writeLine } from "../line-channel.js";
+import { readLines, writeLine, writeText } from "../line-channel.js";
 import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
 import {
   type CallRunner,
@@ -73,6 +73,8 @@ let nextUi = 0;
 
 const runner: CallRunner = {
   send,
+  sendResult: (id, resultText) => writeText(output, `{"t":"result","id":${id},"result":${resultText}}`),
+  end: (call) => calls.delete(call.id),
   stage(action, via, call) {
     if (call?.ended) throw callEndedError(call, action);
     checkAction(action);
@@ -265,15 +267,8 @@ function handle(message: HostMessage): void {
         uiAttached = message.context.hasUI;
         hostRef.setUIContext(uiAttached ? hostUI : undefined);
       }
-      runCall(
-        runner,
-        tool,
-        call,
-        message.toolCallId,
-        message.params,
-        message.context,
-        message.updates,
-      ).finally(() => calls.delete(call.id));
+      // Never rejects: the call's own faults are its answer (runner.end forgets it).
+      void runCall(runner, tool, call, message.toolCallId, message.params, message.context, message.updates);
       return;
     }
     case "abort": {
