@@ -193,7 +193,12 @@ export class IsolatedToolHost {
     for (const message of early) this.#message(process, message);
   }
 
-  async #call(
+  /**
+   * A proxy's call. With a tool host running, the request is written in this synchronous
+   * part, after everything the reply needs is in place: once written, the tool host runs, and
+   * on a machine with few cores it may run only once this process has gone idle.
+   */
+  #call(
     name: string,
     toolCallId: string,
     params: unknown,
@@ -202,33 +207,44 @@ export class IsolatedToolHost {
     signal: AbortSignal | undefined,
   ): Promise<AgentToolResult> {
     // Read now: the call's scope is the current one only in this synchronous part.
-    const running = runningToolCall();
-    const sessionCtx = ctx as SessionToolContext;
-    const context = this.#context(ctx);
-    const process = await this.#current();
-    if (!("request" in process)) return stoppedResult(name, process);
-    if (signal?.aborted) return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
-    const { id, reply } = process.request((requestId) => ({
-      t: "call",
-      id: requestId,
-      tool: name,
-      toolCallId,
-      params,
-      context,
-      updates: onUpdate !== undefined,
-    }));
-    this.#calls.set(id, {
+    const call: CallState = {
       toolName: name,
-      ctx: sessionCtx,
-      running,
+      ctx: ctx as SessionToolContext,
+      running: runningToolCall(),
       onUpdate,
+    };
+    const context = this.#context(ctx);
+    const process = this.#process;
+    if (process !== undefined && !process.stopped)
+      return this.#request(process, call, toolCallId, params, context, signal);
+    return this.#current().then((started) => {
+      if (!("request" in started)) return stoppedResult(name, started);
+      return this.#request(started, call, toolCallId, params, context, signal);
     });
+  }
+
+  async #request(
+    process: ToolHostProcess,
+    call: CallState,
+    toolCallId: string,
+    params: unknown,
+    context: CallContext,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentToolResult> {
+    const name = call.toolName;
+    if (signal?.aborted) return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
+    let id = -1;
     const onAbort = () => {
       process.send({ t: "abort", id });
       process.forget(id); // the call answers now; whatever the tool host sends later is dropped
       process.probe();
     };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const { reply } = process.request((requestId) => {
+      id = requestId;
+      this.#calls.set(id, call);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      return { t: "call", id, tool: name, toolCallId, params, context, updates: call.onUpdate !== undefined };
+    });
     try {
       const message = await reply;
       if (!("t" in message)) return stoppedResult(name, message);
@@ -512,12 +528,24 @@ function callContext(ctx: CustomToolContext | undefined, hasUI: boolean): CallCo
   if (ctx.hasQueuedMessages !== undefined) context.hasQueuedMessages = ctx.hasQueuedMessages();
   const manager = ctx.sessionManager;
   if (manager !== undefined) {
-    context.entries = jsonCopy(manager.getEntries()) as unknown[];
-    context.branch = jsonCopy(manager.getBranch()) as unknown[];
+    const entries = manager.getEntries();
+    const branch = manager.getBranch();
+    context.entries = jsonCopy(entries) as unknown[];
+    // A Session's branch is its entries (the tool host reads a missing branch as the
+    // entries): the conversation is copied and sent once, not twice.
+    if (!sameItems(branch, entries)) context.branch = jsonCopy(branch) as unknown[];
     const file = manager.getSessionFile();
     if (file !== undefined) context.sessionFile = file;
   }
   return context;
+}
+
+/** Whether two arrays hold the same items (by identity), in the same order. */
+function sameItems(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** A tool host's error, as a host-side error with the same name, message, code and stack. */

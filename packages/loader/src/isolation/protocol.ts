@@ -29,6 +29,7 @@ export interface CallContext {
   isIdle?: boolean;
   hasQueuedMessages?: boolean;
   entries?: unknown[];
+  /** Absent when it holds the same entries as `entries` (a Session's always does). */
   branch?: unknown[];
   sessionFile?: string;
 }
