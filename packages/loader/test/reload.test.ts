@@ -1,7 +1,7 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CompiledBundle, EsbuildQueue } from "../src/build/esbuild-queue.js";
+import { type CompiledMember, EsbuildQueue } from "../src/build/esbuild-queue.js";
 import { EsbuildBatch } from "../src/compile/esbuild-batch.js";
 import { type CompilerName, loadCustomTools } from "../src/index.js";
 import { fakeContext, testCacheDir } from "./helpers.js";
@@ -11,7 +11,7 @@ async function compileWithEsbuild(
   entry: string,
   cacheDir: string,
   batch: EsbuildBatch,
-): Promise<CompiledBundle> {
+): Promise<CompiledMember> {
   const queue = new EsbuildQueue(cacheDir, batch);
   try {
     return await queue.compile(entry);
@@ -65,37 +65,38 @@ describe.each<CompilerName>(["esbuild", "jiti"])("edit and reload with %s", (com
 });
 
 describe("esbuild compile cache", () => {
-  it("reuses the bundle named after its key until an input or the tsconfig changes", async () => {
+  it("reuses the pack named after its key until an input or the tsconfig changes", async () => {
     const { dir, entry, cacheDir } = await scratchTool("cache");
     const batch = new EsbuildBatch();
-    let firstUrl = "";
+    let firstPack = "";
     try {
       const cold = await compileWithEsbuild(entry, cacheDir, batch);
-      firstUrl = cold.url;
+      firstPack = cold.pack.path;
       expect(cold.fromCache).toBe(false);
       const warm = await compileWithEsbuild(entry, cacheDir, batch);
-      expect(warm).toEqual({ url: cold.url, key: cold.key, fromCache: true });
+      expect(warm).toEqual({ ...cold, fromCache: true });
 
       await writeFile(join(dir, "lib/label.ts"), 'export const label = "changed";\n');
       const afterHelperEdit = await compileWithEsbuild(entry, cacheDir, batch);
       expect(afterHelperEdit.fromCache).toBe(false);
-      expect(afterHelperEdit.url).not.toBe(cold.url);
+      expect(afterHelperEdit.id).not.toBe(cold.id);
+      expect(afterHelperEdit.pack.path).not.toBe(cold.pack.path);
 
       await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2020" } }));
       const afterTsconfigEdit = await compileWithEsbuild(entry, cacheDir, batch);
       expect(afterTsconfigEdit.fromCache).toBe(false);
-      expect(afterTsconfigEdit.url).not.toBe(afterHelperEdit.url);
+      expect(afterTsconfigEdit.id).not.toBe(afterHelperEdit.id);
 
       // Reverting the helper and tsconfig brings back the very first key.
       await writeFile(join(dir, "lib/label.ts"), 'export const label = "one";\n');
       await writeFile(join(dir, "tsconfig.json"), tsconfig);
-      expect((await compileWithEsbuild(entry, cacheDir, batch)).url).toBe(cold.url);
+      expect((await compileWithEsbuild(entry, cacheDir, batch)).id).toBe(cold.id);
     } finally {
       await batch.close();
     }
     const bundles = await readdir(join(cacheDir, "bundles"));
-    // Only the entry's current bundle is kept, and no temporary file is left behind.
-    expect(bundles).toEqual([new URL(firstUrl).pathname.split("/").pop()]);
+    // Only the entry's current pack is kept, and no temporary file is left behind.
+    expect(bundles).toEqual([firstPack.split("/").pop()]);
     expect(await readdir(join(cacheDir, "index"))).toHaveLength(1);
   });
 

@@ -5,8 +5,8 @@ import { loadCustomTools } from "../src/index.js";
 import { fakeContext, generatedStackFiles, testCacheDir } from "./helpers.js";
 
 // The cold path builds each group's pack straight from the tools' sources (issue 15): one
-// esbuild build for the packs, no bundle per tool, and a cache index per member that names
-// its pack and records the member's own inputs.
+// esbuild build for the packs, and one cache index per group that names each member's pack and
+// records the member's own inputs (issue 24: one kind of unit, one index format).
 
 /** Names checked to fall into one pack (pack boundaries hash the file name). */
 const NAMES = ["a-paths.ts", "b-waits.ts", "c-counts.ts", "d-throws.ts"];
@@ -42,7 +42,7 @@ async function toolFolder(label: string, files: Record<string, string>) {
 
 async function load(dir: string, cacheDir: string) {
   // A folder: its own files are all found before its first module loads, so the group is
-  // complete when the first module is needed (a module needed before that gets its own bundle).
+  // complete when the first module is needed.
   const result = await loadCustomTools({ paths: [dir], cwd: dir, cacheDir });
   const call = async (name: string) => {
     const found = result.tools.find((loaded) => loaded.tool.name === name)?.tool;
@@ -52,23 +52,27 @@ async function load(dir: string, cacheDir: string) {
   return { ...result, call };
 }
 
+interface Member {
+  entry: string;
+  pack: string;
+  index: number;
+  inputs: Record<string, string>;
+}
+
+/** The cache's pack files, and every member record of its group indexes. */
 async function cacheFiles(cacheDir: string) {
   const bundles = (await readdir(join(cacheDir, "bundles"))).sort();
-  const indexes = await Promise.all(
+  const groups = await Promise.all(
     (await readdir(join(cacheDir, "index"))).map(
       async (name) =>
-        JSON.parse(await readFile(join(cacheDir, "index", name), "utf8")) as {
-          entry: string;
-          inputs: Record<string, string>;
-          pack?: { id: string; index: number };
-        },
+        JSON.parse(await readFile(join(cacheDir, "index", name), "utf8")) as { members: Member[] },
     ),
   );
-  return { bundles, indexes };
+  return { bundles, groups, members: groups.flatMap((group) => group.members) };
 }
 
 describe("packs built from the sources", () => {
-  it("writes one pack and no bundle per tool on a cold load; each member's index names the pack and its own inputs", async () => {
+  it("writes one pack per group on a cold load; the group's index names each member's pack and its own inputs", async () => {
     const files = Object.fromEntries(
       NAMES.map((name) => [
         name,
@@ -87,21 +91,19 @@ describe("packs built from the sources", () => {
     expect(first.diagnostics).toEqual([]);
     expect(await first.call("waits")).toBe("helped b-waits.ts");
     const cached = await cacheFiles(cacheDir);
-    const packs = (files: string[]) => files.filter((name) => name.startsWith("pack-"));
-    // One pack, and one bundle: the lead module's own.
+    // Two packs: the lead module's own (a group of one), and one for the four others.
     expect(cached.bundles).toHaveLength(2);
-    const bundles = packs(cached.bundles);
-    expect(bundles).toHaveLength(1);
-    expect(bundles[0]).toMatch(/^pack-[0-9a-f]{40}\.mjs$/);
-    const id = bundles[0]?.slice(5, -4);
-    const indexes = cached.indexes.filter((index) => !index.entry.endsWith("0-lead.ts"));
-    expect(indexes.map((index) => [index.entry, index.pack?.id, index.pack?.index]).sort()).toEqual(
-      NAMES.map((name, at) => [join(dir, name), id, at]),
+    expect(cached.groups).toHaveLength(2);
+    const pack = cached.members.find((member) => member.entry === join(dir, "b-waits.ts"))?.pack;
+    expect(cached.bundles).toContain(`pack-${pack}.mjs`);
+    const members = cached.members.filter((member) => !member.entry.endsWith("0-lead.ts"));
+    expect(members.map((member) => [member.entry, member.pack, member.index])).toEqual(
+      NAMES.map((name, at) => [join(dir, name), pack, at]),
     );
-    for (const index of indexes) {
-      expect(Object.keys(index.inputs).sort()).toEqual([
-        join(dir, index.entry.slice(dir.length + 1)),
-        join(dir, "lib", index.entry.slice(dir.length + 1)),
+    for (const member of members) {
+      expect(Object.keys(member.inputs).sort()).toEqual([
+        join(dir, member.entry.slice(dir.length + 1)),
+        join(dir, "lib", member.entry.slice(dir.length + 1)),
       ]);
     }
     const throws = first.tools.find((loaded) => loaded.tool.name === "throws")?.tool;
@@ -115,9 +117,9 @@ describe("packs built from the sources", () => {
     expect(second.diagnostics).toEqual([]);
     expect(await second.call("waits")).toBe("edited");
     expect(await second.call("paths")).toBe("helped a-paths.ts");
-    const after = packs((await cacheFiles(cacheDir)).bundles);
-    expect(after).toHaveLength(1);
-    expect(after[0]).not.toBe(bundles[0]);
+    const after = await cacheFiles(cacheDir);
+    expect(after.bundles).toHaveLength(2);
+    expect(after.bundles).not.toContain(`pack-${pack}.mjs`);
   });
 
   it("pins a syntax error to its own module; the other members of its group still load", async () => {
@@ -151,8 +153,10 @@ describe("packs built from the sources", () => {
     // Each tool counts on its own module state: 1 + 1 each, not 2 then 3 from one shared copy.
     expect(await call("paths")).toBe("2");
     expect(await call("waits")).toBe("2");
-    const { indexes } = await cacheFiles(cacheDir);
-    const waits = indexes.find((index) => index.entry === join(dir, "b-waits.ts"));
-    expect(waits?.pack).toBeUndefined(); // built on its own
+    const { members } = await cacheFiles(cacheDir);
+    const pack = (name: string) => members.find((member) => member.entry === join(dir, name))?.pack;
+    // The second importer of the shared file is a pack of its own; the others share one.
+    expect(pack("b-waits.ts")).not.toBe(pack("a-paths.ts"));
+    expect(pack("c-counts.ts")).toBe(pack("a-paths.ts"));
   });
 });

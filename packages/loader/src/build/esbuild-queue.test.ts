@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/p
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { findCurrentBundle } from "../compile/current-bundle.js";
+import { type MemberRecord, readGroupIndex } from "../compile/cache-index.js";
+import { checkMember, checkMemo } from "../compile/current-member.js";
 import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { RACY_WINDOW_MS } from "../compile/input-fingerprint.js";
 import { EsbuildQueue } from "./esbuild-queue.js";
@@ -63,14 +63,14 @@ describe("EsbuildQueue", () => {
     await queue.settle();
     expect(cold.builds).toEqual([5]);
     expect(rest.every((bundle) => !bundle.fromCache)).toBe(true);
-    const bundle = await readFile(fileURLToPath(first.url), "utf8");
-    expect(bundle).toContain('"tool 0"');
-    expect(bundle).toMatch(/\/\/# sourceMappingURL=\.\.\/maps\/[0-9a-f]{40}\.mjs\.map\n$/);
+    const pack = await readFile(first.pack.path, "utf8");
+    expect(pack).toContain('"tool 0"');
+    expect(pack).toMatch(/\/\/# sourceMappingURL=\.\.\/maps\/pack-[0-9a-f]{40}\.mjs\.map\n$/);
 
     const warm = countingBatch();
     const again = new EsbuildQueue(cacheDir, warm.batch);
     const bundles = await Promise.all(entries.map((entry) => again.compile(entry)));
-    expect(bundles.map((each) => each.url)).toEqual([first.url, ...rest.map((each) => each.url)]);
+    expect(bundles.map((each) => each.id)).toEqual([first.id, ...rest.map((each) => each.id)]);
     expect(bundles.every((each) => each.fromCache)).toBe(true);
     expect(warm.builds).toEqual([]);
   });
@@ -106,14 +106,20 @@ describe("EsbuildQueue", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 10 * RACY_WINDOW_MS);
     const built = await new EsbuildQueue(cacheDir, countingBatch().batch).compile(entry);
-    const check = () => findCurrentBundle(cacheDir, entry, esbuildContextHash(), new Map());
-    expect(Object.keys((await check())?.recorded.stats ?? {})).toContain(helper);
+    const record = () => {
+      const index = readGroupIndex(cacheDir, entry);
+      expect(index?.context).toBe(esbuildContextHash());
+      return index?.members[0] as MemberRecord;
+    };
+    const check = () => checkMember(cacheDir, record(), checkMemo());
+    expect(Object.keys(record().stats)).toContain(helper);
 
     await sleep(50); // past the file system's timestamp tick (what the racy window is for)
     await utimes(helper, 1_700_000_100, 1_700_000_100);
     const touched = await check();
-    expect(touched?.recorded.key).toBe(new URL(built.url).pathname.split("/").pop()?.replace(".mjs", ""));
-    expect(touched?.refreshed?.stats[helper]).not.toBe(touched?.recorded.stats[helper]);
+    expect(built.id).toBe(`${cacheDir}\0${record().key}`);
+    expect(touched?.[helper]).toBeDefined();
+    expect(touched?.[helper]).not.toBe(record().stats[helper]);
 
     await writeFile(helper, (await readFile(helper, "utf8")).replace("tool 0", "tool 9"));
     await utimes(helper, 1_700_000_000, 1_700_000_000);

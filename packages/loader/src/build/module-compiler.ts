@@ -52,7 +52,7 @@ export function createModuleCompiler(
   const batch = new EsbuildBatch();
   // The planner groups the entries into packs; the queue builds a group's misses as one pack.
   const queue = new EsbuildQueue(cacheDir, batch, { groupOf: (entry) => packs.groupOf(entry) });
-  const packs: PackPlanner = new PackPlanner(cacheDir, (entry) => queue.alone(entry));
+  const packs: PackPlanner = new PackPlanner((entry) => queue.alone(entry));
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
   let jitiCache: string | false = join(cacheDir, "jiti");
@@ -79,8 +79,8 @@ export function createModuleCompiler(
       if (entries.length === 0) return;
       openCache(entries[0] as string);
       if (useJiti) return;
+      packs.plan(entries); // first: the queue asks the planner for each entry's group
       queue.plan(entries);
-      packs.plan(entries);
     },
     async prepare(entry) {
       openCache(entry);

@@ -1,11 +1,9 @@
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bundlePath, packPath, sourcePackKeysPath } from "../compile/bundle-index.js";
 import { type Evaluate, type PreparedModule, preparedModule } from "../compile/prepared-module.js";
-import type { CompiledBundle } from "./compiled-bundle.js";
-import type { EntryGroup, EntryGroups } from "./esbuild-queue.js";
-import { PACK_EXPORT } from "./source-packs.js";
+import { PACK_EXPORT } from "./build-packs.js";
+import type { CompiledMember, EntryGroup, EntryGroups } from "./esbuild-queue.js";
 
 /** Most entries one pack holds. */
 const MAX_PACK_SIZE = 32;
@@ -58,17 +56,15 @@ function openChunk(): Chunk {
  * bundle, built for the purpose. Either way a member is evaluated once per process.
  */
 export class PackPlanner implements EntryGroups {
-  readonly #cacheDir: string;
-  readonly #alone: (entry: string) => Promise<CompiledBundle>;
+  readonly #alone: (entry: string) => Promise<CompiledMember>;
   readonly #chunks = new Map<string, Chunk>();
-  /** Bundles (by URL) this batch evaluated first, whether from a pack or on their own. */
+  /** Members (by id) this batch evaluated first, whether from their group's pack or alone. */
   readonly #evaluatedHere = new Set<string>();
   #open: Chunk = openChunk();
   #first = true;
 
-  /** `alone` builds the bundle of an entry whose code is in a pack, to import it on its own. */
-  constructor(cacheDir: string, alone: (entry: string) => Promise<CompiledBundle>) {
-    this.#cacheDir = cacheDir;
+  /** `alone` builds a pack of its own for an entry, to evaluate it apart from its group's pack. */
+  constructor(alone: (entry: string) => Promise<CompiledMember>) {
     this.#alone = alone;
   }
 
@@ -102,67 +98,48 @@ export class PackPlanner implements EntryGroups {
   }
 
   /**
-   * How to evaluate `entry`, whose current code is `bundle`: its own bundle, or member
-   * `bundle.pack.index` of a pack. A pack is used unless this process evaluated another of its
-   * members in an earlier load (a reload after an edit: the edited module is imported on its
-   * own, so a long-running host does not import a new pack per edit) or it cannot be imported;
-   * then the member's own bundle is built for the purpose.
+   * How to evaluate `entry`, member `member.pack.index` of its pack: from that pack, unless this
+   * process evaluated another of its members in an earlier load (a reload after an edit: the
+   * edited module is imported on its own, so a long-running host does not import a new pack
+   * per edit) or the pack cannot be imported; then from a pack of its own, built for the
+   * purpose. A member is evaluated once per process.
    */
-  evaluator(entry: string, bundle: CompiledBundle): PreparedModule {
-    const ref = bundle.pack;
-    if (ref === undefined) {
-      return preparedModule(() =>
-        this.#evaluateOnce(bundle.url, () => import(/* @vite-ignore */ bundle.url)),
-      );
-    }
-    const importAlone = async () => import(/* @vite-ignore */ (await this.#alone(entry)).url);
-    const path = packPath(this.#cacheDir, ref.id);
+  evaluator(entry: string, member: CompiledMember): PreparedModule {
+    const importAlone = async () => {
+      const alone = await this.#alone(entry);
+      const namespace = (await import(/* @vite-ignore */ pathToFileURL(alone.pack.path).href)) as Record<
+        string,
+        unknown
+      >;
+      const run = (namespace[PACK_EXPORT] as unknown[] | undefined)?.[alone.pack.index];
+      if (typeof run !== "function")
+        throw new Error(`The pack ${alone.pack.path} has no member ${alone.pack.index}.`);
+      return (run as Evaluate)();
+    };
+    const { path, index, members } = member.pack;
     let pack = loadedPacks.get(path);
     if (pack === undefined) {
-      if (this.#evaluatedByEarlierLoad(ref.id, ref.index)) {
-        return preparedModule(() => this.#evaluateOnce(bundle.url, importAlone));
-      }
+      const reloaded = members.some(
+        (id, at) => at !== index && evaluations.has(id) && !this.#evaluatedHere.has(id),
+      );
+      if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, importAlone));
       pack = new LoadedPack(path, () => loadedPacks.delete(path));
       loadedPacks.set(path, pack);
     }
     const loaded = pack;
-    return preparedModule(() =>
-      this.#evaluateOnce(bundle.url, () => loaded.evaluate(ref.index, importAlone)),
-    );
+    return preparedModule(() => this.#evaluateOnce(member.id, () => loaded.evaluate(index, importAlone)));
   }
 
-  /**
-   * Whether an earlier load of this process evaluated a member of pack `id` other than
-   * `index`. Reads the pack's member keys only when an earlier load evaluated anything at all
-   * (a reload).
-   */
-  #evaluatedByEarlierLoad(id: string, index: number): boolean {
-    if (evaluations.size === this.#evaluatedHere.size) return false;
-    let keys: unknown;
-    try {
-      keys = (JSON.parse(readFileSync(sourcePackKeysPath(this.#cacheDir, id), "utf8")) as { keys?: unknown })
-        .keys;
-    } catch {
-      return true; // unknown members: import this one on its own, as after an edit
-    }
-    if (!Array.isArray(keys)) return true;
-    return keys.some((key, at) => {
-      if (at === index || typeof key !== "string" || key === "") return false;
-      const url = pathToFileURL(bundlePath(this.#cacheDir, key)).href;
-      return evaluations.has(url) && !this.#evaluatedHere.has(url);
-    });
-  }
-
-  /** {@link evaluateOnce}, remembering the bundles this batch evaluated first. */
-  #evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
-    if (!evaluations.has(url)) this.#evaluatedHere.add(url);
-    return evaluateOnce(url, evaluate);
+  /** {@link evaluateOnce}, remembering the members this batch evaluated first. */
+  #evaluateOnce(id: string, evaluate: Evaluate): Promise<unknown> {
+    if (!evaluations.has(id)) this.#evaluatedHere.add(id);
+    return evaluateOnce(id, evaluate);
   }
 }
 
 /**
- * Every member evaluated in this process, by the URL of its own bundle (which names its code
- * whether or not that file exists), from a pack or imported on its own: like an ES module, a
+ * Every member evaluated in this process, by its id (its cache and key), from its group's pack
+ * or from a pack of its own: like an ES module, a
  * member is evaluated once per process (a rejection is kept too, as Node keeps a module whose
  * evaluation threw), and a load that finds it here reuses its exports.
  */
@@ -174,11 +151,11 @@ const evaluations = new Map<string, Promise<unknown>>();
  */
 const loadedPacks = new Map<string, LoadedPack>();
 
-function evaluateOnce(url: string, evaluate: Evaluate): Promise<unknown> {
-  let evaluation = evaluations.get(url);
+function evaluateOnce(id: string, evaluate: Evaluate): Promise<unknown> {
+  let evaluation = evaluations.get(id);
   if (evaluation === undefined) {
     evaluation = evaluate();
-    evaluations.set(url, evaluation);
+    evaluations.set(id, evaluation);
   }
   return evaluation;
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { checkPrivateFolderSync } from "@tooldock/runtime";
 
 /** The folders of a compile cache, each checked before anything in it is read. */
-export const CACHE_SUBFOLDERS = ["index", "bundles", "maps", "packs", "jiti"] as const;
+export const CACHE_SUBFOLDERS = ["index", "bundles", "maps", "jiti"] as const;
 
 /** Group- and other-write bits of a mode. */
 const SHARED_WRITE_BITS = 0o022;

@@ -4,34 +4,30 @@ import type * as Esbuild from "esbuild";
 import * as esbuild from "esbuild";
 import { afterAll, expect, it } from "vitest";
 import { type EntryGroup, EsbuildQueue } from "../../src/build/esbuild-queue.js";
-import { readBundleIndex } from "../../src/compile/bundle-index.js";
+import { readGroupIndex } from "../../src/compile/cache-index.js";
 import { testCacheDir } from "../helpers.js";
 
-// Attack (a race on a cold load): a module asked for before its group is complete is built
-// on its own; once the group is complete it is packed whole from the sources. When the pack's
-// build finishes first, the module's own build used to write its index afterwards, without
-// the pack: from then on every start imported it on its own, beside a pack that holds it too.
+// Attack (a race on a cold load): a module asked for before its group is complete used to be
+// built on its own, and the group packed whole once complete. When the pack's build finished
+// first, the module's own build wrote its index afterwards, without the pack: from then on
+// every start imported it on its own, beside a pack that held it too. A member asked for early
+// now waits for its group (discovery never waits for a module), and a group is built once.
 
 const root = testCacheDir("member-alone-after-pack");
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-it("keeps the pack in the index of a member whose own build ends after its group was packed", async () => {
+it("builds a member asked for before its group is complete once, with its group, and indexes the group's pack", async () => {
   const dir = join(root, "tools");
   await mkdir(dir, { recursive: true });
   const entries = ["a-one.ts", "b-two.ts", "c-three.ts"].map((name) => join(dir, name));
   for (const entry of entries) await writeFile(entry, `export default () => "${entry}";\n`);
   const cacheDir = join(root, "cache");
 
-  // A build of one tool on its own waits until the group's pack was written.
-  let release = () => {};
-  const packed = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const builds: string[][] = [];
   const build = (async (options: Esbuild.BuildOptions) => {
-    const points = options.entryPoints as Array<{ in: string }>;
-    if (!points.some((point) => point.in.startsWith("tooldock-source-pack:"))) await packed;
+    builds.push((options.entryPoints as Array<{ in: string }>).map((point) => point.in));
     return esbuild.build(options);
   }) as typeof esbuild.build;
   const batch = { esbuild: async () => ({ ...esbuild, build }) };
@@ -48,29 +44,36 @@ it("keeps the pack in the index of a member whose own build ends after its group
     groupOf: (entry) => (entries.includes(entry) ? group : undefined),
   });
 
-  // Asked for while its group is still being discovered: built on its own (held back above).
+  // Asked for while its group is still being discovered: nothing is built yet.
   const first = queue.compile(entries[0] as string);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  let settled = false;
+  first.then(
+    () => {
+      settled = true;
+    },
+    () => {},
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(builds).toEqual([]);
+  expect(settled).toBe(false);
   group.closed = true;
-  complete(); // the group is packed whole, and its pack written first
-  for (let tries = 0; readBundleIndex(cacheDir, entries[1] as string)?.pack === undefined; tries += 1) {
-    if (tries > 400) throw new Error("the group's pack was never written");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  release();
-  await first;
+  complete();
+  const compiled = await first;
+  await Promise.all(entries.slice(1).map((entry) => queue.compile(entry)));
   await queue.settle();
 
-  const indexes = entries.map((entry) => readBundleIndex(cacheDir, entry));
-  const id = indexes[1]?.pack?.id;
-  expect(id).toBeDefined();
-  expect(indexes.map((index) => index?.pack)).toEqual([0, 1, 2].map((index) => ({ id, index })));
+  // One build, of the whole group as one pack; its index names that pack for every member.
+  expect(builds).toEqual([["tooldock-pack:0"]]);
+  const index = readGroupIndex(cacheDir, entries[0] as string);
+  expect(index?.members.map((member) => [member.entry, member.pack, member.index])).toEqual(
+    entries.map((entry, at) => [entry, compiled.pack.id, at]),
+  );
 
   // The next start finds every member in the pack.
-  const next = new EsbuildQueue(cacheDir, { esbuild: async () => esbuild });
+  const next = new EsbuildQueue(cacheDir, { esbuild: async () => esbuild }, { groupOf: () => group });
   const again = await next.compile(entries[0] as string);
   expect(again.fromCache).toBe(true);
-  expect(again.pack).toEqual({ id, index: 0 });
+  expect(again.pack).toEqual(compiled.pack);
   await next.settle();
   await esbuild.stop();
 });

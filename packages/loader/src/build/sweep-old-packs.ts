@@ -1,4 +1,3 @@
-// The sweep of old packs.
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -29,7 +28,8 @@ export function sweepOldPacks(cacheDir: string, now: number = Date.now()): void 
       }
     }
   };
-  sweep(join(cacheDir, "bundles"), (name) => /^pack-[0-9a-f]{40}\.mjs$/.test(name));
-  sweep(join(cacheDir, "maps"), (name) => /^pack-[0-9a-f]{40}\.mjs\.map$/.test(name));
+  // Also the bundles of one entry and the `packs/` index files that earlier cache formats wrote.
+  sweep(join(cacheDir, "bundles"), (name) => /^(?:pack-)?[0-9a-f]{40}\.mjs$/.test(name));
+  sweep(join(cacheDir, "maps"), (name) => /^(?:pack-)?[0-9a-f]{40}\.mjs\.map$/.test(name));
   sweep(join(cacheDir, "packs"), (name) => /^(?:[0-9a-f]{32}|source-[0-9a-f]{40})\.json$/.test(name));
 }

@@ -1,0 +1,323 @@
+import { join } from "node:path";
+import type { Metafile, Plugin } from "esbuild";
+import { writeFileAtomicSync } from "../compile/atomic-write.js";
+import {
+  BUILD_OPTIONS,
+  commonDirectory,
+  ENTRY_PLACEHOLDER,
+  isBuildFailure,
+  toCompileFailure,
+} from "../compile/build-options.js";
+import { type MemberRecord, memberKey, packMapPath, packPath } from "../compile/cache-index.js";
+import { CacheWriteError } from "../compile/cache-write-error.js";
+import { CompileFailure } from "../compile/compile-failure.js";
+import { type EntryGraph, entryGraphs } from "../compile/entry-graph.js";
+import { type BundleRecord, createToolBundlePlugin } from "../compile/esbuild-plugin.js";
+import type { TsconfigSnapshot } from "../compile/find-tsconfig.js";
+import { hash } from "../compile/hash.js";
+import { hostModuleSourceHash } from "../compile/host-modules.js";
+import { readInput } from "../compile/read-input.js";
+
+type Esbuild = typeof import("esbuild");
+
+/** The name of a pack's one export: per member, a function that evaluates it. */
+export const PACK_EXPORT = "members";
+
+/** What one group became: per entry, its record (its code is in a pack now) or why it did not build. */
+export type GroupOutcome = Map<string, MemberRecord | CompileFailure>;
+
+/** What the build needs to know besides the sources. */
+export interface PackContext {
+  cacheDir: string;
+  /** The compiler context hash (see `esbuildContextHash`), part of every key. */
+  context: string;
+  tsconfigOf: (entry: string) => TsconfigSnapshot | null;
+}
+
+/** An entry of the group at `group` in the list of groups being built. */
+interface Member {
+  entry: string;
+  group: number;
+}
+
+/** A pack built but not written yet. */
+interface BuiltPack {
+  members: Member[];
+  code: string;
+  map: string;
+  graphs: Map<string, EntryGraph>;
+  record: BundleRecord;
+}
+
+/**
+ * Builds each group of entries (paths in load order) into packs, the cache's one kind of unit,
+ * and writes them: `<cacheDir>/bundles/pack-<id>.mjs` exports `members`, one function per
+ * member that evaluates it (its modules sit in esbuild's lazy init wrappers, so importing a
+ * pack runs no tool code), with a linked source map in `<cacheDir>/maps/`. Resolves to each
+ * group's outcome; the caller writes the index.
+ *
+ * The entries of a group share one pack, all groups in one `esbuild.build`. An entry gets a
+ * pack of its own (built with the `require` banner, `createRequire(<entry>)`) when its group
+ * has one entry, or when it cannot share one: a file of it statically imports a package (the
+ * package's top-level code would run when the pack is imported, outside the member's guards),
+ * still reads `import.meta` or `require` (it would read the pack's), or shares a file or a
+ * reporting host module with an earlier member (each member evaluates its own modules). A
+ * group whose build fails is built entry by entry, and a failing build of single entries is
+ * split in halves until each error is pinned to its entry, so one broken module never fails
+ * the others. Throws `CacheWriteError` when the cache cannot be written, and what esbuild
+ * throws when it fails as a whole.
+ */
+export async function buildPacks(
+  esbuild: Esbuild,
+  groups: ReadonlyArray<readonly string[]>,
+  pack: PackContext,
+): Promise<GroupOutcome[]> {
+  const outcomes: GroupOutcome[] = groups.map(() => new Map());
+  const alone: Member[] = [];
+  const shared: Member[][] = [];
+  for (const [group, entries] of groups.entries()) {
+    const members = entries.map((entry) => ({ entry, group }));
+    if (members.length >= 2) shared.push(members);
+    else alone.push(...members);
+  }
+  const built: BuiltPack[] = [];
+  // Built as if into `bundles/` (nothing is written by esbuild): the map's paths are relative
+  // to that folder, which is as deep as `maps/`, where the map is written.
+  const outdir = join(pack.cacheDir, "bundles");
+  await buildShared(esbuild, shared, outdir, built, alone);
+  await buildAlone(esbuild, alone, outdir, built, outcomes);
+  try {
+    for (const one of built) {
+      const records = writePack(one, pack);
+      for (const [at, member] of one.members.entries())
+        outcomes[member.group]?.set(member.entry, records[at] as MemberRecord);
+    }
+  } catch (error) {
+    throw new CacheWriteError(pack.cacheDir, { cause: error });
+  }
+  return outcomes;
+}
+
+const SHARED_NAMESPACE = "tooldock-pack";
+const ALONE_NAMESPACE = "tooldock-pack-alone";
+
+/**
+ * Builds each group as one pack (all in one esbuild build). Members that cannot share their
+ * pack go to `alone`, and their group is built again without them; a group that fails to
+ * build, or keeps fewer than two members, goes to `alone` whole.
+ */
+async function buildShared(
+  esbuild: Esbuild,
+  groups: Member[][],
+  outdir: string,
+  built: BuiltPack[],
+  alone: Member[],
+  split = true,
+): Promise<void> {
+  const building = groups.filter((members) => {
+    if (members.length >= 2) return true;
+    alone.push(...members);
+    return false;
+  });
+  if (building.length === 0) return;
+  const workingDir = commonDirectory(building.flat().map((member) => member.entry));
+  const record: BundleRecord = { externals: new Map(), sources: new Map(), unpackable: new Set() };
+  const { banner: _banner, define: _define, ...options } = BUILD_OPTIONS;
+  let result: { outputFiles: Array<{ path: string; text: string }>; metafile: Metafile };
+  try {
+    result = await esbuild.build({
+      ...options,
+      entryPoints: building.map((_, at) => ({ in: `${SHARED_NAMESPACE}:${at}`, out: `pack-${at}` })),
+      absWorkingDir: workingDir,
+      outdir,
+      outExtension: { ".js": ".mjs" },
+      plugins: [
+        packEntries(
+          SHARED_NAMESPACE,
+          building.map((members) => members.map((member) => member.entry)),
+          workingDir,
+        ),
+        createToolBundlePlugin(record),
+      ],
+    });
+  } catch (error) {
+    if (!isBuildFailure(error)) throw error;
+    // One group that does not build must not cost the others theirs: each on its own, then
+    // its entries one by one.
+    if (split && building.length > 1) {
+      for (const members of building) await buildShared(esbuild, [members], outdir, built, alone, false);
+    } else {
+      alone.push(...building.flat());
+    }
+    return;
+  }
+  const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+  const again: Member[][] = [];
+  for (const [at, members] of building.entries()) {
+    const graphs = entryGraphs(
+      result.metafile,
+      workingDir,
+      members.map((member) => member.entry),
+    );
+    const owned = new Set<string>();
+    const kept: Member[] = [];
+    for (const member of members) {
+      const graph = graphs.get(member.entry) as EntryGraph;
+      const own = [...graph.files, ...graph.hostModules.filter(isReportingHostModule)];
+      const fits =
+        graph.files.length > 0 &&
+        !graph.files.some((file) => record.unpackable?.has(file)) &&
+        !own.some((file) => owned.has(file));
+      if (!fits) {
+        alone.push(member);
+        continue;
+      }
+      for (const file of own) owned.add(file);
+      kept.push(member);
+    }
+    if (kept.length < members.length) {
+      again.push(kept); // built again without the members that cannot share it
+      continue;
+    }
+    const code = join(outdir, `pack-${at}.mjs`);
+    built.push({ members, code: files.get(code) ?? "", map: files.get(`${code}.map`) ?? "", graphs, record });
+  }
+  if (again.length > 0) await buildShared(esbuild, again, outdir, built, alone, split);
+}
+
+/**
+ * Builds each entry into a pack of its own (one esbuild build for all), with the `require`
+ * banner. A build that fails is split in halves until each failure is pinned to its entry.
+ */
+async function buildAlone(
+  esbuild: Esbuild,
+  members: readonly Member[],
+  outdir: string,
+  built: BuiltPack[],
+  outcomes: GroupOutcome[],
+): Promise<void> {
+  if (members.length === 0) return;
+  const entries = members.map((member) => member.entry);
+  const workingDir = commonDirectory(entries);
+  const record: BundleRecord = { externals: new Map(), sources: new Map() };
+  let result: { outputFiles: Array<{ path: string; text: string }>; metafile: Metafile };
+  try {
+    result = await esbuild.build({
+      ...BUILD_OPTIONS,
+      entryPoints: entries.map((_, at) => ({ in: `${ALONE_NAMESPACE}:${at}`, out: `pack-${at}` })),
+      absWorkingDir: workingDir,
+      outdir,
+      outExtension: { ".js": ".mjs" },
+      plugins: [
+        packEntries(
+          ALONE_NAMESPACE,
+          entries.map((entry) => [entry]),
+          workingDir,
+        ),
+        createToolBundlePlugin(record),
+      ],
+    });
+  } catch (error) {
+    if (members.length > 1 && isBuildFailure(error)) {
+      const half = Math.ceil(members.length / 2);
+      await buildAlone(esbuild, members.slice(0, half), outdir, built, outcomes);
+      await buildAlone(esbuild, members.slice(half), outdir, built, outcomes);
+      return;
+    }
+    for (const member of members)
+      outcomes[member.group]?.set(member.entry, toCompileFailure(error, workingDir));
+    return;
+  }
+  const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+  const graphs = entryGraphs(result.metafile, workingDir, entries);
+  for (const [at, member] of members.entries()) {
+    const { entry } = member;
+    const path = join(outdir, `pack-${at}.mjs`);
+    const code = files.get(path);
+    if (code === undefined) {
+      outcomes[member.group]?.set(entry, new CompileFailure(`esbuild returned no output for ${entry}`, {}));
+      continue;
+    }
+    built.push({
+      members: [member],
+      code: code.replace(JSON.stringify(ENTRY_PLACEHOLDER), () => JSON.stringify(entry)),
+      map: files.get(`${path}.map`) ?? "",
+      graphs,
+      record,
+    });
+  }
+}
+
+/** The virtual entry of each pack: `export const members = [() => import("<entry>"), …]`. */
+function packEntries(namespace: string, packs: ReadonlyArray<readonly string[]>, resolveDir: string): Plugin {
+  return {
+    name: namespace,
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${namespace}:`) }, (args) => ({
+        path: args.path.slice(namespace.length + 1),
+        namespace,
+      }));
+      build.onLoad({ filter: /.*/, namespace }, (args) => {
+        const members = (packs[Number(args.path)] ?? []).map(
+          (entry) => `  () => import(${JSON.stringify(entry)}),`,
+        );
+        return {
+          contents: `export const ${PACK_EXPORT} = [\n${members.join("\n")}\n];\n`,
+          resolveDir,
+          loader: "js",
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Writes a built pack into the cache (its map first, then the pack linked to it, each
+ * atomically) and returns its members' records. The pack's id is a hash of its members' keys,
+ * so the same code is the same file.
+ */
+function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
+  const records = built.members.map(({ entry }, index): MemberRecord => {
+    const graph = built.graphs.get(entry) as EntryGraph;
+    const inputs: Record<string, string> = {};
+    const stats: Record<string, string> = {};
+    for (const path of graph.files) {
+      const input = built.record.sources.get(path) ?? readInput(path).record;
+      inputs[path] = input.hash;
+      if (input.fingerprint !== undefined) stats[path] = input.fingerprint;
+    }
+    const hostModules: Record<string, string> = {};
+    for (const specifier of graph.hostModules) hostModules[specifier] = hostModuleSourceHash(specifier);
+    const externals = new Set<string>();
+    for (const written of graph.externals) {
+      const path = built.record.externals.get(written);
+      if (path !== undefined) externals.add(path);
+    }
+    const tsconfig = pack.tsconfigOf(entry);
+    const key = memberKey(pack.context, { entry, tsconfig, inputs, hostModules });
+    return {
+      entry,
+      key,
+      pack: "",
+      index,
+      tsconfig,
+      inputs,
+      stats,
+      hostModules,
+      externals: [...externals].sort(),
+    };
+  });
+  const kind = built.members.length === 1 ? "alone" : "shared";
+  const id = hash([`pack ${kind}`, ...records.map((record) => record.key)].join("\n")).slice(0, 40);
+  const path = packPath(pack.cacheDir, id);
+  const mapPath = packMapPath(pack.cacheDir, id);
+  writeFileAtomicSync(mapPath, built.map);
+  writeFileAtomicSync(path, `${built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`);
+  for (const record of records) record.pack = id;
+  return records;
+}
+
+/** A host module that reports the names it lacks when evaluated: one per member, never shared. */
+function isReportingHostModule(specifier: string): boolean {
+  return specifier.includes("?");
+}

@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomicSync } from "./atomic-write.js";
+import type { TsconfigSnapshot } from "./find-tsconfig.js";
+import { hash } from "./hash.js";
+
+/**
+ * Bump when the pack layout or the index format changes, so nothing written before is reused.
+ * 3: one kind of unit (packs of one or more members) and one index per group of entries.
+ */
+export const CACHE_FORMAT_VERSION = 3;
+
+/** What one member of a pack was built from: enough to prove its code is still current. */
+export interface MemberRecord {
+  entry: string;
+  /** A hash over everything that can change the member's code (see {@link memberKey}). */
+  key: string;
+  /** The pack that holds its code (`<cacheDir>/bundles/pack-<id>.mjs`) and its place in it. */
+  pack: string;
+  index: number;
+  tsconfig: TsconfigSnapshot | null;
+  /** Absolute path → content hash of every source file bundled for this member. */
+  inputs: Record<string, string>;
+  /**
+   * Absolute path → stat fingerprint (see `fingerprintOf`) taken before the content was
+   * hashed. A matching stat proves the file unchanged without reading it; an input without
+   * one (changed too recently when recorded) is always checked by content. Not in the key.
+   */
+  stats: Record<string, string>;
+  /** Host specifier → hash of the virtual module source served for it. */
+  hostModules: Record<string, string>;
+  /** Absolute paths of external packages the member imports. */
+  externals: string[];
+}
+
+/**
+ * The cache index of a group of consecutive entries (one file per group, found by the path of
+ * its first entry): the compiler context and, per member, its record.
+ */
+export interface GroupIndex {
+  /** Hash of the compiler version, the cache format and the build options. */
+  context: string;
+  members: MemberRecord[];
+}
+
+/** Where a pack lives; its source map is `<cacheDir>/maps/pack-<id>.mjs.map`. */
+export function packPath(cacheDir: string, id: string): string {
+  return join(cacheDir, "bundles", `pack-${id}.mjs`);
+}
+
+/** Where the source map of a pack lives. */
+export function packMapPath(cacheDir: string, id: string): string {
+  return join(cacheDir, "maps", `pack-${id}.mjs.map`);
+}
+
+/** Where the index of the group whose first entry is `first` lives. */
+export function indexPath(cacheDir: string, first: string): string {
+  return join(cacheDir, "index", `${hash(first).slice(0, 32)}.json`);
+}
+
+/** The key of a member: a hash over what it was built from (not its stats, not its pack). */
+export function memberKey(
+  context: string,
+  record: Pick<MemberRecord, "entry" | "tsconfig" | "inputs" | "hostModules">,
+): string {
+  const inputs = Object.keys(record.inputs)
+    .sort()
+    .map((path) => `${path}\0${record.inputs[path]}`);
+  const hostModules = Object.keys(record.hostModules)
+    .sort()
+    .map((specifier) => `${specifier}\0${record.hostModules[specifier]}`);
+  return hash(
+    [context, record.entry, JSON.stringify(record.tsconfig), ...inputs, "\0hosts", ...hostModules].join("\n"),
+  ).slice(0, 40);
+}
+
+/**
+ * The index of a group, if any (one synchronous read). Not checked for its owner: an index
+ * only names packs, and a pack is imported only when it is the loader's own file.
+ */
+export function readGroupIndex(cacheDir: string, first: string): GroupIndex | undefined {
+  try {
+    const index = JSON.parse(readFileSync(indexPath(cacheDir, first), "utf8")) as Partial<GroupIndex>;
+    if (typeof index.context !== "string" || !Array.isArray(index.members)) return undefined;
+    return index as GroupIndex;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records a group (written atomically; a lost race only costs a rebuild). Throws when it cannot. */
+export function writeGroupIndex(cacheDir: string, first: string, index: GroupIndex): void {
+  writeFileAtomicSync(indexPath(cacheDir, first), JSON.stringify(index));
+}

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
+import { isOwnPrivateFile } from "./cache-folder.js";
+import { type MemberRecord, packPath } from "./cache-index.js";
+import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
+import { hash } from "./hash.js";
+import { ensureHostModules, hostModuleSourceHash } from "./host-modules.js";
+import { fingerprintMatches, fingerprintOf } from "./input-fingerprint.js";
+
+/** What one batch remembers between the checks of its members. */
+export interface CheckMemo {
+  tsconfigs: TsconfigMemo;
+  /** Pack id → whether it is the loader's own private file. */
+  packs: Map<string, boolean>;
+}
+
+/** A new {@link CheckMemo} for a batch. */
+export function checkMemo(): CheckMemo {
+  return { tsconfigs: new Map(), packs: new Map() };
+}
+
+/**
+ * Whether a recorded member is still current: its pack is the loader's own file, and nothing
+ * it was built from has changed (same tsconfig chain, every input unchanged, every external
+ * package still in place, same host module sources). Resolves to the fresh stat fingerprints
+ * to record (`{}` when none changed), or `undefined` when the member must be built again.
+ * Never imports esbuild; all file access is synchronous.
+ *
+ * An input counts as unchanged when its stat fingerprint (size, mtime, ctime, inode) is
+ * exactly the recorded one; otherwise its content is hashed and compared, so an edit is
+ * always seen (a file changed too recently when recorded has no fingerprint: see
+ * `fingerprintOf`).
+ */
+export async function checkMember(
+  cacheDir: string,
+  record: MemberRecord,
+  memo: CheckMemo,
+): Promise<Record<string, string> | undefined> {
+  let own = memo.packs.get(record.pack);
+  if (own === undefined) {
+    // A pack that is not the loader's own file is rebuilt (and replaced), never imported.
+    own = isOwnPrivateFile(packPath(cacheDir, record.pack));
+    memo.packs.set(record.pack, own);
+  }
+  if (!own) return undefined;
+  const tsconfig = findTsconfig(record.entry, hash, memo.tsconfigs);
+  if (tsconfig?.path !== record.tsconfig?.path || tsconfig?.hash !== record.tsconfig?.hash) return undefined;
+  const refreshed: Record<string, string> = {};
+  for (const [path, inputHash] of Object.entries(record.inputs)) {
+    let current: Stats;
+    try {
+      current = statSync(path);
+      if (fingerprintMatches(current, record.stats[path])) continue;
+      if (hash(readFileSync(path)) !== inputHash) return undefined;
+    } catch {
+      return undefined; // deleted or unreadable: rebuild, and let esbuild say what is wrong
+    }
+    const fingerprint = fingerprintOf(current);
+    if (fingerprint !== undefined) refreshed[path] = fingerprint;
+  }
+  if (!record.externals.every((path) => existsSync(path))) return undefined;
+  const specifiers = Object.keys(record.hostModules);
+  if (specifiers.length > 0) await ensureHostModules(specifiers);
+  for (const specifier of specifiers) {
+    if (hostModuleSourceHash(specifier) !== record.hostModules[specifier]) return undefined;
+  }
+  return refreshed;
+}
