@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findTsconfig, stripJsonComments } from "./find-tsconfig.js";
+import { findTsconfig } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
 
 let root: string;
@@ -55,14 +55,34 @@ describe("findTsconfig", () => {
     expect(findTsconfig(join(root, "project/tools/other.ts"), hash)?.hash).not.toBe(first?.hash);
   });
 
+  it("follows a base named by its package alone to the package's tsconfig.json", async () => {
+    // TypeScript resolves `"extends": "<package>"` to the package's tsconfig.json; `require`
+    // does not (the package has no `main`), so a hand-written resolver missed edits of it.
+    await mkdir(join(root, "by-name/node_modules/named-config"), { recursive: true });
+    await writeFile(join(root, "by-name/tsconfig.json"), '{ "extends": "named-config" }');
+    await writeFile(
+      join(root, "by-name/node_modules/named-config/package.json"),
+      '{ "name": "named-config" }',
+    );
+    const base = join(root, "by-name/node_modules/named-config/tsconfig.json");
+    await writeFile(base, '{ "compilerOptions": { "strict": true } }');
+    const entry = join(root, "by-name/tool.ts");
+    const first = findTsconfig(entry, hash);
+    await writeFile(base, '{ "compilerOptions": { "strict": false } }');
+    expect(findTsconfig(entry, hash)?.hash).not.toBe(first?.hash);
+  });
+
+  it("changes its hash when a missing base appears", async () => {
+    await mkdir(join(root, "missing-base"), { recursive: true });
+    await writeFile(join(root, "missing-base/tsconfig.json"), '{ "extends": "./base.json" }');
+    const entry = join(root, "missing-base/tool.ts");
+    const first = findTsconfig(entry, hash);
+    expect(first?.path).toBe(join(root, "missing-base/tsconfig.json"));
+    await writeFile(join(root, "missing-base/base.json"), "{}");
+    expect(findTsconfig(entry, hash)?.hash).not.toBe(first?.hash);
+  });
+
   it("returns null when no folder up to the root has one", async () => {
     expect(await findTsconfig("/tooldock-no-such-dir/x/tool.ts", hash)).toBeNull();
-  });
-});
-
-describe("stripJsonComments", () => {
-  it("removes comments and trailing commas but keeps strings intact", () => {
-    const text = '{ "a": "http://x/*y*/", // line\n /* block */ "b": [1, 2,], }';
-    expect(JSON.parse(stripJsonComments(text))).toEqual({ a: "http://x/*y*/", b: [1, 2] });
   });
 });
