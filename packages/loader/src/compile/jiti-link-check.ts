@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, extname } from "node:path";
+import { parse as parseCommonJs } from "cjs-module-lexer";
 import { commonJsAwaitFailure, isCommonJsFile } from "./commonjs-await.js";
 import { CompileFailure } from "./compile-failure.js";
 import { canonicalHostSpecifier, getHostModule, isStandInSpecifier } from "./host-modules.js";
@@ -78,23 +79,17 @@ function exportedNames(folder: string, specifier: string, transform: Transform):
   }
   const target = resolveRelative(folder, specifier);
   if (target === undefined || !SOURCE_EXTENSIONS.has(extname(target))) return undefined;
-  let code: string;
   try {
-    code = transform({
+    const code = transform({
       source: readFileSync(target, "utf8"),
       filename: target,
       ts: /\.[cm]?tsx?$/.test(target),
     });
+    // CommonJS (no `__esModule` marker) or `export *`: its names are known only when it runs.
+    const { exports, reexports } = parseCommonJs(code);
+    if (!exports.includes("__esModule") || reexports.length > 0) return undefined;
+    return new Set(exports.filter((name) => name !== "__esModule"));
   } catch {
-    return undefined;
+    return undefined; // the file does not transform, or the lexer cannot read it
   }
-  // CommonJS (no `__esModule` marker) or `export *`: its names are known only when it runs.
-  if (!/Object\.defineProperty\(exports,\s*"__esModule"/.test(code)) return undefined;
-  if (/Object\.keys\([\w$]+\)\.forEach\(function \(key\)/.test(code)) return undefined;
-  const names = new Set<string>();
-  for (const match of code.matchAll(/\bexports\.([A-Za-z_$][\w$]*)\s*=/g)) names.add(match[1] as string);
-  for (const match of code.matchAll(/Object\.defineProperty\(exports,\s*"([^"]+)"/g))
-    names.add(match[1] as string);
-  names.delete("__esModule");
-  return names;
 }
