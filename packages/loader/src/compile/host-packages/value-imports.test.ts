@@ -11,12 +11,13 @@ describe("esmValueImports", () => {
       'import { Text, Box as B } from "@mariozechner/pi-tui";',
       'import agent, { theme } from "@mariozechner/pi-coding-agent";',
       'import * as ai from "@mariozechner/pi-ai";',
-      'export { visibleWidth } from "@mariozechner/pi-tui";',
+      'export { visibleWidth, Bar as Baz } from "@mariozechner/pi-tui";',
+      'export * as tui from "@mariozechner/pi-tui";',
       'import { readFile } from "node:fs";',
-      "const e = ai.StringEnum([]); const t = ai . Type;",
+      "const e = ai.StringEnum([]); const t = ai . Type; const tui = {}; tui.notRead;",
     ].join("\n");
     expect(asObject(esmValueImports(code, wanted))).toEqual({
-      "@mariozechner/pi-tui": ["Box", "Text", "visibleWidth"],
+      "@mariozechner/pi-tui": ["Bar", "Box", "Text", "visibleWidth"],
       "@mariozechner/pi-coding-agent": ["default", "theme"],
       "@mariozechner/pi-ai": ["StringEnum", "Type"],
     });
@@ -26,6 +27,17 @@ describe("esmValueImports", () => {
     const code = [
       'import type { CustomTool } from "@mariozechner/pi-coding-agent";',
       'import { type Component, Text } from "@mariozechner/pi-tui";',
+    ].join("\n");
+    expect(asObject(esmValueImports(code, wanted))).toEqual({ "@mariozechner/pi-tui": ["Text"] });
+  });
+});
+
+describe("esmValueImports on code that quotes imports", () => {
+  it("ignores import statements written in strings and comments", () => {
+    const code = [
+      'const template = `import { Missing } from "@mariozechner/pi-tui";`;',
+      '// export { AlsoMissing } from "@mariozechner/pi-tui";',
+      'import { Text } from "@mariozechner/pi-tui";',
     ].join("\n");
     expect(asObject(esmValueImports(code, wanted))).toEqual({ "@mariozechner/pi-tui": ["Text"] });
   });

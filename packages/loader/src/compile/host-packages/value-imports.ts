@@ -5,11 +5,12 @@
  * ({@link cjsValueImports}).
  */
 
+import { parse } from "es-module-lexer";
+
 /** Names read from each package, by the specifier as written. */
 export type ValueImports = Map<string, Set<string>>;
 
 const IDENTIFIER = "[A-Za-z_$][\\w$]*";
-const STATEMENT = /\b(import|export)\s+(type\s+)?([^;]*?)\s*\bfrom\s*(["'])([^"'\n]+)\4/g;
 
 function add(imports: ValueImports, specifier: string, name: string): void {
   let names = imports.get(specifier);
@@ -28,28 +29,40 @@ function memberReads(code: string, binding: string): string[] {
 
 /**
  * `import { a, b as c }`, `import d`, `import * as ns` (then every `ns.x` read) and
- * `export { a } from` of the packages `wanted` accepts. `import type` and `type x` specifiers
- * are skipped, so raw TypeScript can be scanned too (less precisely: an import used only as
- * a type, without the `type` keyword, counts).
+ * `export { a } from` of the packages `wanted` accepts, as es-module-lexer finds the
+ * statements (none in a string or a comment). Type-only imports and specifiers are skipped,
+ * so raw TypeScript can be scanned too (less precisely: an import used only as a type,
+ * without the `type` keyword, counts); code the lexer cannot read has none.
  */
 export function esmValueImports(code: string, wanted: (specifier: string) => boolean): ValueImports {
   const imports: ValueImports = new Map();
-  for (const match of code.matchAll(STATEMENT)) {
-    const [, keyword, typeOnly, clause = "", , specifier = ""] = match;
-    if (typeOnly !== undefined || !wanted(specifier)) continue;
-    const braces = /\{([^}]*)\}/.exec(clause);
-    for (const part of braces?.[1]?.split(",") ?? []) {
-      const words = part.trim().split(/\s+/);
-      if (words[0] === "" || words[0] === undefined || words[0] === "type") continue;
-      add(imports, specifier, words[0].replace(/^["']|["']$/g, ""));
+  let lexed: ReturnType<typeof parse> = [[], [], false, false];
+  try {
+    lexed = parse(code);
+  } catch {
+    // Not a module esbuild can build either: it reports the syntax error.
+  }
+  for (const entry of lexed[0]) {
+    // Import statements only: an `export … from` is a reexport, read below.
+    if (entry.type !== "static" || entry.typeOnly || !code.startsWith("import", entry.importStart)) continue;
+    if (!wanted(entry.specifier)) continue;
+    // The bindings between `import` and `from`.
+    const clause = code
+      .slice(entry.importStart + "import".length, entry.start - 1)
+      .replace(/\s*from\s*$/, "");
+    for (const part of /\{([^}]*)\}/.exec(clause)?.[1]?.split(",") ?? []) {
+      const [name = "", ...alias] = part.trim().split(/\s+/);
+      if (name !== "" && !(name === "type" && alias.length > 0))
+        add(imports, entry.specifier, name.replace(/^["']|["']$/g, ""));
     }
-    if (keyword !== "import") continue;
-    const outside = clause.replace(/\{[^}]*\}/, "");
-    const namespace = new RegExp(`\\*\\s*as\\s+(${IDENTIFIER})`).exec(outside)?.[1];
-    if (namespace !== undefined)
-      for (const name of memberReads(code, namespace)) add(imports, specifier, name);
-    const defaultName = new RegExp(`^\\s*(${IDENTIFIER})\\s*(?:,|$)`).exec(outside)?.[1];
-    if (defaultName !== undefined) add(imports, specifier, "default");
+    const namespace = new RegExp(`\\*\\s*as\\s+(${IDENTIFIER})`).exec(clause)?.[1];
+    for (const name of namespace === undefined ? [] : memberReads(code, namespace))
+      add(imports, entry.specifier, name);
+    if (new RegExp(`^\\s+${IDENTIFIER}\\s*(?:,|$)`).test(clause)) add(imports, entry.specifier, "default");
+  }
+  for (const entry of lexed[1]) {
+    if (entry.type === "reexport" && !entry.typeOnly && entry.importName !== null && wanted(entry.from))
+      add(imports, entry.from, entry.importName);
   }
   return imports;
 }
