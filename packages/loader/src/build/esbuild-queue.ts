@@ -73,11 +73,14 @@ export class EsbuildQueue {
   readonly #replaced = new Set<string>();
   /** Packs built for one member apart from its group (see {@link EsbuildQueue.alone}). */
   readonly #apart = new Set<string>();
+  readonly #planned = new Set<EntryGroup>();
   readonly #pending: Request[] = [];
   readonly #inFlight = new Map<readonly string[], Request>();
   readonly #checking = new Set<Promise<unknown>>();
   readonly #background = new Set<Promise<unknown>>();
   #building = 0;
+  /** True once a member of this batch was stale (a cold or partly cold load). */
+  #missed = false;
   #flushQueued = false;
   #wrote = false;
 
@@ -89,17 +92,38 @@ export class EsbuildQueue {
   }
 
   /**
-   * Entries the batch will ask for, in order (call again as more are found): each group is
-   * checked as soon as it is complete, so its misses build while earlier modules evaluate.
+   * Entries the batch will ask for, in order (call again as more are found). Once the cache
+   * has missed, each group is checked as soon as it is complete, so its misses build while
+   * earlier modules evaluate; before that (a warm start), a group is checked when asked for.
    */
   plan(entries: readonly string[]): void {
     for (const entry of entries) {
       const group = this.#groupOf(entry);
-      if (this.#checked.has(group)) continue;
-      const check = group.complete.then(() => this.#group(group, false));
-      this.#checked.set(group, check);
-      check.then(noop, noop); // a group may never be asked for
+      if (this.#planned.has(group)) continue;
+      this.#planned.add(group);
+      if (this.#missed) this.#checkWhenComplete(group);
     }
+  }
+
+  #checkWhenComplete(group: EntryGroup): void {
+    group.complete.then(() => this.#check(group, false)).then(noop, noop); // may never be asked for
+  }
+
+  /** The group's check, started once (`urgent`: the load waits for it). */
+  #check(group: EntryGroup, urgent: boolean): Promise<Map<string, CompiledMember | CompileFailure>> {
+    let checked = this.#checked.get(group);
+    if (checked === undefined) {
+      checked = this.#group(group, urgent);
+      this.#checked.set(group, checked);
+    }
+    return checked;
+  }
+
+  /** A member was stale: from now on every group is checked (and built) as soon as complete. */
+  #miss(): void {
+    if (this.#missed) return;
+    this.#missed = true;
+    for (const group of this.#planned) this.#checkWhenComplete(group);
   }
 
   /**
@@ -114,12 +138,7 @@ export class EsbuildQueue {
       request.urgent = true; // the load waits for it: not held for a running build
       this.#flushSoon();
     }
-    let checked = this.#checked.get(group);
-    if (checked === undefined) {
-      checked = this.#group(group, true);
-      this.#checked.set(group, checked);
-    }
-    return memberOf(await checked, entry);
+    return memberOf(await this.#check(group, true), entry);
   }
 
   /**
@@ -192,6 +211,7 @@ export class EsbuildQueue {
       if (Object.keys(current).length > 0) this.#refresh(first, index, current);
       return this.#members(index.members, true);
     }
+    this.#miss();
     const outcome = await this.#request(group.entries, urgent);
     const records = group.entries.flatMap((entry) => {
       const record = outcome.get(entry);
@@ -249,6 +269,7 @@ export class EsbuildQueue {
           this.#track(check, this.#checking);
           if ((await check) !== undefined) return memberOf(this.#members(index.members, true), entry);
         }
+        this.#miss();
         await group.complete;
         return this.compile(entry);
       })();
@@ -328,7 +349,29 @@ export class EsbuildQueue {
     if (requests.length === 0) return;
     this.#building += 1;
     try {
-      const esbuild = await this.#batch.esbuild();
+      let esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
+      try {
+        esbuild = await this.#batch.esbuild();
+      } catch (error) {
+        for (const request of requests) request.reject(error); // e.g. no esbuild for this platform
+        return;
+      }
+      // Entries on their own build beside the groups, so the first module (a group of one) is
+      // not held for the packs of the others.
+      const alone = requests.filter((request) => request.entries.length === 1);
+      const groups = requests.filter((request) => request.entries.length > 1);
+      await Promise.all([this.#build(esbuild, alone), this.#build(esbuild, groups)]);
+    } finally {
+      for (const request of requests) this.#inFlight.delete(request.entries);
+      this.#building -= 1;
+      if (this.#pending.length > 0) this.#flushSoon();
+    }
+  }
+
+  /** Builds the packs of `requests` and settles each (rejects all when esbuild fails as a whole). */
+  async #build(esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>, requests: Request[]): Promise<void> {
+    if (requests.length === 0) return;
+    try {
       const outcomes = await buildPacks(
         esbuild,
         requests.map((request) => request.entries),
@@ -341,12 +384,8 @@ export class EsbuildQueue {
       this.#wrote = true;
       for (const [at, request] of requests.entries()) request.resolve(outcomes[at] as GroupOutcome);
     } catch (error) {
-      // Not a module's fault (those are outcomes): nothing of this flush is left waiting.
+      // Not a module's fault (those are outcomes): nothing of this build is left waiting.
       for (const request of requests) request.reject(error);
-    } finally {
-      for (const request of requests) this.#inFlight.delete(request.entries);
-      this.#building -= 1;
-      if (this.#pending.length > 0) this.#flushSoon();
     }
   }
 
