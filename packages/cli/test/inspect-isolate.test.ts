@@ -6,53 +6,10 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { startInspect } from "../src/inspect/serve-inspect.js";
-import { inspectWorkspace, postJson } from "./inspect-server-fixture.js";
+import { inspectWorkspace, postJson, startTestServer } from "./inspect-server-fixture.js";
+import { READ_FILE, WHERE } from "./isolation-tools.js";
 
 const SECRET = "tooldock-inspect-secret-8d2e";
-
-const TOOLS = `import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-export default (pi) => [
-  {
-    name: "read_file",
-    label: "Read file",
-    description: "Returns a file's text.",
-    parameters: pi.typebox.Type.Object({ path: pi.typebox.Type.String() }),
-    execute: async (_id, params) => ({ content: [{ type: "text", text: readFileSync(params.path, "utf8") }] }),
-  },
-  {
-    name: "where_am_i",
-    label: "Where am I",
-    description: "Says which process runs it, and stages a write.",
-    parameters: pi.typebox.Type.Object({}),
-    execute: async (_id, _params, _onUpdate, ctx) => {
-      ctx.pushPendingAction({
-        label: "Write applied.txt",
-        apply: async () => {
-          writeFileSync(join(ctx.cwd, "applied.txt"), String(process.pid));
-          return { content: [{ type: "text", text: "written" }] };
-        },
-      });
-      return { content: [{ type: "text", text: String(process.pid) }] };
-    },
-  },
-];
-`;
-
-async function isolatedServer(root: string) {
-  const server = await startInspect({
-    paths: ["tools"],
-    cwd: root,
-    version: "0.0.0-test",
-    pageFolder: join(root, "page"),
-    cacheDir: join(root, ".cache"),
-    token: "test-token",
-    isolation: { mode: "process" },
-  });
-  onTestFinished(() => server.close());
-  return server;
-}
 
 function textOf(json: Record<string, unknown>): string {
   const result = json.result as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -61,11 +18,11 @@ function textOf(json: Record<string, unknown>): string {
 
 describe("tooldock inspect --isolate", () => {
   it("answers a call of a tool that reads a secret outside the project with an error, not the secret", async () => {
-    const root = await inspectWorkspace({ tools: { "isolated.mjs": TOOLS } });
+    const root = await inspectWorkspace({ tools: { "read-file.mjs": READ_FILE, "where.mjs": WHERE } });
     const outside = await mkdtemp(join(tmpdir(), "tooldock-inspect-outside-"));
     onTestFinished(() => rm(outside, { recursive: true, force: true }));
     await writeFile(join(outside, "secret.txt"), SECRET);
-    const server = await isolatedServer(root);
+    const server = await startTestServer(root, { isolation: { mode: "process" } });
     expect(server.tools).toContain("read_file");
     const answer = await postJson(server, "/api/call", {
       callId: "r1",
@@ -79,10 +36,10 @@ describe("tooldock inspect --isolate", () => {
   });
 
   it("runs the tool in another process and applies its pending action through the page's resolve", async () => {
-    const root = await inspectWorkspace({ tools: { "isolated.mjs": TOOLS } });
-    const server = await isolatedServer(root);
+    const root = await inspectWorkspace({ tools: { "read-file.mjs": READ_FILE, "where.mjs": WHERE } });
+    const server = await startTestServer(root, { isolation: { mode: "process" } });
     const called = await postJson(server, "/api/call", { callId: "w1", tool: "where_am_i", params: {} });
-    const pid = Number(textOf(called.json));
+    const pid = (JSON.parse(textOf(called.json)) as { pid: number }).pid;
     expect(Number.isInteger(pid)).toBe(true);
     expect(pid).not.toBe(process.pid);
     const resolved = await postJson(server, "/api/resolve", { action: "apply", reason: "looks right" });

@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { IsolationOptions } from "@tooldock/loader";
 import { onTestFinished } from "vitest";
 import { type InspectServer, startInspect } from "../src/inspect/serve-inspect.js";
 
@@ -31,7 +32,7 @@ export async function inspectWorkspace(
 /** `startInspect` on a workspace, closed after the test. */
 export async function startTestServer(
   root: string,
-  options: { token?: string; debounceMs?: number } = {},
+  options: { token?: string; debounceMs?: number; isolation?: IsolationOptions } = {},
 ): Promise<InspectServer> {
   const server = await startInspect({
     paths: ["tools"],
@@ -41,6 +42,7 @@ export async function startTestServer(
     cacheDir: join(root, ".cache"),
     token: options.token ?? "test-token",
     debounceMs: options.debounceMs ?? 20,
+    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
   });
   onTestFinished(() => server.close());
   return server;

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, runCli, tempDir } from "./cli-process.js";
+import { READ_FILE, WHERE } from "./isolation-tools.js";
 import { startMcpChild } from "./mcp-child.js";
 import { connectHttpClient, startMcpHttpChild } from "./mcp-http-child.js";
 import { textOf } from "./mcp-in-memory.js";
@@ -16,44 +17,6 @@ const IN_PROCESS = process.env.TOOLDOCK_TEST_ISOLATION === "off";
 const ISOLATE = IN_PROCESS ? [] : ["--isolate"];
 
 const SECRET = "tooldock-e2e-secret-4f1c";
-
-/** Reads any file it is given: what a hostile tool would do with a path it guessed. */
-const READ_FILE = `import { readFileSync } from "node:fs";
-export default (pi) => ({
-  name: "read_file",
-  label: "Read file",
-  description: "Returns a file's text.",
-  parameters: pi.typebox.Type.Object({ path: pi.typebox.Type.String() }),
-  execute: async (_id, params) => ({ content: [{ type: "text", text: readFileSync(params.path, "utf8") }] }),
-});
-`;
-
-/**
- * Says where it runs: its description (read when the factory runs) and its result name the
- * permission model's answer and the process id; its pending action writes a file in the
- * working folder when applied.
- */
-const WHERE = `import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-// Under Node's permission model a tool host without --allow-exec may not start processes.
-const sandboxed = () => process.permission?.has("child") === false;
-export default (pi) => ({
-  name: "where_am_i",
-  label: "Where am I",
-  description: "sandboxed: " + sandboxed(),
-  parameters: pi.typebox.Type.Object({}),
-  execute: async (_id, _params, _onUpdate, ctx) => {
-    ctx.pushPendingAction({
-      label: "Write applied.txt",
-      apply: async () => {
-        writeFileSync(join(ctx.cwd, "applied.txt"), String(process.pid));
-        return { content: [{ type: "text", text: "written" }] };
-      },
-    });
-    return { content: [{ type: "text", text: JSON.stringify({ sandboxed: sandboxed(), pid: process.pid }) }] };
-  },
-});
-`;
 
 beforeAll(assertBuilt);
 

@@ -123,22 +123,13 @@ async function buildShared(
   const workingDir = commonDirectory(building.flat().map((member) => member.entry));
   const record: BundleRecord = { externals: new Map(), sources: new Map(), unpackable: new Set() };
   const { banner: _banner, define: _define, ...options } = BUILD_OPTIONS;
-  let result: { outputFiles: Array<{ path: string; text: string }>; metafile: Metafile };
+  let result: BuildResult;
   try {
-    result = await esbuild.build({
-      ...options,
-      entryPoints: building.map((_, at) => ({ in: `${SHARED_NAMESPACE}:${at}`, out: `pack-${at}` })),
-      absWorkingDir: workingDir,
+    result = await buildEntries(esbuild, options, SHARED_NAMESPACE, {
+      packs: building.map((members) => members.map((member) => member.entry)),
+      workingDir,
       outdir,
-      outExtension: { ".js": ".mjs" },
-      plugins: [
-        packEntries(
-          SHARED_NAMESPACE,
-          building.map((members) => members.map((member) => member.entry)),
-          workingDir,
-        ),
-        createToolBundlePlugin(record),
-      ],
+      record,
     });
   } catch (error) {
     if (!isBuildFailure(error)) throw error;
@@ -200,22 +191,13 @@ async function buildAlone(
   const entries = members.map((member) => member.entry);
   const workingDir = commonDirectory(entries);
   const record: BundleRecord = { externals: new Map(), sources: new Map() };
-  let result: { outputFiles: Array<{ path: string; text: string }>; metafile: Metafile };
+  let result: BuildResult;
   try {
-    result = await esbuild.build({
-      ...BUILD_OPTIONS,
-      entryPoints: entries.map((_, at) => ({ in: `${ALONE_NAMESPACE}:${at}`, out: `pack-${at}` })),
-      absWorkingDir: workingDir,
+    result = await buildEntries(esbuild, BUILD_OPTIONS, ALONE_NAMESPACE, {
+      packs: entries.map((entry) => [entry]),
+      workingDir,
       outdir,
-      outExtension: { ".js": ".mjs" },
-      plugins: [
-        packEntries(
-          ALONE_NAMESPACE,
-          entries.map((entry) => [entry]),
-          workingDir,
-        ),
-        createToolBundlePlugin(record),
-      ],
+      record,
     });
   } catch (error) {
     if (members.length > 1 && isBuildFailure(error)) {
@@ -246,6 +228,37 @@ async function buildAlone(
       record,
     });
   }
+}
+
+interface BuildResult {
+  outputFiles: Array<{ path: string; text: string }>;
+  metafile: Metafile;
+}
+
+/**
+ * One esbuild build of `packs` (each one entry point, `pack-<n>` for the n-th) with the tool
+ * plugin recording into `record`; throws what esbuild throws.
+ */
+function buildEntries(
+  esbuild: Esbuild,
+  /** `BUILD_OPTIONS`, with or without its `require` banner. */
+  options: Omit<typeof BUILD_OPTIONS, "banner" | "define"> & Partial<typeof BUILD_OPTIONS>,
+  namespace: string,
+  build: {
+    packs: ReadonlyArray<readonly string[]>;
+    workingDir: string;
+    outdir: string;
+    record: BundleRecord;
+  },
+): Promise<BuildResult> {
+  return esbuild.build({
+    ...options,
+    entryPoints: build.packs.map((_, at) => ({ in: `${namespace}:${at}`, out: `pack-${at}` })),
+    absWorkingDir: build.workingDir,
+    outdir: build.outdir,
+    outExtension: { ".js": ".mjs" },
+    plugins: [packEntries(namespace, build.packs, build.workingDir), createToolBundlePlugin(build.record)],
+  });
 }
 
 /** The virtual entry of each pack: `export const members = [() => import("<entry>"), …]`. */

@@ -53,9 +53,9 @@ interface Request {
  * The esbuild side of one load batch. A complete group is checked against its index (one
  * read per group, see `checkMember`) and, when a member is stale, built again whole, its packs
  * and its index written; a member asked for before its group is complete is taken from the
- * group's index when current, else built into a pack of its own (the group is indexed once
- * complete). Builds asked for in the same turn of the event loop are one esbuild build; while
- * one runs, groups that nothing waits for yet join the next one.
+ * group's index when current, else built with its group once complete. Builds asked for in the
+ * same turn of the event loop are one esbuild build; while one runs, groups that nothing waits
+ * for yet join the next one.
  */
 export class EsbuildQueue {
   readonly #cacheDir: string;
@@ -212,11 +212,7 @@ export class EsbuildQueue {
       return this.#members(index.members, true);
     }
     this.#miss();
-    const outcome = await this.#request(group.entries, urgent);
-    const records = group.entries.flatMap((entry) => {
-      const record = outcome.get(entry);
-      return record === undefined || record instanceof CompileFailure ? [] : [record];
-    });
+    const { records, members } = this.#built(group.entries, await this.#request(group.entries, urgent));
     try {
       writeGroupIndex(this.#cacheDir, first, { context: this.#context, members: records });
     } catch (error) {
@@ -225,11 +221,6 @@ export class EsbuildQueue {
     this.#indexes.set(first, { context: this.#context, members: records });
     const named = new Set(records.map((record) => record.pack));
     for (const record of index?.members ?? []) if (!named.has(record.pack)) this.#replaced.add(record.pack);
-    const members = this.#members(records, false);
-    for (const entry of group.entries) {
-      const failure = outcome.get(entry);
-      if (failure instanceof CompileFailure) members.set(entry, failure);
-    }
     return members;
   }
 
@@ -279,12 +270,24 @@ export class EsbuildQueue {
   }
 
   async #buildAlone(entry: string): Promise<Map<string, CompiledMember | CompileFailure>> {
-    const outcome = await this.#request([entry], true);
-    const record = outcome.get(entry);
-    if (record === undefined || record instanceof CompileFailure) {
-      return new Map([[entry, record ?? new CompileFailure(`esbuild returned no output for ${entry}`, {})]]);
+    return this.#built([entry], await this.#request([entry], true)).members;
+  }
+
+  /** A build's outcome for `entries`: the records it wrote, and each entry's member or failure. */
+  #built(
+    entries: readonly string[],
+    outcome: GroupOutcome,
+  ): { records: MemberRecord[]; members: Map<string, CompiledMember | CompileFailure> } {
+    const records: MemberRecord[] = [];
+    const failures: Array<[string, CompileFailure]> = [];
+    for (const entry of entries) {
+      const built = outcome.get(entry);
+      if (built instanceof CompileFailure) failures.push([entry, built]);
+      else if (built !== undefined) records.push(built);
     }
-    return this.#members([record], false);
+    const members = this.#members(records, false);
+    for (const [entry, failure] of failures) members.set(entry, failure);
+    return { records, members };
   }
 
   /** Records as compiled members, with the ids of each pack's members. */

@@ -105,13 +105,10 @@ export class PackPlanner implements EntryGroups {
    * purpose. A member is evaluated once per process.
    */
   evaluator(entry: string, member: CompiledMember): PreparedModule {
+    // Its own pack's import errors are the module's (a link error is its E_COMPILE).
     const importAlone = async () => {
       const alone = await this.#alone(entry);
-      const namespace = (await import(/* @vite-ignore */ pathToFileURL(alone.pack.path).href)) as Record<
-        string,
-        unknown
-      >;
-      const run = (namespace[PACK_EXPORT] as unknown[] | undefined)?.[alone.pack.index];
+      const run = (await importMembers(alone.pack.path))?.[alone.pack.index];
       if (typeof run !== "function")
         throw new Error(`The pack ${alone.pack.path} has no member ${alone.pack.index}.`);
       return (run as Evaluate)();
@@ -181,13 +178,8 @@ class LoadedPack {
   }
 
   async #import(): Promise<readonly unknown[] | undefined> {
-    let functions: unknown;
     try {
-      const namespace = (await import(/* @vite-ignore */ pathToFileURL(this.#path).href)) as Record<
-        string,
-        unknown
-      >;
-      functions = namespace[PACK_EXPORT];
+      return await importMembers(this.#path);
     } catch {
       // Damaged or removed: import each member on its own, and let the next load write it anew.
       this.#onFailure();
@@ -196,9 +188,16 @@ class LoadedPack {
       } catch {
         // Left for a later load to replace; it is never trusted without importing it.
       }
+      return undefined;
     }
-    return Array.isArray(functions) ? functions : undefined;
   }
+}
+
+/** The member functions a pack exports (`undefined` when it exports none); throws when it cannot be imported. */
+async function importMembers(path: string): Promise<readonly unknown[] | undefined> {
+  const namespace = (await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>;
+  const functions = namespace[PACK_EXPORT];
+  return Array.isArray(functions) ? functions : undefined;
 }
 
 /**

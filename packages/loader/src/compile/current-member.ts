@@ -11,11 +11,13 @@ export interface CheckMemo {
   tsconfigs: TsconfigMemo;
   /** Pack id → whether it is the loader's own private file. */
   packs: Map<string, boolean>;
+  /** External file → whether it exists (members often import the same package files). */
+  externals: Map<string, boolean>;
 }
 
 /** A new {@link CheckMemo} for a batch. */
 export function checkMemo(): CheckMemo {
-  return { tsconfigs: new Map(), packs: new Map() };
+  return { tsconfigs: new Map(), packs: new Map(), externals: new Map() };
 }
 
 /**
@@ -35,13 +37,9 @@ export async function checkMember(
   record: MemberRecord,
   memo: CheckMemo,
 ): Promise<Record<string, string> | undefined> {
-  let own = memo.packs.get(record.pack);
-  if (own === undefined) {
-    // A pack that is not the loader's own file is rebuilt (and replaced), never imported.
-    own = isOwnPrivateFile(packPath(cacheDir, record.pack));
-    memo.packs.set(record.pack, own);
-  }
-  if (!own) return undefined;
+  // A pack that is not the loader's own file is rebuilt (and replaced), never imported.
+  if (!remembered(memo.packs, record.pack, (id) => isOwnPrivateFile(packPath(cacheDir, id))))
+    return undefined;
   const tsconfig = findTsconfig(record.entry, hash, memo.tsconfigs);
   if (tsconfig?.path !== record.tsconfig?.path || tsconfig?.hash !== record.tsconfig?.hash) return undefined;
   const refreshed: Record<string, string> = {};
@@ -57,11 +55,21 @@ export async function checkMember(
     const fingerprint = fingerprintOf(current);
     if (fingerprint !== undefined) refreshed[path] = fingerprint;
   }
-  if (!record.externals.every((path) => existsSync(path))) return undefined;
+  if (!record.externals.every((path) => remembered(memo.externals, path, existsSync))) return undefined;
   const specifiers = Object.keys(record.hostModules);
   if (specifiers.length > 0) await ensureHostModules(specifiers);
   for (const specifier of specifiers) {
     if (hostModuleSourceHash(specifier) !== record.hostModules[specifier]) return undefined;
   }
   return refreshed;
+}
+
+/** `answer(key)`, asked once per memo. */
+function remembered(memo: Map<string, boolean>, key: string, answer: (key: string) => boolean): boolean {
+  let known = memo.get(key);
+  if (known === undefined) {
+    known = answer(key);
+    memo.set(key, known);
+  }
+  return known;
 }
