@@ -107,6 +107,11 @@ export interface LoadCustomToolsOptions {
   isolation?: "none" | "process" | IsolationOptions;
   /** @internal A seam for tests that simulate file-system faults during discovery. */
   fileSystem?: DiscoveryFileSystem;
+  /**
+   * @internal The packs a host built for its tool host (see `prebuildPacks`): evaluated from
+   * there, read only; a module they hold no current pack for compiles with jiti.
+   */
+  packsDir?: string;
 }
 
 /** Options normalised once; every later step reads this. */
@@ -122,6 +127,7 @@ export interface LoadContext {
   sourceMaps: boolean;
   onProgress: ((progress: LoadProgress) => void) | undefined;
   fileSystem: DiscoveryFileSystem | undefined;
+  packsDir: string | undefined;
 }
 
 /** Applies defaults and environment variables to the options of a load. */
@@ -147,6 +153,7 @@ export function normalizeLoadOptions(
     sourceMaps: options.sourceMaps ?? !isOff(env[SOURCE_MAPS_ENV]),
     onProgress: options.onProgress,
     fileSystem: options.fileSystem,
+    packsDir: options.packsDir,
   };
 }
 

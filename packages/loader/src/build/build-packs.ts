@@ -32,6 +32,14 @@ export interface PackContext {
   /** The compiler context hash (see `esbuildContextHash`), part of every key. */
   context: string;
   tsconfigOf: (entry: string) => TsconfigSnapshot | null;
+  /** Folders every input must lie in (a tool host's read roots); default: anywhere. */
+  readRoots?: readonly string[] | undefined;
+}
+
+/** Where a build writes (as if: nothing is written by esbuild) and what it may read. */
+interface Target {
+  outdir: string;
+  readRoots: readonly string[] | undefined;
 }
 
 /** An entry of the group at `group` in the list of groups being built. */
@@ -83,9 +91,9 @@ export async function buildPacks(
   const built: BuiltPack[] = [];
   // Built as if into `bundles/` (nothing is written by esbuild): the map's paths are relative
   // to that folder, which is as deep as `maps/`, where the map is written.
-  const outdir = join(pack.cacheDir, "bundles");
-  await buildShared(esbuild, shared, outdir, built, alone);
-  await buildAlone(esbuild, alone, outdir, built, outcomes);
+  const target: Target = { outdir: join(pack.cacheDir, "bundles"), readRoots: pack.readRoots };
+  await buildShared(esbuild, shared, target, built, alone);
+  await buildAlone(esbuild, alone, target, built, outcomes);
   try {
     for (const one of built) {
       const records = writePack(one, pack);
@@ -109,7 +117,7 @@ const ALONE_NAMESPACE = "tooldock-pack-alone";
 async function buildShared(
   esbuild: Esbuild,
   groups: Member[][],
-  outdir: string,
+  target: Target,
   built: BuiltPack[],
   alone: Member[],
   split = true,
@@ -128,7 +136,7 @@ async function buildShared(
     result = await buildEntries(esbuild, options, SHARED_NAMESPACE, {
       packs: building.map((members) => members.map((member) => member.entry)),
       workingDir,
-      outdir,
+      target,
       record,
     });
   } catch (error) {
@@ -136,7 +144,7 @@ async function buildShared(
     // One group that does not build must not cost the others theirs: each on its own, then
     // its entries one by one.
     if (split && building.length > 1) {
-      for (const members of building) await buildShared(esbuild, [members], outdir, built, alone, false);
+      for (const members of building) await buildShared(esbuild, [members], target, built, alone, false);
     } else {
       alone.push(...building.flat());
     }
@@ -170,10 +178,10 @@ async function buildShared(
       again.push(kept); // built again without the members that cannot share it
       continue;
     }
-    const code = join(outdir, `pack-${at}.mjs`);
+    const code = join(target.outdir, `pack-${at}.mjs`);
     built.push({ members, code: files.get(code) ?? "", map: files.get(`${code}.map`) ?? "", graphs, record });
   }
-  if (again.length > 0) await buildShared(esbuild, again, outdir, built, alone, split);
+  if (again.length > 0) await buildShared(esbuild, again, target, built, alone, split);
 }
 
 /**
@@ -183,7 +191,7 @@ async function buildShared(
 async function buildAlone(
   esbuild: Esbuild,
   members: readonly Member[],
-  outdir: string,
+  target: Target,
   built: BuiltPack[],
   outcomes: GroupOutcome[],
 ): Promise<void> {
@@ -196,14 +204,14 @@ async function buildAlone(
     result = await buildEntries(esbuild, BUILD_OPTIONS, ALONE_NAMESPACE, {
       packs: entries.map((entry) => [entry]),
       workingDir,
-      outdir,
+      target,
       record,
     });
   } catch (error) {
     if (members.length > 1 && isBuildFailure(error)) {
       const half = Math.ceil(members.length / 2);
-      await buildAlone(esbuild, members.slice(0, half), outdir, built, outcomes);
-      await buildAlone(esbuild, members.slice(half), outdir, built, outcomes);
+      await buildAlone(esbuild, members.slice(0, half), target, built, outcomes);
+      await buildAlone(esbuild, members.slice(half), target, built, outcomes);
       return;
     }
     for (const member of members)
@@ -214,7 +222,7 @@ async function buildAlone(
   const graphs = entryGraphs(result.metafile, workingDir, entries);
   for (const [at, member] of members.entries()) {
     const { entry } = member;
-    const path = join(outdir, `pack-${at}.mjs`);
+    const path = join(target.outdir, `pack-${at}.mjs`);
     const code = files.get(path);
     if (code === undefined) {
       outcomes[member.group]?.set(entry, new CompileFailure(`esbuild returned no output for ${entry}`, {}));
@@ -247,7 +255,7 @@ function buildEntries(
   build: {
     packs: ReadonlyArray<readonly string[]>;
     workingDir: string;
-    outdir: string;
+    target: Target;
     record: BundleRecord;
   },
 ): Promise<BuildResult> {
@@ -255,9 +263,12 @@ function buildEntries(
     ...options,
     entryPoints: build.packs.map((_, at) => ({ in: `${namespace}:${at}`, out: `pack-${at}` })),
     absWorkingDir: build.workingDir,
-    outdir: build.outdir,
+    outdir: build.target.outdir,
     outExtension: { ".js": ".mjs" },
-    plugins: [packEntries(namespace, build.packs, build.workingDir), createToolBundlePlugin(build.record)],
+    plugins: [
+      packEntries(namespace, build.packs, build.workingDir),
+      createToolBundlePlugin(build.record, build.target.readRoots),
+    ],
   });
 }
 

@@ -33,11 +33,11 @@ export class BuildStage {
    * `onWarning` receives the compiler's warnings (a fallback, a cache that cannot be used).
    */
   constructor(
-    context: Pick<LoadContext, "compiler" | "cacheDir">,
+    context: Pick<LoadContext, "compiler" | "cacheDir" | "packsDir">,
     found: readonly DiscoveredModule[],
     onWarning: (diagnostic: Diagnostic) => void,
   ) {
-    this.#compiler = createModuleCompiler(context.compiler, context.cacheDir, onWarning);
+    this.#compiler = createModuleCompiler(context.compiler, context.cacheDir, onWarning, context.packsDir);
     this.#ahead = new CompileAhead(this.#compiler, found);
   }
 

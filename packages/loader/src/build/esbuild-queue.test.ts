@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -8,7 +8,7 @@ import { type MemberRecord, readGroupIndex } from "../compile/cache-index.js";
 import { checkMember, checkMemo } from "../compile/current-member.js";
 import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { RACY_WINDOW_MS } from "../compile/input-fingerprint.js";
-import { EsbuildQueue } from "./esbuild-queue.js";
+import { EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 
 let root: string;
 
@@ -125,5 +125,31 @@ describe("EsbuildQueue", () => {
     await utimes(helper, 1_700_000_000, 1_700_000_000);
     expect((await stat(helper)).mtimeMs).toBe(1_700_000_000_000);
     expect(await check()).toBeUndefined();
+  });
+
+  it("read only (a tool host's view of the host's packs): serves what is current, builds and writes nothing", async () => {
+    const cacheDir = join(root, "cache-read-only");
+    const entries = await writeTools("read-only", 3);
+    const host = new EsbuildQueue(cacheDir, countingBatch().batch);
+    const built = await Promise.all(entries.map((entry) => host.compile(entry)));
+    await host.settle();
+
+    const edited = entries[1] as string;
+    await writeFile(edited, (await readFile(edited, "utf8")).replace("name: label", 'name: label + "!"'));
+    const indexes = async () => {
+      const names = (await readdir(join(cacheDir, "index"))).sort();
+      return Promise.all(names.map((name) => readFile(join(cacheDir, "index", name), "utf8")));
+    };
+    const indexBefore = await indexes();
+    const child = countingBatch();
+    const queue = new EsbuildQueue(cacheDir, child.batch, undefined, { readOnly: true });
+    const results = await Promise.allSettled(entries.map((entry) => queue.compile(entry)));
+    await queue.settle();
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((results[0] as PromiseFulfilledResult<{ id: string }>).value.id).toBe(built[0]?.id);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(PackMissing);
+    await expect(queue.alone(entries[0] as string)).rejects.toBeInstanceOf(PackMissing);
+    expect(child.builds).toEqual([]);
+    expect(await indexes()).toEqual(indexBefore);
   });
 });

@@ -41,6 +41,25 @@ export interface EntryGroups {
   groupOf(entry: string): EntryGroup | undefined;
 }
 
+/** How a queue may use its cache folder. */
+export interface QueueOptions {
+  /**
+   * The cache was built by another process (the host, for its tool host): read it, never
+   * write it, never build; an entry it holds no current pack for rejects with {@link PackMissing}.
+   */
+  readOnly?: boolean;
+  /** Folders every input of a build must lie in (see `createToolBundlePlugin`); default: anywhere. */
+  readRoots?: readonly string[];
+}
+
+/** A read-only queue's cache holds no current pack for the entry: compile it some other way. */
+export class PackMissing extends Error {
+  constructor(entry: string) {
+    super(`The prebuilt cache holds no current pack for ${entry}.`);
+    this.name = "PackMissing";
+  }
+}
+
 /** One build asked for: a whole group, or one entry on its own (not indexed). */
 interface Request {
   entries: readonly string[];
@@ -61,6 +80,7 @@ export class EsbuildQueue {
   readonly #cacheDir: string;
   readonly #batch: Pick<EsbuildBatch, "esbuild">;
   readonly #groups: EntryGroups | undefined;
+  readonly #options: QueueOptions;
   readonly #context = esbuildContextHash();
   readonly #memo: CheckMemo = checkMemo();
   readonly #alone = new Map<string, EntryGroup>();
@@ -85,10 +105,16 @@ export class EsbuildQueue {
   #wrote = false;
 
   /** With `groups`, entries are checked, built and indexed by group; without, each on its own. */
-  constructor(cacheDir: string, batch: Pick<EsbuildBatch, "esbuild">, groups?: EntryGroups) {
+  constructor(
+    cacheDir: string,
+    batch: Pick<EsbuildBatch, "esbuild">,
+    groups?: EntryGroups,
+    options: QueueOptions = {},
+  ) {
     this.#cacheDir = cacheDir;
     this.#batch = batch;
     this.#groups = groups;
+    this.#options = options;
   }
 
   /**
@@ -159,6 +185,7 @@ export class EsbuildQueue {
    */
   async settle(): Promise<void> {
     while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
+    if (this.#options.readOnly) return;
     for (const [first, index] of this.#refreshed) {
       try {
         writeGroupIndex(this.#cacheDir, first, index);
@@ -212,6 +239,7 @@ export class EsbuildQueue {
       return this.#members(index.members, true);
     }
     this.#miss();
+    if (this.#options.readOnly) throw new PackMissing(first);
     const { records, members } = this.#built(group.entries, await this.#request(group.entries, urgent));
     try {
       writeGroupIndex(this.#cacheDir, first, { context: this.#context, members: records });
@@ -270,6 +298,7 @@ export class EsbuildQueue {
   }
 
   async #buildAlone(entry: string): Promise<Map<string, CompiledMember | CompileFailure>> {
+    if (this.#options.readOnly) throw new PackMissing(entry);
     return this.#built([entry], await this.#request([entry], true)).members;
   }
 
@@ -382,6 +411,7 @@ export class EsbuildQueue {
           cacheDir: this.#cacheDir,
           context: this.#context,
           tsconfigOf: (entry) => findTsconfig(entry, hash, this.#memo.tsconfigs),
+          readRoots: this.#options.readRoots,
         },
       );
       this.#wrote = true;

@@ -9,7 +9,7 @@ import { reportingImportFailures } from "../compile/import-failure.js";
 import { prepareWithJiti } from "../compile/jiti-compiler.js";
 import type { PreparedModule } from "../compile/prepared-module.js";
 import type { CompilerName } from "../options.js";
-import { EsbuildQueue } from "./esbuild-queue.js";
+import { EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 import { PackPlanner } from "./pack-planner.js";
 
 /** Compiles tool entries for one load batch. */
@@ -48,10 +48,17 @@ export function createModuleCompiler(
   name: CompilerName,
   cacheDir: string,
   onWarning: (diagnostic: Diagnostic) => void,
+  packsDir?: string,
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
   // The planner groups the entries into packs; the queue builds a group's misses as one pack.
-  const queue = new EsbuildQueue(cacheDir, batch, { groupOf: (entry) => packs.groupOf(entry) });
+  // With `packsDir` (a tool host), the packs are the host's, read only: a miss compiles with jiti.
+  const queue = new EsbuildQueue(
+    packsDir ?? cacheDir,
+    batch,
+    { groupOf: (entry) => packs.groupOf(entry) },
+    { readOnly: packsDir !== undefined },
+  );
   const packs: PackPlanner = new PackPlanner((entry) => queue.alone(entry));
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
@@ -90,7 +97,9 @@ export function createModuleCompiler(
           const prepared = reportingImportFailures(packs.evaluator(entry, bundle), entry);
           return reportingMissingExports(prepared, entry, onWarning);
         } catch (error) {
-          if (error instanceof CacheWriteError) {
+          if (error instanceof PackMissing) {
+            // Changed since the host built it (or refused there): jiti reads it as it is now.
+          } else if (error instanceof CacheWriteError) {
             useJiti = true;
             warnOnce(cacheUnwritableWarning(error.cacheDir, error.reason, entry));
           } else if (batch.failedToImport) {

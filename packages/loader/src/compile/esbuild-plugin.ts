@@ -1,7 +1,7 @@
 import { isBuiltin } from "node:module";
 import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Loader, PartialMessage, Plugin } from "esbuild";
+import type { Loader, OnLoadResult, PartialMessage, Plugin } from "esbuild";
 import { COMMONJS_AWAIT_MESSAGE, isCommonJsFile } from "./commonjs-await.js";
 import {
   canonicalHostSpecifier,
@@ -71,7 +71,12 @@ function isInNodeModules(path: string): boolean {
  * Only bare specifiers and relative `import()`s reach `onResolve` (other relative and absolute
  * imports stay inside esbuild), and host modules are imported only when a bundle uses them.
  */
-export function createToolBundlePlugin(record: BundleRecord): Plugin {
+export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonly string[]): Plugin {
+  /** A file outside `readRoots` fails the build (what a tool host's pack may not hold). */
+  const refuse = (path: string): OnLoadResult | undefined =>
+    readRoots === undefined || readRoots.some((root) => path === root || path.startsWith(`${root}${sep}`))
+      ? undefined
+      : { errors: [{ text: outsideReadRootsMessage(path) }] };
   return {
     name: "tooldock",
     setup(build) {
@@ -136,6 +141,8 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
       });
 
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        const refused = refuse(args.path);
+        if (refused !== undefined) return refused;
         if (isInNodeModules(args.path)) return undefined;
         const loader = SOURCE_LOADERS[extname(args.path)];
         if (loader === undefined) return undefined;
@@ -154,8 +161,20 @@ export function createToolBundlePlugin(record: BundleRecord): Plugin {
           record.unpackable.add(args.path);
         return { contents, loader };
       });
+
+      // Every other file esbuild would read itself (JSON, text, a package's own sources).
+      if (readRoots !== undefined)
+        build.onLoad({ filter: /.*/, namespace: "file" }, (args) => refuse(args.path));
     },
   };
+}
+
+/**
+ * Why a tool host's pack may not hold `path`: the host builds the packs its tool host runs,
+ * and a file the tool host may not read must not reach it inside one.
+ */
+export function outsideReadRootsMessage(path: string): string {
+  return `${path} lies outside the folders the tool host may read, so an isolated module cannot import it. Keep the file inside the module's folder, or widen isolation.allowRead.`;
 }
 
 /**

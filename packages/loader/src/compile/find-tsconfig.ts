@@ -32,7 +32,7 @@ export function findTsconfig(
   while (found === undefined) {
     walked.push(directory);
     const candidate = join(directory, "tsconfig.json");
-    if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) {
+    if (isFile(candidate)) {
       found = { path: candidate, hash: hashContent(chainContent(candidate)) };
     } else if (dirname(directory) === directory) {
       found = null;
@@ -43,6 +43,19 @@ export function findTsconfig(
   }
   for (const folder of walked) memo.set(folder, found);
   return found;
+}
+
+/**
+ * Whether `path` is a file. A path Node's permission model keeps from this process (a tool
+ * host walking up past the folders it may read) counts as none, as it does for the code.
+ */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === "ERR_ACCESS_DENIED") return false;
+    throw error;
+  }
 }
 
 /**

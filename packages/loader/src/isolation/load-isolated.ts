@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import { ensurePrivateFolder } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
@@ -12,6 +12,7 @@ import type { LoadContext } from "../options.js";
 import { IsolatedToolHost } from "./isolated-tools.js";
 import { type IsolationContext, moduleReadPaths } from "./isolation-options.js";
 import { ownCodeFolders } from "./own-code-folders.js";
+import { prebuildPacks } from "./prebuild-packs.js";
 import type { ChildMessage, InitMessage } from "./protocol.js";
 import { ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
 
@@ -93,6 +94,17 @@ export async function loadIsolated(
     read.push(cacheDir);
     write.push(cacheDir);
   }
+  // The host compiles the modules into packs the tool host may read but not write (it starts
+  // no esbuild of its own); never where the tool host may write, as the host reads them back.
+  const packsDir = join(context.cacheDir, "tool-host-packs", toolHostCacheKey(context, isolation));
+  const packsPrivate =
+    !write.some((root) => isInside(packsDir, root)) &&
+    (await ensurePrivateFolder(packsDir, context.cacheDir)).ok;
+  // Built while the tool host starts; it reads them once it has its init message.
+  const prebuilt = packsPrivate
+    ? prebuildPacks(context, packsDir, [...read]).catch(() => false)
+    : Promise.resolve(false);
+  if (packsPrivate) read.push(packsDir);
   // Log lines go to the host's logger as they come (nothing to attribute them to).
   const api = context.host.createAPI();
   const log = (message: Extract<ChildMessage, { t: "log" }>) => {
@@ -102,9 +114,10 @@ export async function loadIsolated(
       // The host's logger threw: its own fault, not the load's.
     }
   };
-  const init: InitMessage = {
+  const paths = context.paths.map((path) => expandPath(path, context.cwd));
+  const init: Promise<InitMessage> = prebuilt.then((withPacks) => ({
     t: "init",
-    paths: context.paths.map((path) => expandPath(path, context.cwd)),
+    paths,
     cwd: context.cwd,
     cacheDir,
     factoryTimeoutMs: context.factoryTimeoutMs,
@@ -112,7 +125,8 @@ export async function loadIsolated(
     sourceMaps: context.sourceMaps,
     hasUI: api.hasUI,
     allowExec: isolation.allowExec,
-  };
+    ...(withPacks ? { packsDir } : {}),
+  }));
   // Messages a tool host sends before its tools are known (a factory's pi.events.on, a log
   // line) are handed over once the host side is attached.
   const start = () =>
@@ -189,14 +203,14 @@ export async function loadIsolated(
     const stderr = failure.stderr ?? "";
     return {
       tools: [],
-      diagnostics: [startFailure(init.paths, stop, stderr)],
+      diagnostics: [startFailure(paths, stop, stderr)],
       modules: [],
       changes: { added: [], removed: [], replaced: [] },
       isolated,
     };
   }
   const modules: DiscoveredModule[] = loaded.modules;
-  const registration = new SessionRegistration(context.session, modules, init.paths);
+  const registration = new SessionRegistration(context.session, modules, paths);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
   const accepted: Array<{ tool: ReturnType<IsolatedToolHost["proxy"]>; module: DiscoveredModule }> = [];
   let progressError: { error: unknown } | undefined;
@@ -227,4 +241,13 @@ export async function loadIsolated(
   const registered = registration.finish({ accepted, diagnostics, skipped: new Set() });
   if (progressError !== undefined) throw progressError.error;
   return { tools: registered.tools, diagnostics, modules, changes: registered.changes, isolated };
+}
+
+/** Whether `path` is `root` or inside it (both absolute). */
+function isInside(path: string, root: string): boolean {
+  const resolvedRoot = resolve(root);
+  return (
+    path === resolvedRoot ||
+    path.startsWith(resolvedRoot.endsWith(sep) ? resolvedRoot : `${resolvedRoot}${sep}`)
+  );
 }

@@ -16,6 +16,8 @@ export interface InitMessage {
   hasUI: boolean;
   /** Whether tools may start processes: without it, they may signal no other process either. */
   allowExec: boolean;
+  /** The packs the host built for these modules (read only here; see `prebuildPacks`). */
+  packsDir?: string;
 }
 
 /** The context values a call's `ctx` carries, read by the host when the call starts. */

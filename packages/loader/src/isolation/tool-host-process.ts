@@ -42,7 +42,8 @@ export interface ToolHostSpawn {
   cwd: string;
   env: Record<string, string>;
   permissions: ToolHostPermissions;
-  init: InitMessage;
+  /** Sent once settled (never rejects): the process starts meanwhile, e.g. while the host builds its packs. */
+  init: InitMessage | Promise<InitMessage>;
   /** After a call is stopped, how long the tool host has to show it is still responsive. */
   hangTimeoutMs: number;
 }
@@ -123,7 +124,7 @@ export class ToolHostProcess {
     });
     // Held until it reports its tools: a host awaiting the load keeps its loop running.
     this.#hold();
-    this.send(options.init);
+    void Promise.resolve(options.init).then((init) => this.send(init));
   }
 
   /** Whether the process has stopped (or is being stopped). */

@@ -184,7 +184,9 @@ async function load(init: InitMessage): Promise<void> {
     paths: init.paths,
     cwd: init.cwd,
     host,
-    compiler: "jiti",
+    // The host's packs when it built them; jiti for what they lack (no esbuild starts here).
+    compiler: init.packsDir === undefined ? "jiti" : "esbuild",
+    ...(init.packsDir === undefined ? {} : { packsDir: init.packsDir }),
     cacheDir: init.cacheDir,
     factoryTimeoutMs: init.factoryTimeoutMs,
     builtInToolNames: init.builtInToolNames,
