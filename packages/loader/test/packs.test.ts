@@ -1,5 +1,5 @@
 import { cp, mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCustomTools } from "../src/index.js";
 import { fakeContext, generatedStackFiles, testCacheDir } from "./helpers.js";
@@ -142,6 +142,32 @@ describe("packs: many tools in one file", () => {
     const members = packMembers(pack);
     expect(members.match(/\binit_[\w$]+\(\)/g)).toHaveLength(3);
     expect(await packFiles(cacheDir)).toHaveLength(3);
+  });
+
+  it("evaluates a shared member without a promise, unless it waits at the top level", async () => {
+    const { dir, cacheDir } = await toolFolder("packs-sync");
+    const { diagnostics, call } = await load(dir, cacheDir);
+    expect(diagnostics).toEqual([]);
+    const records = new Map<string, { sync?: boolean; pack: string }>();
+    for (const name of await readdir(join(cacheDir, "index"))) {
+      const index = JSON.parse(await readFile(join(cacheDir, "index", name), "utf8")) as {
+        members: Array<{ entry: string; sync?: boolean; pack: string }>;
+      };
+      for (const member of index.members) records.set(basename(member.entry), member);
+    }
+    // `waits` shares the pack but its init is async: it is evaluated through its import().
+    expect(Object.fromEntries([...records].map(([file, record]) => [file, record.sync === true]))).toEqual({
+      "a-paths.ts": false,
+      "b-waits.ts": false,
+      "c-counts.ts": true,
+      "d-throws.ts": true,
+      "e-package.ts": false,
+    });
+    expect(records.get("b-waits.ts")?.pack).toBe(records.get("c-counts.ts")?.pack);
+    const warm = await load(dir, await warmCopy(cacheDir));
+    expect(warm.diagnostics).toEqual([]);
+    expect(await warm.call("waits")).toBe("waited");
+    expect(await call("waits")).toBe("waited");
   });
 
   it("loads from the pack a later process finds on disk", async () => {

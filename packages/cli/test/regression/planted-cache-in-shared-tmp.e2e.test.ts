@@ -57,7 +57,9 @@ describe.runIf(typeof process.getuid === "function")("tooldock validate with a s
   it("loads in the tool hosts (isolated, the default), which write only in a private folder of their own", async () => {
     await load([]);
     // The loader gives the tool host <cache>/tool-host, created 0700 by this user; nothing of
-    // the shared folder itself is read or written.
+    // the shared folder itself is read or written. No packs are built for the tool host there
+    // (<cache>/tool-host-packs): the CLI reads its packs' index back, and another user could
+    // rename a folder of a shared one and put their own in its place.
     expect(await readdir(cache)).toEqual(["tool-host"]);
     expect((await stat(join(cache, "tool-host"))).mode & 0o777).toBe(0o700);
   });

@@ -4,7 +4,7 @@ import type { DiscoveredModule } from "../discover/types.js";
 import type { EvaluatedModule } from "../evaluate/evaluate-stage.js";
 import { exitDiagnostic } from "../evaluate/load-module.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
-import { runGuardedStep } from "../guards/process-exit-guard.js";
+import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { acceptTools, type NameClaims } from "./accept-tools.js";
 
 /** The output of the accept stage for one module: its accepted tool records and its diagnostics. */
@@ -29,13 +29,14 @@ export interface Acceptance {
  * `abort` or `kill` made there is blocked like one made by its import or factory: the module
  * contributes no tool and one `E_PROCESS_EXIT`, and the names it claimed are released. A
  * returned list whose reads throw (a Proxy) is one `E_INVALID_TOOL` and releases them too.
- * Never rejects.
+ * The checks are synchronous, so the contribution comes back without a promise unless the
+ * module's code made the check wait. Never rejects.
  */
-export async function accept(
+export function accept(
   evaluated: EvaluatedModule,
   acceptance: Acceptance,
   faults: ModuleFaults | undefined,
-): Promise<ModuleContribution> {
+): ModuleContribution | Promise<ModuleContribution> {
   const { module, outcome } = evaluated;
   if (!outcome.ok) return contribution([], [outcome.diagnostic]);
   // The checks are synchronous: their outcome comes back without a promise (see runGuardedStep).
@@ -49,7 +50,17 @@ export async function accept(
     undefined,
     faults,
   );
-  const guarded = checking instanceof Promise ? await checking : checking;
+  return checking instanceof Promise
+    ? checking.then((guarded) => accepted(module, guarded, acceptance))
+    : accepted(module, checking, acceptance);
+}
+
+/** The contribution of a guarded check: its value, or nothing and why when it stopped. */
+function accepted(
+  module: DiscoveredModule,
+  guarded: GuardedOutcome<ModuleContribution>,
+  acceptance: Acceptance,
+): ModuleContribution {
   if (guarded.status === "ok") return guarded.value;
   // Whatever it claimed before it stopped is free again for the modules after it.
   for (const [name, owner] of acceptance.claims) if (owner === module.path) acceptance.claims.delete(name);

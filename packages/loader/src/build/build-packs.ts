@@ -20,8 +20,16 @@ import { readInput } from "../compile/read-input.js";
 
 type Esbuild = typeof import("esbuild");
 
-/** The name of a pack's one export: per member, a function that evaluates it. */
+/** The name of a pack's export that holds, per member, a function that evaluates it (to a promise). */
 export const PACK_EXPORT = "members";
+
+/**
+ * A shared pack's second export: per member, a function that evaluates it at once and returns
+ * its exports (esbuild's `require` of the member), so a warm load evaluates a member without
+ * a promise or a turn of the event loop. Valid only for a member with no top-level `await` in
+ * its modules (its record says `sync`); for another, it would return exports not yet set.
+ */
+export const SYNC_EXPORT = "__tooldockSync";
 
 /** What one group became: per entry, its record (its code is in a pack now) or why it did not build. */
 export type GroupOutcome = Map<string, MemberRecord | CompileFailure>;
@@ -51,6 +59,8 @@ interface Member {
 /** A pack built but not written yet. */
 interface BuiltPack {
   members: Member[];
+  /** Per member, whether its {@link SYNC_EXPORT} function may be used. */
+  sync: boolean[];
   code: string;
   map: string;
   graphs: Map<string, EntryGraph>;
@@ -178,8 +188,10 @@ async function buildShared(
       again.push(kept); // built again without the members that cannot share it
       continue;
     }
-    const code = join(target.outdir, `pack-${at}.mjs`);
-    built.push({ members, code: files.get(code) ?? "", map: files.get(`${code}.map`) ?? "", graphs, record });
+    const path = join(target.outdir, `pack-${at}.mjs`);
+    const code = files.get(path) ?? "";
+    const sync = syncMembers(code, members.length);
+    built.push({ members, sync, code, map: files.get(`${path}.map`) ?? "", graphs, record });
   }
   if (again.length > 0) await buildShared(esbuild, again, target, built, alone, split);
 }
@@ -230,6 +242,7 @@ async function buildAlone(
     }
     built.push({
       members: [member],
+      sync: [false],
       code: code.replace(JSON.stringify(ENTRY_PLACEHOLDER), () => JSON.stringify(entry)),
       map: files.get(`${path}.map`) ?? "",
       graphs,
@@ -272,7 +285,10 @@ function buildEntries(
   });
 }
 
-/** The virtual entry of each pack: `export const members = [() => import("<entry>"), …]`. */
+/**
+ * The virtual entry of each pack: `export const members = [() => import("<entry>"), …]`, and
+ * for a shared pack also `export const __tooldockSync = [() => require("<entry>"), …]`.
+ */
 function packEntries(namespace: string, packs: ReadonlyArray<readonly string[]>, resolveDir: string): Plugin {
   return {
     name: namespace,
@@ -282,11 +298,15 @@ function packEntries(namespace: string, packs: ReadonlyArray<readonly string[]>,
         namespace,
       }));
       build.onLoad({ filter: /.*/, namespace }, (args) => {
-        const members = (packs[Number(args.path)] ?? []).map(
-          (entry) => `  () => import(${JSON.stringify(entry)}),`,
-        );
+        const entries = packs[Number(args.path)] ?? [];
+        const members = entries.map((entry) => `  () => import(${JSON.stringify(entry)}),`);
+        let contents = `export const ${PACK_EXPORT} = [\n${members.join("\n")}\n];\n`;
+        if (namespace === SHARED_NAMESPACE) {
+          const now = entries.map((entry) => `  () => require(${JSON.stringify(entry)}),`);
+          contents += `export const ${SYNC_EXPORT} = [\n${now.join("\n")}\n];\n`;
+        }
         return {
-          contents: `export const ${PACK_EXPORT} = [\n${members.join("\n")}\n];\n`,
+          contents,
           resolveDir,
           loader: "js",
         };
@@ -324,6 +344,7 @@ function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
       key,
       pack: "",
       index,
+      ...(built.sync[index] === true ? { sync: true } : {}),
       tsconfig,
       inputs,
       stats,
@@ -344,4 +365,29 @@ function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
 /** A host module that reports the names it lacks when evaluated: one per member, never shared. */
 function isReportingHostModule(specifier: string): boolean {
   return specifier.includes("?");
+}
+
+/**
+ * Per member of a shared pack, whether its {@link SYNC_EXPORT} function evaluates it whole:
+ * esbuild wrote it as `() => (init_<name>(), __toCommonJS(<exports>))` and `init_<name>` is not
+ * `async` (esbuild makes a module's init async when it or a module it imports has a top-level
+ * `await`). Read from esbuild's own output; anything it does not recognise is not sync, so the
+ * member is evaluated through its `import()` as before.
+ */
+export function syncMembers(code: string, count: number): boolean[] {
+  const sync: boolean[] = new Array(count).fill(false);
+  // The virtual entry is the last module of the pack: its declaration is the last one.
+  const start = code.lastIndexOf(`var ${SYNC_EXPORT} = [`);
+  const end = code.indexOf("];", start);
+  if (start === -1 || end === -1) return sync;
+  const list = code.slice(start + `var ${SYNC_EXPORT} = [`.length, end);
+  const elements = list.split(/,(?=\s*\(\) =>)/).map((element) => element.trim());
+  if (elements.length !== count) return sync;
+  for (const [index, element] of elements.entries()) {
+    const name = /^\(\) => \(init_([\w$]+)\(\), __toCommonJS\([\w$]+\)\)$/.exec(element)?.[1];
+    if (name === undefined) continue;
+    const init = new RegExp(`var init_${name.replace(/\$/g, "\\$")} = __esm\\(\\{\\s*(async )?"`).exec(code);
+    sync[index] = init !== null && init[1] === undefined;
+  }
+  return sync;
 }

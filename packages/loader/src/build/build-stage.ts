@@ -13,6 +13,8 @@ import { createModuleCompiler, type ModuleCompiler } from "./module-compiler.js"
 export interface BuildUnit {
   module: DiscoveredModule;
   prepared: Promise<PreparedModule>;
+  /** The same, when it had settled by the time the unit was taken: evaluated without waiting. */
+  ready?: PreparedModule | undefined;
 }
 
 /**
@@ -53,9 +55,9 @@ export class BuildStage {
 
   /** The unit of the next module, `module` (taken in discovery order). */
   unit(module: DiscoveredModule): BuildUnit {
-    const prepared = this.#ahead.take(this.#next);
+    const { prepared, ready } = this.#ahead.take(this.#next);
     this.#next += 1;
-    return { module, prepared };
+    return { module, prepared, ready };
   }
 
   /** Ends the stage: waits for compilations still running and stops esbuild's service. */

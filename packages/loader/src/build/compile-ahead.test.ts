@@ -25,12 +25,18 @@ describe("CompileAhead", () => {
   it("compiles a bounded window ahead, in order, each module once", async () => {
     const compiler = recordingCompiler();
     const queue = new CompileAhead(compiler, modules);
-    const first = await queue.take(0);
+    const taken = queue.take(0);
+    expect(taken.ready).toBeUndefined(); // nothing had compiled when it was taken
+    const first = await taken.prepared;
     expect(await first.evaluate()).toBe("/t/0.ts");
     expect(compiler.started).toEqual(modules.slice(0, COMPILE_AHEAD + 1).map((module) => module.path));
-    await queue.take(1);
+    // Module 1 compiled while module 0 was awaited: it comes ready, no promise to wait for.
+    const second = queue.take(1);
+    expect(await second.ready?.evaluate()).toBe("/t/1.ts");
     expect(compiler.started).toHaveLength(COMPILE_AHEAD + 2);
-    await expect(queue.take(2)).rejects.toThrow("does not compile");
+    const third = queue.take(2);
+    expect(third.ready).toBeUndefined();
+    await expect(third.prepared).rejects.toThrow("does not compile");
     await queue.settle();
     expect(new Set(compiler.started).size).toBe(compiler.started.length);
   });

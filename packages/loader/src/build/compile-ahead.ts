@@ -14,26 +14,34 @@ export class CompileAhead {
   readonly #compiler: ModuleCompiler;
   readonly #modules: readonly DiscoveredModule[];
   readonly #prepared = new Map<number, Promise<PreparedModule>>();
+  /** Compilations that have succeeded, by index, until taken. */
+  readonly #ready = new Map<number, PreparedModule>();
 
   constructor(compiler: ModuleCompiler, modules: readonly DiscoveredModule[]) {
     this.#compiler = compiler;
     this.#modules = modules;
   }
 
-  /** The compiled module at `index` (rejects with the compile error); schedules the next ones. */
-  take(index: number): Promise<PreparedModule> {
+  /**
+   * The compiled module at `index` (rejects with the compile error), and the module itself
+   * when it compiled already (`ready`: no promise to wait for); schedules the next ones.
+   */
+  take(index: number): { prepared: Promise<PreparedModule>; ready: PreparedModule | undefined } {
     for (let ahead = index; ahead <= index + COMPILE_AHEAD && ahead < this.#modules.length; ahead += 1) {
       this.#schedule(ahead);
     }
     const prepared = this.#prepared.get(index) as Promise<PreparedModule>;
+    const ready = this.#ready.get(index);
     this.#prepared.delete(index);
-    return prepared;
+    this.#ready.delete(index);
+    return { prepared, ready };
   }
 
   /** Waits for compilations still running (their results are not needed), so none outlives the batch. */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.#prepared.values()]);
     this.#prepared.clear();
+    this.#ready.clear();
   }
 
   #schedule(index: number): void {
@@ -42,7 +50,9 @@ export class CompileAhead {
     if (module === undefined) return;
     const prepared = this.#compiler.prepare(module.resolvedPath);
     // Observed later by take(); avoids an unhandled rejection meanwhile.
-    prepared.then(noop, noop);
+    prepared.then((value) => {
+      if (this.#prepared.get(index) === prepared) this.#ready.set(index, value);
+    }, noop);
     this.#prepared.set(index, prepared);
   }
 }

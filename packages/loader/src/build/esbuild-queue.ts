@@ -21,8 +21,11 @@ import { sweepOldPacks } from "./sweep-old-packs.js";
 export interface CompiledMember {
   /** Identifies the member's code in this cache (a new key is new code). */
   id: string;
-  /** The pack's id and path, the member's place in it, and the ids of all its members in order. */
-  pack: { id: string; path: string; index: number; members: string[] };
+  /**
+   * The pack's id and path, the member's place in it, the ids of all its members in order, and
+   * whether the pack's synchronous function evaluates it (see `SYNC_EXPORT`).
+   */
+  pack: { id: string; path: string; index: number; members: string[]; sync: boolean };
   /** True when it came from the cache without running esbuild. */
   fromCache: boolean;
 }
@@ -339,6 +342,7 @@ export class EsbuildQueue {
           path: packPath(this.#cacheDir, record.pack),
           index: record.index,
           members: ids.get(record.pack) ?? [],
+          sync: record.sync === true,
         },
         fromCache,
       });

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Evaluate, type PreparedModule, preparedModule } from "../compile/prepared-module.js";
-import { PACK_EXPORT } from "./build-packs.js";
+import { PACK_EXPORT, SYNC_EXPORT } from "./build-packs.js";
 import type { CompiledMember, EntryGroup, EntryGroups } from "./esbuild-queue.js";
 
 /** Most entries one pack holds. */
@@ -113,7 +113,7 @@ export class PackPlanner implements EntryGroups {
         throw new Error(`The pack ${alone.pack.path} has no member ${alone.pack.index}.`);
       return (run as Evaluate)();
     };
-    const { path, index, members } = member.pack;
+    const { path, index, members, sync } = member.pack;
     let pack = loadedPacks.get(path);
     if (pack === undefined) {
       const reloaded = members.some(
@@ -124,23 +124,31 @@ export class PackPlanner implements EntryGroups {
       loadedPacks.set(path, pack);
     }
     const loaded = pack;
-    return preparedModule(() => this.#evaluateOnce(member.id, () => loaded.evaluate(index, importAlone)));
+    return preparedModule(() =>
+      this.#evaluateOnce(member.id, () => loaded.evaluate(index, sync, importAlone)),
+    );
   }
 
   /** {@link evaluateOnce}, remembering the members this batch evaluated first. */
-  #evaluateOnce(id: string, evaluate: Evaluate): Promise<unknown> {
+  #evaluateOnce(id: string, evaluate: Evaluate): unknown {
     if (!evaluations.has(id)) this.#evaluatedHere.add(id);
     return evaluateOnce(id, evaluate);
   }
 }
 
+/** A member's evaluation: its exports or what it threw, or a promise of them while it runs. */
+type Evaluation =
+  | { ok: true; value: unknown }
+  | { ok: false; error: unknown }
+  | { running: Promise<unknown> };
+
 /**
  * Every member evaluated in this process, by its id (its cache and key), from its group's pack
- * or from a pack of its own: like an ES module, a
- * member is evaluated once per process (a rejection is kept too, as Node keeps a module whose
- * evaluation threw), and a load that finds it here reuses its exports.
+ * or from a pack of its own: like an ES module, a member is evaluated once per process (what
+ * it threw is kept too, as Node keeps a module whose evaluation threw), and a load that finds
+ * it here reuses its exports.
  */
-const evaluations = new Map<string, Promise<unknown>>();
+const evaluations = new Map<string, Evaluation>();
 
 /**
  * The packs this process imports, by path: once one is in use, its other members come from it
@@ -148,20 +156,55 @@ const evaluations = new Map<string, Promise<unknown>>();
  */
 const loadedPacks = new Map<string, LoadedPack>();
 
-function evaluateOnce(id: string, evaluate: Evaluate): Promise<unknown> {
-  let evaluation = evaluations.get(id);
-  if (evaluation === undefined) {
-    evaluation = evaluate();
-    evaluations.set(id, evaluation);
+/**
+ * Evaluates the member once: its exports (or a throw) at once when it evaluates without a
+ * promise (a member of an imported pack, see `SYNC_EXPORT`), else a promise of them.
+ */
+function evaluateOnce(id: string, evaluate: Evaluate): unknown {
+  const known = evaluations.get(id);
+  if (known !== undefined) {
+    if ("running" in known) return known.running;
+    if (known.ok) return known.value;
+    throw known.error;
   }
-  return evaluation;
+  let result: unknown;
+  try {
+    result = evaluate();
+  } catch (error) {
+    evaluations.set(id, { ok: false, error });
+    throw error;
+  }
+  if (!(result instanceof Promise)) {
+    evaluations.set(id, { ok: true, value: result });
+    return result;
+  }
+  const running = result.then(
+    (value: unknown) => {
+      evaluations.set(id, { ok: true, value });
+      return value;
+    },
+    (error: unknown) => {
+      evaluations.set(id, { ok: false, error });
+      throw error;
+    },
+  );
+  evaluations.set(id, { running });
+  return running;
+}
+
+/** What a pack exports: per member, its `import()` and, for a shared pack, its synchronous evaluation. */
+interface PackFunctions {
+  members: readonly unknown[];
+  now: readonly unknown[] | undefined;
 }
 
 /** A pack on disk, imported the first time one of its members is evaluated. */
 class LoadedPack {
   readonly #path: string;
-  /** The pack's member functions, once imported (`undefined`: it could not be imported). */
-  #functions: Promise<readonly unknown[] | undefined> | undefined;
+  /** The pack's functions, once imported (`undefined`: it could not be imported). */
+  #functions: Promise<PackFunctions | undefined> | undefined;
+  /** The same, once settled: later members are evaluated without waiting. */
+  #settled: { functions: PackFunctions | undefined } | undefined;
   readonly #onFailure: () => void;
 
   /** `onFailure` is called when the pack cannot be imported (its members are then imported alone). */
@@ -170,16 +213,23 @@ class LoadedPack {
     this.#onFailure = onFailure;
   }
 
-  /** Runs member `index` (its top-level code, then its exports); `alone` when the pack has no function for it. */
-  async evaluate(index: number, alone: Evaluate): Promise<unknown> {
-    this.#functions ??= this.#import();
-    const run = (await this.#functions)?.[index];
-    return typeof run === "function" ? (run as Evaluate)() : alone();
+  /**
+   * Runs member `index` (its top-level code, then its exports): at once when the pack is
+   * imported and the member is `sync`, else through a promise; `alone` when the pack has no
+   * function for it.
+   */
+  evaluate(index: number, sync: boolean, alone: Evaluate): unknown {
+    if (this.#settled !== undefined) return run(this.#settled.functions, index, sync, alone);
+    this.#functions ??= this.#import().then((functions) => {
+      this.#settled = { functions };
+      return functions;
+    });
+    return this.#functions.then((functions) => run(functions, index, sync, alone));
   }
 
-  async #import(): Promise<readonly unknown[] | undefined> {
+  async #import(): Promise<PackFunctions | undefined> {
     try {
-      return await importMembers(this.#path);
+      return await importPack(this.#path);
     } catch {
       // Damaged or removed: import each member on its own, and let the next load write it anew.
       this.#onFailure();
@@ -193,11 +243,26 @@ class LoadedPack {
   }
 }
 
+/** Runs member `index` of an imported pack: its synchronous function when it has a valid one. */
+function run(functions: PackFunctions | undefined, index: number, sync: boolean, alone: Evaluate): unknown {
+  const now = sync ? functions?.now?.[index] : undefined;
+  if (typeof now === "function") return (now as Evaluate)();
+  const later = functions?.members[index];
+  return typeof later === "function" ? (later as Evaluate)() : alone();
+}
+
+/** The functions a pack exports (`undefined` when it exports none); throws when it cannot be imported. */
+async function importPack(path: string): Promise<PackFunctions | undefined> {
+  const namespace = (await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>;
+  const members = namespace[PACK_EXPORT];
+  if (!Array.isArray(members)) return undefined;
+  const now = namespace[SYNC_EXPORT];
+  return { members, now: Array.isArray(now) ? now : undefined };
+}
+
 /** The member functions a pack exports (`undefined` when it exports none); throws when it cannot be imported. */
 async function importMembers(path: string): Promise<readonly unknown[] | undefined> {
-  const namespace = (await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>;
-  const functions = namespace[PACK_EXPORT];
-  return Array.isArray(functions) ? functions : undefined;
+  return (await importPack(path))?.members;
 }
 
 /**

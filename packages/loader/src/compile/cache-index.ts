@@ -7,8 +7,9 @@ import { hash } from "./hash.js";
 /**
  * Bump when the pack layout or the index format changes, so nothing written before is reused.
  * 3: one kind of unit (packs of one or more members) and one index per group of entries.
+ * 4: a shared pack also exports each member's synchronous evaluation (see `SYNC_EXPORT`).
  */
-export const CACHE_FORMAT_VERSION = 3;
+export const CACHE_FORMAT_VERSION = 4;
 
 /** What one member of a pack was built from: enough to prove its code is still current. */
 export interface MemberRecord {
@@ -18,6 +19,11 @@ export interface MemberRecord {
   /** The pack that holds its code (`<cacheDir>/bundles/pack-<id>.mjs`) and its place in it. */
   pack: string;
   index: number;
+  /**
+   * True when the pack's `SYNC_EXPORT` function evaluates this member without a promise (its
+   * modules have no top-level `await`); absent: only its `members` function does.
+   */
+  sync?: boolean;
   tsconfig: TsconfigSnapshot | null;
   /** Absolute path → content hash of every source file bundled for this member. */
   inputs: Record<string, string>;

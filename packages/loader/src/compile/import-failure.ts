@@ -121,21 +121,21 @@ function malformedJson(error: unknown): CompileFailure | undefined {
 
 /**
  * Wraps a compiled module so that a fault of its import graph found while it is evaluated
- * (see {@link importFailure}) rejects as a {@link CompileFailure}, as the module's own
- * throws do not.
+ * (see {@link importFailure}) throws or rejects as a {@link CompileFailure}, as the module's
+ * own throws do not.
  */
 export function reportingImportFailures(prepared: PreparedModule, entry: string): PreparedModule {
   const rethrow = (error: unknown): never => {
     throw importFailure(error, entry) ?? error;
   };
-  const evaluate = (): Promise<unknown> => {
-    let evaluation: Promise<unknown>;
+  const evaluate = (): unknown => {
+    let evaluation: unknown;
     try {
       evaluation = prepared.evaluate();
     } catch (error) {
       return rethrow(error);
     }
-    return evaluation.catch(rethrow);
+    return evaluation instanceof Promise ? evaluation.catch(rethrow) : evaluation;
   };
   return { evaluate };
 }

@@ -1,5 +1,8 @@
-/** Evaluates one compiled entry and resolves to its module namespace (or what stands for it). */
-export type Evaluate = () => Promise<unknown>;
+/**
+ * Evaluates one compiled entry: its module namespace (or what stands for it), returned at once
+ * when nothing in it waits (a member of an imported pack), else a promise of it.
+ */
+export type Evaluate = () => unknown;
 
 /** A compiled entry, ready to evaluate. */
 export interface PreparedModule {

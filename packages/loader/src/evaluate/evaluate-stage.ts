@@ -1,7 +1,7 @@
 import type { BuildUnit } from "../build/build-stage.js";
 import { createDiagnostic } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { runGuarded } from "../guards/process-exit-guard.js";
+import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { exitDiagnostic, type LoadModuleStep, loadModule, type ModuleOutcome } from "./load-module.js";
 
 /** What the evaluate stage needs besides the unit: the `pi` API, the deadline, the guards' records. */
@@ -22,22 +22,29 @@ export interface EvaluatedModule {
  * runs its factory ({@link loadModule}: each under the `process.exit` guard and the deadline),
  * all inside one guarded step of the module with no deadline of its own, since reading its
  * exports runs its code too (a getter of `default`, a `message` getter of what it threw): a
- * `process.exit` there is blocked like one made by the import or the factory. Never rejects.
+ * `process.exit` there is blocked like one made by the import or the factory. The result comes
+ * back at once when nothing waited (see `loadModule`), else as a promise; never rejects.
  */
-export async function evaluate(unit: BuildUnit, step: EvaluateStep): Promise<EvaluatedModule> {
+export function evaluate(unit: BuildUnit, step: EvaluateStep): EvaluatedModule | Promise<EvaluatedModule> {
   const { module } = unit;
-  const guarded = await runGuarded(
-    () => loadModule(module, { ...step, compiled: unit.prepared }),
+  const guarded = runGuardedStep(
+    () => loadModule(module, { ...step, compiled: unit.prepared, ready: unit.ready }),
     undefined,
     step.faults,
   );
+  return guarded instanceof Promise
+    ? guarded.then((outcome) => finish(module, outcome))
+    : finish(module, guarded);
+}
+
+function finish(module: DiscoveredModule, guarded: GuardedOutcome<ModuleOutcome>): EvaluatedModule {
   if (guarded.status === "ok") return evaluated(module, guarded.value);
   if (guarded.status === "exit")
     return evaluated(module, {
       ok: false,
       diagnostic: exitDiagnostic(module, guarded.call, "while Tooldock read what it exported"),
     });
-  // Not reached: loadModule never rejects.
+  // Not reached: loadModule never throws or rejects.
   return evaluated(module, {
     ok: false,
     diagnostic: createDiagnostic("E_IMPORT", {

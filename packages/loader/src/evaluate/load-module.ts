@@ -4,7 +4,7 @@ import type { Evaluate, PreparedModule } from "../compile/prepared-module.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
-import { runGuardedStep } from "../guards/process-exit-guard.js";
+import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
@@ -22,6 +22,8 @@ export type ModuleOutcome =
 export interface LoadModuleStep {
   /** The module's compilation, started earlier (see `CompileAhead`). */
   compiled: Promise<PreparedModule>;
+  /** The same, when it had settled already: the module then loads without waiting for it. */
+  ready?: PreparedModule | undefined;
   api: CustomToolAPI;
   factoryTimeoutMs: number;
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
@@ -32,115 +34,156 @@ export interface LoadModuleStep {
  * Imports the compiled module and runs its factory, each fault becoming one diagnostic:
  * `E_COMPILE`, `E_IMPORT`, `E_PROCESS_EXIT`, `E_NO_FACTORY`, `E_FACTORY_THROW`,
  * `E_FACTORY_TIMEOUT`. The import and the factory run with the process-ending methods guarded
- * (see `runGuarded`). Never rejects: should the loader's own work on the module throw, the
- * module gets an `E_IMPORT`.
+ * (see `runGuardedStep`). The outcome comes back at once when nothing waits (a compiled module
+ * from an imported pack and a synchronous factory: no promise, no turn of the event loop),
+ * else as a promise. Never throws or rejects: should the loader's own work on the module
+ * throw, the module gets an `E_IMPORT`.
  */
-export async function loadModule(module: DiscoveredModule, step: LoadModuleStep): Promise<ModuleOutcome> {
-  // One async function for every step (no inner one to await): each promise counts while the
-  // guards' async context runs promise hooks.
+export function loadModule(
+  module: DiscoveredModule,
+  step: LoadModuleStep,
+): ModuleOutcome | Promise<ModuleOutcome> {
+  const internal = (error: unknown) => internalFailure(module, error);
   try {
-    const { path, resolvedPath } = module;
-
-    let evaluate: Evaluate;
-    try {
-      evaluate = (await step.compiled).evaluate;
-    } catch (error) {
-      return fail(unreadableDiagnostic(module, error) ?? compileDiagnostic(module, error));
-    }
-
-    // The import runs under the same deadline: top-level await that never settles is a fault too.
-    const importing = runGuardedStep(evaluate, step.factoryTimeoutMs, step.faults);
-    const imported = importing instanceof Promise ? await importing : importing;
-    if (imported.status === "exit")
-      return fail(exitDiagnostic(module, imported.call, "while it was imported"));
-    if (imported.status === "timeout") {
-      return fail(
-        createDiagnostic("E_IMPORT", {
-          message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
-          path,
-          resolvedPath,
-          hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
-        }),
-      );
-    }
-    if (imported.status === "throw") {
-      const unreadable = unreadableDiagnostic(module, imported.error);
-      if (unreadable !== undefined) return fail(unreadable);
-      if (isCompileFailure(imported.error)) return fail(compileDiagnostic(module, imported.error));
-      return fail(
-        createDiagnostic("E_IMPORT", {
-          message: `Importing ${path} threw: ${describeError(imported.error)}`,
-          path,
-          resolvedPath,
-          hint: "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
-        }),
-      );
-    }
-
-    let factory: ReturnType<typeof resolveFactory>;
-    let readError: { error: unknown } | undefined;
-    try {
-      factory = resolveFactory(imported.value);
-    } catch (error) {
-      readError = { error };
-    }
-    if (factory === undefined) {
-      let exported: string;
-      try {
-        if (readError !== undefined) throw readError.error;
-        exported = describeExports(imported.value);
-      } catch (error) {
-        exported = `reading its exports threw (${describeError(error)})`;
-      }
-      return fail(
-        createDiagnostic("E_NO_FACTORY", {
-          message: `${path} exports no tool factory: ${exported}.`,
-          path,
-          resolvedPath,
-          hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
-        }),
-      );
-    }
-
-    // A synchronous factory (the common case) settles without a promise of its own.
-    const producing = runGuardedStep(() => factory(step.api), step.factoryTimeoutMs, step.faults);
-    const produced = producing instanceof Promise ? await producing : producing;
-    if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
-    if (produced.status === "timeout") {
-      return fail(
-        createDiagnostic("E_FACTORY_TIMEOUT", {
-          message: `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
-          path,
-          resolvedPath,
-          hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
-        }),
-      );
-    }
-    if (produced.status === "throw") {
-      return fail(
-        createDiagnostic("E_FACTORY_THROW", {
-          message: `The factory of ${path} threw: ${describeError(produced.error)}`,
-          path,
-          resolvedPath,
-          hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
-        }),
-      );
-    }
-    const value = produced.value;
-    // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry.
-    if (value === undefined || value === null)
-      return { ok: true, entries: [], returnedNothing: value === null ? "null" : "undefined" };
-    return { ok: true, entries: Array.isArray(value) ? value : [value] };
+    if (step.ready !== undefined) return settle(importModule(module, step.ready.evaluate, step), internal);
+    return step.compiled
+      .then(
+        (prepared) => settle(importModule(module, prepared.evaluate, step), internal),
+        (error: unknown) => fail(unreadableDiagnostic(module, error) ?? compileDiagnostic(module, error)),
+      )
+      .catch(internal);
   } catch (error) {
+    return internal(error);
+  }
+}
+
+/** `outcome`, with what its promise rejects with (a fault of the loader's own) as `onError`'s outcome. */
+function settle(
+  outcome: ModuleOutcome | Promise<ModuleOutcome>,
+  onError: (error: unknown) => ModuleOutcome,
+): ModuleOutcome | Promise<ModuleOutcome> {
+  return outcome instanceof Promise ? outcome.catch(onError) : outcome;
+}
+
+/** The import step, then the factory step. */
+function importModule(
+  module: DiscoveredModule,
+  evaluate: Evaluate,
+  step: LoadModuleStep,
+): ModuleOutcome | Promise<ModuleOutcome> {
+  // The import runs under the same deadline: top-level await that never settles is a fault too.
+  const importing = runGuardedStep(evaluate, step.factoryTimeoutMs, step.faults);
+  return importing instanceof Promise
+    ? importing.then((imported) => runFactory(module, imported, step))
+    : runFactory(module, importing, step);
+}
+
+/** What the import gave, then the factory step. */
+function runFactory(
+  module: DiscoveredModule,
+  imported: GuardedOutcome<unknown>,
+  step: LoadModuleStep,
+): ModuleOutcome | Promise<ModuleOutcome> {
+  const { path, resolvedPath } = module;
+  if (imported.status === "exit") return fail(exitDiagnostic(module, imported.call, "while it was imported"));
+  if (imported.status === "timeout") {
     return fail(
       createDiagnostic("E_IMPORT", {
-        message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
-        path: module.path,
-        resolvedPath: module.resolvedPath,
-        hint: "Please report this as a Tooldock bug.",
+        message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
+        path,
+        resolvedPath,
+        hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
       }),
     );
   }
+  if (imported.status === "throw") {
+    const unreadable = unreadableDiagnostic(module, imported.error);
+    if (unreadable !== undefined) return fail(unreadable);
+    if (isCompileFailure(imported.error)) return fail(compileDiagnostic(module, imported.error));
+    return fail(
+      createDiagnostic("E_IMPORT", {
+        message: `Importing ${path} threw: ${describeError(imported.error)}`,
+        path,
+        resolvedPath,
+        hint: "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
+      }),
+    );
+  }
+
+  let factory: ReturnType<typeof resolveFactory>;
+  let readError: { error: unknown } | undefined;
+  try {
+    factory = resolveFactory(imported.value);
+  } catch (error) {
+    readError = { error };
+  }
+  if (factory === undefined) {
+    let exported: string;
+    try {
+      if (readError !== undefined) throw readError.error;
+      exported = describeExports(imported.value);
+    } catch (error) {
+      exported = `reading its exports threw (${describeError(error)})`;
+    }
+    return fail(
+      createDiagnostic("E_NO_FACTORY", {
+        message: `${path} exports no tool factory: ${exported}.`,
+        path,
+        resolvedPath,
+        hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
+      }),
+    );
+  }
+
+  // A synchronous factory (the common case) settles without a promise of its own.
+  const found = factory;
+  const producing = runGuardedStep(() => found(step.api), step.factoryTimeoutMs, step.faults);
+  return producing instanceof Promise
+    ? producing.then((produced) => factoryOutcome(module, produced))
+    : factoryOutcome(module, producing);
+}
+
+/** What the factory gave, as the module's outcome. */
+function factoryOutcome(module: DiscoveredModule, produced: GuardedOutcome<unknown>): ModuleOutcome {
+  const { path, resolvedPath } = module;
+  if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
+  if (produced.status === "timeout") {
+    return fail(
+      createDiagnostic("E_FACTORY_TIMEOUT", {
+        message: `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
+        path,
+        resolvedPath,
+        hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
+      }),
+    );
+  }
+  if (produced.status === "throw") {
+    return fail(
+      createDiagnostic("E_FACTORY_THROW", {
+        message: `The factory of ${path} threw: ${describeError(produced.error)}`,
+        path,
+        resolvedPath,
+        hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
+      }),
+    );
+  }
+  const value = produced.value;
+  // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry.
+  if (value === undefined || value === null)
+    return { ok: true, entries: [], returnedNothing: value === null ? "null" : "undefined" };
+  return { ok: true, entries: Array.isArray(value) ? value : [value] };
+}
+
+/** `E_IMPORT` for a fault of the loader's own work on the module. */
+function internalFailure(module: DiscoveredModule, error: unknown): ModuleOutcome {
+  return fail(
+    createDiagnostic("E_IMPORT", {
+      message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
+      path: module.path,
+      resolvedPath: module.resolvedPath,
+      hint: "Please report this as a Tooldock bug.",
+    }),
+  );
 }
 
 function fail(diagnostic: Diagnostic): ModuleOutcome {

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join, resolve, sep } from "node:path";
 import { promisify } from "node:util";
-import { ensurePrivateFolder } from "@tooldock/runtime";
+import { checkPrivateFolderSync, ensurePrivateFolder } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { SessionRegistration } from "../accept/register-into-session.js";
 import { expandPath } from "../discover/expand-path.js";
@@ -97,8 +97,10 @@ export async function loadIsolated(
   // The host compiles the modules into packs the tool host may read but not write (it starts
   // no esbuild of its own); never where the tool host may write, as the host reads them back.
   const packsDir = join(context.cacheDir, "tool-host-packs", toolHostCacheKey(context, isolation));
+  // In a cache folder others can write (or rename in), the host reads nothing back: no packs.
   const packsPrivate =
     !write.some((root) => isInside(packsDir, root)) &&
+    checkPrivateFolderSync(context.cacheDir, context.cacheDir).ok &&
     (await ensurePrivateFolder(packsDir, context.cacheDir)).ok;
   // Built while the tool host starts; it reads them once it has its init message.
   const prebuilt = packsPrivate

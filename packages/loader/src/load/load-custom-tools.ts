@@ -86,12 +86,11 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       const before = diagnostics.length;
       const faults = guard.faultsOf(module.resolvedPath);
       const unit = build.unit(module);
-      const evaluated = await evaluate(unit, {
-        api,
-        factoryTimeoutMs: context.factoryTimeoutMs,
-        faults,
-      });
-      const contributed = await accept(evaluated, acceptance, faults);
+      // A module from an imported pack with a synchronous factory loads without a promise.
+      const evaluating = evaluate(unit, { api, factoryTimeoutMs: context.factoryTimeoutMs, faults });
+      const evaluated = evaluating instanceof Promise ? await evaluating : evaluating;
+      const accepting = accept(evaluated, acceptance, faults);
+      const contributed = accepting instanceof Promise ? await accepting : accepting;
       diagnostics.push(...contributed.diagnostics);
       for (const tool of contributed.tools) accepted.push({ tool, module });
       const listeners = checkListeners();

@@ -58,7 +58,7 @@ export function reportingMissingExports(
   onWarning: (diagnostic: Diagnostic) => void,
   known: readonly MissingImport[] = [],
 ): PreparedModule {
-  const evaluate = (): Promise<unknown> => {
+  const evaluate = (): unknown => {
     const found: MissingImport[] = [];
     const seen = new Set<string>();
     const holder = reporter();
@@ -80,12 +80,16 @@ export function reportingMissingExports(
       }
       for (const name of names) onWarning(missingExportWarning(entry, name));
     };
-    let evaluation: Promise<unknown>;
+    let evaluation: unknown;
     try {
       evaluation = prepared.evaluate();
     } catch (error) {
       finish(undefined);
       throw error;
+    }
+    if (!(evaluation instanceof Promise)) {
+      finish(evaluation);
+      return evaluation;
     }
     return evaluation.then(
       (namespace: unknown) => {
