@@ -368,26 +368,37 @@ function isReportingHostModule(specifier: string): boolean {
 }
 
 /**
- * Per member of a shared pack, whether its {@link SYNC_EXPORT} function evaluates it whole:
- * esbuild wrote it as `() => (init_<name>(), __toCommonJS(<exports>))` and `init_<name>` is not
- * `async` (esbuild makes a module's init async when it or a module it imports has a top-level
- * `await`). Read from esbuild's own output; anything it does not recognise is not sync, so the
- * member is evaluated through its `import()` as before.
+ * Per member of a shared pack, whether its {@link SYNC_EXPORT} function evaluates it whole.
+ * Read from esbuild's own decision, in the pack's virtual entry (the last module of the output,
+ * nothing after it but the exports: legal comments stay inline): it writes a member's
+ * `import()` as `Promise.resolve().then(() => (init_x(), x_exports))` when the member's init
+ * is synchronous, and as `init_x().then(…)` when it is `async` (the member, or a module it
+ * imports, waits at the top level). A member is sync when its `import()` has the first form
+ * and its {@link SYNC_EXPORT} function is `() => (init_x(), __toCommonJS(…))` with the same
+ * init. Anything else is not sync, and the member is evaluated through its `import()`.
  */
 export function syncMembers(code: string, count: number): boolean[] {
   const sync: boolean[] = new Array(count).fill(false);
-  // The virtual entry is the last module of the pack: its declaration is the last one.
-  const start = code.lastIndexOf(`var ${SYNC_EXPORT} = [`);
-  const end = code.indexOf("];", start);
-  if (start === -1 || end === -1) return sync;
-  const list = code.slice(start + `var ${SYNC_EXPORT} = [`.length, end);
-  const elements = list.split(/,(?=\s*\(\) =>)/).map((element) => element.trim());
-  if (elements.length !== count) return sync;
-  for (const [index, element] of elements.entries()) {
-    const name = /^\(\) => \(init_([\w$]+)\(\), __toCommonJS\([\w$]+\)\)$/.exec(element)?.[1];
-    if (name === undefined) continue;
-    const init = new RegExp(`var init_${name.replace(/\$/g, "\\$")} = __esm\\(\\{\\s*(async )?"`).exec(code);
-    sync[index] = init !== null && init[1] === undefined;
+  const later = arrayElements(code, PACK_EXPORT, code.length);
+  const now = arrayElements(code, SYNC_EXPORT, code.length);
+  if (later?.length !== count || now?.length !== count) return sync;
+  for (let index = 0; index < count; index++) {
+    const init = /^\(\) => Promise\.resolve\(\)\.then\(\(\) => \(init_([\w$]+)\(\), [\w$]+\)\)$/.exec(
+      later[index] as string,
+    )?.[1];
+    const same = /^\(\) => \(init_([\w$]+)\(\), __toCommonJS\([\w$]+\)\)$/.exec(now[index] as string)?.[1];
+    sync[index] = init !== undefined && init === same;
   }
   return sync;
+}
+
+/** The elements of the last `var <name> = [ … ];` in `code`, trimmed; `undefined` when there is none. */
+function arrayElements(code: string, name: string, before: number): string[] | undefined {
+  const head = `var ${name} = [`;
+  const start = code.lastIndexOf(head, before);
+  if (start === -1) return undefined;
+  const end = code.indexOf("];", start);
+  if (end === -1) return undefined;
+  const list = code.slice(start + head.length, end).trim();
+  return list === "" ? [] : list.split(/,(?=\s*\(\) =>)/).map((element) => element.trim());
 }

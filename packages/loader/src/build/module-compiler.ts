@@ -94,7 +94,10 @@ export function createModuleCompiler(
       if (!useJiti) {
         try {
           const bundle = await queue.compile(entry);
-          const prepared = reportingImportFailures(packs.evaluator(entry, bundle), entry);
+          let evaluator = packs.evaluator(entry, bundle);
+          // Another process may replace the host's pack after the check: jiti then, as above.
+          if (packsDir !== undefined) evaluator = orJiti(evaluator, () => prepareWithJiti(entry, jitiCache));
+          const prepared = reportingImportFailures(evaluator, entry);
           return reportingMissingExports(prepared, entry, onWarning);
         } catch (error) {
           if (error instanceof PackMissing) {
@@ -125,6 +128,31 @@ export function createModuleCompiler(
       packs.end();
       await queue.settle();
       await batch.close();
+    },
+  };
+}
+
+/**
+ * `prepared`, evaluated with `fallback` instead when its pack turns out to be missing from a
+ * read-only cache as it is evaluated (`PackMissing`: the pack a member would be built alone
+ * into cannot be built there).
+ */
+function orJiti(prepared: PreparedModule, fallback: () => Promise<PreparedModule>): PreparedModule {
+  const instead = () => fallback().then((other) => other.evaluate());
+  return {
+    evaluate() {
+      let evaluation: unknown;
+      try {
+        evaluation = prepared.evaluate();
+      } catch (error) {
+        if (error instanceof PackMissing) return instead();
+        throw error;
+      }
+      if (!(evaluation instanceof Promise)) return evaluation;
+      return evaluation.catch((error: unknown) => {
+        if (error instanceof PackMissing) return instead();
+        throw error;
+      });
     },
   };
 }

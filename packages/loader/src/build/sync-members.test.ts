@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
+import { BUILD_OPTIONS } from "../compile/build-options.js";
 import { PACK_EXPORT, SYNC_EXPORT, syncMembers } from "./build-packs.js";
 
 const folders: string[] = [];
@@ -28,6 +29,7 @@ async function packOf(files: Record<string, string>, members: string[]): Promise
     platform: "node",
     write: false,
     logLevel: "silent",
+    legalComments: BUILD_OPTIONS.legalComments,
   });
   return result.outputFiles[0]?.text ?? "";
 }
@@ -46,6 +48,22 @@ describe("syncMembers", () => {
     );
     // A CommonJS member is not written as an ES module's init: it keeps its import().
     expect(syncMembers(code, 4)).toEqual([true, false, false, false]);
+  });
+
+  it("is not fooled by a module's text that looks like esbuild's output (a lying module)", async () => {
+    const code = await packOf(
+      {
+        "decoy.ts": [
+          `const fake = 'var init_waits = __esm({ "waits.ts"() {';`,
+          `//! var ${SYNC_EXPORT} = [() => (init_waits(), __toCommonJS(waits_exports)), () => (init_decoy(), __toCommonJS(decoy_exports))];`,
+          `//! var ${PACK_EXPORT} = [() => Promise.resolve().then(() => (init_waits(), waits_exports)), () => Promise.resolve().then(() => (init_decoy(), decoy_exports))];`,
+          "export default () => fake;",
+        ].join("\n"),
+        "waits.ts": `await Promise.resolve();\nexport default () => 2;\n`,
+      },
+      ["waits.ts", "decoy.ts"],
+    );
+    expect(syncMembers(code, 2)).toEqual([false, true]);
   });
 
   it("trusts nothing it does not recognise", () => {

@@ -21,6 +21,9 @@ export const BUILD_OPTIONS = {
   // ASCII-only output (non-ASCII text escaped, e.g. `\u2026`): V8 keeps a module's source for
   // its lifetime, and one character above U+00FF makes the whole text two bytes a character.
   charset: "ascii",
+  // Legal comments stay where they are, not gathered at the end of a pack, where the pack's
+  // virtual entry must be last (see `syncMembers`).
+  legalComments: "inline",
   define: { require: "__tooldockRequire" },
   banner: {
     js: `import { createRequire as __tooldockCreateRequire } from "node:module"; var __tooldockRequire = __tooldockCreateRequire(${JSON.stringify(ENTRY_PLACEHOLDER)});`,

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -74,7 +75,7 @@ function isInNodeModules(path: string): boolean {
 export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonly string[]): Plugin {
   /** A file outside `readRoots` fails the build (what a tool host's pack may not hold). */
   const refuse = (path: string): OnLoadResult | undefined =>
-    readRoots === undefined || readRoots.some((root) => path === root || path.startsWith(`${root}${sep}`))
+    readRoots === undefined || readRoots.some((root) => isWithin(path, root))
       ? undefined
       : { errors: [{ text: outsideReadRootsMessage(path) }] };
   return {
@@ -156,17 +157,46 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
         if (STAND_IN_SPECIFIERS.some((specifier) => text.includes(specifier))) {
           valueImports.set(args.path, await standInImports(build.esbuild, text, loader, args.path));
         }
-        const contents = rewriteSourceLocation(text, args.path);
+        let contents = rewriteSourceLocation(text, args.path);
+        // esbuild reads the map a source names by itself, outside onLoad: for a tool host's
+        // pack, no source names one (it could name any file, or /dev/zero).
+        if (readRoots !== undefined) contents = withoutSourceMapComments(contents);
         if (record.unpackable !== undefined && (IMPORT_META.test(contents) || REQUIRE.test(contents)))
           record.unpackable.add(args.path);
         return { contents, loader };
       });
 
-      // Every other file esbuild would read itself (JSON, text, a package's own sources).
-      if (readRoots !== undefined)
-        build.onLoad({ filter: /.*/, namespace: "file" }, (args) => refuse(args.path));
+      // Every other file esbuild would read itself (JSON, text, a package's own sources), read
+      // here for a tool host's pack: refused outside the roots, and with no map comment.
+      if (readRoots !== undefined) {
+        build.onLoad({ filter: /.*/, namespace: "file" }, (args) => {
+          const refused = refuse(args.path);
+          if (refused !== undefined) return refused;
+          const loader = DEFAULT_LOADERS[extname(args.path)];
+          if (loader === undefined) return undefined; // esbuild reports that it has no loader
+          const text = readFileSync(args.path, "utf8");
+          return { contents: loader === "json" ? text : withoutSourceMapComments(text), loader };
+        });
+      }
     },
   };
+}
+
+/** esbuild's loader for each extension it reads by default. */
+const DEFAULT_LOADERS: Record<string, Loader> = { ...SOURCE_LOADERS, ".json": "json", ".txt": "text" };
+
+/** `//# sourceMappingURL=…` and `/*# sourceMappingURL=… *\/` comments, which make esbuild read a map. */
+const SOURCE_MAP_COMMENT =
+  /\/(?:\/[#@][ \t]*sourceMappingURL=[^\r\n]*|\*[#@][ \t]*sourceMappingURL=[\s\S]*?\*\/)/g;
+
+/** `text` with its source map comments blanked out (same length, so columns stay). */
+export function withoutSourceMapComments(text: string): string {
+  return text.replace(SOURCE_MAP_COMMENT, (comment) => comment.replace(/[^\r\n]/g, " "));
+}
+
+/** Whether `path` is `root` or inside it (a root of `/` included). */
+function isWithin(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
 
 /**

@@ -11,7 +11,9 @@ import { holdTimerTracking } from "./timer-tracker.js";
  * context.
  */
 export class LoadGuard {
-  readonly #releases: Array<() => void> = [holdExitGuard(), holdRejectionGuard(), holdTimerTracking()];
+  // Released in reverse: the timer stand-ins last, so the built-ins' ES exports they sync on
+  // the way out see `process.exit` as it was, not the exit guard's stand-in.
+  readonly #releases: Array<() => void> = [holdTimerTracking(), holdExitGuard(), holdRejectionGuard()];
   readonly #faults = new Map<string, ModuleFaults>();
 
   /** The record of a module (by its real path), created on first use. */

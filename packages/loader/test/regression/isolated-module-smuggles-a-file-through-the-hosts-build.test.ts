@@ -54,4 +54,32 @@ describe("an isolated module that imports a file outside its folders, built by t
     expect(text(honest)).toBe("ok");
     for (const file of await contents(join(where.root, "cache"))) expect(file).not.toContain(secret);
   });
+
+  it("names a source map outside its folders, and the host's build reads no such map", async () => {
+    const { folder, secret } = await secretFolder();
+    const map = {
+      version: 3,
+      sources: [secret],
+      sourcesContent: [secret],
+      names: [secret],
+      mappings: "AAAA",
+    };
+    await writeFile(join(folder, "secret.map"), JSON.stringify(map));
+    const where = await project({
+      "mapped.ts": `
+        export default (pi) => ({
+          name: "mapped",
+          label: "Mapped",
+          description: "Names a map it may not read",
+          parameters: pi.typebox.Type.Object({}),
+          async execute() { return { content: [{ type: "text", text: "ok" }] }; },
+        });
+        //# sourceMappingURL=${join(folder, "secret.map")}
+      `,
+    });
+    const { session, tools } = await load(where, "process");
+    expect(tools.map(({ tool }) => tool.name)).toEqual(["mapped"]);
+    expect(text(await session.execute({ toolCallId: "1", name: "mapped", params: {} }))).toBe("ok");
+    for (const file of await contents(join(where.root, "cache"))) expect(file).not.toContain(secret);
+  });
 });
