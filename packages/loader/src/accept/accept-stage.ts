@@ -4,6 +4,7 @@ import type { DiscoveredModule } from "../discover/types.js";
 import type { EvaluatedModule } from "../evaluate/evaluate-stage.js";
 import { exitDiagnostic } from "../evaluate/load-module.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
+import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { acceptTools, type NameClaims } from "./accept-tools.js";
 
@@ -50,9 +51,7 @@ export function accept(
     undefined,
     faults,
   );
-  return checking instanceof Promise
-    ? checking.then((guarded) => accepted(module, guarded, acceptance))
-    : accepted(module, checking, acceptance);
+  return andThen(checking, (guarded) => accepted(module, guarded, acceptance));
 }
 
 /** The contribution of a guarded check: its value, or nothing and why when it stopped. */

@@ -1,4 +1,3 @@
-import { sep } from "node:path";
 import {
   type CustomTool,
   DIAGNOSTIC_ERROR_CODES,
@@ -7,6 +6,7 @@ import {
   TooldockError,
 } from "@tooldock/sdk";
 import { createDiagnostic, describeError } from "../diagnostics.js";
+import { isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadSession } from "../options.js";
 import type { LoadChanges, LoadedCustomTool } from "./types.js";
@@ -185,10 +185,6 @@ function keptByFailure(batch: BatchOutcome): (origin: ToolOrigin, name: string) 
   return (origin, name) =>
     (failed.has(origin.resolvedPath) && !withTools.has(origin.resolvedPath)) ||
     failedTools.has(`${origin.resolvedPath}\0${name}`);
-}
-
-function isWithin(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 function loaded(tool: CustomTool, module: DiscoveredModule): LoadedCustomTool {

@@ -7,7 +7,7 @@ import { EsbuildBatch } from "../compile/esbuild-batch.js";
 import { reportingMissingExports } from "../compile/host-packages/missing-exports.js";
 import { reportingImportFailures } from "../compile/import-failure.js";
 import { prepareWithJiti } from "../compile/jiti-compiler.js";
-import type { PreparedModule } from "../compile/prepared-module.js";
+import { catchingEvaluation, type PreparedModule } from "../compile/prepared-module.js";
 import type { CompilerName } from "../options.js";
 import { EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 import { PackPlanner } from "./pack-planner.js";
@@ -96,7 +96,13 @@ export function createModuleCompiler(
           const bundle = await queue.compile(entry);
           let evaluator = packs.evaluator(entry, bundle);
           // Another process may replace the host's pack after the check: jiti then, as above.
-          if (packsDir !== undefined) evaluator = orJiti(evaluator, () => prepareWithJiti(entry, jitiCache));
+          if (packsDir !== undefined) {
+            const jiti = () => prepareWithJiti(entry, jitiCache).then((other) => other.evaluate());
+            evaluator = catchingEvaluation(evaluator, (error) => {
+              if (error instanceof PackMissing) return jiti();
+              throw error;
+            });
+          }
           const prepared = reportingImportFailures(evaluator, entry);
           return reportingMissingExports(prepared, entry, onWarning);
         } catch (error) {
@@ -128,31 +134,6 @@ export function createModuleCompiler(
       packs.end();
       await queue.settle();
       await batch.close();
-    },
-  };
-}
-
-/**
- * `prepared`, evaluated with `fallback` instead when its pack turns out to be missing from a
- * read-only cache as it is evaluated (`PackMissing`: the pack a member would be built alone
- * into cannot be built there).
- */
-function orJiti(prepared: PreparedModule, fallback: () => Promise<PreparedModule>): PreparedModule {
-  const instead = () => fallback().then((other) => other.evaluate());
-  return {
-    evaluate() {
-      let evaluation: unknown;
-      try {
-        evaluation = prepared.evaluate();
-      } catch (error) {
-        if (error instanceof PackMissing) return instead();
-        throw error;
-      }
-      if (!(evaluation instanceof Promise)) return evaluation;
-      return evaluation.catch((error: unknown) => {
-        if (error instanceof PackMissing) return instead();
-        throw error;
-      });
     },
   };
 }

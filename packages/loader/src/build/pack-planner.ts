@@ -108,7 +108,7 @@ export class PackPlanner implements EntryGroups {
     // Its own pack's import errors are the module's (a link error is its E_COMPILE).
     const importAlone = async () => {
       const alone = await this.#alone(entry);
-      const run = (await importMembers(alone.pack.path))?.[alone.pack.index];
+      const run = (await importPack(alone.pack.path))?.members[alone.pack.index];
       if (typeof run !== "function")
         throw new Error(`The pack ${alone.pack.path} has no member ${alone.pack.index}.`);
       return (run as Evaluate)();
@@ -258,11 +258,6 @@ async function importPack(path: string): Promise<PackFunctions | undefined> {
   if (!Array.isArray(members)) return undefined;
   const now = namespace[SYNC_EXPORT];
   return { members, now: Array.isArray(now) ? now : undefined };
-}
-
-/** The member functions a pack exports (`undefined` when it exports none); throws when it cannot be imported. */
-async function importMembers(path: string): Promise<readonly unknown[] | undefined> {
-  return (await importPack(path))?.members;
 }
 
 /**

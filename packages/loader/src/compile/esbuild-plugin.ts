@@ -3,6 +3,7 @@ import { isBuiltin } from "node:module";
 import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Loader, OnLoadResult, PartialMessage, Plugin } from "esbuild";
+import { isWithin } from "../discover/expand-path.js";
 import { COMMONJS_AWAIT_MESSAGE, isCommonJsFile } from "./commonjs-await.js";
 import {
   canonicalHostSpecifier,
@@ -190,20 +191,15 @@ const SOURCE_MAP_COMMENT =
   /\/(?:\/[#@][ \t]*sourceMappingURL=[^\r\n]*|\*[#@][ \t]*sourceMappingURL=[\s\S]*?\*\/)/g;
 
 /** `text` with its source map comments blanked out (same length, so columns stay). */
-export function withoutSourceMapComments(text: string): string {
+function withoutSourceMapComments(text: string): string {
   return text.replace(SOURCE_MAP_COMMENT, (comment) => comment.replace(/[^\r\n]/g, " "));
-}
-
-/** Whether `path` is `root` or inside it (a root of `/` included). */
-function isWithin(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
 
 /**
  * Why a tool host's pack may not hold `path`: the host builds the packs its tool host runs,
  * and a file the tool host may not read must not reach it inside one.
  */
-export function outsideReadRootsMessage(path: string): string {
+function outsideReadRootsMessage(path: string): string {
   return `${path} lies outside the folders the tool host may read, so an isolated module cannot import it. Keep the file inside the module's folder, or widen isolation.allowRead.`;
 }
 

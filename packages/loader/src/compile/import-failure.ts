@@ -10,7 +10,7 @@ import {
   specifierOffset,
 } from "./import-locations.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
-import type { PreparedModule } from "./prepared-module.js";
+import { catchingEvaluation, type PreparedModule } from "./prepared-module.js";
 
 /**
  * Turns an error thrown while a compiled module was imported into the {@link CompileFailure}
@@ -125,17 +125,7 @@ function malformedJson(error: unknown): CompileFailure | undefined {
  * own throws do not.
  */
 export function reportingImportFailures(prepared: PreparedModule, entry: string): PreparedModule {
-  const rethrow = (error: unknown): never => {
+  return catchingEvaluation(prepared, (error) => {
     throw importFailure(error, entry) ?? error;
-  };
-  const evaluate = (): unknown => {
-    let evaluation: unknown;
-    try {
-      evaluation = prepared.evaluate();
-    } catch (error) {
-      return rethrow(error);
-    }
-    return evaluation instanceof Promise ? evaluation.catch(rethrow) : evaluation;
-  };
-  return { evaluate };
+  });
 }

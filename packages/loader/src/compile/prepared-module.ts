@@ -9,6 +9,25 @@ export interface PreparedModule {
   readonly evaluate: Evaluate;
 }
 
+/**
+ * `prepared`, with what its evaluation throws or rejects with handed to `onError`, whose
+ * result (or throw) becomes the evaluation's; a value comes back as it came, at once or later.
+ */
+export function catchingEvaluation(
+  prepared: PreparedModule,
+  onError: (error: unknown) => unknown,
+): PreparedModule {
+  return preparedModule(() => {
+    let evaluation: unknown;
+    try {
+      evaluation = prepared.evaluate();
+    } catch (error) {
+      return onError(error);
+    }
+    return evaluation instanceof Promise ? evaluation.catch(onError) : evaluation;
+  });
+}
+
 /** The {@link PreparedModule} of `evaluate`. */
 export function preparedModule(evaluate: Evaluate): PreparedModule {
   return { evaluate };

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
 
 /**
  * Turns a user-given tool location into an absolute path: `~` and `~/…` expand to the home
@@ -9,4 +9,9 @@ export function expandPath(path: string, cwd: string, home: string = homedir()):
   if (path === "~") return home;
   if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+/** Whether `path` is `root` or inside it (both absolute; a root of `/` included). */
+export function isWithin(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }

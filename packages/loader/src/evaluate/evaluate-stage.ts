@@ -1,6 +1,7 @@
 import type { BuildUnit } from "../build/build-stage.js";
 import { createDiagnostic } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
+import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { exitDiagnostic, type LoadModuleStep, loadModule, type ModuleOutcome } from "./load-module.js";
 
@@ -32,9 +33,7 @@ export function evaluate(unit: BuildUnit, step: EvaluateStep): EvaluatedModule |
     undefined,
     step.faults,
   );
-  return guarded instanceof Promise
-    ? guarded.then((outcome) => finish(module, outcome))
-    : finish(module, guarded);
+  return andThen(guarded, (outcome) => finish(module, outcome));
 }
 
 function finish(module: DiscoveredModule, guarded: GuardedOutcome<ModuleOutcome>): EvaluatedModule {

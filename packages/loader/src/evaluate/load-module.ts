@@ -4,6 +4,7 @@ import type { Evaluate, PreparedModule } from "../compile/prepared-module.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
+import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
@@ -73,9 +74,7 @@ function importModule(
 ): ModuleOutcome | Promise<ModuleOutcome> {
   // The import runs under the same deadline: top-level await that never settles is a fault too.
   const importing = runGuardedStep(evaluate, step.factoryTimeoutMs, step.faults);
-  return importing instanceof Promise
-    ? importing.then((imported) => runFactory(module, imported, step))
-    : runFactory(module, importing, step);
+  return andThen(importing, (imported) => runFactory(module, imported, step));
 }
 
 /** What the import gave, then the factory step. */
@@ -138,9 +137,7 @@ function runFactory(
   // A synchronous factory (the common case) settles without a promise of its own.
   const found = factory;
   const producing = runGuardedStep(() => found(step.api), step.factoryTimeoutMs, step.faults);
-  return producing instanceof Promise
-    ? producing.then((produced) => factoryOutcome(module, produced))
-    : factoryOutcome(module, producing);
+  return andThen(producing, (produced) => factoryOutcome(module, produced));
 }
 
 /** What the factory gave, as the module's outcome. */

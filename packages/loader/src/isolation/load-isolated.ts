@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { checkPrivateFolderSync, ensurePrivateFolder } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { SessionRegistration } from "../accept/register-into-session.js";
-import { expandPath } from "../discover/expand-path.js";
+import { expandPath, isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadCustomToolsResult } from "../load/types.js";
 import type { LoadContext } from "../options.js";
@@ -99,7 +99,7 @@ export async function loadIsolated(
   const packsDir = join(context.cacheDir, "tool-host-packs", toolHostCacheKey(context, isolation));
   // In a cache folder others can write (or rename in), the host reads nothing back: no packs.
   const packsPrivate =
-    !write.some((root) => isInside(packsDir, root)) &&
+    !write.some((root) => isWithin(packsDir, resolve(root))) &&
     checkPrivateFolderSync(context.cacheDir, context.cacheDir).ok &&
     (await ensurePrivateFolder(packsDir, context.cacheDir)).ok;
   // Built while the tool host starts; it reads them once it has its init message.
@@ -243,13 +243,4 @@ export async function loadIsolated(
   const registered = registration.finish({ accepted, diagnostics, skipped: new Set() });
   if (progressError !== undefined) throw progressError.error;
   return { tools: registered.tools, diagnostics, modules, changes: registered.changes, isolated };
-}
-
-/** Whether `path` is `root` or inside it (both absolute). */
-function isInside(path: string, root: string): boolean {
-  const resolvedRoot = resolve(root);
-  return (
-    path === resolvedRoot ||
-    path.startsWith(resolvedRoot.endsWith(sep) ? resolvedRoot : `${resolvedRoot}${sep}`)
-  );
 }

@@ -1,5 +1,6 @@
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname, extname, join, sep } from "node:path";
+import { isWithin } from "../discover/expand-path.js";
 
 /** Extensions whose change triggers a reload: tool modules, what they import, and config. */
 const WATCHED_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -40,10 +41,7 @@ export function watchPaths(
   onError: (error: unknown, location: string) => void,
   ignoredFolders: readonly string[] = [],
 ): PathWatch {
-  const ignored = (path: string) =>
-    ignoredFolders.some(
-      (folder) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep),
-    );
+  const ignored = (path: string) => ignoredFolders.some((folder) => isWithin(path, folder));
   const watchers: FSWatcher[] = [];
   for (const location of locations) {
     let isDirectory: boolean;
