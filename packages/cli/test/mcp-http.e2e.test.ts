@@ -229,18 +229,21 @@ describe("tooldock mcp --http", () => {
   it("--watch: an edited tool reaches open sessions (list_changed, pending kept) and new ones", async () => {
     const server = await serve(["--watch"]);
     const a = await connect(server.url);
-    const changed = new Promise<void>((resolve) =>
-      a.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    // Each list_changed is a reload: wait for the one after which the list shows the edit (a
+    // watcher may report the write in two events, the first reloading a half-written file).
+    const edited = new Promise<void>((resolve) =>
+      a.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        const { tools } = await a.client.listTools();
+        if (tools.find((tool) => tool.name === "stage")?.description === "Stages a marker file, v2.")
+          resolve();
+      }),
     );
     await a.client.callTool({ name: "stage", arguments: { what: "before" } });
     await writeFile(
       join(server.cwd, "tools/stage.mjs"),
       STAGE_TOOL.replace("Stages a marker file.", "Stages a marker file, v2."),
     );
-    await changed;
-    await expect
-      .poll(async () => (await a.client.listTools()).tools.find((tool) => tool.name === "stage")?.description)
-      .toBe("Stages a marker file, v2.");
+    await edited;
     expect(server.stderr()).toMatch(/reloaded after a change: added none; removed none; replaced .*stage/);
     // The action staged before the edit is still pending in A's session and still applies.
     const applied = await a.client.callTool({
