@@ -16,6 +16,7 @@ import { assertBuilt, assertNoDynamicRequire, assertSingleCopies } from "./bundl
 import { buildInspectPage, INSPECT_PAGE_DIR } from "./bundle-inspect-page.mjs";
 import { copyDemoTools, DEMO_TOOLS_DIR } from "./copy-demo-tools.mjs";
 import { lazyAjv, writeAjvFile } from "./lazy-ajv.mjs";
+import { assertZodReplaced, lazyZod } from "./lazy-zod.mjs";
 import { lazyZodLocales, writeLocalesFile } from "./lazy-zod-locales.mjs";
 import { ownedExternals } from "./owned-externals.mjs";
 import { assertLeanShell, shellImports } from "./shell-imports.mjs";
@@ -43,6 +44,8 @@ await rm(join(packageDir, OUT_DIR), { recursive: true, force: true });
 const locales = {};
 /** @type {{ loadAjv?: string }} */
 const ajv = {};
+/** @type {{ replaced: Set<string> }} */
+const zod = { replaced: new Set() };
 const { metafile } = await build({
   absWorkingDir: packageDir,
   entryPoints: ENTRY_POINTS,
@@ -61,7 +64,13 @@ const { metafile } = await build({
   // Bundle the built JS as it is: without this, the root tsconfig's `paths` would swap the
   // packages' `dist/` for their TypeScript sources.
   tsconfigRaw: {},
-  plugins: [ownedExternals(packageDir), lazyZodLocales(locales), lazyAjv(ajv), shellImports(packageDir)],
+  plugins: [
+    ownedExternals(packageDir),
+    lazyZodLocales(locales),
+    lazyAjv(ajv),
+    lazyZod(zod),
+    shellImports(packageDir),
+  ],
   metafile: true,
   logLevel: "warning",
 });
@@ -71,6 +80,7 @@ await writeLocalesFile(locales.index, join(packageDir, OUT_DIR));
 if (ajv.loadAjv === undefined)
   throw new Error("the runtime's load-ajv.js was not bundled: check lazy-ajv.mjs");
 await writeAjvFile(ajv.loadAjv, join(packageDir, OUT_DIR));
+assertZodReplaced(zod);
 await assertSingleCopies(packageDir, metafile);
 await assertNoDynamicRequire(packageDir, metafile);
 assertLeanShell(metafile, `${OUT_DIR}/tooldock.js`);

@@ -5,7 +5,7 @@
 // The loader's `childScript()` takes it when the loader itself runs from `dist/`.
 //
 //   node packages/loader/scripts/bundle-tool-host.mjs   (root `pnpm build` runs it after tsc)
-import { access } from "node:fs/promises";
+import { access, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -26,12 +26,71 @@ const LOAD_AJV_CONTENTS = [
   '  (ajv ??= createRequire(createRequire(import.meta.url).resolve("@tooldock/runtime"))("ajv"));',
 ].join("\n");
 
+/**
+ * zod stays out of the tool host's file: its ~490 KB took ~55 ms of every tool host's start
+ * (parsed even when esbuild initialises it lazily), and most tools never use it. It goes to
+ * `zod/` beside it, one small entry per specifier tools import (`zod.mjs`, `zod-v4.mjs`, …) and
+ * the chunks they share: a tool's `import "zod"` reads them on first use, and so do the two
+ * synchronous loaders (`loadZodCore` in the runtime, `loadZod` for `pi.zod`), through
+ * `require` of the same entry where Node can require an ES module, so there is one copy.
+ */
+const ZOD_DIR = "dist/isolation/child/zod";
+const ZOD_ENTRIES = { zod: "zod", "zod-v4": "zod/v4", "zod-v4-core": "zod/v4/core", "zod-mini": "zod/mini" };
+const ZOD_FILE = Object.fromEntries(
+  Object.entries(ZOD_ENTRIES).map(([file, specifier]) => [specifier, file]),
+);
+/**
+ * The stand-ins' code: `require` of the entry in `zod/` where Node can require an ES module
+ * (falling back, as the unbundled code does, when an import of it is under way), else zod's
+ * CommonJS build from the loader's own dependencies.
+ */
+const REQUIRE_ZOD = [
+  'import { createRequire } from "node:module";',
+  'import { fileURLToPath } from "node:url";',
+  `const FILES = ${JSON.stringify(ZOD_FILE)};`,
+  "const require = createRequire(import.meta.url);",
+  "const requireZod = (specifier) => {",
+  "  if (process.features.require_module === true) {",
+  "    try {",
+  "      return require(fileURLToPath(new URL(`./zod/${FILES[specifier]}.mjs`, import.meta.url)));",
+  "    } catch {}",
+  "  }",
+  "  return require(specifier);",
+  "};",
+].join("\n");
+const LAZY_ZOD = [
+  {
+    file: /[\\/]runtime[\\/]dist[\\/]schema[\\/]load-zod-core\.js$/,
+    contents: `${REQUIRE_ZOD}\nlet core;\nexport const loadZodCore = () => (core ??= requireZod("zod/v4/core"));`,
+  },
+  {
+    file: /[\\/]loader[\\/]dist[\\/]compile[\\/]load-zod\.js$/,
+    contents: `${REQUIRE_ZOD}\nexport const loadZodModule = requireZod;`,
+  },
+];
+
 try {
   await access(`${packageDir}/${ENTRY}`);
 } catch {
   throw new Error(`${ENTRY} is missing: run tsc -b tsconfig.build.json first`);
 }
+await rm(`${packageDir}/${ZOD_DIR}`, { recursive: true, force: true });
+await build({
+  absWorkingDir: packageDir,
+  entryPoints: Object.entries(ZOD_ENTRIES).map(([out, specifier]) => ({ in: specifier, out })),
+  outdir: ZOD_DIR,
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minify: true,
+  chunkNames: "[name]-[hash]",
+  logLevel: "warning",
+});
 let ajvReplaced = false;
+const zodReplaced = new Set();
 await build({
   absWorkingDir: packageDir,
   entryPoints: [ENTRY],
@@ -56,7 +115,24 @@ await build({
         });
       },
     },
+    {
+      name: "lazy-zod",
+      setup(context) {
+        for (const { file, contents } of LAZY_ZOD)
+          context.onLoad({ filter: file }, () => {
+            zodReplaced.add(file);
+            return { contents, loader: "js" };
+          });
+        context.onResolve({ filter: /^zod(\/|$)/ }, (args) => {
+          const file = ZOD_FILE[args.path];
+          if (file === undefined) throw new Error(`zod specifier without an entry in zod/: ${args.path}`);
+          return { path: `./zod/${file}.mjs`, external: true };
+        });
+      },
+    },
   ],
   logLevel: "warning",
 });
+if (zodReplaced.size !== LAZY_ZOD.length)
+  throw new Error("a lazy zod module was not bundled: check LAZY_ZOD");
 if (!ajvReplaced) throw new Error("the runtime's load-ajv.js was not bundled: check LOAD_AJV");

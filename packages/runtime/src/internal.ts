@@ -11,3 +11,6 @@ export { toolCallMessages } from "./session/execute/tool-call-messages.js";
  */
 export { argumentsSeen } from "./session/execute/tool-sees-signal.js";
 export { toolOrigin } from "./session/snapshot-tool.js";
+
+/** Loads a package on first use, synchronously, as the instance an `import` of it gives. */
+export { requireShared } from "./util/require-shared.js";

@@ -12,6 +12,7 @@ import {
   piCodingAgentNamespace,
   piTuiNamespace,
 } from "./host-packages/namespaces.js";
+import { loadZodModule } from "./load-zod.js";
 
 /**
  * The host's single copies of the modules tools share with it. Compiled tools never bundle
@@ -31,10 +32,11 @@ const importers: Record<string, () => Promise<ModuleNamespace>> = {
   "@sinclair/typebox/system": () => import("@sinclair/typebox/system"),
   "@sinclair/typebox/type": () => import("@sinclair/typebox/type"),
   "@sinclair/typebox/value": () => import("@sinclair/typebox/value"),
-  zod: () => import("zod"),
-  "zod/v4": () => import("zod/v4"),
-  "zod/v4/core": () => import("zod/v4/core"),
-  "zod/mini": () => import("zod/mini"),
+  // Required, not imported: see loadZodModule.
+  zod: async () => loadZodModule("zod"),
+  "zod/v4": async () => loadZodModule("zod/v4"),
+  "zod/v4/core": async () => loadZodModule("zod/v4/core"),
+  "zod/mini": async () => loadZodModule("zod/mini"),
   // Stand-ins for the packages of pi, oh-my-pi and xcsh (see host-packages/namespaces.ts).
   [PI_AI]: async () => piAiNamespace(await sharedModule("@sinclair/typebox")),
   [PI_TUI]: async () => piTuiNamespace(),

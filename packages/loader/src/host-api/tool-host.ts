@@ -3,9 +3,10 @@ import * as TypeBox from "@sinclair/typebox";
 import { runningToolCall, trackToolCalls } from "@tooldock/runtime";
 import type { CustomToolAPI, CustomToolPendingAction, EventBus, Logger, UIContext } from "@tooldock/sdk";
 import * as Sdk from "@tooldock/sdk";
-import * as Zod from "zod";
+import type * as Zod from "zod";
 import { registerHostModule, registerHostModuleWith } from "../compile/host-modules.js";
 import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-packages/namespaces.js";
+import { loadZodModule } from "../compile/load-zod.js";
 import { createEventBus, handlerErrorMessage } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import { noOpUI } from "./no-op-ui.js";
@@ -103,7 +104,10 @@ export class ToolHost {
         return host.#ui !== undefined;
       },
       typebox: registerHostModule("@sinclair/typebox", TypeBox) as typeof TypeBox,
-      zod: (registerHostModule("zod", Zod) as typeof Zod).z,
+      // Loaded on first read: most tools never read it (see load-zod.ts).
+      get zod() {
+        return (registerHostModuleWith("zod", () => loadZodModule("zod")) as typeof Zod).z;
+      },
       // The SDK plus what pi, oh-my-pi and xcsh put on `pi.pi` (StringEnum, Type, inert UI).
       pi: registerHostModuleWith(PI_CODING_AGENT, () =>
         piCodingAgentNamespace(

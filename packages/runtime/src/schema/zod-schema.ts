@@ -1,7 +1,8 @@
 import type { z } from "zod";
-import { type $ZodType, safeParse, toJSONSchema } from "zod/v4/core";
+import type { $ZodType } from "zod/v4/core";
 import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
+import { loadZodCore } from "./load-zod-core.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
 
 /** True for a zod v4 schema (classic or mini): it carries the `_zod` internals. */
@@ -26,6 +27,7 @@ export function isZodV3Schema(value: unknown): boolean {
  */
 export function zodSchema(schema: z.ZodType): ToolSchema {
   const core = schema as unknown as $ZodType;
+  const { safeParse, toJSONSchema } = loadZodCore();
   let jsonSchema: Record<string, unknown>;
   try {
     const { $schema: _dialect, ...rest } = toJSONSchema(core, { io: "input", unrepresentable: "throw" });
