@@ -14,6 +14,9 @@ const PING_TOOL = `export default (pi) => ({
 });
 `;
 
+/** The token the servers of these tests run with, unless a test gives its own. */
+export const TEST_TOKEN = "test-token";
+
 /** An MCP initialize request, as a raw client sends it. */
 export const INITIALIZE = {
   jsonrpc: "2.0",
@@ -43,6 +46,7 @@ export async function startHttpInProcess(options: Partial<ServeMcpHttpOptions> =
     stderr,
     signal: stop.signal,
     port: 0,
+    token: TEST_TOKEN,
     ...options,
   });
   served.catch((error: unknown) => {
@@ -65,11 +69,25 @@ export async function startHttpInProcess(options: Partial<ServeMcpHttpOptions> =
   return { url, port: Number(new URL(url).port), stderr: () => text };
 }
 
-/** A raw HTTP request (node:http: Host and Origin are exactly what is given); reads the first event of a stream. */
+/**
+ * A raw HTTP request (node:http: Host and Origin are exactly what is given); reads the first
+ * event of a stream. It carries `Authorization: Bearer <token>` (default {@link TEST_TOKEN};
+ * `null`: none) unless `headers` has an `Authorization` of its own.
+ */
 export function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    token?: string | null;
+  } = {},
 ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const token = options.token === undefined ? TEST_TOKEN : options.token;
+  const ownAuthorization = Object.keys(options.headers ?? {}).some(
+    (name) => name.toLowerCase() === "authorization",
+  );
+  const authorization = token === null || ownAuthorization ? {} : { Authorization: `Bearer ${token}` };
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -78,6 +96,7 @@ export function send(
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
+          ...authorization,
           ...options.headers,
         },
       },

@@ -143,7 +143,7 @@ describe("tooldock mcp --http", () => {
 
   it("with TOOLDOCK_MCP_TOKEN, refuses a missing or wrong bearer token (401) and serves the right one", async () => {
     const server = await serve([], { TOOLDOCK_MCP_TOKEN: "s3cret-token" });
-    const missing = await send(server.url);
+    const missing = await send(server.url, { token: null });
     expect(missing.status).toBe(401);
     expect(missing.headers["www-authenticate"]).toContain("Bearer");
     const wrong = await send(server.url, { headers: { Authorization: "Bearer s3cret-tokem" } });

@@ -172,7 +172,7 @@ export const mcpSpec: CommandSpec = {
   summary: "Serve the tools to an MCP client over stdio or HTTP, pending actions included",
   usage:
     "tooldock mcp [paths…] [--tools PATH]… [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow] " +
-    "[--builtin ast_edit] [--http [--port N] [--host H] [--token T] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]] " +
+    "[--builtin ast_edit] [--http [--port N] [--host H] [--token-file FILE | --no-token] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]] " +
     ISOLATION_USAGE,
   details: [
     DEFAULT_PATHS_HELP,
@@ -200,10 +200,13 @@ export const mcpSpec: CommandSpec = {
     "--http serves over MCP's Streamable HTTP transport at http://HOST:PORT/mcp (default 127.0.0.1:7717; --port 0 " +
       "picks a free port; the URL is printed on stderr) instead of stdio: each client session gets its own session " +
       "of the tools, with its own pending actions. Requests whose Host is not this server's or whose Origin is not " +
-      "allowed are refused (403); with --token or $TOOLDOCK_MCP_TOKEN each request needs Authorization: Bearer " +
-      "<token> (401). A session without a connection for --idle-timeout ms (default 1800000, 30 min) is closed and " +
+      "allowed are refused (403), and every request needs Authorization: Bearer <token> (401): the token is " +
+      "$TOOLDOCK_MCP_TOKEN, the first line of --token-file FILE (readable by you alone), or else one generated for " +
+      "this run and printed on stderr; --no-token serves without one, to every user of this machine (a warning " +
+      "says so). A token on the command line (--token) is refused: every user can read it there. A session without a connection for --idle-timeout ms (default 1800000, 30 min) is closed and " +
       "its pending actions discarded. It stops on SIGINT, SIGTERM or when its stdin pipe closes. A client connects " +
-      'to the URL:\n  { "mcpServers": { "tooldock": { "type": "http", "url": "http://127.0.0.1:7717/mcp" } } }',
+      'to the URL with the token:\n  { "mcpServers": { "tooldock": { "type": "http", "url": "http://127.0.0.1:7717/mcp", ' +
+      '"headers": { "Authorization": "Bearer <token>" } } } }',
     `${isolationHelp(false)} With --watch, each reload starts a new tool host and stops the previous one, unless an action is pending or a module failed to reload (it keeps its previous tools); those wait for a later reload or the end.`,
   ],
   options: {
@@ -249,7 +252,18 @@ export const mcpSpec: CommandSpec = {
       type: "string",
       valueName: "T",
       description:
-        "With --http: the bearer token requests must carry (default: $TOOLDOCK_MCP_TOKEN, else none)",
+        "Refused: every user can read a command line; use $TOOLDOCK_MCP_TOKEN or --token-file instead",
+    },
+    "token-file": {
+      type: "string",
+      valueName: "FILE",
+      description:
+        "With --http: read the bearer token from FILE's first line (mode 600; default: $TOOLDOCK_MCP_TOKEN, else one generated and printed)",
+    },
+    "no-token": {
+      type: "boolean",
+      description:
+        "With --http: serve without a token, to every user of this machine (only where you are its only user)",
     },
     "allow-host": {
       type: "string",

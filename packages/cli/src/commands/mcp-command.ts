@@ -22,7 +22,7 @@ const EXIT_GRACE_MS = 1000;
  * until SIGINT, SIGTERM or its stdin pipe closes. Exit code 0 after a clean stop.
  */
 export async function run({ io, args }: CommandContext): Promise<number> {
-  const http = readMcpHttpOptions(args, io.env);
+  const http = readMcpHttpOptions(args, io.env, io.cwd);
   const isolation = readIsolation(args, io.env, "mcp", false);
   const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
   const builtins = listOption(args, "builtin") as (typeof MCP_BUILTINS)[number][];

@@ -1,13 +1,22 @@
-import { fstatSync } from "node:fs";
+import { fstatSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { ServeMcpHttpOptions } from "../mcp/http/serve-mcp-http.js";
 
-/** The environment variable `tooldock mcp --http` reads its bearer token from, when `--token` is not given. */
+/** The environment variable `tooldock mcp --http` reads its bearer token from. */
 export const MCP_TOKEN_ENV = "TOOLDOCK_MCP_TOKEN";
 
 /** Options that mean something only with `--http`. */
-const HTTP_ONLY_OPTIONS = ["port", "host", "token", "allow-host", "allow-origin", "idle-timeout"] as const;
+const HTTP_ONLY_OPTIONS = [
+  "port",
+  "host",
+  "token",
+  "token-file",
+  "allow-host",
+  "allow-origin",
+  "idle-timeout",
+] as const;
 
 /** The `--http` part of `tooldock mcp`'s options, checked. */
 export type McpHttpOptions = Pick<
@@ -16,33 +25,28 @@ export type McpHttpOptions = Pick<
 >;
 
 /**
- * Reads `--port`, `--host`, `--token` (else `$TOOLDOCK_MCP_TOKEN`), `--allow-host`,
- * `--allow-origin` and `--idle-timeout`; `undefined` without `--http`, where any of them is
- * bad usage.
+ * Reads `--port`, `--host`, the token (`$TOOLDOCK_MCP_TOKEN`, `--token-file` or
+ * `--no-token`), `--allow-host`, `--allow-origin` and `--idle-timeout`; `undefined` without
+ * `--http`, where any of them is bad usage. `cwd` is where a relative `--token-file` is found.
  */
 export function readMcpHttpOptions(
   args: ParsedArgs,
   env: Record<string, string | undefined>,
+  cwd: string,
 ): McpHttpOptions | undefined {
   if (!flagOption(args, "http")) {
     for (const name of HTTP_ONLY_OPTIONS) {
       if (stringOption(args, name) !== undefined || listOption(args, name).length > 0)
         throw new UsageError(`--${name} needs --http`, "mcp");
     }
+    if (flagOption(args, "no-token")) throw new UsageError("--no-token needs --http", "mcp");
     return undefined;
   }
   const port = wholeNumber(stringOption(args, "port"), "--port", 0, 65_535);
   const idleTimeoutMs = wholeNumber(stringOption(args, "idle-timeout"), "--idle-timeout", 1, 2_147_483_647);
   const host = stringOption(args, "host");
   if (host === "") throw new UsageError("--host is empty; give an address such as 127.0.0.1", "mcp");
-  const tokenSource = stringOption(args, "token") !== undefined ? "--token" : MCP_TOKEN_ENV;
-  const token = stringOption(args, "token") ?? (env[MCP_TOKEN_ENV] || undefined);
-  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
-    throw new UsageError(
-      `${tokenSource} must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)`,
-      "mcp",
-    );
-  }
+  const token = readToken(args, env, cwd);
   return {
     host,
     port,
@@ -51,6 +55,70 @@ export function readMcpHttpOptions(
     allowOrigins: listOption(args, "allow-origin"),
     idleTimeoutMs,
   };
+}
+
+/**
+ * The bearer token: `$TOOLDOCK_MCP_TOKEN`, the first line of `--token-file`, `false` for
+ * `--no-token`, or `undefined` (the server generates one and prints it). Never from the
+ * command line: `--token T` is refused, as every user of the machine can read a process's
+ * arguments.
+ */
+function readToken(
+  args: ParsedArgs,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): string | false | undefined {
+  if (stringOption(args, "token") !== undefined) {
+    throw new UsageError(
+      "--token puts the secret on the command line, where every user of this machine can read it " +
+        `(ps, /proc/<pid>/cmdline): set ${MCP_TOKEN_ENV}, or give --token-file FILE (a file only you can read)`,
+      "mcp",
+    );
+  }
+  const file = stringOption(args, "token-file");
+  const fromEnv = env[MCP_TOKEN_ENV] || undefined;
+  const none = flagOption(args, "no-token");
+  const given = [
+    ...(fromEnv === undefined ? [] : [`$${MCP_TOKEN_ENV}`]),
+    ...(file === undefined ? [] : ["--token-file"]),
+    ...(none ? ["--no-token"] : []),
+  ];
+  if (given.length > 1) throw new UsageError(`give one of ${given.join(" and ")}, not both`, "mcp");
+  if (none) return false;
+  if (fromEnv !== undefined) return checkedToken(fromEnv, `$${MCP_TOKEN_ENV}`);
+  if (file === undefined) return undefined;
+  return checkedToken(readTokenFile(resolve(cwd, file), file), `--token-file ${file}`);
+}
+
+/** The first line of a token file that only its owner, this user, can read. */
+function readTokenFile(path: string, shown: string): string {
+  let text: string;
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new UsageError(`--token-file ${shown} is not a file`, "mcp");
+    if ((stats.mode & 0o077) !== 0 || (process.getuid !== undefined && stats.uid !== process.getuid())) {
+      throw new UsageError(
+        `--token-file ${shown} can be read by other users (mode ${(stats.mode & 0o777).toString(8)}) or is ` +
+          `not yours: run chmod 600 ${shown} (as its owner)`,
+        "mcp",
+      );
+    }
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--token-file ${shown} cannot be read: ${(error as Error).message}`, "mcp");
+  }
+  return text.split(/\r?\n/, 1)[0] ?? "";
+}
+
+function checkedToken(token: string, source: string): string {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError(
+      `${source} must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)`,
+      "mcp",
+    );
+  }
+  return token;
 }
 
 /**

@@ -26,11 +26,12 @@ describe("regression: DNS rebinding against tooldock mcp --http", () => {
   });
 
   it("on every address (0.0.0.0), prints a loopback URL its own Host check accepts, and warns", async () => {
-    const server = await startHttpInProcess({ host: "0.0.0.0" });
+    const server = await startHttpInProcess({ host: "0.0.0.0", token: false });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect((await send(server.url)).status).toBe(200);
-    expect(server.stderr()).toContain("listening on every address (0.0.0.0)");
+    expect((await send(server.url, { token: null })).status).toBe(200);
     expect(server.stderr()).toContain("without a token");
+    // Printed after the URL: wait for it rather than race it.
+    await expect.poll(() => server.stderr()).toContain("listening on every address (0.0.0.0)");
     const byZero = await send(server.url, { headers: { Host: `0.0.0.0:${server.port}` } });
     expect(byZero.status).toBe(403);
   });

@@ -1,5 +1,5 @@
 // Attack: another user or process on the machine (or the network, with --host 0.0.0.0) finds
-// the port and calls the tools. Fix: with --token or TOOLDOCK_MCP_TOKEN every request to /mcp
+// the port and calls the tools. Fix: with a token (every server has one unless --no-token) every request to /mcp
 // needs `Authorization: Bearer <token>`; missing, wrong, a prefix or a longer guess is 401
 // (compared in constant time over SHA-256 digests).
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import { errorMessage, send, startHttpInProcess } from "../mcp-http-in-process.j
 describe("regression: calling tooldock mcp --http without its token", () => {
   it("refuses a missing, wrong, shorter or longer token with 401; the right one opens a session", async () => {
     const server = await startHttpInProcess({ token: "correct-horse" });
-    const missing = await send(server.url);
+    const missing = await send(server.url, { token: null });
     expect(missing.status).toBe(401);
     expect(missing.headers["www-authenticate"]).toBe('Bearer realm="tooldock"');
     expect(errorMessage(missing.body)).toContain("needs a bearer token");
@@ -28,6 +28,7 @@ describe("regression: calling tooldock mcp --http without its token", () => {
     const sessionId = String(opened.headers["mcp-session-id"]);
     const hijack = await send(server.url, {
       headers: { "Mcp-Session-Id": sessionId },
+      token: null,
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
     });
     expect(hijack.status).toBe(401);

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { Readable, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -56,8 +56,12 @@ export interface ServeMcpHttpOptions {
   host?: string;
   /** Port to listen on; `0` picks a free one. Default {@link DEFAULT_MCP_HTTP_PORT}. */
   port?: number;
-  /** A bearer token every request must carry (`Authorization: Bearer <token>`). Default: none. */
-  token?: string;
+  /**
+   * The bearer token every request must carry (`Authorization: Bearer <token>`). Default: one
+   * generated for this run (32 random bytes) and printed on stderr. `false`: none, so every
+   * user of this machine who reaches the port can run the tools (a warning says so).
+   */
+  token?: string | false;
   /** Hostnames accepted in `Host` besides localhost, 127.0.0.1, [::1] and `host`. */
   allowHosts?: readonly string[];
   /** Origins accepted in `Origin` besides the server's own (`http://localhost:<port>`, …). */
@@ -102,8 +106,9 @@ interface Served {
  * actions through their `reject`.
  *
  * Every request is checked first ({@link checkRequest}): its `Host` must name this server
- * (DNS rebinding), its `Origin`, when it has one, must be allowed (web pages), and with a
- * `token` it must carry it. The URL is printed on stderr once listening.
+ * (DNS rebinding), its `Origin`, when it has one, must be allowed (web pages), and it must
+ * carry the token (unless `token` is `false`). The URL is printed on stderr once listening,
+ * and a generated token with it.
  *
  * @example
  * await serveMcpHttp({ paths: ["./tools"], port: 0, signal }); // resolves once signal aborts
@@ -113,6 +118,13 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   const cwd = options.cwd ?? process.cwd();
   const hostname = options.host ?? DEFAULT_MCP_HTTP_HOST;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  // Another user of this machine reaches loopback too: a token unless one was refused outright.
+  const token =
+    options.token === undefined
+      ? randomBytes(32).toString("base64url")
+      : options.token === false
+        ? undefined
+        : options.token;
   const { say, writeDiagnostics } = createMcpStderr(stderr, cwd);
   const closing = new Set<Promise<void>>();
   /** Every session made, from its initialize until it is closed (reloads reach them all). */
@@ -236,23 +248,32 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     guard = {
       allowedHosts: allowedHostsFor(hostname, options.allowHosts ?? []),
       allowedOrigins: allowedOriginsFor(hostname, port, options.allowOrigins ?? []),
-      token: options.token,
+      ...(token === undefined ? {} : { token }),
     };
     // A wildcard address is no host a client can name (and not an allowed Host): show loopback.
     const wildcard = isWildcardHost(hostname);
     const shownHost = !wildcard ? urlHost(hostname) : hostname === "0.0.0.0" ? "127.0.0.1" : "[::1]";
     const url = `http://${shownHost}:${port}${MCP_HTTP_PATH}`;
+    // Before the URL: whoever waits for the URL has the token (or the warning) by then.
+    if (options.token === undefined) {
+      say(
+        `every request needs the header "Authorization: Bearer ${token}" (a token made for this run; ` +
+          "set TOOLDOCK_MCP_TOKEN or --token-file to choose one that outlives it)",
+      );
+    } else if (options.token === false) {
+      say(
+        isLoopbackHost(hostname)
+          ? "warning: serving without a token (--no-token): every user of this machine can run the tools, " +
+              "with your rights; do so only where nobody else has an account"
+          : `warning: listening on ${hostname} without a token (--no-token): anyone who reaches this port can ` +
+              "run the tools, with your rights; set TOOLDOCK_MCP_TOKEN or listen on 127.0.0.1",
+      );
+    }
     say(`serving ${describeServed(loaded, options.builtins)} on ${url}`);
     if (wildcard) {
       say(
         `listening on every address (${hostname}): other machines use this one's name or address, ` +
           "which each needs an --allow-host (the Host header is checked)",
-      );
-    }
-    if (options.token === undefined && !isLoopbackHost(hostname)) {
-      say(
-        `warning: listening on ${hostname} without a token: anyone who reaches this port can run the tools; ` +
-          "set TOOLDOCK_MCP_TOKEN (or --token) or listen on 127.0.0.1",
       );
     }
     await stopped(options.signal, options.stdin);
