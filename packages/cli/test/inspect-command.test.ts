@@ -32,11 +32,11 @@ describe("tooldock inspect (the command)", () => {
     const { io, stdout, stderr } = memoryIo(folder.path, folder.env);
     const stop = new AbortController();
     const exit = run(["inspect", "tools", "--no-open", "--port", "0"], { ...io, signal: stop.signal });
-    const [, url] = await waitFor(stdout, /^Open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43})$/m);
+    const [, url] = await waitFor(stdout, /^Open (http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{43})$/m);
     expect(stdout()).toContain("tooldock inspect: 3 tool(s) from 1 module(s), reloading on changes.");
-    const { origin, searchParams } = new URL(url as string);
+    const { origin, hash } = new URL(url as string);
     const response = await fetch(`${origin}/api/state`, {
-      headers: { authorization: `Bearer ${searchParams.get("token")}` },
+      headers: { authorization: `Bearer ${hash.slice("#token=".length)}` },
     });
     const state = (await response.json()) as InspectState;
     expect(state.tools.map((tool) => tool.name)).toEqual(["ast_edit", "echo", "stage_note"]);

@@ -7,20 +7,15 @@ import { inspectWorkspace, openEvents, postJson, send, startTestServer } from ".
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe("tooldock inspect: access", () => {
-  it("answers the first visit with the token by a cookie and a redirect without it", async () => {
+  it("prints the token in the URL's fragment, and serves the page's files without it", async () => {
     const server = await startTestServer(await inspectWorkspace());
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=test-token`);
-    const first = await send(server.port, { path: "/?token=test-token" });
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe("/");
-    const cookie = String(first.headers["set-cookie"]?.[0]);
-    expect(cookie).toMatch(
-      new RegExp(`^tooldock-inspect-${server.port}=test-token; HttpOnly; SameSite=Strict`),
-    );
-    const page = await send(server.port, { path: "/", headers: { cookie: cookie.split(";")[0] as string } });
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/#token=test-token`);
+    const page = await send(server.port, { path: "/" });
     expect(page.status).toBe(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
     expect(page.body).toContain("<title>inspect</title>");
+    expect(page.body).not.toContain("test-token");
+    expect(page.headers["set-cookie"]).toBeUndefined();
     expect(page.headers["content-security-policy"]).toContain("script-src 'self'");
   });
 

@@ -52,14 +52,15 @@ export async function run({ io, output, args, version }: CommandContext): Promis
       ),
     );
   }
-  if (!flagOption(args, "no-open")) {
-    openInBrowser(server.url, (problem) =>
-      output.printError(`tooldock inspect: could not open a browser (${problem}); open the URL above.`),
-    );
-  }
+  const removeOpener = flagOption(args, "no-open")
+    ? async () => {}
+    : await openInBrowser(server.url, (problem) =>
+        output.printError(`tooldock inspect: could not open a browser (${problem}); open the URL above.`),
+      );
   await stopRequested(io.signal);
   output.printError("tooldock inspect: stopping");
   await server.close();
+  await removeOpener();
   return 0;
 }
 

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { TooldockError } from "@tooldock/sdk";
 import { readJsonBody } from "../http/read-json-body.js";
 import { secretsMatch } from "../http/secrets-match.js";
-import { readCookie, tokenCookieName } from "./access-token.js";
 import { CALL_ID_IN_USE, type InspectController } from "./inspect-controller.js";
 import type { CallRequest, ResolveRequest } from "./inspect-protocol.js";
 import type { PageAssets } from "./page-assets.js";
@@ -38,14 +37,15 @@ const SECURITY_HEADERS = {
 
 /**
  * The inspect server's request handler. Every request is checked before anything else: its
- * `Host` must be the address the server listens on (DNS rebinding), and it must carry the
- * token: in the URL (`?token=`, the first visit: answered with a cookie and a redirect to the
- * same path without it), in the cookie, or as `Authorization: Bearer <token>`. Requests that
- * change something must be JSON and, from a browser, same-origin.
+ * `Host` must be the address the server listens on (DNS rebinding). The page's own files (no
+ * secret in them) are served to anyone who passes that check; every other request (the API,
+ * every POST) must carry the token as `Authorization: Bearer <token>`. The token never travels in a cookie
+ * (a browser sends cookies for 127.0.0.1 to every port, another local user's server
+ * included) nor in a query: the page reads it from the URL's fragment, which the browser
+ * sends nowhere. Requests that change something must be JSON and, from a browser, same-origin.
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const hostAllowed = hostChecker(options.bindHost, options.port);
-  const cookieName = tokenCookieName(options.port);
   return (request: IncomingMessage, response: ServerResponse): void => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: messageOf(error) });
@@ -64,23 +64,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       return;
     }
     const url = new URL(request.url ?? "/", "http://inspect.invalid");
-    const fromUrl = url.searchParams.get("token") ?? undefined;
-    if (fromUrl !== undefined) {
-      if (request.method !== "GET" || !secretsMatch(fromUrl, options.token)) {
-        refuse(response);
-        return;
-      }
-      url.searchParams.delete("token");
-      response.writeHead(303, {
-        ...SECURITY_HEADERS,
-        "set-cookie": `${cookieName}=${options.token}; HttpOnly; SameSite=Strict; Path=/`,
-        // One leading slash: `/.//evil.example` is `//evil.example` once parsed, a link to another site.
-        location: `/${url.pathname.replace(/^\/+/, "")}${url.search}`,
-      });
-      response.end();
-      return;
-    }
-    if (!authorized(request)) {
+    const pageFile =
+      (request.method === "GET" || request.method === "HEAD") && !url.pathname.startsWith("/api/");
+    if (!pageFile && !authorized(request)) {
       refuse(response);
       return;
     }
@@ -89,8 +75,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
 
   function authorized(request: IncomingMessage): boolean {
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    if (bearer !== undefined) return secretsMatch(bearer, options.token);
-    return secretsMatch(readCookie(request.headers.cookie, cookieName), options.token);
+    return bearer !== undefined && secretsMatch(bearer, options.token);
   }
 
   async function route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
@@ -171,7 +156,7 @@ function refuse(response: ServerResponse): void {
   sendText(
     response,
     401,
-    "tooldock inspect: this server needs its token. Open the URL that `tooldock inspect` printed (it ends in ?token=…).",
+    "tooldock inspect: this server needs its token (Authorization: Bearer <token>). Open the URL that `tooldock inspect` printed (it ends in #token=…).",
   );
 }
 

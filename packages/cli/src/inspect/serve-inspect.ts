@@ -50,7 +50,7 @@ export interface StartInspectOptions {
 
 /** A running inspect server. */
 export interface InspectServer {
-  /** The URL to open, token included. */
+  /** The URL to open, the token in its fragment (`#token=…`). */
   readonly url: string;
   readonly port: number;
   readonly token: string;
@@ -134,7 +134,9 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
     const runningWatcher = watcher;
     let closing: Promise<void> | undefined;
     return {
-      url: `http://${shownHost}:${port}/?token=${token}`,
+      // In the fragment: a browser sends it to no server (not even this one) and keeps it in
+      // no cookie; the page reads it from there.
+      url: `http://${shownHost}:${port}/#token=${token}`,
       port,
       token,
       tools: session

@@ -1,6 +1,7 @@
-// The page's side of the inspect API (`inspect-protocol.ts`): JSON over fetch, the token in
-// the cookie the first visit set.
+// The page's side of the inspect API (`inspect-protocol.ts`): JSON over fetch, the token as
+// `Authorization: Bearer` (see page-token.ts).
 import type { CallRequest, CallResponse, ResolveRequest, ValidateResponse } from "../inspect-protocol.js";
+import { authorization } from "./page-token.js";
 
 /** Thrown when the server refuses a request; `message` is its explanation. */
 export class ApiError extends Error {
@@ -10,7 +11,7 @@ export class ApiError extends Error {
 async function post<T>(path: string, body: unknown): Promise<T> {
   const response = await fetch(path, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...authorization() },
     body: JSON.stringify(body),
     credentials: "same-origin",
   });

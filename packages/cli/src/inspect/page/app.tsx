@@ -3,6 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 import type { CallUpdate, InspectState, LogEntry } from "../inspect-protocol.js";
 import { CallPanel } from "./call-panel.js";
 import { EventLog } from "./event-log.js";
+import { openEventStream } from "./event-stream.js";
+import { pageToken } from "./page-token.js";
 import { PendingPanel } from "./pending-panel.js";
 import { DiagnosticsPanel, ToolDetails, ToolList } from "./tools-panel.js";
 
@@ -11,7 +13,7 @@ const MAX_LOG = 1000;
 /** How many partial results the page keeps per call. */
 const MAX_PARTIALS = 200;
 
-type Connection = "connecting" | "live" | "reconnecting";
+type Connection = "connecting" | "live" | "reconnecting" | "no-token";
 
 /** The inspect page: tools and diagnostics, the call form, the pending stack and the event log, live. */
 export function App() {
@@ -22,12 +24,8 @@ export function App() {
   const [selected, setSelected] = useState<string | undefined>();
 
   useEffect(() => {
-    const events = new EventSource("/api/events");
-    events.addEventListener("open", () => setConnection("live"));
-    events.addEventListener("error", () => setConnection("reconnecting"));
-    events.addEventListener("state", (event) => setState(JSON.parse((event as MessageEvent<string>).data)));
-    events.addEventListener("log", (event) => {
-      const entry = JSON.parse((event as MessageEvent<string>).data) as LogEntry;
+    const onLog = (data: string) => {
+      const entry = JSON.parse(data) as LogEntry;
       // A reconnect replays the kept entries: keep each one once.
       setLog((entries) => {
         const last = entries.at(-1);
@@ -35,15 +33,27 @@ export function App() {
           return entries;
         return [...entries, entry].slice(-MAX_LOG);
       });
-    });
-    events.addEventListener("call-update", (event) => {
-      const update = JSON.parse((event as MessageEvent<string>).data) as CallUpdate;
+    };
+    const onCallUpdate = (data: string) => {
+      const update = JSON.parse(data) as CallUpdate;
       setPartials((all) => ({
         ...all,
         [update.callId]: [...(all[update.callId] ?? []), update.partial].slice(-MAX_PARTIALS),
       }));
+    };
+    if (pageToken === undefined) {
+      setConnection("no-token");
+      return;
+    }
+    return openEventStream("/api/events", {
+      open: () => setConnection("live"),
+      error: () => setConnection("reconnecting"),
+      event: (name, data) => {
+        if (name === "state") setState(JSON.parse(data));
+        else if (name === "log") onLog(data);
+        else if (name === "call-update") onCallUpdate(data);
+      },
     });
-    return () => events.close();
   }, []);
 
   const tools = state?.tools ?? [];
@@ -59,7 +69,13 @@ export function App() {
           {state?.cwd}
         </span>
         <span class={`connection connection-${connection}`} role="status">
-          {connection === "live" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…"}
+          {connection === "live"
+            ? "live"
+            : connection === "connecting"
+              ? "connecting…"
+              : connection === "no-token"
+                ? "no token"
+                : "reconnecting…"}
         </span>
         {state !== undefined && state.pending.length > 0 && (
           <a class="pending-link" href="#pending-heading">
@@ -68,7 +84,12 @@ export function App() {
         )}
         {state !== undefined && <span class="muted">v{state.version}</span>}
       </header>
-      {state === undefined ? (
+      {connection === "no-token" ? (
+        <p class="loading" role="alert">
+          This page needs the server's token. Open the URL that <code>tooldock inspect</code> printed (it ends
+          in <code>#token=…</code>).
+        </p>
+      ) : state === undefined ? (
         <p class="loading">Connecting to the server…</p>
       ) : (
         <main class="layout">
