@@ -167,12 +167,13 @@ export class PendingActionStore {
   }
 
   /**
-   * Discards every action, top first, calling each `reject(reason)` where present and
-   * waiting for it at most `timeoutMs` (default: the store's `callbackTimeoutMs`). A
+   * Discards every action, calling each `reject(reason)` where present: all of them at once
+   * (started top first), each waited for at most `timeoutMs` (default: the store's
+   * `callbackTimeoutMs`), so `clear` settles within `timeoutMs` however many are pending. A
    * throwing `reject` does not stop the others; its error rides on the `action-discarded`
-   * event. A `reject` that does not settle in time is given up: its event carries an
-   * `E_CALLBACK_TIMEOUT` error and `timedOut: true`, and the next one runs. So `clear`
-   * always settles, within `timeoutMs` per action with a `reject`, and never rejects.
+   * event (one per action, as each settles). A `reject` that does not settle in time is given
+   * up: its event carries an `E_CALLBACK_TIMEOUT` error and `timedOut: true`. `clear` never
+   * rejects.
    */
   async clear(reason: string, options: ClearOptions = {}): Promise<void> {
     const timeoutMs =
@@ -182,7 +183,8 @@ export class PendingActionStore {
     this.#clearCount += 1;
     const entries = this.#entries.splice(0).reverse();
     const emit = (event: PendingActionEvent) => this.#emit(event);
-    for (const entry of entries) await discardEntry(emit, entry, reason, timeoutMs);
+    // Side by side: one after another, 1,000 slow rejects kept a dispose() for 151 s.
+    await Promise.all(entries.map((entry) => discardEntry(emit, entry, reason, timeoutMs)));
   }
 
   /** Adds a listener; returns the function that removes it. */

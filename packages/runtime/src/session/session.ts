@@ -302,9 +302,9 @@ export class Session {
    * later ones, discards every pending action (reason `session disposed`, calling each
    * `reject`), then sends `{ reason: "shutdown" }` to every tool's `onSession`. Idempotent.
    *
-   * Always settles and never rejects: it waits for the `start` hooks still running, each
-   * `reject` and each `shutdown` hook at most `resolveTimeoutMs` apiece, and gives up on
-   * whatever has not settled by then (reported as events; see `resolveTimeoutMs`).
+   * Always settles and never rejects: it waits for the `start` hooks still running, the
+   * `reject`s (all at once) and each `shutdown` hook at most `resolveTimeoutMs` apiece, and
+   * gives up on whatever has not settled by then (reported as events; see `resolveTimeoutMs`).
    */
   async dispose(): Promise<void> {
     if (this.#state === "disposed") return;
