@@ -1,7 +1,14 @@
 import { realpath, stat } from "node:fs/promises";
-import { extname, resolve } from "node:path";
+import { basename, extname, resolve } from "node:path";
 import { UsageError } from "../args/usage-error.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
+
+/**
+ * Names of the manifests and configurations a load reads (a package's `tooldock`/`pi`/`omp`
+ * fields, compiler settings): a report never needs one of these names, and writing it there
+ * destroyed the manifest `validate` had just read.
+ */
+const READ_CONFIG = /^(?:package\.json|(?:ts|js)config(?:\..+)?\.json|deno\.jsonc?)$/i;
 
 /** Extensions of source files a report must never replace, whether tooldock loaded them or not. */
 const SOURCE_EXTENSIONS: readonly string[] = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -35,7 +42,8 @@ function refuse(file: string, what: string): never {
 
 /**
  * Refuses (a `UsageError`, exit code 2) an `--output` the report must not be written to: a
- * folder, a FIFO or device, an input path or a module tooldock discovered (the same file by real path or by
+ * folder, a FIFO or device, an existing `package.json` or `tsconfig*.json` (what a load reads),
+ * an input path or a module tooldock discovered (the same file by real path or by
  * device and inode, so a symbolic or hard link to it counts), or any existing source file.
  * Without `modules` (before loading), only the folder, file type and input checks run.
  * `validate x.ts --format junit --output x.ts` used to replace the module with XML.
@@ -50,6 +58,8 @@ export async function assertOutputTarget(
   if (target === undefined) return;
   if (target.directory) refuse(file, "is a folder");
   if (!target.regular) refuse(file, "is not a regular file (a FIFO, a socket or a device)");
+  if (READ_CONFIG.test(basename(target.real)))
+    refuse(file, "is a package manifest or a compiler configuration");
   for (const input of inputs) {
     const identity = await identify(resolve(cwd, input));
     if (identity !== undefined && same(identity, target))
