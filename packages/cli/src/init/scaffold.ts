@@ -5,6 +5,7 @@ import { UsageError } from "../args/usage-error.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { localTarballSpecs } from "./local-tarballs.js";
 import { type ScaffoldNames, scaffoldNames } from "./scaffold-names.js";
+import { assertScaffoldTarget } from "./scaffold-target.js";
 import {
   GITIGNORE_TEMPLATE,
   packageJsonTemplate,
@@ -69,6 +70,7 @@ export async function scaffoldToolPackage(options: {
           packages: SCAFFOLD_TOOLDOCK_PACKAGES,
           version: options.version,
         });
+  await assertScaffoldTarget(directory, options.directory);
   const existing = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [];
     throw new UsageError(`cannot use ${options.directory}: ${error.message}`, "init");
@@ -85,8 +87,16 @@ export async function scaffoldToolPackage(options: {
     [".gitignore", GITIGNORE_TEMPLATE],
   ];
   for (const [path, content] of files) {
-    await mkdir(join(directory, path, ".."), { recursive: true });
-    await writeFile(join(directory, path), content, { flag: "wx" });
+    try {
+      await mkdir(join(directory, path, ".."), { recursive: true });
+      await writeFile(join(directory, path), content, { flag: "wx" });
+    } catch (error) {
+      // Not writable, read only, full: the user's to fix, not a bug of tooldock's.
+      throw new UsageError(
+        `cannot write ${join(options.directory, path)}: ${(error as Error).message}. Give a folder you can write to.`,
+        "init",
+      );
+    }
   }
   return { directory, names, files: files.map(([path]) => path) };
 }

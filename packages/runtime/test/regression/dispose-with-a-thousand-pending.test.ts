@@ -20,11 +20,12 @@ describe("regression: dispose() with a thousand pending actions", () => {
     for (let index = 0; index < COUNT; index += 1) {
       session.pending.push({
         label: `action ${index}`,
-        apply: () => ({ content: [] }),
+        apply: async () => ({ content: [] }),
         reject: async () => {
           started += 1;
           if (started === COUNT) allStarted();
           await everyoneIn;
+          return undefined;
         },
       });
     }
