@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TooldockError } from "@tooldock/sdk";
+import { BodyBudget } from "../http/body-budget.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { secretsMatch } from "../http/secrets-match.js";
 import { CALL_ID_IN_USE, type InspectController } from "./inspect-controller.js";
@@ -46,6 +47,7 @@ const SECURITY_HEADERS = {
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const hostAllowed = hostChecker(options.bindHost, options.port);
+  const bodies = new BodyBudget();
   return (request: IncomingMessage, response: ServerResponse): void => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: messageOf(error) });
@@ -108,7 +110,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         error: "Send the request body as JSON (Content-Type: application/json).",
       });
     }
-    const body = await readJsonBody(request, MAX_BODY_BYTES);
+    const body = await readJsonBody(request, MAX_BODY_BYTES, bodies);
     if (!body.ok) {
       return sendJson(
         response,

@@ -13,6 +13,7 @@ import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
+import { limitServer } from "../http/body-budget.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { ToolHostGenerations } from "../load/tool-host-generations.js";
@@ -118,6 +119,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
     );
     await session.start();
     server = createServer();
+    limitServer(server);
     const port = await listen(server, options.port ?? 0, bindHost);
     server.on(
       "request",

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { BodyBudget } from "../../http/body-budget.js";
 import { readJsonBody } from "../../http/read-json-body.js";
 import { replyError } from "./http-endpoint.js";
 import type { HttpSessionTable } from "./http-session-table.js";
@@ -24,6 +25,8 @@ export interface RoutedSession {
 export interface RouteContext<S extends RoutedSession> {
   guard: RequestGuard;
   sessions: HttpSessionTable<S>;
+  /** The request-body bytes the server may hold at once. */
+  bodies: BodyBudget;
   /** Sessions made and not yet closed, initializing ones included. */
   openCount(): number;
   openSession(): Promise<S>;
@@ -35,7 +38,8 @@ export interface RouteContext<S extends RoutedSession> {
  * `401` on the endpoint), then `404` off `/mcp`; a request with `Mcp-Session-Id` goes to that
  * session's transport (`404` when it ended or expired), counted as a connection until it
  * closes; one without must be a POSTed `initialize`, which opens a session (at most
- * {@link MAX_HTTP_SESSIONS}; bodies bounded by `readJsonBody`).
+ * {@link MAX_HTTP_SESSIONS}). Every POST's body is read here, bounded by `readJsonBody` one by
+ * one and by the server's `bodies` together, and handed to the transport parsed.
  */
 export async function routeRequest<S extends RoutedSession>(
   request: IncomingMessage,
@@ -65,7 +69,11 @@ export async function routeRequest<S extends RoutedSession>(
       );
     }
     sessions.hold(sessionId, response);
-    return served.transport.handleRequest(request, response);
+    if (request.method !== "POST") return served.transport.handleRequest(request, response);
+    const posted = await readJsonBody(request, MAX_BODY_BYTES, context.bodies);
+    if (!posted.ok)
+      return replyError(response, posted.status, posted.code, posted.message, { Connection: "close" });
+    return served.transport.handleRequest(request, response, posted.value);
   }
   if (request.method !== "POST")
     return replyError(
@@ -74,7 +82,7 @@ export async function routeRequest<S extends RoutedSession>(
       -32000,
       "Bad Request: no Mcp-Session-Id header; start with a POST of initialize",
     );
-  const body = await readJsonBody(request, MAX_BODY_BYTES);
+  const body = await readJsonBody(request, MAX_BODY_BYTES, context.bodies);
   if (!body.ok) return replyError(response, body.status, body.code, body.message, { Connection: "close" });
   if (!isInitializeRequest(body.value)) {
     return replyError(

@@ -15,6 +15,7 @@ import { type PendingPolicy, Session } from "@tooldock/runtime";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
 import { settleWithin } from "../../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
+import { BodyBudget, limitServer } from "../../http/body-budget.js";
 import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
 import { ToolHostGenerations } from "../../load/tool-host-generations.js";
@@ -227,6 +228,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     };
 
     let guard: RequestGuard | undefined;
+    const bodies = new BodyBudget();
     server = createServer((request, response) => {
       const routing =
         guard === undefined
@@ -234,6 +236,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           : routeRequest(request, response, {
               guard,
               sessions,
+              bodies,
               openCount: () => live.size,
               openSession,
               closeServed,
@@ -244,6 +247,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
         else response.destroy();
       });
     });
+    limitServer(server);
     const port = await listen(server, options.port ?? DEFAULT_MCP_HTTP_PORT, hostname);
     guard = {
       allowedHosts: allowedHostsFor(hostname, options.allowHosts ?? []),
