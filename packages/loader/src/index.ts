@@ -66,6 +66,7 @@ export {
 } from "./options.js";
 /** Loads tools, then reloads them into the same host and session whenever their files change. */
 export {
+  DEFAULT_RELOAD_LIMIT,
   DEFAULT_WATCH_DEBOUNCE_MS,
   type ToolsReload,
   type ToolWatcher,

@@ -10,6 +10,7 @@ describe("@tooldock/loader public surface", () => {
         "CACHE_DIR_ENV",
         "COMPILER_ENV",
         "DEFAULT_FACTORY_TIMEOUT_MS",
+        "DEFAULT_RELOAD_LIMIT",
         "DEFAULT_TOOL_HOST_MEMORY_MB",
         "DEFAULT_WATCH_DEBOUNCE_MS",
         "FACTORY_TIMEOUT_ENV",

@@ -11,6 +11,9 @@ import { watchPaths } from "./watch-paths.js";
 /** Default of `debounceMs`: editors write a file in several steps; one reload covers them. */
 export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
 
+/** Default of `reloadLimit`: at most 10 reloads started by changes in any 10 s. */
+export const DEFAULT_RELOAD_LIMIT = { reloads: 10, perMs: 10_000 } as const;
+
 /** One reload of a {@link ToolWatcher}: the load's result and the files that started it. */
 export interface ToolsReload extends LoadCustomToolsResult {
   /** The files whose change started this reload (absolute, first seen first). */
@@ -21,6 +24,13 @@ export interface ToolsReload extends LoadCustomToolsResult {
 export interface WatchCustomToolsOptions extends LoadCustomToolsOptions {
   /** Quiet time after the last change before a reload starts. Default: 100 ms. */
   debounceMs?: number;
+  /**
+   * At most `reloads` reloads started by changes in any `perMs`: a module that rewrites its
+   * own files on every load would otherwise reload without end. Past it, the next reload
+   * waits until the oldest of them leaves the window, and `onError` is told once
+   * (`E_WATCH`). Explicit `reload()` calls are not counted. Default: 10 in 10 s.
+   */
+  reloadLimit?: { reloads: number; perMs: number };
   /**
    * Called after each reload (not after the first load), whether or not it changed a tool:
    * `changes` lists the names added, removed and replaced, `diagnostics` what went wrong.
@@ -68,7 +78,24 @@ export interface ToolWatcher {
  * ```
  */
 export async function watchCustomTools(options: WatchCustomToolsOptions): Promise<ToolWatcher> {
-  const { debounceMs = DEFAULT_WATCH_DEBOUNCE_MS, onReload, onError, ...loadOptions } = options;
+  const {
+    debounceMs = DEFAULT_WATCH_DEBOUNCE_MS,
+    reloadLimit = DEFAULT_RELOAD_LIMIT,
+    onReload,
+    onError,
+    ...loadOptions
+  } = options;
+  if (
+    !Number.isSafeInteger(reloadLimit.reloads) ||
+    reloadLimit.reloads < 1 ||
+    !Number.isFinite(reloadLimit.perMs) ||
+    reloadLimit.perMs < 0
+  ) {
+    throw new TooldockError(
+      "E_INVALID_OPTION",
+      `watchCustomTools: reloadLimit must be { reloads: a whole number, 1 or more, perMs: milliseconds, 0 or more } (got ${JSON.stringify(reloadLimit)}). Pass e.g. { reloads: 10, perMs: 10000 }.`,
+    );
+  }
   if (!Number.isFinite(debounceMs) || debounceMs < 0) {
     throw new TooldockError(
       "E_INVALID_OPTION",
@@ -153,6 +180,34 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     return queued;
   };
 
+  /** When the reloads that changes started in the last `perMs` began, oldest first. */
+  const started: number[] = [];
+  let limited = false;
+  /** Starts the reload the changes asked for, unless the limit holds it back for a while. */
+  const fire = () => {
+    timer = undefined;
+    if (closed) return;
+    const now = Date.now();
+    while (started.length > 0 && (started[0] as number) <= now - reloadLimit.perMs) started.shift();
+    if (started.length >= reloadLimit.reloads) {
+      if (!limited) {
+        limited = true;
+        report(
+          new TooldockError(
+            "E_WATCH",
+            `The tools changed for ${reloadLimit.reloads} reloads within ${reloadLimit.perMs} ms (does a module write its own files when it loads?): further reloads wait, at most ${reloadLimit.reloads} per ${reloadLimit.perMs} ms.`,
+          ),
+          "",
+        );
+      }
+      timer = setTimeout(fire, (started[0] as number) + reloadLimit.perMs - now);
+      return;
+    }
+    if (started.length === 0) limited = false; // a quiet window: tell again next time
+    started.push(now);
+    reload().catch(() => {}); // reported through onError
+  };
+
   // Watching starts before the first load, so a change made while it runs is not missed
   // (its reload waits for the first load to end).
   const watch = watchPaths(
@@ -161,10 +216,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       if (closed) return;
       if (!changed.includes(path)) changed.push(path);
       if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = undefined;
-        reload().catch(() => {}); // reported through onError
-      }, debounceMs);
+      timer = setTimeout(fire, debounceMs);
     },
     (error, location) => report(error, `Cannot watch ${location} for changes`),
     // Bundles written to a cache inside a watched folder must not start another reload.

@@ -76,12 +76,14 @@ describe("zod tools from the built packages", () => {
   it.each([
     ["where Node can require an ES module", []],
     ["where it cannot (the host falls back to zod's CommonJS build)", ["--no-experimental-require-module"]],
-  ])("load and run in-process and in the tool host's bundle, %s", async (_where, flags) => {
-    const where = await project({ "zod-tools.ts": ZOD_TOOLS, "only-pi.ts": PI_ZOD_ONLY });
-    const script = join(where.root, "host.mjs");
-    await writeFile(
-      script,
-      `import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
+  ])(
+    "load and run in-process and in the tool host's bundle, %s",
+    async (_where, flags) => {
+      const where = await project({ "zod-tools.ts": ZOD_TOOLS, "only-pi.ts": PI_ZOD_ONLY });
+      const script = join(where.root, "host.mjs");
+      await writeFile(
+        script,
+        `import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
 import { Session } from ${JSON.stringify(dist("runtime"))};
 const report = { requireModule: process.features.require_module };
 for (const isolation of ["none", "process"]) {
@@ -99,13 +101,17 @@ for (const isolation of ["none", "process"]) {
 }
 console.log(JSON.stringify(report));
 `,
-    );
-    const { stdout } = await promisify(execFile)(process.execPath, [...flags, script], { encoding: "utf8" });
-    const expected = { diagnostics: [], imported: '{"n":2,"same":true}', short: true, onlyPi: "false" };
-    expect(JSON.parse(stdout)).toEqual({
-      requireModule: flags.length === 0,
-      none: expected,
-      process: expected,
-    });
-  }, 120_000);
+      );
+      const { stdout } = await promisify(execFile)(process.execPath, [...flags, script], {
+        encoding: "utf8",
+      });
+      const expected = { diagnostics: [], imported: '{"n":2,"same":true}', short: true, onlyPi: "false" };
+      expect(JSON.parse(stdout)).toEqual({
+        requireModule: flags.length === 0,
+        none: expected,
+        process: expected,
+      });
+    },
+    120_000,
+  );
 });
