@@ -328,12 +328,30 @@ export default (pi: any) => ({ name: "counts", label: "C", description: "d", par
     expect(await sharedPacks(cacheDir)).toHaveLength(1);
   });
 
-  it("still loads every tool, each on its own, when the pack file is damaged, and writes it anew", async () => {
+  it("builds a pack of another size than the index recorded again, in the same load", async () => {
+    const { dir, cacheDir } = await toolFolder("packs-resized");
+    await load(dir, cacheDir);
+    const warm = await warmCopy(cacheDir);
+    const [pack] = await sharedPacks(warm);
+    const path = join(warm, "bundles", pack as string);
+    const whole = await readFile(path, "utf8");
+    await writeFile(path, "this is not JavaScript {");
+    const { tools, diagnostics, call } = await load(dir, warm);
+    expect(diagnostics).toEqual([]);
+    expect(tools).toHaveLength(5);
+    expect(await call("waits")).toBe("waited");
+    expect(await readFile(path, "utf8")).toBe(whole);
+  });
+
+  it("still loads every tool, each on its own, when the pack file is damaged at its size, and writes it anew", async () => {
     const { dir, cacheDir } = await toolFolder("packs-damaged");
     await load(dir, cacheDir);
     const warm = await warmCopy(cacheDir);
     const [pack] = await sharedPacks(warm);
-    await writeFile(join(warm, "bundles", pack as string), "this is not JavaScript {");
+    const path = join(warm, "bundles", pack as string);
+    // Garbage of the recorded size: only importing it shows the damage.
+    const size = (await readFile(path)).length;
+    await writeFile(path, "this is not JavaScript {".padEnd(size, " "));
     const { tools, diagnostics, call } = await load(dir, warm);
     expect(diagnostics).toEqual([]);
     expect(tools).toHaveLength(5);

@@ -344,6 +344,7 @@ function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
       key,
       pack: "",
       index,
+      packBytes: 0,
       ...(built.sync[index] === true ? { sync: true } : {}),
       tsconfig,
       inputs,
@@ -356,9 +357,14 @@ function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
   const id = hash([`pack ${kind}`, ...records.map((record) => record.key)].join("\n")).slice(0, 40);
   const path = packPath(pack.cacheDir, id);
   const mapPath = packMapPath(pack.cacheDir, id);
+  const text = `${built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`;
   writeFileAtomicSync(mapPath, built.map);
-  writeFileAtomicSync(path, `${built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`);
-  for (const record of records) record.pack = id;
+  writeFileAtomicSync(path, text);
+  const packBytes = Buffer.byteLength(text, "utf8");
+  for (const record of records) {
+    record.pack = id;
+    record.packBytes = packBytes;
+  }
   return records;
 }
 

@@ -14,13 +14,15 @@ function temporaryPath(path: string): string {
 
 /**
  * Writes a file so that readers see the old content or the new one, never a part: the data
- * goes to a temporary file beside the target (mode `0600`), which is then renamed over it.
+ * goes to a temporary file beside the target (mode `0600`), flushed to the disk (`fsync`),
+ * which is then renamed over it. Without the flush, a crash soon after the rename can leave
+ * the new name on an empty or partial file (ext4's delayed allocation does).
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: FOLDER_MODE });
   const temporary = temporaryPath(path);
   try {
-    await writeFile(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx" });
+    await writeFile(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx", flush: true });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -36,7 +38,7 @@ export function writeFileAtomicSync(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: FOLDER_MODE });
   const temporary = temporaryPath(path);
   try {
-    writeFileSync(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx" });
+    writeFileSync(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx", flush: true });
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });

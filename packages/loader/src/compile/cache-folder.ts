@@ -55,10 +55,11 @@ export function openCacheFolder(cacheDir: string): CacheFolderState {
  * the current user and not writable by group or others. Files the loader writes always pass
  * (mode `0600`); a file left from a time the folder was shared does not, and is rebuilt.
  */
-export function isOwnPrivateFile(path: string): boolean {
+export function isOwnPrivateFile(path: string, bytes?: number): boolean {
   try {
     const stats = lstatSync(path);
     if (!stats.isFile()) return false;
+    if (bytes !== undefined && stats.size !== bytes) return false;
     if (typeof process.getuid !== "function") return true;
     return stats.uid === process.getuid() && (stats.mode & SHARED_WRITE_BITS) === 0;
   } catch {

@@ -9,7 +9,7 @@ import { hash } from "./hash.js";
  * 3: one kind of unit (packs of one or more members) and one index per group of entries.
  * 4: a shared pack also exports each member's synchronous evaluation (see `SYNC_EXPORT`).
  */
-export const CACHE_FORMAT_VERSION = 4;
+export const CACHE_FORMAT_VERSION = 5;
 
 /** What one member of a pack was built from: enough to prove its code is still current. */
 export interface MemberRecord {
@@ -19,6 +19,11 @@ export interface MemberRecord {
   /** The pack that holds its code (`<cacheDir>/bundles/pack-<id>.mjs`) and its place in it. */
   pack: string;
   index: number;
+  /**
+   * The pack file's size as written: a pack of another size (cut short by a crash, filled
+   * with zeros by a file system that lost its data) is built again, never imported.
+   */
+  packBytes: number;
   /**
    * True when the pack's `SYNC_EXPORT` function evaluates this member without a promise (its
    * modules have no top-level `await`); absent: only its `members` function does.

@@ -9,7 +9,7 @@ import { fingerprintMatches, fingerprintOf } from "./input-fingerprint.js";
 /** What one batch remembers between the checks of its members. */
 export interface CheckMemo {
   tsconfigs: TsconfigMemo;
-  /** Pack id → whether it is the loader's own private file. */
+  /** Pack id and size → whether it is the loader's own private file, of that size. */
   packs: Map<string, boolean>;
   /** External file → whether it exists (members often import the same package files). */
   externals: Map<string, boolean>;
@@ -21,7 +21,8 @@ export function checkMemo(): CheckMemo {
 }
 
 /**
- * Whether a recorded member is still current: its pack is the loader's own file, and nothing
+ * Whether a recorded member is still current: its pack is the loader's own file, of the size
+ * it was written with (a crash can cut it short), and nothing
  * it was built from has changed (same tsconfig chain, every input unchanged, every external
  * package still in place, same host module sources). Resolves to the fresh stat fingerprints
  * to record (`{}` when none changed), or `undefined` when the member must be built again.
@@ -38,7 +39,13 @@ export async function checkMember(
   memo: CheckMemo,
 ): Promise<Record<string, string> | undefined> {
   // A pack that is not the loader's own file is rebuilt (and replaced), never imported.
-  if (!remembered(memo.packs, record.pack, (id) => isOwnPrivateFile(packPath(cacheDir, id))))
+  const pack = packPath(cacheDir, record.pack);
+  if (
+    typeof record.packBytes !== "number" ||
+    !remembered(memo.packs, `${record.pack} ${record.packBytes}`, () =>
+      isOwnPrivateFile(pack, record.packBytes),
+    )
+  )
     return undefined;
   const tsconfig = findTsconfig(record.entry, hash, memo.tsconfigs);
   if (tsconfig?.path !== record.tsconfig?.path || tsconfig?.hash !== record.tsconfig?.hash) return undefined;
