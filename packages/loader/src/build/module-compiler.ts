@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { openCacheFolder } from "../compile/cache-folder.js";
 import { cacheUnwritableWarning, cacheWarning } from "../compile/cache-warning.js";
@@ -8,6 +8,7 @@ import { reportingMissingExports } from "../compile/host-packages/missing-export
 import { reportingImportFailures } from "../compile/import-failure.js";
 import { prepareWithJiti } from "../compile/jiti-compiler.js";
 import { catchingEvaluation, type PreparedModule } from "../compile/prepared-module.js";
+import { isWithin } from "../discover/expand-path.js";
 import type { CompilerName } from "../options.js";
 import { EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 import { PackPlanner } from "./pack-planner.js";
@@ -81,6 +82,22 @@ export function createModuleCompiler(
     jitiCache = false;
     warnOnce(cacheWarning(state, cacheDir, entry));
   };
+  /**
+   * jiti, with its transform cache while that can be written: a write that fails there (a
+   * full disk) is no fault of the module's, which is compiled again without any cache, and so
+   * is the rest of the batch.
+   */
+  const withJiti = async (entry: string): Promise<PreparedModule> => {
+    const cache = jitiCache;
+    const prepared = await prepareWithJiti(entry, cache);
+    if (cache === false) return prepared;
+    return catchingEvaluation(prepared, async (error) => {
+      if (!writeFailedIn(error, cache)) throw error;
+      jitiCache = false;
+      warnOnce(cacheUnwritableWarning(cacheDir, describeWriteFailure(error), entry, "jiti"));
+      return (await prepareWithJiti(entry, false)).evaluate();
+    });
+  };
   return {
     plan(entries) {
       if (entries.length === 0) return;
@@ -97,7 +114,7 @@ export function createModuleCompiler(
           let evaluator = packs.evaluator(entry, bundle);
           // Another process may replace the host's pack after the check: jiti then, as above.
           if (packsDir !== undefined) {
-            const jiti = () => prepareWithJiti(entry, jitiCache).then((other) => other.evaluate());
+            const jiti = () => withJiti(entry).then((other) => other.evaluate());
             evaluator = catchingEvaluation(evaluator, (error) => {
               if (error instanceof PackMissing) return jiti();
               throw error;
@@ -109,7 +126,9 @@ export function createModuleCompiler(
           if (error instanceof PackMissing) {
             // Changed since the host built it (or refused there): jiti reads it as it is now.
           } else if (error instanceof CacheWriteError) {
+            // No cache at all: jiti's own would be on the same full or read-only disk.
             useJiti = true;
+            jitiCache = false;
             warnOnce(cacheUnwritableWarning(error.cacheDir, error.reason, entry));
           } else if (batch.failedToImport) {
             useJiti = true;
@@ -125,7 +144,7 @@ export function createModuleCompiler(
           }
         }
       }
-      return reportingMissingExports(await prepareWithJiti(entry, jitiCache), entry, onWarning);
+      return reportingMissingExports(await withJiti(entry), entry, onWarning);
     },
     planEnded() {
       packs.end();
@@ -136,4 +155,23 @@ export function createModuleCompiler(
       await batch.close();
     },
   };
+}
+
+/** The codes of a write the disk refused: full, over quota, a file too large, read only. */
+const WRITE_REFUSED = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS"]);
+
+/**
+ * Whether `error` may be jiti failing to write its cache in `folder`: a write the disk refused,
+ * about a path there or about none (a failed `write` names no path). A module whose own code
+ * failed that way is evaluated once more, without the cache, and fails as before.
+ */
+function writeFailedIn(error: unknown, folder: string): boolean {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== "string" || !WRITE_REFUSED.has(code)) return false;
+  return path === undefined || (typeof path === "string" && isWithin(resolve(path), resolve(folder)));
+}
+
+function describeWriteFailure(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: unknown };
+  return typeof message === "string" ? message : String(code);
 }

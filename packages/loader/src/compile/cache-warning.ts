@@ -26,12 +26,23 @@ export function cacheWarning(
   };
 }
 
-/** `W_CACHE_UNWRITABLE`: the rest of the batch compiles with jiti. */
-export function cacheUnwritableWarning(cacheDir: string, reason: string, entry: string): Diagnostic {
+/**
+ * `W_CACHE_UNWRITABLE`: the rest of the batch compiles with jiti, without a cache (`writer`:
+ * who found the cache unwritable, esbuild writing a pack or jiti its own transform cache).
+ */
+export function cacheUnwritableWarning(
+  cacheDir: string,
+  reason: string,
+  entry: string,
+  writer: "esbuild" | "jiti" = "esbuild",
+): Diagnostic {
   return {
     code: "W_CACHE_UNWRITABLE",
     severity: "warning",
-    message: `esbuild cannot write the compile cache in ${cacheDir} (${reason}); compiling with jiti instead, without a cache.`,
+    message:
+      writer === "esbuild"
+        ? `esbuild cannot write the compile cache in ${cacheDir} (${reason}); compiling with jiti instead, without a cache.`
+        : `jiti cannot write the compile cache in ${cacheDir} (${reason}); compiling without a cache.`,
     path: entry,
     hint: `Make ${cacheDir} writable, or point cacheDir / $${CACHE_DIR_ENV} at a writable folder.`,
   };

@@ -1,0 +1,63 @@
+// Attack (by the machine): a full disk under the compile cache. esbuild's pack could not be
+// written, the warning said the load went on with jiti "without a cache", and then jiti wrote
+// its transform cache into the same full disk: every module failed with ENOSPC, blamed on the
+// module. Fix: a cache that cannot be written means no cache at all, for every compiler; a
+// write that fails in jiti's own cache is retried without it, with one warning.
+//
+// The full disk is a file size limit (`ulimit -f 0`: every write of a byte fails with EFBIG,
+// once SIGXFSZ is ignored), in a process of its own.
+import { execFile } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { testCacheDir } from "../helpers.js";
+import { echoToolSource } from "../tool-sources.js";
+
+const roots: string[] = [];
+afterAll(async () => {
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+/** The built packages (`pnpm build`). */
+const dist = (name: string) => fileURLToPath(new URL(`../../../${name}/dist/index.js`, import.meta.url));
+
+describe.skipIf(process.platform === "win32")("regression: a full disk under the compile cache", () => {
+  it.each(["esbuild", "jiti"] as const)(
+    "loads every module with %s, without a cache, and warns once",
+    async (compiler) => {
+      const root = testCacheDir(`full-disk-${compiler}`);
+      roots.push(root);
+      const dir = join(root, "tools");
+      await mkdir(dir, { recursive: true });
+      for (const name of ["one", "two"])
+        await writeFile(join(dir, `${name}.ts`), echoToolSource(name, `${name} ok`));
+      const script = join(root, "load.mjs");
+      await writeFile(
+        script,
+        `process.on("SIGXFSZ", () => {});
+import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
+import { Session } from ${JSON.stringify(dist("runtime"))};
+const session = new Session({ cwd: ${JSON.stringify(dir)} });
+const result = await loadCustomTools({ paths: [${JSON.stringify(dir)}], cwd: ${JSON.stringify(dir)},
+  cacheDir: ${JSON.stringify(join(root, "cache"))}, session, compiler: ${JSON.stringify(compiler)} });
+const call = await session.execute({ toolCallId: "c", name: "two", params: {} });
+console.log(JSON.stringify({ tools: result.tools.map(({ tool }) => tool.name),
+  diagnostics: result.diagnostics.map((d) => d.code + " " + d.message), text: call.content[0]?.text }));
+`,
+      );
+      const { stdout } = await promisify(execFile)(
+        "/bin/sh",
+        ["-c", `ulimit -f 0 && exec "$0" "$1"`, process.execPath, script],
+        { encoding: "utf8" },
+      );
+      const report = JSON.parse(stdout) as { tools: string[]; diagnostics: string[]; text: string };
+      expect(report.tools.sort()).toEqual(["one", "two"]);
+      expect(report.text).toBe("two ok");
+      expect(report.diagnostics).toHaveLength(1);
+      expect(report.diagnostics[0]).toMatch(/^W_CACHE_UNWRITABLE .*cannot write the compile cache/);
+    },
+    60_000,
+  );
+});
