@@ -35,11 +35,13 @@ export interface ApplyRequest {
  * directory and each file must resolve (through any symbolic link) to the same real path as
  * at the preview, inside the working directory, and name the same regular file (device and
  * inode) holding the same bytes (SHA-256). One failed check refuses the whole apply before
- * anything is written. Then the rewrite is run again on the current text and the files are
+ * anything is written. The rewrite is run again on the previewed text before that check (it
+ * is the long part, and a folder swapped during it must still be seen), and the files are
  * replaced together, at their real paths, through an intent journal in the private journal
- * folder ({@link writeFilesTogether}): if this process dies midway, the next start rolls the
- * apply back or forward, so an apply changes every file or none. If a write fails in this
- * process, nothing is left changed. Without a private journal folder it writes nothing.
+ * folder ({@link writeFilesTogether}, which checks each target's folder again right before
+ * its temporary file and before its rename): if this process dies midway, the next start
+ * rolls the apply back or forward, so an apply changes every file or none. If a write fails
+ * in this process, nothing is left changed. Without a private journal folder it writes nothing.
  *
  * @throws {AstEditError} `E_AST_EDIT_PATH` (a target now resolves outside the working
  *   directory), `E_AST_EDIT_STALE`, `E_AST_EDIT_LIMIT` or `E_AST_EDIT_WRITE`; the runtime
@@ -50,12 +52,12 @@ export async function applyPlan(
   reason: string,
 ): Promise<AgentToolResult<AstEditApplyDetails>> {
   const { fileSystem, plan, operations, limits } = request;
-  await checkUnchanged(fileSystem, request.cwd, plan);
-
+  // The rewrite (the long part) runs first, on the text the preview read; the check that the
+  // files still hold it comes after, right before the writes, so no swap fits in between.
   let budget = request.limit;
   const writes = [];
   for (const file of plan.files) {
-    // The file holds the bytes the preview read (checked above), so its text is `original`.
+    // The file must still hold the bytes the preview read (checked below), so its text is `original`.
     const outcome = await rewriteSource(file.language, file.original, operations, {
       budget,
       maxLength: limits.maxFileBytes,
@@ -75,6 +77,7 @@ export async function applyPlan(
         'Nothing was written. Tell the user; once the folder is fixed, call resolve with "apply" again (or "discard" to drop the change).',
     );
   }
+  await checkUnchanged(fileSystem, request.cwd, plan);
   await writeFilesTogether(
     fileSystem,
     journals,

@@ -4,6 +4,7 @@ import { AstEditError } from "./ast-edit-error.js";
 import { syncDirectory, temporaryPathFor, writeFileAtomic, writeTemporaryFile } from "./atomic-write.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
+import { isInsideFolder } from "./inside-folder.js";
 import type { JournalFolder } from "./journal-folder.js";
 import type { FileIdentity } from "./read-regular-file.js";
 
@@ -57,6 +58,7 @@ export async function writeFilesTogether(
     await writeJournal(fileSystem, journalPath, journal, journals.key);
     for (const [index, write] of writes.entries()) {
       step = write.relativePath;
+      await assertFolderInPlace(fileSystem, cwd, write);
       await writeTemporaryFile(
         fileSystem,
         write.absolutePath,
@@ -74,6 +76,7 @@ export async function writeFilesTogether(
 
   for (const [index, write] of writes.entries()) {
     try {
+      await assertFolderInPlace(fileSystem, cwd, write);
       await fileSystem.rename(entryAt(entries, index).temporaryPath, write.absolutePath);
     } catch (error) {
       throw await rollBack(fileSystem, journalPath, writes, entries, index, error);
@@ -128,6 +131,26 @@ async function removeAll(fileSystem: AstEditFileSystem, paths: readonly string[]
   for (const path of paths) await fileSystem.rm(path, { force: true }).catch(() => undefined);
 }
 
+/**
+ * Throws `E_AST_EDIT_PATH` unless the folder of `write` still resolves to itself (its path is
+ * the real one the checks found) inside `cwd`: a folder on the way replaced by a symbolic link
+ * after the checks would send the write elsewhere. Node has no `openat`, so a window of a few
+ * system calls remains between this and the write; the long rewrite is no longer in it.
+ */
+async function assertFolderInPlace(
+  fileSystem: AstEditFileSystem,
+  cwd: string,
+  write: FileWrite,
+): Promise<void> {
+  const folder = dirname(write.absolutePath);
+  const real = await fileSystem.realpath(folder).catch(() => undefined);
+  if (real === folder && isInsideFolder(cwd, real)) return;
+  throw new AstEditError(
+    "E_AST_EDIT_PATH",
+    `the folder of ${write.relativePath} (${folder}) now resolves to ${real ?? "nothing"}: a folder on the way was replaced (by a symbolic link?) during the apply`,
+  );
+}
+
 function writeError(
   what: string,
   cause: unknown,
@@ -139,6 +162,14 @@ function writeError(
     notRestored.length === 0
       ? `Nothing was changed${written > 0 ? ` (${written} file(s) already written were restored)` : ""}.`
       : `These files hold the rewrite and could not be restored: ${notRestored.join(", ")}.`;
+  if (cause instanceof AstEditError && cause.code === "E_AST_EDIT_PATH") {
+    return new AstEditError(
+      "E_AST_EDIT_PATH",
+      `Cannot apply AST Edit: ${reason}. ${state} Check what replaced that folder; ` +
+        'call resolve with "discard" to drop this preview, then call ast_edit again.',
+      { cause },
+    );
+  }
   return new AstEditError(
     "E_AST_EDIT_WRITE",
     `Cannot apply AST Edit: writing ${what} failed: ${reason}. ${state} ` +
