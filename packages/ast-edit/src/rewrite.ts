@@ -38,6 +38,16 @@ export interface RewriteOptions {
 const MATCHES_PER_STEP = 1000;
 
 /**
+ * Most matches of one operation in one file: past it `E_AST_EDIT_LIMIT`, before they are
+ * sorted or rewritten (a pattern that matches nearly every node of a large file held the
+ * event loop for seconds and took ~1 GB).
+ */
+export const MAX_MATCHES_PER_FILE = 50_000;
+
+/** A pattern that is one metavariable and nothing else (`$A`, `$$$ARGS`, `$_`): it matches every node. */
+const LONE_METAVARIABLE = /^\s*\${1,3}[A-Z_][A-Z0-9_]*\s*;?\s*$/;
+
+/**
  * Applies `operations` in order to `source`, each on the output of the one before. Matches
  * nested inside another match of the same operation are left alone (the outermost wins, as in
  * ast-grep's CLI), a match whose rewrite equals its text is not counted, and at most `budget`
@@ -75,7 +85,10 @@ export async function rewriteSource(
     const edits: TextEdit[] = [];
     let length = output.length;
     let sinceYield = 0;
-    for (const match of outermost(findAll(root, operation, index, language))) {
+    const matches = findAll(root, operation, index, language);
+    if (matches.length > MAX_MATCHES_PER_FILE)
+      throw tooManyMatchesError(options.fileName, index, matches.length);
+    for (const match of outermost(matches)) {
       if (edits.length >= remaining) break;
       if (++sinceYield === MATCHES_PER_STEP) {
         sinceYield = 0;
@@ -104,7 +117,23 @@ export async function rewriteSource(
  * `operations[index]` in `language`, before any file is read.
  */
 export function checkPattern(language: Lang, operation: RewriteOperation, index: number): void {
+  if (LONE_METAVARIABLE.test(operation.pat)) {
+    throw new AstEditError(
+      "E_AST_EDIT_PATTERN",
+      `ops[${index}].pat \`${operation.pat.trim()}\` is a metavariable alone: it matches every node of every file. ` +
+        "Write the code around it that you mean to match, e.g. `console.log($A)` or `foo($$$ARGS)`, and call ast_edit again.",
+    );
+  }
   findAll(parse(language, "").root(), operation, index, language);
+}
+
+function tooManyMatchesError(fileName: string | undefined, index: number, count: number): AstEditError {
+  return new AstEditError(
+    "E_AST_EDIT_LIMIT",
+    `ast_edit stopped: ops[${index}].pat matches ${count} times in ${fileName ?? "a file"}, more than the ` +
+      `${MAX_MATCHES_PER_FILE} one file may have. Nothing was changed or staged. Narrow the pattern to the code ` +
+      "you mean, or the path to fewer files.",
+  );
 }
 
 /**
