@@ -21,7 +21,7 @@ const LAZY_ZOD = [
       '    case "zod/v4/core": return require("zod/v4/core");',
       '    case "zod/mini": return require("zod/mini");',
       "  }",
-      "  throw new Error(`not a zod entry point: ${specifier}`);",
+      '  throw new Error("not a zod entry point: " + specifier);',
       "};",
     ].join("\n"),
   },

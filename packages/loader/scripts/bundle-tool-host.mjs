@@ -52,7 +52,7 @@ const REQUIRE_ZOD = [
   "const requireZod = (specifier) => {",
   "  if (process.features.require_module === true) {",
   "    try {",
-  "      return require(fileURLToPath(new URL(`./zod/${FILES[specifier]}.mjs`, import.meta.url)));",
+  '      return require(fileURLToPath(new URL("./zod/" + FILES[specifier] + ".mjs", import.meta.url)));',
   "    } catch {}",
   "  }",
   "  return require(specifier);",

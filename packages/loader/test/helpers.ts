@@ -77,3 +77,11 @@ export function goodModule(name: string): string {
 });
 `;
 }
+
+/**
+ * The entry of a built workspace package (`pnpm build`), for a host script run in a process
+ * of its own: `builtEntry("loader")` is `packages/loader/dist/index.js`.
+ */
+export function builtEntry(name: string): string {
+  return fileURLToPath(new URL(`../../${name}/dist/index.js`, import.meta.url));
+}

@@ -75,25 +75,17 @@ export function readJsonBody(
       // data is reset, and the reply lost with it); a body that goes on and on is cut off.
       if (size > DRAIN_LIMIT_FACTOR * maxBytes) request.destroy();
     });
+    const unreadable = () =>
+      finish({
+        ok: false,
+        status: 400,
+        code: -32700,
+        message: "Parse error: the request body could not be read",
+        reason: "could not be read",
+      });
+    request.on("error", unreadable);
     // A client that goes away mid-body sends neither "end" nor always "error": its bytes go back.
-    request.on("close", () =>
-      finish({
-        ok: false,
-        status: 400,
-        code: -32700,
-        message: "Parse error: the request body could not be read",
-        reason: "could not be read",
-      }),
-    );
-    request.on("error", () =>
-      finish({
-        ok: false,
-        status: 400,
-        code: -32700,
-        message: "Parse error: the request body could not be read",
-        reason: "could not be read",
-      }),
-    );
+    request.on("close", unreadable);
     request.on("end", () => {
       try {
         finish({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) });

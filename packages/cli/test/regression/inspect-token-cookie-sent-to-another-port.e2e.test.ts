@@ -4,8 +4,10 @@
 // them the token (the cookie's name even said which port to use it on). Fix: no cookie; the
 // token travels in the URL's fragment (sent to no server) and then as an `Authorization`
 // header of the page's own requests, kept in the tab's sessionStorage (this origin's only).
+import { cp } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, examplesDir, tempDir } from "../cli-process.js";
@@ -28,8 +30,6 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
     it("sends nothing of the token to another local user's page, and the page still works after a reload", async () => {
       const folder = await tempDir({});
       onTestFinished(folder.remove);
-      const { cp } = await import("node:fs/promises");
-      const { join } = await import("node:path");
       await cp(join(examplesDir, "tools"), join(folder.path, "tools"), { recursive: true });
       const { page, server } = await openInspectPage(folder.path, { browser });
       const token = /token=([\w-]+)/.exec(server.url)?.[1] ?? "";

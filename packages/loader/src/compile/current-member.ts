@@ -39,11 +39,10 @@ export async function checkMember(
   memo: CheckMemo,
 ): Promise<Record<string, string> | undefined> {
   // A pack that is not the loader's own file is rebuilt (and replaced), never imported.
-  const pack = packPath(cacheDir, record.pack);
   if (
     typeof record.packBytes !== "number" ||
     !remembered(memo.packs, `${record.pack} ${record.packBytes}`, () =>
-      isOwnPrivateFile(pack, record.packBytes),
+      isOwnPrivateFile(packPath(cacheDir, record.pack), record.packBytes),
     )
   )
     return undefined;

@@ -6,10 +6,10 @@ import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { builtEntry } from "../helpers.js";
 import { attackModule, secretFolder } from "./attack-helpers.js";
 import { load, project, text } from "./isolation-helpers.js";
 
@@ -52,9 +52,6 @@ describe.each(["node@22", "node@24", "node@26"])("a tool host under %s", (spec) 
   }, 180_000);
 });
 
-/** The built packages (`pnpm build`): a Bun host imports them as a user's host would. */
-const dist = (name: string) => fileURLToPath(new URL(`../../../${name}/dist/index.js`, import.meta.url));
-
 describe("a host running on Bun", () => {
   it("runs its tools in a tool host under Node, which Bun has no permission model for", async () => {
     const bun = await ensureRuntime("bun@1.4.4");
@@ -68,8 +65,8 @@ describe("a host running on Bun", () => {
     const script = join(where.root, "host.mjs");
     await writeFile(
       script,
-      `import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
-import { Session } from ${JSON.stringify(dist("runtime"))};
+      `import { loadCustomTools } from ${JSON.stringify(builtEntry("loader"))};
+import { Session } from ${JSON.stringify(builtEntry("runtime"))};
 const session = new Session({ cwd: ${JSON.stringify(where.work)} });
 const loaded = await loadCustomTools({ paths: [${JSON.stringify(where.tools)}], cwd: ${JSON.stringify(where.work)},
   cacheDir: ${JSON.stringify(join(where.root, "cache"))}, session, isolation: "process" });

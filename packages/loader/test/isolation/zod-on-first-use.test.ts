@@ -5,10 +5,10 @@
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { asSchema } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
+import { builtEntry } from "../helpers.js";
 import { load, project, text } from "./isolation-helpers.js";
 
 const ZOD_TOOLS = `
@@ -69,9 +69,6 @@ describe.each(["none", "process"] as const)("zod tools with isolation %s", (isol
   });
 });
 
-/** The built packages (`pnpm build`): the tool host then runs its bundle, with zod beside it. */
-const dist = (name: string) => fileURLToPath(new URL(`../../../${name}/dist/index.js`, import.meta.url));
-
 describe("zod tools from the built packages", () => {
   it.each([
     ["where Node can require an ES module", []],
@@ -83,8 +80,8 @@ describe("zod tools from the built packages", () => {
       const script = join(where.root, "host.mjs");
       await writeFile(
         script,
-        `import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
-import { Session } from ${JSON.stringify(dist("runtime"))};
+        `import { loadCustomTools } from ${JSON.stringify(builtEntry("loader"))};
+import { Session } from ${JSON.stringify(builtEntry("runtime"))};
 const report = { requireModule: process.features.require_module };
 for (const isolation of ["none", "process"]) {
   const session = new Session({ cwd: ${JSON.stringify(where.work)} });

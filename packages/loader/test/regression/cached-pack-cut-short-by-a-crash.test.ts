@@ -6,10 +6,9 @@
 import { execFile } from "node:child_process";
 import { mkdir, readdir, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { testCacheDir } from "../helpers.js";
+import { builtEntry, testCacheDir } from "../helpers.js";
 import { echoToolSource } from "../tool-sources.js";
 
 const roots: string[] = [];
@@ -17,14 +16,11 @@ afterAll(async () => {
   for (const root of roots) await rm(root, { recursive: true, force: true });
 });
 
-/** The built packages (`pnpm build`). */
-const dist = (name: string) => fileURLToPath(new URL(`../../../${name}/dist/index.js`, import.meta.url));
-
 /** A load and a call in a process of its own, as every later run of a host is. */
 async function load(dir: string, cacheDir: string) {
   const script = `
-import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
-import { Session } from ${JSON.stringify(dist("runtime"))};
+import { loadCustomTools } from ${JSON.stringify(builtEntry("loader"))};
+import { Session } from ${JSON.stringify(builtEntry("runtime"))};
 const session = new Session({ cwd: ${JSON.stringify(dir)} });
 const result = await loadCustomTools({ paths: [${JSON.stringify(dir)}], cwd: ${JSON.stringify(dir)},
   cacheDir: ${JSON.stringify(cacheDir)}, session, compiler: "esbuild" });

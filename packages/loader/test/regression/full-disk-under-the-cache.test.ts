@@ -9,19 +9,15 @@
 import { execFile } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { testCacheDir } from "../helpers.js";
+import { builtEntry, testCacheDir } from "../helpers.js";
 import { echoToolSource } from "../tool-sources.js";
 
 const roots: string[] = [];
 afterAll(async () => {
   for (const root of roots) await rm(root, { recursive: true, force: true });
 });
-
-/** The built packages (`pnpm build`). */
-const dist = (name: string) => fileURLToPath(new URL(`../../../${name}/dist/index.js`, import.meta.url));
 
 describe.skipIf(process.platform === "win32")("regression: a full disk under the compile cache", () => {
   it.each(["esbuild", "jiti"] as const)(
@@ -37,8 +33,8 @@ describe.skipIf(process.platform === "win32")("regression: a full disk under the
       await writeFile(
         script,
         `process.on("SIGXFSZ", () => {});
-import { loadCustomTools } from ${JSON.stringify(dist("loader"))};
-import { Session } from ${JSON.stringify(dist("runtime"))};
+import { loadCustomTools } from ${JSON.stringify(builtEntry("loader"))};
+import { Session } from ${JSON.stringify(builtEntry("runtime"))};
 const session = new Session({ cwd: ${JSON.stringify(dir)} });
 const result = await loadCustomTools({ paths: [${JSON.stringify(dir)}], cwd: ${JSON.stringify(dir)},
   cacheDir: ${JSON.stringify(join(root, "cache"))}, session, compiler: ${JSON.stringify(compiler)} });

@@ -146,8 +146,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     // To the client whose call left the code running, and to no other: the error may carry
     // that call's arguments. A fault no call started goes to stderr alone.
     const caller = fault.call?.sessionId;
-    for (const served of live)
-      if (caller !== undefined && served.session.id === caller) served.mcp.log("error", text);
+    if (caller === undefined) return;
+    for (const served of live) if (served.session.id === caller) served.mcp.log("error", text);
   });
   let server: Server | undefined;
   const toolHosts = new ToolHostGenerations(() =>
