@@ -3,13 +3,17 @@
 // TypeBox's compiler cannot compile, through `loadAjv()` (runtime/src/schema/load-ajv.ts), a
 // `require` from the runtime's own folder; the bundle has no such folder, so this plugin swaps
 // that module for one that requires `ajv.cjs` beside the chunks, a CommonJS build of the same
-// Ajv written by `writeAjvFile`. (The MCP SDK's own import of Ajv stays in its lazy chunks.)
+// Ajv written by `writeAjvFile`, and `re2js.cjs` for `loadRe2()` (the linear-time engine Ajv
+// runs schema patterns on). (The MCP SDK's own import of Ajv stays in its lazy chunks.)
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeCommonJsFile } from "./commonjs-file.mjs";
 
 /** The file the lazy `loadAjv` requires, in the bundle's folder. */
 const AJV_FILE = "ajv.cjs";
+
+/** The file the lazy `loadRe2` requires (re2js, Ajv's linear-time pattern engine). */
+const RE2_FILE = "re2js.cjs";
 
 /** The runtime's module that loads Ajv (tsc's output of runtime/src/schema/load-ajv.ts). */
 const LOAD_AJV = /[\\/]runtime[\\/]dist[\\/]schema[\\/]load-ajv\.js$/;
@@ -18,7 +22,9 @@ const LOAD_AJV = /[\\/]runtime[\\/]dist[\\/]schema[\\/]load-ajv\.js$/;
 const CONTENTS = [
   'import { createRequire } from "node:module";',
   "let ajv;",
+  "let re2;",
   `export const loadAjv = () => (ajv ??= createRequire(import.meta.url)(${JSON.stringify(`./${AJV_FILE}`)}));`,
+  `export const loadRe2 = () => (re2 ??= createRequire(import.meta.url)(${JSON.stringify(`./${RE2_FILE}`)}));`,
 ].join("\n");
 
 /**
@@ -47,5 +53,7 @@ export function lazyAjv(found) {
  * @param {string} outDir
  */
 export async function writeAjvFile(loadAjvPath, outDir) {
-  await writeCommonJsFile(createRequire(loadAjvPath).resolve("ajv"), join(outDir, AJV_FILE));
+  const fromRuntime = createRequire(loadAjvPath);
+  await writeCommonJsFile(fromRuntime.resolve("ajv"), join(outDir, AJV_FILE));
+  await writeCommonJsFile(fromRuntime.resolve("re2js"), join(outDir, RE2_FILE));
 }

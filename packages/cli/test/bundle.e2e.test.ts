@@ -151,6 +151,33 @@ describe("the tooldock executable", () => {
     }
   });
 
+  it("checks a pattern with the re2js beside the bundle, in-process and in the tool host", async () => {
+    const tools = await tempDir({
+      "tag.ts": `export default (pi: any) => ({
+  name: "tag", label: "Tag", description: "Echoes a tag.",
+  parameters: pi.typebox.Type.Object({ tag: pi.typebox.Type.String({ pattern: "^(a+)+$" }) }),
+  async execute(_id: string, params: { tag: string }) { return { content: [{ type: "text", text: params.tag }] }; },
+});
+`,
+    });
+    try {
+      const crafted = JSON.stringify({ tag: `${"a".repeat(64)}!` });
+      for (const isolate of [[], ["--isolate"]]) {
+        const bad = await runRecorded(["call", "tag", tools.path, ...isolate, "--args", crafted]);
+        expect(bad.code).toBe(1);
+        expect(bad.stdout).toContain('/tag: Must match pattern "^(a+)+$"');
+      }
+      const good = await runRecorded(["call", "tag", tools.path, "--args", '{"tag": "aaa"}']);
+      expect(good).toMatchObject({ code: 0 });
+      expect(await readFile(importsFile, "utf8")).toContain(
+        `require ${pathToFileURL(join(bundleDir, "re2js.cjs")).href}`,
+      );
+      expect(await importedElsewhere()).toEqual([]);
+    } finally {
+      await tools.remove();
+    }
+  });
+
   it("validates pi.typebox and pi.zod parameters with the runtime it bundles", async () => {
     const typebox = await runRecorded(["call", "note_add", examplesDir, "--args", "{}"]);
     expect(typebox.code).toBe(1);

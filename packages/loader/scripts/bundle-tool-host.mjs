@@ -14,16 +14,19 @@ const ENTRY = "dist/isolation/child/tool-host-child.js";
 const OUT = "dist/isolation/child/tool-host-child.bundle.mjs";
 
 /**
- * The runtime loads Ajv with a `require` from its own folder (runtime/src/schema/load-ajv.ts);
- * in the bundle that folder is the loader's, where a strict install (pnpm) has no Ajv. The
- * stand-in requires it from the runtime package the loader depends on, as the unbundled code does.
+ * The runtime loads Ajv and re2js with a `require` from its own folder
+ * (runtime/src/schema/load-ajv.ts); in the bundle that folder is the loader's, where a strict
+ * install (pnpm) has neither. The stand-in requires them from the runtime package the loader
+ * depends on, as the unbundled code does.
  */
 const LOAD_AJV = /[\\/]runtime[\\/]dist[\\/]schema[\\/]load-ajv\.js$/;
 const LOAD_AJV_CONTENTS = [
   'import { createRequire } from "node:module";',
   "let ajv;",
-  "export const loadAjv = () =>",
-  '  (ajv ??= createRequire(createRequire(import.meta.url).resolve("@tooldock/runtime"))("ajv"));',
+  "let re2;",
+  'const fromRuntime = (specifier) => createRequire(createRequire(import.meta.url).resolve("@tooldock/runtime"))(specifier);',
+  'export const loadAjv = () => (ajv ??= fromRuntime("ajv"));',
+  'export const loadRe2 = () => (re2 ??= fromRuntime("re2js"));',
 ].join("\n");
 
 /**

@@ -17,7 +17,7 @@ const stoppedEvent = (isolated: { subscribe(listener: (event: IsolatedToolHostEv
   );
 
 describe("an isolated module that abuses the host's side of the boundary", () => {
-  it("declares an outputSchema with a catastrophic pattern: checked in the tool host, never by the host", async () => {
+  it("declares an outputSchema with a catastrophic pattern: checked in the tool host, in linear time", async () => {
     const where = await project({
       "redos.ts": `
 import { Type } from "@sinclair/typebox";
@@ -33,18 +33,14 @@ export default () => ({
 });
 `,
     });
-    const { session, isolated } = await load(
-      where,
-      { mode: "process", hangTimeoutMs: 300 },
-      {},
-      { executeTimeoutMs: 500 },
-    );
+    const { session, isolated } = await load(where, { mode: "process" });
     if (isolated === undefined) throw new Error("no tool host");
-    const stopped = stoppedEvent(isolated);
     const result = await session.execute({ toolCallId: "1", name: "redos", params: {} });
-    // The host's deadline answered (the host was free); the tool host, stuck in the regex, is killed.
+    // The tool host checks it against the real schema, on RE2: refused at once, and the tool
+    // host, never stuck in the pattern, still runs.
     expect(result.isError).toBe(true);
-    expect(await stopped).toMatchObject({ kind: "hang" });
+    expect(text(result)).toContain('/s: Must match pattern "^(a|a)+$"');
+    expect(isolated.pid).toBeGreaterThan(0);
   });
 
   it("reads another project's tool host cache through a shared cache folder: refused", async () => {

@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
+import { linearPattern, PatternRefused, patternPointer } from "./linear-pattern.js";
 import { loadAjv } from "./load-ajv.js";
 import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
 
@@ -9,12 +10,13 @@ import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
  * which is how pi's `StringEnum` is built). Draft-07 keywords; unknown keywords and formats
  * are ignored (TypeBox schemas carry no others, and formats are not checked, as TypeBox
  * does not check unregistered ones either); nothing is logged; schemas are not kept by
- * `$id`, so two tools may use the same one. Ajv itself is loaded here, on the first schema
- * that needs it ({@link loadAjv}): a process whose schemas TypeBox compiles never loads it.
+ * `$id`, so two tools may use the same one; patterns run on RE2, in linear time
+ * ({@link linearPattern}). Ajv itself is loaded here, on the first schema that needs it
+ * ({@link loadAjv}): a process whose schemas TypeBox compiles never loads it.
  */
 let ajv: Ajv | undefined;
 
-function instance(typeboxReason: string): Ajv {
+function instance(whyAjv: string): Ajv {
   if (ajv !== undefined) return ajv;
   let Constructor: typeof Ajv;
   try {
@@ -22,7 +24,7 @@ function instance(typeboxReason: string): Ajv {
   } catch (error) {
     // Not the schema's fault: say that Tooldock's own copy of Ajv is missing, and where to look.
     throw invalidSchema(
-      `The schema needs a JSON Schema validator (TypeBox's compiler cannot compile it: ${typeboxReason}), and Tooldock could not load its copy of Ajv (${describeError(error)}). Tooldock's installation is incomplete: reinstall it (the CLI's bundle ships dist/bundle/ajv.cjs beside tooldock.js; @tooldock/runtime depends on "ajv"), or build the schema from TypeBox types its compiler can compile.`,
+      `The schema needs a JSON Schema validator (${whyAjv}), and Tooldock could not load its copy of Ajv (${describeError(error)}). Tooldock's installation is incomplete: reinstall it (the CLI's bundle ships dist/bundle/ajv.cjs beside tooldock.js; @tooldock/runtime depends on "ajv"), or build the schema from TypeBox types its compiler can compile.`,
       error,
     );
   }
@@ -32,6 +34,7 @@ function instance(typeboxReason: string): Ajv {
     validateFormats: false,
     addUsedSchema: false,
     logger: false,
+    code: { regExp: linearPattern },
   });
   return ajv;
 }
@@ -43,20 +46,18 @@ export type JsonSchemaCheck = (value: unknown) => SchemaValidation;
  * Compiles `jsonSchema` with Ajv, once. Throws `E_INVALID_SCHEMA` when Ajv cannot compile it
  * either (an unresolvable `$ref`, a keyword with a value of the wrong type).
  */
-export function compileJsonSchema(
-  jsonSchema: Record<string, unknown>,
-  typeboxReason: string,
-): JsonSchemaCheck {
+export function compileJsonSchema(jsonSchema: Record<string, unknown>, whyAjv: string): JsonSchemaCheck {
   let validate: ValidateFunction;
-  const ajv = instance(typeboxReason);
+  const ajv = instance(whyAjv);
   try {
     validate = ajv.compile(jsonSchema);
     // Ajv caches what it compiled by schema object; the tool keeps the function, so drop the
     // entry (a host that reloads tools would otherwise keep every old schema alive).
     ajv.removeSchema(jsonSchema);
   } catch (error) {
+    if (error instanceof PatternRefused) throw refusedPattern(jsonSchema, error);
     throw invalidSchema(
-      `The schema cannot be validated: TypeBox's compiler cannot compile it (${typeboxReason}) and neither can a JSON Schema validator (${describeError(error)}). Fix the schema where the second message points, or build it from TypeBox types (for a string enum, StringEnum or Type.Unsafe({ type: "string", enum: [...] })).`,
+      `The schema cannot be validated: ${whyAjv}, and a JSON Schema validator cannot compile it either (${describeError(error)}). Fix the schema where the second message points, or build it from TypeBox types (for a string enum, StringEnum or Type.Unsafe({ type: "string", enum: [...] })).`,
       error,
     );
   }
@@ -64,6 +65,18 @@ export function compileJsonSchema(
     if (validate(value) === true) return { success: true, value };
     return { success: false, issues: toIssues(validate.errors ?? []) };
   };
+}
+
+/**
+ * `E_INVALID_SCHEMA` for a pattern RE2 cannot run: where it is, what RE2 said, and why a
+ * backtracking engine is not used instead.
+ */
+function refusedPattern(jsonSchema: Record<string, unknown>, refused: PatternRefused): Error {
+  const at = patternPointer(jsonSchema, refused.pattern);
+  return invalidSchema(
+    `The pattern ${JSON.stringify(refused.pattern)}${at === undefined ? "" : ` (schema path ${at})`} cannot be checked in linear time: Tooldock checks schema patterns with RE2, which has no lookahead, no lookbehind and no backreferences (${refused.reason}). A backtracking engine can spend minutes on one crafted value and stall the whole session, past any deadline. Rewrite the pattern without them, or check the value inside execute.`,
+    refused,
+  );
 }
 
 function toIssues(errors: readonly ErrorObject[]): SchemaIssue[] {

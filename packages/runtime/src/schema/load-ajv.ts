@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as AjvModule from "ajv";
+import type * as Re2Module from "re2js";
 
 /**
  * Loads Ajv (with the URI parser it brings, ~120 KB of code that took ~15 ms to import) when
@@ -8,8 +9,18 @@ import type * as AjvModule from "ajv";
  * load it there and `compileJsonSchema` stays synchronous.
  *
  * The CLI's bundle replaces this module with one that requires the copy of Ajv it ships
- * beside its chunks (`packages/cli/scripts/lazy-ajv.mjs`): keep the export's name and shape.
+ * beside its chunks (`packages/cli/scripts/lazy-ajv.mjs`), and so does the tool host's
+ * (`packages/loader/scripts/bundle-tool-host.mjs`): keep the exports' names and shapes.
  */
 export function loadAjv(): typeof AjvModule {
   return createRequire(import.meta.url)("ajv") as typeof AjvModule;
+}
+
+/**
+ * Loads re2js (~260 KB), the linear-time engine Ajv checks patterns with, with Ajv and for the
+ * same reason: only a schema with a `pattern` needs it. Its CommonJS build, for a synchronous
+ * `require`.
+ */
+export function loadRe2(): typeof Re2Module {
+  return createRequire(import.meta.url)("re2js") as typeof Re2Module;
 }

@@ -1,4 +1,5 @@
 import { Kind, type TSchema, TypeGuard } from "@sinclair/typebox";
+import { cannotBacktrack } from "./linear-pattern.js";
 
 /**
  * Kinds whose compiled check TypeBox builds from the node alone, once `TypeGuard.IsSchema`
@@ -22,8 +23,9 @@ const PLAIN_KINDS = new Set([
 /**
  * True when TypeBox's compiler is certain to compile `schema`, told without compiling it:
  * TypeBox's own structural guard accepts it, every node is of a plain kind, and every
- * `pattern` is a valid regular expression. False means "not known": the caller compiles it
- * now to find out (a `Type.Unsafe`, a `Ref`, a `Record`, a kind from `TypeRegistry`).
+ * `pattern` is a valid regular expression with nothing to backtrack over. False means "not
+ * known": the caller compiles it now to find out (a `Type.Unsafe`, a `Ref`, a `Record`, a
+ * kind from `TypeRegistry`, a pattern that goes to Ajv's RE2, which may refuse it).
  *
  * This is what lets a loader check every tool's schema at load (a schema nothing can
  * validate is `E_INVALID_SCHEMA` there, never at the first call) while the compile itself,
@@ -43,7 +45,7 @@ function plainNodes(node: unknown, depth: number): boolean {
   if (kind !== undefined) {
     if (typeof kind !== "string" || !PLAIN_KINDS.has(kind)) return false;
     if ("$id" in record || "$ref" in record) return false;
-    if (kind === "String" && record.pattern !== undefined && !isRegExpSource(record.pattern)) return false;
+    if (kind === "String" && record.pattern !== undefined && !simplePattern(record.pattern)) return false;
   }
   for (const key of Object.keys(record)) {
     if (!plainNodes(record[key], depth + 1)) return false;
@@ -51,8 +53,8 @@ function plainNodes(node: unknown, depth: number): boolean {
   return true;
 }
 
-function isRegExpSource(value: unknown): boolean {
-  if (typeof value !== "string") return false;
+function simplePattern(value: unknown): boolean {
+  if (typeof value !== "string" || !cannotBacktrack(value)) return false;
   try {
     new RegExp(value);
     return true;

@@ -5,6 +5,7 @@ import { describeError } from "../util/describe-error.js";
 import { setOwnField } from "../util/set-own-field.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { compileJsonSchema, type JsonSchemaCheck } from "./json-schema-validator.js";
+import { needsLinearPatterns } from "./linear-pattern.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
 import { typeboxCompiles } from "./typebox-compiles.js";
 
@@ -32,7 +33,10 @@ export function isTypeBoxSchema(value: unknown): value is TSchema {
 /**
  * Wraps a TypeBox schema; `TypeCompiler` compiles it on the first `validate`. What TypeBox's
  * compiler cannot compile (`Type.Unsafe`, e.g. pi's `StringEnum`, or a kind not in
- * `TypeRegistry`) is validated by its JSON Schema with Ajv instead, compiled once.
+ * `TypeRegistry`) is validated by its JSON Schema with Ajv instead, compiled once, and so is a
+ * schema with a `patternProperties` (a `Record`) or a `pattern` that could backtrack (a
+ * `TemplateLiteral` has one): TypeBox's compiler runs patterns on V8's backtracking `RegExp`,
+ * Ajv here on RE2, in linear time.
  * `prepare` checks that it can be validated: a schema {@link typeboxCompiles} vouches for is
  * left for the first call; any other is compiled there and then.
  */
@@ -59,11 +63,14 @@ export function typeboxSchema(schema: TSchema): ToolSchema {
 }
 
 function compile(schema: TSchema, jsonSchema: Record<string, unknown>): JsonSchemaCheck {
+  if (needsLinearPatterns(jsonSchema)) {
+    return compileJsonSchema(jsonSchema, "its patterns are checked in linear time, by RE2 through Ajv");
+  }
   let typeCheck: TypeCheck<TSchema>;
   try {
     typeCheck = TypeCompiler.Compile(schema);
   } catch (error) {
-    return compileJsonSchema(jsonSchema, describeError(error));
+    return compileJsonSchema(jsonSchema, `TypeBox's compiler cannot compile it: ${describeError(error)}`);
   }
   return (value) => {
     if (typeCheck.Check(value)) return { success: true, value };
