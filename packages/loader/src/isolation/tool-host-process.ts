@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { readLines, writeLine } from "./line-channel.js";
 import { permissionFlags, type ToolHostPermissions } from "./permission-flags.js";
+import { pidNamespaceLauncher } from "./process-tree.js";
 import { type ChildMessage, type HostMessage, type InitMessage, parseChildMessage } from "./protocol.js";
 
 /** Longest line a tool host may send; past it, it is stopped (a result is far smaller). */
@@ -64,7 +65,9 @@ const WITHDRAWN: ToolHostStop = { kind: "closed", reason: "The request was withd
  * One tool host: a child Node process under the permission model, talking newline JSON on
  * its stdin and stdout (what its tools print goes to its stderr). Requests (calls, applies,
  * hooks, pings) get numbered replies; the child's other messages go to `onMessage`. The
- * process is in its own group, killed as a whole when it stops. It keeps the host's event
+ * process is in its own group, killed as a whole when it stops; one whose tools may start
+ * processes also runs in a PID namespace where Linux allows ({@link pidNamespaceLauncher}),
+ * so that what they detach from the group ends with it too. It keeps the host's event
  * loop alive only while it loads, while a request waits, and while it is being killed.
  */
 export class ToolHostProcess {
@@ -85,8 +88,16 @@ export class ToolHostProcess {
 
   constructor(options: ToolHostSpawn) {
     this.#hangTimeoutMs = options.hangTimeoutMs;
-    const flags = permissionFlags(options.nodeVersion, options.permissions);
-    this.#child = spawn(options.execPath, [...flags, childScript()], {
+    const command = [
+      options.execPath,
+      ...permissionFlags(options.nodeVersion, options.permissions),
+      childScript(),
+    ];
+    // Tools that may start processes can detach them from the group: a PID namespace (Linux)
+    // ends them all with the tool host. Without exec the permission model starts none.
+    const launcher = options.permissions.exec ? pidNamespaceLauncher() : undefined;
+    if (launcher !== undefined) command.unshift(...launcher);
+    this.#child = spawn(command[0] as string, command.slice(1), {
       cwd: options.cwd,
       env: options.env,
       detached: true,
@@ -132,7 +143,7 @@ export class ToolHostProcess {
     return this.#stopping !== undefined || this.#stopped !== undefined;
   }
 
-  /** The process id, while it runs. */
+  /** The process id, while it runs (in a PID namespace, of `unshare`, whose death ends it). */
   get pid(): number | undefined {
     return this.#child.pid;
   }

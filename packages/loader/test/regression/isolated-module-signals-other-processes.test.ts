@@ -4,6 +4,7 @@
 // a module signal only its own process and group unless exec is allowed.
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
+import { pidNamespaceLauncher } from "../../src/isolation/process-tree.js";
 import { attackModule } from "../isolation/attack-helpers.js";
 import { load, project, text } from "../isolation/isolation-helpers.js";
 
@@ -59,13 +60,17 @@ describe("an isolated module that signals other processes", () => {
     expect(alive(target)).toBe(true);
   });
 
-  it("may signal other processes when exec is allowed (it could run kill anyway)", async () => {
+  it("with exec allowed, sees no process outside its PID namespace (where Linux gives one), or may signal them", async () => {
     const target = victim();
     const where = await project({
       "attack.ts": attackModule(`process.kill(${target}, 0); return "probed";`),
     });
     const { session } = await load(where, { mode: "process", allowExec: true });
     const result = await session.execute({ toolCallId: "1", name: "attack", params: {} });
-    expect(text(result)).toBe("probed");
+    // A tool allowed to run programs could run `kill` anyway; in a PID namespace neither
+    // reaches a process outside it.
+    if (pidNamespaceLauncher() === undefined) expect(text(result)).toBe("probed");
+    else expect(text(result)).toMatch(/kill ESRCH/);
+    expect(alive(target)).toBe(true);
   });
 });
