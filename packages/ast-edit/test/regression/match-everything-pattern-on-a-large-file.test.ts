@@ -38,7 +38,7 @@ describe("regression: a pattern that matches (nearly) every node", () => {
       ops: [{ pat: "f($A)", out: "g($A)" }],
     });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(`ops[0].pat matches ${calls} times in src/many.ts`);
+    expect(textOf(result)).toContain(`ops[0].pat matches at least ${calls} times in src/many.ts`);
     expect(actions).toHaveLength(0);
     expect(await readFile(path, "utf8")).toBe(source);
   });
