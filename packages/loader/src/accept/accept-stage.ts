@@ -43,10 +43,17 @@ export function accept(
   // The checks are synchronous: their outcome comes back without a promise (see runGuardedStep).
   const checking = runGuardedStep(
     (): ModuleContribution => {
+      const warnings = outcome.warnings ?? [];
       if (outcome.entries.length === 0)
-        return contribution([], [noToolsWarning(module, outcome.returnedNothing)]);
-      const checked = acceptTools(module, outcome.entries, acceptance.reserved, acceptance.claims);
-      return contribution(checked.tools, checked.diagnostics);
+        return contribution([], [...warnings, noToolsWarning(module, outcome.returnedNothing)]);
+      const checked = acceptTools(
+        module,
+        outcome.entries,
+        acceptance.reserved,
+        acceptance.claims,
+        outcome.registered,
+      );
+      return contribution(checked.tools, [...warnings, ...checked.diagnostics]);
     },
     undefined,
     faults,

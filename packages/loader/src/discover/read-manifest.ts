@@ -12,9 +12,10 @@ export type ManifestResult =
 
 /**
  * Reads `<dir>/package.json` and returns the tool entries of its first `tooldock`, `omp` or
- * `pi` field that has `tools` or `features`. `tools` is a path or an array of paths (files or
- * folders, relative to the package); each feature with `default: true` adds its own `tools`
- * after them (oh-my-pi's plugin manifest). A directory without `package.json`, or whose
+ * `pi` field that has `tools`, `extensions` or `features`. `tools` is a path or an array of
+ * paths (files or folders, relative to the package); `extensions` (pi's extension packages,
+ * since 2026-01) the same, after them; each feature with `default: true` adds its own `tools`
+ * after those (oh-my-pi's plugin manifest). A directory without `package.json`, or whose
  * manifest has none of these fields, is `none` (scanned like any directory).
  */
 export async function readToolManifest(
@@ -45,12 +46,13 @@ export async function readToolManifest(
   for (const field of MANIFEST_FIELDS) {
     const section = (manifest as Record<string, unknown>)[field];
     if (typeof section !== "object" || section === null || Array.isArray(section)) continue;
-    if (!("tools" in section) && !("features" in section)) continue;
+    if (!("tools" in section) && !("extensions" in section) && !("features" in section)) continue;
     const entries: string[] = [];
-    if ("tools" in section) {
-      const tools = toolPaths((section as { tools: unknown }).tools);
-      if (tools === undefined) return invalidTools(`${field}.tools`, field);
-      entries.push(...tools);
+    for (const key of ["tools", "extensions"]) {
+      if (!(key in section)) continue;
+      const paths = toolPaths((section as Record<string, unknown>)[key]);
+      if (paths === undefined) return invalidTools(`${field}.${key}`, field);
+      entries.push(...paths);
     }
     if ("features" in section) {
       const features = (section as { features: unknown }).features;
@@ -98,8 +100,8 @@ function invalidTools(where: string, field: string): ManifestResult {
 }
 
 /**
- * True when `<dir>/package.json` has a `tooldock`, `omp` or `pi` field with `tools` or
- * `features`, valid or not (loading the directory then reports what is wrong with it).
+ * True when `<dir>/package.json` has a `tooldock`, `omp` or `pi` field with `tools`,
+ * `extensions` or `features`, valid or not (loading the directory then reports what is wrong with it).
  *
  * @example
  * ```ts

@@ -1,4 +1,4 @@
-import type { CustomToolAPI, Diagnostic } from "@tooldock/sdk";
+import type { CustomToolAPI, CustomToolContext, Diagnostic } from "@tooldock/sdk";
 import { CompileFailure } from "../compile/compile-failure.js";
 import type { Evaluate, PreparedModule } from "../compile/prepared-module.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
@@ -7,6 +7,7 @@ import type { ModuleFaults } from "../guards/module-faults.js";
 import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
+import { ExtensionRegistrations } from "./extension-api.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
 /** The entries a module's factory returned, or the diagnostic that stopped it. */
@@ -14,8 +15,12 @@ export type ModuleOutcome =
   | {
       ok: true;
       entries: unknown[];
-      /** Set when the factory returned `undefined` or `null` (entries is then empty). */
+      /** Set when the factory returned `undefined` or `null` and registered no tool (entries is then empty). */
       returnedNothing?: "undefined" | "null";
+      /** Warnings about the module that do not stop it (pi extension features it used). */
+      warnings?: Diagnostic[];
+      /** The entries it registered with `pi.registerTool` (a pi extension). */
+      registered?: ReadonlySet<unknown>;
     }
   | { ok: false; diagnostic: Diagnostic };
 
@@ -134,20 +139,67 @@ function runFactory(
     );
   }
 
-  // A synchronous factory (the common case) settles without a promise of its own.
+  // A synchronous factory (the common case) settles without a promise of its own. The module's
+  // `pi` is the host's with pi's extension API on top (`registerTool`, `on`, …).
   const found = factory;
-  const producing = runGuardedStep(() => found(step.api), step.factoryTimeoutMs, step.faults);
-  return andThen(producing, (produced) => factoryOutcome(module, produced));
+  const extension = new ExtensionRegistrations(module);
+  const api = extension.api(step.api);
+  const producing = runGuardedStep(() => found(api), step.factoryTimeoutMs, step.faults);
+  return andThen(producing, (produced) => {
+    if (produced.status !== "ok" || !extension.toolsAwaitStart)
+      return factoryOutcome(module, produced, extension);
+    // An extension that registers its tools when the session starts: its session_start
+    // handlers run once now, under the factory's deadline, so that its tools load.
+    const starting = runGuardedStep(
+      () => extension.startAtLoad(loadContext(step.api)),
+      step.factoryTimeoutMs,
+      step.faults,
+    );
+    return andThen(starting, (started) =>
+      factoryOutcome(
+        module,
+        started.status === "ok" ? produced : { ...started, duringStart: true },
+        extension,
+      ),
+    );
+  });
+}
+
+/** The context an extension's `session_start` handlers get when they run at load. */
+function loadContext(api: CustomToolAPI): CustomToolContext {
+  return {
+    sessionId: "load",
+    cwd: api.cwd,
+    hasPendingActions: () => false,
+    abort() {},
+    pushPendingAction() {
+      throw new Error("No session is running while the tools load: stage pending actions from a tool call.");
+    },
+    get ui() {
+      return api.ui;
+    },
+    get hasUI() {
+      return api.hasUI;
+    },
+  } as CustomToolContext;
 }
 
 /** What the factory gave, as the module's outcome. */
-function factoryOutcome(module: DiscoveredModule, produced: GuardedOutcome<unknown>): ModuleOutcome {
+function factoryOutcome(
+  module: DiscoveredModule,
+  produced: GuardedOutcome<unknown> & { duringStart?: true },
+  extension: ExtensionRegistrations,
+): ModuleOutcome {
   const { path, resolvedPath } = module;
-  if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, "in its factory"));
+  const where = produced.duringStart === true ? "in its session_start handler" : "in its factory";
+  if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, where));
   if (produced.status === "timeout") {
     return fail(
       createDiagnostic("E_FACTORY_TIMEOUT", {
-        message: `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
+        message:
+          produced.duringStart === true
+            ? `The session_start handler of ${path}, run at load to register its tools, did not settle within ${produced.timeoutMs} ms.`
+            : `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
         path,
         resolvedPath,
         hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
@@ -157,7 +209,10 @@ function factoryOutcome(module: DiscoveredModule, produced: GuardedOutcome<unkno
   if (produced.status === "throw") {
     return fail(
       createDiagnostic("E_FACTORY_THROW", {
-        message: `The factory of ${path} threw: ${describeError(produced.error)}`,
+        message:
+          produced.duringStart === true
+            ? `The session_start handler of ${path}, run at load to register its tools, threw: ${describeError(produced.error)}`
+            : `The factory of ${path} threw: ${describeError(produced.error)}`,
         path,
         resolvedPath,
         hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
@@ -165,10 +220,18 @@ function factoryOutcome(module: DiscoveredModule, produced: GuardedOutcome<unkno
     );
   }
   const value = produced.value;
-  // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry.
-  if (value === undefined || value === null)
-    return { ok: true, entries: [], returnedNothing: value === null ? "null" : "undefined" };
-  return { ok: true, entries: Array.isArray(value) ? value : [value] };
+  const returned = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+  // The returned list is not read here (the accept stage reads it, under its guard).
+  const { entries, registered } = extension.entries(returned);
+  const warnings = extension.warnings();
+  const outcome: ModuleOutcome = { ok: true, entries };
+  if (warnings.length > 0) outcome.warnings = warnings;
+  if (registered.size > 0) outcome.registered = registered;
+  // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry. An
+  // extension returns nothing too, having registered its tools.
+  if ((value === undefined || value === null) && registered.size === 0 && !extension.used)
+    outcome.returnedNothing = value === null ? "null" : "undefined";
+  return outcome;
 }
 
 /** `E_IMPORT` for a fault of the loader's own work on the module. */

@@ -1,0 +1,158 @@
+import type {
+  CustomTool,
+  CustomToolAPI,
+  CustomToolContext,
+  CustomToolSessionEvent,
+  Diagnostic,
+} from "@tooldock/sdk";
+import { createWarning } from "../diagnostics.js";
+import type { DiscoveredModule } from "../discover/types.js";
+
+/** The code of the warning about a pi extension feature Tooldock accepts and does not run. */
+export const EXTENSION_FEATURE_WARNING = "W_EXTENSION_FEATURE";
+
+/** pi's session events that Tooldock's session has: run as the extension's tools' `onSession`. */
+const SESSION_EVENTS = { session_start: "start", session_shutdown: "shutdown" } as const;
+
+/**
+ * pi's session events that never happen in a Tooldock session (it neither switches, forks nor
+ * branches a conversation): accepted without a word, as their handlers would never run in a
+ * pi session that does none of these either.
+ */
+const QUIET_EVENTS = new Set([
+  "session_before_switch",
+  "session_switch",
+  "session_before_fork",
+  "session_fork",
+  "session_before_tree",
+  "session_tree",
+  "session_before_compact",
+  "session_compact",
+]);
+
+/** What each `register…` call of pi's `ExtensionAPI` that Tooldock does not run is for. */
+const IGNORED_REGISTRATIONS = {
+  registerCommand: "slash commands",
+  registerShortcut: "keyboard shortcuts",
+  registerFlag: "command-line flags",
+  registerMessageRenderer: "message renderers",
+  registerProvider: "model providers",
+} as const;
+
+type Handler = (event: unknown, ctx: CustomToolContext) => unknown;
+
+/**
+ * What one module registered through pi's `ExtensionAPI` (pi's extensions since 2026-01:
+ * `export default (pi) => { pi.registerTool({...}); pi.on("session_start", …) }`): the tools,
+ * the session handlers, and the features Tooldock accepts without running, each named once.
+ * A module's `pi` is {@link api}: the host's API plus these methods.
+ */
+export class ExtensionRegistrations {
+  readonly #module: DiscoveredModule;
+  readonly #tools: unknown[] = [];
+  readonly #handlers = new Map<string, Handler[]>();
+  /** Feature → what it is, in the order first used. */
+  readonly #ignored = new Map<string, string>();
+  #closed = false;
+
+  constructor(module: DiscoveredModule) {
+    this.#module = module;
+  }
+
+  /** The `pi` the module's factory gets: `base` (shared by every module) with the extension methods. */
+  api(base: CustomToolAPI): CustomToolAPI {
+    const api = Object.create(base) as Record<string, unknown>;
+    api.registerTool = (tool: unknown) => {
+      if (!this.#closed) this.#tools.push(tool);
+    };
+    api.on = (event: unknown, handler: unknown) => this.#on(event, handler);
+    for (const [method, what] of Object.entries(IGNORED_REGISTRATIONS)) {
+      api[method] = () => {
+        if (!this.#ignored.has(`pi.${method}`)) this.#ignored.set(`pi.${method}`, what);
+      };
+    }
+    // Flags are never set in Tooldock: every flag reads as not given.
+    api.getFlag = () => undefined;
+    return api as unknown as CustomToolAPI;
+  }
+
+  #on(event: unknown, handler: unknown): void {
+    if (typeof event !== "string" || typeof handler !== "function") return;
+    if (event in SESSION_EVENTS) {
+      const handlers = this.#handlers.get(event) ?? [];
+      handlers.push(handler as Handler);
+      this.#handlers.set(event, handlers);
+      return;
+    }
+    if (QUIET_EVENTS.has(event)) return;
+    const feature = `pi.on("${event}")`;
+    if (!this.#ignored.has(feature)) this.#ignored.set(feature, "agent events");
+  }
+
+  /** True once the module registered anything through the extension API. */
+  get used(): boolean {
+    return this.#tools.length > 0 || this.#handlers.size > 0 || this.#ignored.size > 0;
+  }
+
+  /** Whether it registered `session_start` handlers but, so far, no tool. */
+  get toolsAwaitStart(): boolean {
+    return this.#tools.length === 0 && this.#handlers.has("session_start");
+  }
+
+  /**
+   * Runs the `session_start` handlers once at load, for an extension that registers its tools
+   * there; `ctx` is the context a load can give. Throws what a handler threw.
+   */
+  async startAtLoad(ctx: CustomToolContext): Promise<void> {
+    for (const handler of this.#handlers.get("session_start") ?? [])
+      await handler({ type: "session_start" }, ctx);
+  }
+
+  /**
+   * The module's entries: what its factory returned, then the tools it registered, the first of
+   * them carrying the extension's session handlers as its `onSession` (an extension's handlers
+   * run once per session, not once per tool). Later `registerTool` calls are ignored: the tools
+   * of a load are fixed when it ends.
+   */
+  entries(returned: unknown[]): { entries: unknown[]; registered: ReadonlySet<unknown> } {
+    this.#closed = true;
+    const handlers = this.#handlers;
+    const registered = new Set(this.#tools);
+    // What the factory returned is read by the accept stage, under its guard (a list whose
+    // reads throw is that stage's E_INVALID_TOOL): untouched unless the module registered too.
+    if (this.#tools.length === 0 && handlers.size === 0) return { entries: returned, registered };
+    let entries: unknown[];
+    try {
+      entries = [...returned, ...this.#tools];
+    } catch {
+      return { entries: returned, registered };
+    }
+    if (handlers.size === 0) return { entries, registered };
+    const index = entries.findIndex((entry) => typeof entry === "object" && entry !== null);
+    if (index === -1) return { entries, registered };
+    const tool = entries[index] as CustomTool;
+    const own = tool.onSession;
+    const carrier = Object.create(tool) as CustomTool;
+    carrier.onSession = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {
+      if (typeof own === "function") await Reflect.apply(own, tool, [event, ctx]);
+      const name = event.reason === "start" ? "session_start" : "session_shutdown";
+      for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, ctx);
+    };
+    entries[index] = carrier;
+    if (registered.delete(tool)) registered.add(carrier);
+    return { entries, registered };
+  }
+
+  /** One {@link EXTENSION_FEATURE_WARNING} per feature the module used that Tooldock does not run. */
+  warnings(): Diagnostic[] {
+    const { path, resolvedPath } = this.#module;
+    return [...this.#ignored].map(([feature, what]) =>
+      createWarning(EXTENSION_FEATURE_WARNING, {
+        message: `${path} uses ${feature} (${what}), which a Tooldock host does not have: it was accepted and does nothing here; the extension's tools load without it.`,
+        path,
+        resolvedPath,
+        hint: "Nothing to fix for Tooldock; if a tool depends on it, make the tool work without it.",
+      }),
+    );
+  }
+}

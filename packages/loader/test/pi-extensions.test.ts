@@ -1,0 +1,77 @@
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CompilerName } from "../src/index.js";
+import { createToolHarness, type ToolHarness } from "../src/testing/index.js";
+import { fixturesDir, testCacheDir } from "./helpers.js";
+
+/**
+ * pi extensions (issue 26, item 1): modules whose default export registers tools through pi's
+ * `ExtensionAPI` instead of returning them. Our own fixtures under
+ * `fixtures/dialects/pi-extensions/`, each loaded, validated and called on both compilers, in
+ * process and in a tool host.
+ */
+const compilers: CompilerName[] = ["esbuild", "jiti"];
+const modes = ["none", "process"] as const;
+const extensions = join(fixturesDir, "dialects", "pi-extensions");
+
+describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mode] as const)))(
+  "pi extensions, compiler %s, isolation %s",
+  (compiler, isolation) => {
+    const cacheDir = testCacheDir(`pi-extensions-${compiler}-${isolation}`);
+    let harness: ToolHarness | undefined;
+    afterEach(async () => {
+      await harness?.dispose();
+      harness = undefined;
+    });
+    const load = async (file: string) => {
+      harness = await createToolHarness({
+        paths: join(extensions, file),
+        cwd: fixturesDir,
+        compiler,
+        cacheDir,
+        isolation,
+      });
+      return harness;
+    };
+    const text = (result: { content: unknown[] }) =>
+      result.content.map((block) => (block as { text?: string }).text ?? "").join("");
+
+    it("registerTool: every registered tool loads and runs with pi's argument order; session_start ran once", async () => {
+      const h = await load("notes-extension.ts");
+      expect(h.diagnostics).toEqual([]);
+      expect(h.tools.map((loaded) => loaded.tool.name)).toEqual(["ext_note_add", "ext_note_list"]);
+      expect(text(await h.call("ext_note_add", { text: "milk" }))).toBe("1 note(s)");
+      expect(text(await h.call("ext_note_list", {}))).toBe("milk|starts=1|cwd=true");
+      const bad = await h.call("ext_note_add", { text: "" });
+      expect(bad.isError).toBe(true);
+    });
+
+    it("tools registered in session_start load: the handler runs once at load", async () => {
+      const h = await load("tools-at-start.ts");
+      expect(h.diagnostics).toEqual([]);
+      expect(text(await h.call("ext_greet", { name: "Ada" }))).toBe("hello from a folder, Ada");
+    });
+
+    it('a package whose "pi.extensions" lists its extension: that one loads, its helpers and scripts are never imported', async () => {
+      const h = await load("extension-package");
+      expect(h.diagnostics).toEqual([]);
+      expect(h.tools.map((loaded) => loaded.tool.name)).toEqual(["ext_shout"]);
+      expect(text(await h.call("ext_shout", { text: "hey" }))).toBe("HEY!");
+    });
+
+    it("commands, shortcuts, flags and agent events are accepted, one W_EXTENSION_FEATURE each; the tool loads", async () => {
+      const h = await load("commands-and-events.ts");
+      expect(
+        h.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message.match(/uses (\S+)/)?.[1]]),
+      ).toEqual([
+        ["W_EXTENSION_FEATURE", "pi.registerFlag"],
+        ["W_EXTENSION_FEATURE", "pi.registerCommand"],
+        ["W_EXTENSION_FEATURE", "pi.registerShortcut"],
+        ["W_EXTENSION_FEATURE", 'pi.on("tool_call")'],
+        ["W_EXTENSION_FEATURE", 'pi.on("agent_start")'],
+      ]);
+      expect(h.diagnostics[0]?.severity).toBe("warning");
+      expect(text(await h.call("ext_count", { text: "one two three" }))).toBe("3");
+    });
+  },
+);
