@@ -40,6 +40,12 @@ beforeAll(async () => {
     "self/package.json": JSON.stringify({ pi: { tools: ["."] } }),
     "plain-package/package.json": JSON.stringify({ name: "plain", main: "index.js" }),
     "plain-package/index.ts": "",
+    "pi-tool-folder/index.ts": "",
+    "pi-tool-folder/agents.ts": "",
+    "pi-tool-folder/render.ts": "",
+    "pi-tool-folder/run.ts": "",
+    "pi-tool-folder/src/index.ts": "",
+    "pi-tool-folder/dist/index.js": "",
   };
   for (const [path, content] of Object.entries(files)) {
     await mkdir(join(root, path, ".."), { recursive: true });
@@ -58,6 +64,12 @@ afterAll(async () => {
 const relative = (paths: string[]) => paths.map((path) => path.replace(`${root}/`, ""));
 
 describe("discoverToolModules", () => {
+  it("loads a given folder with an index file as one tool folder: its index, none of its other files", async () => {
+    const { modules, diagnostics } = await discoverToolModules({ paths: [join(root, "pi-tool-folder")] });
+    expect(diagnostics).toEqual([]);
+    expect(relative(modules.map((module) => module.path))).toEqual(["pi-tool-folder/index.ts"]);
+  });
+
   it("finds the same real paths with the lstat shortcut as with a realpath per module", async () => {
     const scratch = await mkdtemp(join(tmpdir(), "tooldock-discover-real-"));
     try {

@@ -51,9 +51,10 @@ interface DiscoveryState {
 }
 
 /**
- * Finds tool modules (docs/contract.md §5). A file is loaded as given; a directory contributes its
- * top-level `*.ts *.mts *.cts *.js *.mjs *.cjs` (not `*.d.ts`, tests or hidden files) and each
- * subfolder's `index.{ts,mts,js,mjs}`; a directory whose `package.json` has
+ * Finds tool modules (docs/contract.md §5). A file is loaded as given; a directory with an
+ * `index.{ts,mts,js,mjs}` is one tool folder (that index, nothing else); another directory
+ * contributes its top-level `*.ts *.mts *.cts *.js *.mjs *.cjs` (not `*.d.ts`, tests or hidden
+ * files) and each subfolder's `index.{ts,mts,js,mjs}`; a directory whose `package.json` has
  * `"tooldock": { "tools": [...] }` (or an `omp` / `pi` field with `tools`) contributes exactly
  * those entries. Modules are de-duplicated by real path. Never throws: a path that cannot be
  * scanned is an `E_DISCOVERY` diagnostic, a `.md` / `.json` file an `E_NOT_EXECUTABLE` one.
@@ -134,10 +135,18 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
     reportUnreadable(state, directory, directory, error);
     return;
   }
-  const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // The folder's real path, once: an entry that is no link is at <real folder>/<name>.
   const realDirectory =
     state.fileSystem.lstatIfExists === undefined ? undefined : realPathOrUndefined(state, directory);
+  // A folder with an index file is one tool folder, as pi loads `<tools>/<name>/index.ts`: its
+  // index is the module, and its other files (helpers, a runner script that acts on
+  // `process.argv`) are never imported.
+  if (entries.some((entry) => SUBFOLDER_INDEX_FILES.includes(entry.name))) {
+    const visiting = visitIndexFile(state, directory, realDirectory);
+    if (visiting !== undefined) await visiting;
+    return;
+  }
+  const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of sorted) {
     const pause = state.pace?.();
     if (pause !== undefined) await pause;
