@@ -118,6 +118,16 @@ describe.each(compilers)("modules written for other hosts, compiler %s", (compil
     expect(text(await h.call("omp_feature_search", {}))).toBe("omp_feature_search");
   });
 
+  it('oh-my-pi: a plugin of its first manifest form, "omp": { "install": [{ src, dest }] }: the agent/tools/ entries load', async () => {
+    const h = await load("oh-my-pi/plugin-install-manifest");
+    // Before: "0 modules, 0 tools, 0 errors" (the install list was not read).
+    expect(h.tools.map((loaded) => loaded.tool.name)).toEqual(["omp_clock"]);
+    expect(text(await h.call("omp_clock", {}))).toBe("0");
+    expect(
+      h.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message.match(/"([^"]+)"/)?.[1]]),
+    ).toEqual([["W_MANIFEST_FIELD", "omp.variables"]]);
+  });
+
   it("xcsh: pi.pi.StringEnum with a default, onUpdate and onSession", async () => {
     const h = await load("xcsh/word-count");
     expect(h.diagnostics).toEqual([]);

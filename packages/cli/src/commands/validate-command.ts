@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { IsolationOptions } from "@tooldock/loader";
+import type { Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
@@ -37,8 +38,34 @@ async function loadIsolated(
 
 /** `--strict`: the load report plus the contract lints. */
 async function withStrictLints(loaded: LoadReport): Promise<LoadReport> {
-  const { lintTools } = await import("../lint/strict-lints.js");
-  return { ...loaded, diagnostics: [...loaded.diagnostics, ...lintTools(loaded.tools)] };
+  const { lintTools, NOTHING_TO_VALIDATE } = await import("../lint/strict-lints.js");
+  // Nothing found at the paths given is an error already; the lint would only repeat it.
+  const found = !loaded.diagnostics.some((diagnostic) => diagnostic.code === NOTHING_FOUND);
+  const lints = lintTools(loaded.tools).filter((lint) => found || lint.code !== NOTHING_TO_VALIDATE);
+  return { ...loaded, diagnostics: [...loaded.diagnostics, ...lints] };
+}
+
+/** The error when the paths given to `validate` hold no module at all. */
+export const NOTHING_FOUND: DiagnosticErrorCode = "E_NOTHING_TO_VALIDATE";
+
+/**
+ * The load report, with {@link NOTHING_FOUND} when `paths` were given and no module was found
+ * there and nothing else says why (a missing path is an `E_DISCOVERY` already): a mistyped
+ * path or an emptied folder must not let CI pass having validated nothing, `--strict` or not.
+ */
+function withNothingFound(loaded: LoadReport, paths: readonly string[]): LoadReport {
+  if (paths.length === 0 || loaded.modules.length > 0) return loaded;
+  if (loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return loaded;
+  const diagnostic: Diagnostic = {
+    code: NOTHING_FOUND,
+    severity: "error" as const,
+    message: `No tool module was found in ${paths.join(", ")}, so nothing was validated.`,
+    path: paths[0] as string,
+    hint:
+      "Check the paths (a folder's top-level module files and each subfolder's index file are modules; " +
+      'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }). The warnings above say what was skipped.',
+  };
+  return { ...loaded, diagnostics: [...loaded.diagnostics, diagnostic] };
 }
 
 /** Runs `tooldock validate` (spec: `validateSpec`): the contract check, as a pretty, JSON or JUnit report. */
@@ -53,9 +80,12 @@ export async function run(context: CommandContext): Promise<number> {
   // Before loading (a folder, an input) and again before writing (a discovered module).
   if (file !== undefined) await assertOutputTarget(file, io.cwd, paths);
   // Isolation, --strict and --format junit each import their code only when used.
-  const loaded = isolation
-    ? await loadIsolated(context, paths, isolation)
-    : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true })).report;
+  const loaded = withNothingFound(
+    isolation
+      ? await loadIsolated(context, paths, isolation)
+      : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true })).report,
+    paths,
+  );
   const load = strict ? await withStrictLints(loaded) : loaded;
   const report = buildReport(load, { strict });
   const junit = format === "junit" ? await import("../report/junit-report.js") : undefined;

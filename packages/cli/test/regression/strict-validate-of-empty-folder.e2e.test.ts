@@ -1,13 +1,27 @@
 // Attack (on CI): `tooldock validate --strict` of a folder with no tools (a mistyped path in a
 // workflow, a tools folder emptied by a bad merge) passed, so CI went green having checked
-// nothing. With --strict, loading no tool at all is now W_NOTHING_TO_VALIDATE, which --strict
-// fails on (exit 1); without --strict an empty folder still passes.
+// nothing. A folder with no module at all is now E_NOTHING_TO_VALIDATE (exit 1) with or without
+// --strict (see omp-install-manifest-validates-nothing); with --strict, modules that load no
+// tool at all are W_NOTHING_TO_VALIDATE, which --strict fails on.
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, runCli, tempDir } from "../cli-process.js";
 
 beforeAll(assertBuilt);
 
 describe("validate --strict of a folder with no tools", () => {
+  it("fails with exit 1 when its modules load no tool, and says there was nothing to validate", async () => {
+    const dir = await tempDir({ "tools/unconfigured.ts": "export default () => [];\n" });
+    try {
+      const strict = await runCli(["validate", "tools", "--strict"], { cwd: dir.path });
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toContain("No tool was loaded, so there is nothing to validate.");
+      const relaxed = await runCli(["validate", "tools"], { cwd: dir.path });
+      expect(relaxed.code).toBe(0);
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it("fails with exit 1 and says there was nothing to validate", async () => {
     const dir = await tempDir({ "tools/README.md": "No tools here yet.\n" });
     try {
@@ -16,15 +30,11 @@ describe("validate --strict of a folder with no tools", () => {
       const report = JSON.parse(strict.stdout);
       expect(report.ok).toBe(false);
       expect(report.diagnostics.map((diagnostic: { code: string }) => diagnostic.code)).toEqual([
-        "W_NOTHING_TO_VALIDATE",
+        "E_NOTHING_TO_VALIDATE",
       ]);
 
-      const pretty = await runCli(["validate", "tools", "--strict"], { cwd: dir.path });
-      expect(pretty.code).toBe(1);
-      expect(pretty.stdout).toContain("No tool was loaded, so there is nothing to validate.");
-
       const relaxed = await runCli(["validate", "tools"], { cwd: dir.path });
-      expect(relaxed.code).toBe(0);
+      expect(relaxed.code).toBe(1);
     } finally {
       await dir.remove();
     }

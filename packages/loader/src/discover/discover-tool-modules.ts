@@ -1,6 +1,6 @@
 import { extname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
-import { createDiagnostic } from "../diagnostics.js";
+import { createDiagnostic, createWarning } from "../diagnostics.js";
 import { expandPath } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
@@ -90,6 +90,9 @@ export async function discoverToolModules(
 }
 
 type Listing = ReturnType<DiscoveryFileSystem["readdir"]>;
+
+/** The code of the warning about a key of a tool manifest field that lists no tools. */
+export const MANIFEST_FIELD_WARNING = "W_MANIFEST_FIELD";
 
 async function visitPath(state: DiscoveryState, path: string, given: string): Promise<void> {
   // A path without a module extension is most likely a folder: its listing is asked for
@@ -301,6 +304,26 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
     );
     return true;
   }
+  const manifestPath = join(directory, "package.json");
+  for (const field of manifest.ignored) {
+    state.diagnostics.push(
+      createWarning(MANIFEST_FIELD_WARNING, {
+        message: `"${field}" in ${manifestPath} lists no tools (Tooldock loads tools only): it was ignored.`,
+        path: manifestPath,
+        hint: `Tools are listed in "${manifest.field}.tools", "${manifest.field}.extensions", "${manifest.field}.features" or "${manifest.field}.install" (entries whose "dest" is under agent/tools/).`,
+      }),
+    );
+  }
+  if (manifest.entries.length === 0) {
+    state.diagnostics.push(
+      createWarning("W_NO_TOOLS", {
+        message: `Package ${directory} lists no tools in its "${manifest.field}" field, so nothing of it was loaded.`,
+        path: manifestPath,
+        hint: `List the tool modules in "${manifest.field}": { "tools": ["./tools/my-tool.ts"] } (or "extensions", or "install" entries whose "dest" is under agent/tools/), or remove the package from the tool paths.`,
+      }),
+    );
+    return true;
+  }
   const key = realPathOr(state, directory);
   if (state.manifestsInProgress.has(key)) return true;
   state.manifestsInProgress.add(key);
@@ -311,7 +334,7 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
         state.diagnostics.push(
           createDiagnostic("E_DISCOVERY", {
             message: `Package ${directory} lists itself ("${entry}") in "${manifest.field}.tools".`,
-            path: join(directory, "package.json"),
+            path: manifestPath,
             hint: `List the tool files, e.g. "${manifest.field}": { "tools": ["./index.ts"] }.`,
           }),
         );

@@ -56,11 +56,13 @@ describe("readToolManifest (oh-my-pi plugin manifests)", () => {
       kind: "tools",
       field: "omp",
       entries: ["tools"],
+      ignored: [],
     });
     expect(await read({ pi: { tools: ["a.ts", "more"] } })).toEqual({
       kind: "tools",
       field: "pi",
       entries: ["a.ts", "more"],
+      ignored: [],
     });
   });
 
@@ -81,7 +83,42 @@ describe("readToolManifest (oh-my-pi plugin manifests)", () => {
       kind: "tools",
       field: "omp",
       entries: ["tools", "features/search", "features/a.ts", "features/b.ts"],
+      ignored: [],
     });
+  });
+
+  it("takes oh-my-pi's install entries whose dest is under agent/tools/, and names every other key", async () => {
+    const result = await read({
+      omp: {
+        install: [
+          { src: "tools/weather/index.ts", dest: "agent/tools/weather/index.ts" },
+          { src: "commands/hello.md", dest: "agent/commands/hello.md" },
+          { src: "./tools/clock.ts", dest: "./agent/tools/clock.ts" },
+        ],
+        variables: { apiKey: { env: "WEATHER_KEY" } },
+      },
+    });
+    expect(result).toEqual({
+      kind: "tools",
+      field: "omp",
+      entries: ["tools/weather/index.ts", "./tools/clock.ts"],
+      ignored: ["omp.variables"],
+    });
+    expect(await read({ omp: { install: [{ src: 1, dest: "agent/tools/x.ts" }] } })).toMatchObject({
+      kind: "invalid",
+      reason: '"omp.install" in its package.json is not an array of { "src", "dest" } paths',
+    });
+  });
+
+  it("takes a pi field that lists no tools as a manifest (none of its files is a module), its keys named", async () => {
+    expect(await read({ pi: { skills: ["./skills"], themes: ["./themes"] } })).toEqual({
+      kind: "tools",
+      field: "pi",
+      entries: [],
+      ignored: ["pi.skills", "pi.themes"],
+    });
+    // A "tooldock" field without a tool list is none: the folder is scanned as any other.
+    expect(await read({ tooldock: { note: "x" } })).toEqual({ kind: "none" });
   });
 
   it("says which field is wrong", async () => {

@@ -7,16 +7,30 @@ export const MANIFEST_FIELDS: readonly string[] = ["tooldock", "omp", "pi"];
 /** What a directory's `package.json` says about its tools. */
 export type ManifestResult =
   | { kind: "none" }
-  | { kind: "tools"; field: string; entries: string[] }
+  | {
+      kind: "tools";
+      field: string;
+      entries: string[];
+      /** Keys of the field that list no tools (`"pi.skills"`): ignored, each one warning. */
+      ignored: string[];
+    }
   | { kind: "invalid"; reason: string; hint: string };
+
+/** The keys of a manifest field that list tools. */
+const TOOL_KEYS = ["tools", "extensions", "features", "install"];
+
+/** Where oh-my-pi's `install` entries put a tool: a `dest` under it makes `src` a tool entry. */
+const INSTALLED_TOOLS = /^(?:\.\/)?agent\/tools\//;
 
 /**
  * Reads `<dir>/package.json` and returns the tool entries of its first `tooldock`, `omp` or
- * `pi` field that has `tools`, `extensions` or `features`. `tools` is a path or an array of
- * paths (files or folders, relative to the package); `extensions` (pi's extension packages,
- * since 2026-01) the same, after them; each feature with `default: true` adds its own `tools`
- * after those (oh-my-pi's plugin manifest). A directory without `package.json`, or whose
- * manifest has none of these fields, is `none` (scanned like any directory).
+ * `pi` field that is an object. `tools` is a path or an array of paths (files or folders,
+ * relative to the package); `extensions` (pi's extension packages, since 2026-01) the same,
+ * after them; each feature with `default: true` adds its own `tools` after those, then each
+ * `install` entry (`{ src, dest }`, oh-my-pi's first plugin manifest) whose `dest` is under
+ * `agent/tools/` adds its `src`. Any other key of the field is listed in `ignored`. A
+ * directory without `package.json`, or whose manifest has none of these fields, is `none`
+ * (scanned like any directory).
  */
 export async function readToolManifest(
   directory: string,
@@ -46,7 +60,11 @@ export async function readToolManifest(
   for (const field of MANIFEST_FIELDS) {
     const section = (manifest as Record<string, unknown>)[field];
     if (typeof section !== "object" || section === null || Array.isArray(section)) continue;
-    if (!("tools" in section) && !("extensions" in section) && !("features" in section)) continue;
+    // `"tooldock": {}` without tools is no manifest; a pi or oh-my-pi field is one whatever it
+    // holds (a package of skills or themes has no tools, and none of its files is a module).
+    const keys = Object.keys(section);
+    if (field === "tooldock" && !keys.some((key) => TOOL_KEYS.includes(key))) continue;
+    const ignored = keys.filter((key) => !TOOL_KEYS.includes(key)).map((key) => `${field}.${key}`);
     const entries: string[] = [];
     for (const key of ["tools", "extensions"]) {
       if (!(key in section)) continue;
@@ -78,9 +96,37 @@ export async function readToolManifest(
         entries.push(...paths);
       }
     }
-    return { kind: "tools", field, entries };
+    if ("install" in section) {
+      const installed = installedTools((section as { install: unknown }).install);
+      if (installed === undefined) {
+        return {
+          kind: "invalid",
+          reason: `"${field}.install" in its package.json is not an array of { "src", "dest" } paths`,
+          hint: `Write "${field}": { "install": [{ "src": "tools/name/index.ts", "dest": "agent/tools/name/index.ts" }] }.`,
+        };
+      }
+      entries.push(...installed);
+    }
+    return { kind: "tools", field, entries, ignored };
   }
   return { kind: "none" };
+}
+
+/**
+ * The `src` of each `install` entry whose `dest` is under `agent/tools/` (other entries install
+ * commands, themes or hooks: not tools); `undefined` when `install` is not an array of
+ * `{ src, dest }` strings.
+ */
+function installedTools(install: unknown): string[] | undefined {
+  if (!Array.isArray(install)) return undefined;
+  const sources: string[] = [];
+  for (const entry of install) {
+    if (typeof entry !== "object" || entry === null) return undefined;
+    const { src, dest } = entry as { src?: unknown; dest?: unknown };
+    if (typeof src !== "string" || src.length === 0 || typeof dest !== "string") return undefined;
+    if (INSTALLED_TOOLS.test(dest)) sources.push(src);
+  }
+  return sources;
 }
 
 /** A path, or an array of paths, as a list; `undefined` for anything else. */
@@ -100,8 +146,8 @@ function invalidTools(where: string, field: string): ManifestResult {
 }
 
 /**
- * True when `<dir>/package.json` has a `tooldock`, `omp` or `pi` field with `tools`,
- * `extensions` or `features`, valid or not (loading the directory then reports what is wrong with it).
+ * True when `<dir>/package.json` has a `tooldock` field with `tools`, `extensions`,
+ * `features` or `install`, or an `omp` or `pi` field (an object), valid or not (loading the directory then reports what is wrong with it).
  *
  * @example
  * ```ts

@@ -17,6 +17,8 @@
  *   that loads the modules) stopped before it reported its tools: it crashed, exited, ran out
  *   of memory, hung past `loadTimeoutMs`, broke the protocol or could not start; the message
  *   says which.
+ * - `E_NOTHING_TO_VALIDATE`: `tooldock validate` found no module at all at the paths it was
+ *   given (a mistyped path, an emptied folder, a manifest that lists no tools).
  */
 export type DiagnosticErrorCode =
   | "E_DISCOVERY"
@@ -31,7 +33,8 @@ export type DiagnosticErrorCode =
   | "E_INVALID_SCHEMA"
   | "E_NAME_INVALID"
   | "E_NAME_CONFLICT"
-  | "E_TOOL_HOST";
+  | "E_TOOL_HOST"
+  | "E_NOTHING_TO_VALIDATE";
 
 /** Every diagnostic error code, in the order of docs/contract.md §8. */
 export const DIAGNOSTIC_ERROR_CODES: readonly DiagnosticErrorCode[] = [
@@ -48,6 +51,7 @@ export const DIAGNOSTIC_ERROR_CODES: readonly DiagnosticErrorCode[] = [
   "E_NAME_INVALID",
   "E_NAME_CONFLICT",
   "E_TOOL_HOST",
+  "E_NOTHING_TO_VALIDATE",
 ];
 
 /** Warning codes start with `W_`. */
