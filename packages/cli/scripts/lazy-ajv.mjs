@@ -3,8 +3,8 @@
 // TypeBox's compiler cannot compile, through `loadAjv()` (runtime/src/schema/load-ajv.ts), a
 // `require` from the runtime's own folder; the bundle has no such folder, so this plugin swaps
 // that module for one that requires `ajv.cjs` beside the chunks, a CommonJS build of the same
-// Ajv written by `writeAjvFile`, and `re2js.cjs` for `loadRe2()` (the linear-time engine Ajv
-// runs schema patterns on). (The MCP SDK's own import of Ajv stays in its lazy chunks.)
+// Ajv written by `writeAjvFile`, `re2js.cjs` for `loadRe2()` (the linear-time engine Ajv runs
+// schema patterns on) and `ajv-formats.cjs` for `loadFormats()` (ajv-formats' string formats). (The MCP SDK's own import of Ajv stays in its lazy chunks.)
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeCommonJsFile } from "./commonjs-file.mjs";
@@ -14,6 +14,9 @@ const AJV_FILE = "ajv.cjs";
 
 /** The file the lazy `loadRe2` requires (re2js, Ajv's linear-time pattern engine). */
 const RE2_FILE = "re2js.cjs";
+
+/** The file the lazy `loadFormats` requires (ajv-formats' string formats). */
+const FORMATS_FILE = "ajv-formats.cjs";
 
 /** The runtime's module that loads Ajv (tsc's output of runtime/src/schema/load-ajv.ts). */
 const LOAD_AJV = /[\\/]runtime[\\/]dist[\\/]schema[\\/]load-ajv\.js$/;
@@ -25,6 +28,8 @@ const CONTENTS = [
   "let re2;",
   `export const loadAjv = () => (ajv ??= createRequire(import.meta.url)(${JSON.stringify(`./${AJV_FILE}`)}));`,
   `export const loadRe2 = () => (re2 ??= createRequire(import.meta.url)(${JSON.stringify(`./${RE2_FILE}`)}));`,
+  "let formats;",
+  `export const loadFormats = () => (formats ??= createRequire(import.meta.url)(${JSON.stringify(`./${FORMATS_FILE}`)}));`,
 ].join("\n");
 
 /**
@@ -56,4 +61,5 @@ export async function writeAjvFile(loadAjvPath, outDir) {
   const fromRuntime = createRequire(loadAjvPath);
   await writeCommonJsFile(fromRuntime.resolve("ajv"), join(outDir, AJV_FILE));
   await writeCommonJsFile(fromRuntime.resolve("re2js"), join(outDir, RE2_FILE));
+  await writeCommonJsFile(fromRuntime.resolve("ajv-formats/dist/formats"), join(outDir, FORMATS_FILE));
 }

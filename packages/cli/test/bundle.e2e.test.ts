@@ -151,12 +151,18 @@ describe("the tooldock executable", () => {
     }
   });
 
-  it("checks a pattern with the re2js beside the bundle, in-process and in the tool host", async () => {
+  it("checks a pattern with the re2js and a format with the ajv-formats beside the bundle, in-process and in the tool host", async () => {
     const tools = await tempDir({
       "tag.ts": `export default (pi: any) => ({
   name: "tag", label: "Tag", description: "Echoes a tag.",
   parameters: pi.typebox.Type.Object({ tag: pi.typebox.Type.String({ pattern: "^(a+)+$" }) }),
   async execute(_id: string, params: { tag: string }) { return { content: [{ type: "text", text: params.tag }] }; },
+});
+`,
+      "mail.ts": `export default (pi: any) => ({
+  name: "mail", label: "Mail", description: "Echoes an address.",
+  parameters: pi.typebox.Type.Object({ to: pi.typebox.Type.String({ format: "email" }) }),
+  async execute(_id: string, params: { to: string }) { return { content: [{ type: "text", text: params.to }] }; },
 });
 `,
     });
@@ -166,12 +172,31 @@ describe("the tooldock executable", () => {
         const bad = await runRecorded(["call", "tag", tools.path, ...isolate, "--args", crafted]);
         expect(bad.code).toBe(1);
         expect(bad.stdout).toContain('/tag: Must match pattern "^(a+)+$"');
+        const mail = await runRecorded([
+          "call",
+          "mail",
+          tools.path,
+          ...isolate,
+          "--args",
+          '{"to": "nobody"}',
+        ]);
+        expect(mail.code).toBe(1);
+        expect(mail.stdout).toContain('/to: Must match format "email"');
+        const sent = await runRecorded([
+          "call",
+          "mail",
+          tools.path,
+          ...isolate,
+          "--args",
+          '{"to": "a@b.org"}',
+        ]);
+        expect(sent.code).toBe(0);
       }
       const good = await runRecorded(["call", "tag", tools.path, "--args", '{"tag": "aaa"}']);
       expect(good).toMatchObject({ code: 0 });
-      expect(await readFile(importsFile, "utf8")).toContain(
-        `require ${pathToFileURL(join(bundleDir, "re2js.cjs")).href}`,
-      );
+      const required = await readFile(importsFile, "utf8");
+      expect(required).toContain(`require ${pathToFileURL(join(bundleDir, "re2js.cjs")).href}`);
+      expect(required).toContain(`require ${pathToFileURL(join(bundleDir, "ajv-formats.cjs")).href}`);
       expect(await importedElsewhere()).toEqual([]);
     } finally {
       await tools.remove();

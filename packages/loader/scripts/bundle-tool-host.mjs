@@ -14,7 +14,7 @@ const ENTRY = "dist/isolation/child/tool-host-child.js";
 const OUT = "dist/isolation/child/tool-host-child.bundle.mjs";
 
 /**
- * The runtime loads Ajv and re2js with a `require` from its own folder
+ * The runtime loads Ajv, re2js and ajv-formats' formats with a `require` from its own folder
  * (runtime/src/schema/load-ajv.ts); in the bundle that folder is the loader's, where a strict
  * install (pnpm) has neither. The stand-in requires them from the runtime package the loader
  * depends on, as the unbundled code does.
@@ -27,6 +27,8 @@ const LOAD_AJV_CONTENTS = [
   'const fromRuntime = (specifier) => createRequire(createRequire(import.meta.url).resolve("@tooldock/runtime"))(specifier);',
   'export const loadAjv = () => (ajv ??= fromRuntime("ajv"));',
   'export const loadRe2 = () => (re2 ??= fromRuntime("re2js"));',
+  "let formats;",
+  'export const loadFormats = () => (formats ??= fromRuntime("ajv-formats/dist/formats"));',
 ].join("\n");
 
 /**

@@ -2,14 +2,14 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { describeError } from "../util/describe-error.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { linearPattern, PatternRefused, patternPointer } from "./linear-pattern.js";
-import { loadAjv } from "./load-ajv.js";
+import { loadAjv, loadFormats } from "./load-ajv.js";
 import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
 
 /**
  * One Ajv for the process, for the schemas TypeBox's compiler cannot compile (`Type.Unsafe`,
- * which is how pi's `StringEnum` is built). Draft-07 keywords; unknown keywords and formats
- * are ignored (TypeBox schemas carry no others, and formats are not checked, as TypeBox
- * does not check unregistered ones either); nothing is logged; schemas are not kept by
+ * which is how pi's `StringEnum` is built) and those with patterns or formats. Draft-07
+ * keywords; unknown keywords are ignored; string formats are checked by ajv-formats
+ * (`fullFormats`), and one it does not know is ignored; nothing is logged; schemas are not kept by
  * `$id`, so two tools may use the same one; patterns run on RE2, in linear time
  * ({@link linearPattern}). Ajv itself is loaded here, on the first schema that needs it
  * ({@link loadAjv}): a process whose schemas TypeBox compiles never loads it.
@@ -31,7 +31,8 @@ function instance(whyAjv: string): Ajv {
   ajv = new Constructor({
     allErrors: true,
     strict: false,
-    validateFormats: false,
+    // ajv-formats' checks: a format they do not know is ignored (validateTool warns at load).
+    formats: loadFormats().fullFormats,
     addUsedSchema: false,
     logger: false,
     code: { regExp: linearPattern },

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as AjvModule from "ajv";
+import type * as FormatsModule from "ajv-formats/dist/formats.js";
 import type * as Re2Module from "re2js";
 
 /**
@@ -23,4 +24,12 @@ export function loadAjv(): typeof AjvModule {
  */
 export function loadRe2(): typeof Re2Module {
   return createRequire(import.meta.url)("re2js") as typeof Re2Module;
+}
+
+/**
+ * Loads the string formats of ajv-formats (`email`, `uri`, `date-time`, `uuid`, …: its
+ * `fullFormats`, plain checks that need nothing of Ajv) with Ajv, for a schema with a `format`.
+ */
+export function loadFormats(): typeof FormatsModule {
+  return createRequire(import.meta.url)("ajv-formats/dist/formats") as typeof FormatsModule;
 }

@@ -46,6 +46,7 @@ function plainNodes(node: unknown, depth: number): boolean {
     if (typeof kind !== "string" || !PLAIN_KINDS.has(kind)) return false;
     if ("$id" in record || "$ref" in record) return false;
     if (kind === "String" && record.pattern !== undefined && !simplePattern(record.pattern)) return false;
+    if (kind === "String" && record.format !== undefined) return false;
   }
   for (const key of Object.keys(record)) {
     if (!plainNodes(record[key], depth + 1)) return false;

@@ -3,6 +3,7 @@ import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { describeError } from "../util/describe-error.js";
 import { setOwnField } from "../util/set-own-field.js";
+import { hasFormats } from "./formats.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { compileJsonSchema, type JsonSchemaCheck } from "./json-schema-validator.js";
 import { needsLinearPatterns } from "./linear-pattern.js";
@@ -36,7 +37,7 @@ export function isTypeBoxSchema(value: unknown): value is TSchema {
  * `TypeRegistry`) is validated by its JSON Schema with Ajv instead, compiled once, and so is a
  * schema with a `patternProperties` (a `Record`) or a `pattern` that could backtrack (a
  * `TemplateLiteral` has one): TypeBox's compiler runs patterns on V8's backtracking `RegExp`,
- * Ajv here on RE2, in linear time.
+ * Ajv here on RE2, in linear time; and so is one with a string `format`, which ajv-formats checks.
  * `prepare` checks that it can be validated: a schema {@link typeboxCompiles} vouches for is
  * left for the first call; any other is compiled there and then.
  */
@@ -66,6 +67,10 @@ function compile(schema: TSchema, jsonSchema: Record<string, unknown>): JsonSche
   if (needsLinearPatterns(jsonSchema)) {
     return compileJsonSchema(jsonSchema, "its patterns are checked in linear time, by RE2 through Ajv");
   }
+  // TypeBox checks only the formats registered in its FormatRegistry (none, unless the host
+  // registers some): every call of a tool with `format: "email"` failed. ajv-formats has them.
+  if (hasFormats(jsonSchema))
+    return compileJsonSchema(jsonSchema, "its string formats are checked by ajv-formats");
   let typeCheck: TypeCheck<TSchema>;
   try {
     typeCheck = TypeCompiler.Compile(schema);

@@ -1,6 +1,7 @@
 import type { CustomTool, Diagnostic, DiagnosticCode } from "@tooldock/sdk";
 import { RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
 import { asSchema } from "../schema/as-schema.js";
+import { unknownFormats } from "../schema/formats.js";
 import { TOOL_NAME_PATTERN } from "../schema/tool-name.js";
 import type { ToolSchema } from "../schema/tool-schema.js";
 import { describeError } from "../util/describe-error.js";
@@ -163,8 +164,22 @@ export function validateTool(value: unknown, options: ValidateToolOptions): Tool
       }),
     );
   }
+  // A format nobody checks is said at load, not found out by a call (zod checks its own).
+  const unknown = schema.kind === "typebox" ? unknownFormats(schema.jsonSchema) : [];
+  if (unknown.length > 0) {
+    const formats = unknown.map((format) => `"${format}"`).join(", ");
+    diagnostics.push(
+      diagnostic(UNKNOWN_FORMAT_WARNING, "warning", name, options, {
+        message: `Tool "${name}" from ${path} uses string formats nothing checks (${formats}): values of any form are accepted for them.`,
+        hint: "Use a format ajv-formats knows (email, uri, url, uuid, date, time, date-time, duration, hostname, ipv4, ipv6, regex, …), or a pattern.",
+      }),
+    );
+  }
   return { ok: true, tool, schema, outputSchema, diagnostics };
 }
+
+/** The code of the warning about string formats no checker knows (ignored when validating). */
+export const UNKNOWN_FORMAT_WARNING = "W_UNKNOWN_FORMAT";
 
 /**
  * The name steps of {@link validateTool} alone, for a name known without its tool (the CLI's
