@@ -13,6 +13,7 @@ const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const getPrototypeOf = Object.getPrototypeOf;
 const hasOwn = Object.hasOwn;
 const freeze = Object.freeze;
+const defineProperty = Object.defineProperty;
 const isArray = Array.isArray;
 const objectPrototype = Object.prototype;
 
@@ -149,6 +150,7 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   const outputSchema = readValue(reads, "outputSchema");
   if (outputSchema !== undefined) record.outputSchema = outputSchema as CustomTool["outputSchema"];
   if (onSession !== undefined) record.onSession = (...args) => reflectApply(onSession, tool, args);
+  if (!proxy && accessors.includes("description")) liveDescription(record, tool);
   freeze(record);
   origins.set(record, { target: tool, execute, onSession });
   return {
@@ -159,6 +161,36 @@ export function snapshotTool(value: unknown): ToolSnapshot {
     legacyExecuteOrder,
     unknownAnnotations: annotations.unknownKeys,
   };
+}
+
+/**
+ * Makes `record.description` read the tool's `description` getter again at every read (where
+ * tool definitions are made for a provider or a client): tools that describe what they find on
+ * disk (the agents a subagent tool can start) change it at run time. A read that throws or
+ * gives no string keeps the last good value. The other fields stay as read at acceptance.
+ */
+function liveDescription(record: CustomTool, tool: object): void {
+  let holder: object | null = tool;
+  let getter: (() => unknown) | undefined;
+  while (holder !== null && holder !== objectPrototype && getter === undefined) {
+    getter = getOwnPropertyDescriptor(holder, "description")?.get;
+    holder = getPrototypeOf(holder) as object | null;
+  }
+  if (getter === undefined) return;
+  const read = getter;
+  let last = record.description;
+  defineProperty(record, "description", {
+    enumerable: true,
+    get() {
+      try {
+        const value = reflectApply(read, tool, []);
+        if (typeof value === "string") last = value;
+      } catch {
+        // The last good description stays.
+      }
+      return last;
+    },
+  });
 }
 
 /**
@@ -268,7 +300,9 @@ export function toolAccessorWarning(
   snapshot: Extract<ToolSnapshot, { ok: true }>,
   where: string,
 ): { message: string; hint: string } | undefined {
-  const { tool, accessors, proxy } = snapshot;
+  const { tool, proxy } = snapshot;
+  // A description getter is read again at every use (see liveDescription): nothing to warn of.
+  const accessors = snapshot.accessors.filter((field) => field !== "description");
   if (!proxy && accessors.length === 0) return undefined;
   const how = proxy
     ? "is a Proxy"
