@@ -9,6 +9,7 @@ import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-package
 import { loadZodModule } from "../compile/load-zod.js";
 import { createEventBus, handlerErrorMessage } from "./event-bus.js";
 import { execCommand } from "./exec.js";
+import { jitiCliPath } from "./jiti-cli-path.js";
 import { noOpUI } from "./no-op-ui.js";
 import { createSendMessage } from "./send-message.js";
 import { silentLogger } from "./silent-logger.js";
@@ -102,6 +103,10 @@ export class ToolHost {
       },
       get hasUI() {
         return host.#ui !== undefined;
+      },
+      // pi's: the jiti CLI, for tools that run TypeScript in a child process. Found on first read.
+      get jitiCliPath() {
+        return jitiCliPath();
       },
       typebox: registerHostModule("@sinclair/typebox", TypeBox) as typeof TypeBox,
       // Loaded on first read: most tools never read it (see load-zod.ts).

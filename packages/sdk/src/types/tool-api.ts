@@ -78,6 +78,11 @@ export interface CustomToolAPI {
   readonly ui: UIContext;
   /** Read at call time, like {@link CustomToolAPI.ui}. */
   readonly hasUI: boolean;
+  /**
+   * pi's: the absolute path of the jiti CLI the host ships (`node <jitiCliPath> script.ts` runs
+   * TypeScript in a child process, as subagent tools do); `undefined` where the host has none.
+   */
+  readonly jitiCliPath?: string | undefined;
   /** The host's single copy of TypeBox. */
   typebox: typeof TypeBox;
   /** The host's single copy of zod (v4). */
