@@ -60,7 +60,7 @@ describe.each(compilers)("modules written for other hosts, compiler %s", (compil
       warnings.map((warning) => warning.message.match(/imports "(\w+)" from "([^"]+)"/)?.slice(1)).sort(),
     ).toEqual([
       ["formatSize", "@mariozechner/pi-coding-agent"],
-      ["matchesKey", "@mariozechner/pi-tui"],
+      ["getEditorKeybindings", "@mariozechner/pi-tui"],
     ]);
     expect(warnings[0]?.severity).toBe("warning");
     expect(warnings[0]?.hint).toContain("Modules written for other hosts");

@@ -1,6 +1,13 @@
 import { StringEnum } from "./string-enum.js";
 import { inertTheme, themeGetters } from "./themes.js";
-import { inertComponents, TUI_COMPONENT_NAMES, truncateToWidth, visibleWidth } from "./ui-components.js";
+import {
+  inertComponents,
+  Key,
+  matchesKey,
+  TUI_COMPONENT_NAMES,
+  truncateToWidth,
+  visibleWidth,
+} from "./ui-components.js";
 
 type ModuleNamespace = Record<string, unknown>;
 
@@ -36,7 +43,13 @@ export function piAiNamespace(typebox: ModuleNamespace): ModuleNamespace {
 
 /** `@mariozechner/pi-tui`: inert components and two plain-text width helpers. */
 export function piTuiNamespace(): ModuleNamespace {
-  return Object.freeze({ ...inertComponents(TUI_COMPONENT_NAMES), truncateToWidth, visibleWidth });
+  return Object.freeze({
+    ...inertComponents(TUI_COMPONENT_NAMES),
+    Key,
+    matchesKey,
+    truncateToWidth,
+    visibleWidth,
+  });
 }
 
 /**

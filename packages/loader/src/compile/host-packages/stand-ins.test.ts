@@ -2,7 +2,7 @@ import { Kind } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { StringEnum } from "./string-enum.js";
 import { inertTheme } from "./themes.js";
-import { inertComponents, truncateToWidth, visibleWidth } from "./ui-components.js";
+import { inertComponents, Key, matchesKey, truncateToWidth, visibleWidth } from "./ui-components.js";
 
 describe("StringEnum", () => {
   it("is a Type.Unsafe string enum with its description and default", () => {
@@ -54,5 +54,25 @@ describe("inertTheme", () => {
     expect(theme.bold?.()).toBe("");
     expect("then" in theme).toBe(false);
     expect(await Promise.resolve(theme)).toBe(theme);
+  });
+
+  it("pi-tui's Key and matchesKey: key ids, and the legacy sequences of a terminal", () => {
+    const ctrl = Key.ctrl as (key: string) => string;
+    expect([Key.enter, Key.escape, ctrl("c"), (Key.ctrlShift as (key: string) => string)("p")]).toEqual([
+      "enter",
+      "escape",
+      "ctrl+c",
+      "ctrl+shift+p",
+    ]);
+    expect(matchesKey("\r", Key.enter)).toBe(true);
+    expect(matchesKey("\u001b", "escape")).toBe(true);
+    expect(matchesKey("\u0003", ctrl("c"))).toBe(true);
+    expect(matchesKey("\u001b[A", "up")).toBe(true);
+    expect(matchesKey("\u001b[Z", "shift+tab")).toBe(true);
+    expect(matchesKey("\u001bx", "alt+x")).toBe(true);
+    expect(matchesKey("q", "q")).toBe(true);
+    expect(matchesKey("\r", "escape")).toBe(false);
+    expect(matchesKey("\u0003", "ctrl+d")).toBe(false);
+    expect(matchesKey(undefined, "enter")).toBe(false);
   });
 });

@@ -116,3 +116,70 @@ export function truncateToWidth(text: unknown, width: number, ellipsis = "…"):
   const keep = Math.max(0, width - [...ellipsis].length);
   return plain.slice(0, keep).join("") + ellipsis;
 }
+
+/** Named keys pi-tui's `Key` offers, each its own key id. */
+const NAMED_KEYS = [
+  "up",
+  "down",
+  "left",
+  "right",
+  "enter",
+  "escape",
+  "tab",
+  "backspace",
+  "delete",
+  "home",
+  "end",
+  "space",
+];
+
+/**
+ * pi-tui's `Key`: key ids for `matchesKey` (`Key.enter` is `"enter"`, `Key.ctrl("c")` is
+ * `"ctrl+c"`, `Key.ctrlShift("p")` is `"ctrl+shift+p"`).
+ */
+export const Key: Readonly<Record<string, unknown>> = Object.freeze({
+  ...Object.fromEntries(NAMED_KEYS.map((name) => [name, name])),
+  ctrl: (key: string) => `ctrl+${key}`,
+  shift: (key: string) => `shift+${key}`,
+  alt: (key: string) => `alt+${key}`,
+  ctrlShift: (key: string) => `ctrl+shift+${key}`,
+});
+
+/** What a terminal sends for the keys without modifiers (legacy sequences, no kitty protocol). */
+const KEY_SEQUENCES: Readonly<Record<string, readonly string[]>> = {
+  escape: ["\u001b"],
+  esc: ["\u001b"],
+  enter: ["\r", "\n"],
+  tab: ["\t"],
+  backspace: ["\u007f", "\b"],
+  delete: ["\u001b[3~"],
+  home: ["\u001b[H", "\u001b[1~", "\u001bOH"],
+  end: ["\u001b[F", "\u001b[4~", "\u001bOF"],
+  up: ["\u001b[A", "\u001bOA"],
+  down: ["\u001b[B", "\u001bOB"],
+  right: ["\u001b[C", "\u001bOC"],
+  left: ["\u001b[D", "\u001bOD"],
+  space: [" "],
+};
+
+/**
+ * pi-tui's `matchesKey(data, keyId)`: whether the input `data` a terminal sent is the key
+ * `keyId` (`"enter"`, `"ctrl+c"`, `"shift+tab"`, `"alt+x"`), for the legacy sequences every
+ * terminal sends. Tooldock has no terminal, so a tool gets input only from a host that calls
+ * its components; the answers are right for what they cover and `false` for the rest.
+ */
+export function matchesKey(data: unknown, keyId: unknown): boolean {
+  if (typeof data !== "string" || typeof keyId !== "string") return false;
+  const parts = keyId.toLowerCase().split("+");
+  const key = parts.pop() ?? "";
+  const modifiers = new Set(parts);
+  if (modifiers.size === 0) return (KEY_SEQUENCES[key] ?? (key.length === 1 ? [key] : [])).includes(data);
+  if (modifiers.size === 1 && modifiers.has("ctrl") && /^[a-z]$/.test(key))
+    return data === String.fromCharCode(key.charCodeAt(0) - 96);
+  if (modifiers.size === 1 && modifiers.has("shift") && key === "tab") return data === "\u001b[Z";
+  if (modifiers.size === 1 && modifiers.has("alt")) {
+    const base = KEY_SEQUENCES[key] ?? (key.length === 1 ? [key] : []);
+    return base.some((sequence) => data === `\u001b${sequence}`);
+  }
+  return false;
+}
