@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { UIContext } from "@tooldock/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompilerName } from "../src/index.js";
 import { createToolHarness, type ToolHarness } from "../src/testing/index.js";
@@ -23,13 +24,14 @@ describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mod
       await harness?.dispose();
       harness = undefined;
     });
-    const load = async (file: string) => {
+    const load = async (file: string, ui?: UIContext) => {
       harness = await createToolHarness({
         paths: join(extensions, file),
         cwd: fixturesDir,
         compiler,
         cacheDir,
         isolation,
+        ui,
       });
       return harness;
     };
@@ -50,6 +52,27 @@ describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mod
       const h = await load("tools-at-start.ts");
       expect(h.diagnostics).toEqual([]);
       expect(text(await h.call("ext_greet", { name: "Ada" }))).toBe("hello from a folder, Ada");
+    });
+
+    it("the tools' context has pi's ui and hasUI, answered by the host's UI, in either argument order", async () => {
+      const asked: string[] = [];
+      const ui: UIContext = {
+        select: async (title, options) => {
+          asked.push(title);
+          return options[1];
+        },
+        confirm: async (_title, message) => {
+          asked.push(message);
+          return true;
+        },
+        input: async () => undefined,
+        notify: () => {},
+      };
+      const h = await load("ui-in-context.ts", ui);
+      expect(h.diagnostics).toEqual([]);
+      expect(text(await h.call("ext_confirm", { question: "Deploy?" }))).toBe("confirmed");
+      expect(text(await h.call("ext_pick", {}))).toBe("picked b");
+      expect(asked).toEqual(["Deploy?", "Pick one"]);
     });
 
     it('a package whose "pi.extensions" lists its extension: that one loads, its helpers and scripts are never imported', async () => {

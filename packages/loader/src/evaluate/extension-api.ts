@@ -1,3 +1,4 @@
+import { isLegacyExecuteOrder } from "@tooldock/runtime";
 import type {
   CustomTool,
   CustomToolAPI,
@@ -63,7 +64,7 @@ export class ExtensionRegistrations {
   api(base: CustomToolAPI): CustomToolAPI {
     const api = Object.create(base) as Record<string, unknown>;
     api.registerTool = (tool: unknown) => {
-      if (!this.#closed) this.#tools.push(tool);
+      if (!this.#closed) this.#tools.push(withExtensionContext(tool, base));
     };
     api.on = (event: unknown, handler: unknown) => this.#on(event, handler);
     for (const [method, what] of Object.entries(IGNORED_REGISTRATIONS)) {
@@ -155,4 +156,44 @@ export class ExtensionRegistrations {
       }),
     );
   }
+}
+
+/**
+ * `tool` as pi's extensions expect to be called: its `ctx` also has pi's `ui` and `hasUI` (read
+ * at call time from the host's `pi`), which Tooldock's tool context leaves to `pi`. The
+ * carrier inherits everything else from `tool`; its `execute` takes Tooldock's order and calls
+ * the tool's in the order the tool declares (pi's `signal, onUpdate, ctx`, told by its
+ * parameter names here, where they are the module's own: a minified bundle of Tooldock would
+ * hide a wrapper's). A value that is no object with an `execute` function is passed on as it
+ * is, for the checks.
+ */
+function withExtensionContext(tool: unknown, base: CustomToolAPI): unknown {
+  if (typeof tool !== "object" || tool === null) return tool;
+  const original = (tool as { execute?: unknown }).execute;
+  if (typeof original !== "function") return tool;
+  const extend = (ctx: unknown): unknown => {
+    if (typeof ctx !== "object" || ctx === null || "ui" in ctx) return ctx;
+    const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
+    Object.defineProperties(extended, {
+      ui: { get: () => base.ui, enumerable: true },
+      hasUI: { get: () => base.hasUI, enumerable: true },
+    });
+    return extended;
+  };
+  const piOrder = isLegacyExecuteOrder(original);
+  const carrier = Object.create(tool) as Record<string, unknown>;
+  carrier.execute = function execute(
+    this: unknown,
+    toolCallId: unknown,
+    params: unknown,
+    onUpdate: unknown,
+    ctx: unknown,
+    signal: unknown,
+  ) {
+    const args = piOrder
+      ? [toolCallId, params, signal, onUpdate, extend(ctx)]
+      : [toolCallId, params, onUpdate, extend(ctx), signal];
+    return Reflect.apply(original, this, args);
+  };
+  return carrier;
 }
