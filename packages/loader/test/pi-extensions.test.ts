@@ -82,6 +82,14 @@ describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mod
       expect(text(await h.call("ext_shout", { text: "hey" }))).toBe("HEY!");
     });
 
+    it("a session_start handler that throws at load is E_FACTORY_THROW naming the handler", async () => {
+      const h = await load("start-throws.ts");
+      expect(h.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E_FACTORY_THROW"]);
+      expect(h.diagnostics[0]?.message).toContain("session_start handler");
+      expect(h.diagnostics[0]?.message).toContain("settings file missing");
+      expect(h.tools).toEqual([]);
+    });
+
     it("commands, shortcuts, flags and agent events are accepted, one W_EXTENSION_FEATURE each; the tool loads", async () => {
       const h = await load("commands-and-events.ts");
       expect(
