@@ -34,7 +34,8 @@ describe("a description getter", () => {
     const session = new Session();
     session.register(subagentTool(agents, fail));
     const description = () =>
-      ((toOpenAIRequest(session).tools ?? [])[0] as { function: { description: string } }).function.description;
+      ((toOpenAIRequest(session).tools ?? [])[0] as { function: { description: string } }).function
+        .description;
     expect(description()).toBe("Starts one of: reviewer.");
     agents.push("planner");
     expect(description()).toBe("Starts one of: reviewer, planner.");
