@@ -167,33 +167,22 @@ describe("the tooldock executable", () => {
 `,
     });
     try {
-      const crafted = JSON.stringify({ tag: `${"a".repeat(64)}!` });
+      const call = (tool: string, args: unknown, isolate: string[] = []) =>
+        runRecorded(["call", tool, tools.path, ...isolate, "--args", JSON.stringify(args)]);
+      // Tool, arguments, exit code, and what the refusal says.
+      const cases: Array<[string, unknown, number, string?]> = [
+        ["tag", { tag: `${"a".repeat(64)}!` }, 1, '/tag: Must match pattern "^(a+)+$"'],
+        ["mail", { to: "nobody" }, 1, '/to: Must match format "email"'],
+        ["mail", { to: "a@b.org" }, 0],
+      ];
       for (const isolate of [[], ["--isolate"]]) {
-        const bad = await runRecorded(["call", "tag", tools.path, ...isolate, "--args", crafted]);
-        expect(bad.code).toBe(1);
-        expect(bad.stdout).toContain('/tag: Must match pattern "^(a+)+$"');
-        const mail = await runRecorded([
-          "call",
-          "mail",
-          tools.path,
-          ...isolate,
-          "--args",
-          '{"to": "nobody"}',
-        ]);
-        expect(mail.code).toBe(1);
-        expect(mail.stdout).toContain('/to: Must match format "email"');
-        const sent = await runRecorded([
-          "call",
-          "mail",
-          tools.path,
-          ...isolate,
-          "--args",
-          '{"to": "a@b.org"}',
-        ]);
-        expect(sent.code).toBe(0);
+        for (const [tool, args, code, refusal] of cases) {
+          const run = await call(tool, args, isolate);
+          expect(run.code).toBe(code);
+          if (refusal !== undefined) expect(run.stdout).toContain(refusal);
+        }
       }
-      const good = await runRecorded(["call", "tag", tools.path, "--args", '{"tag": "aaa"}']);
-      expect(good).toMatchObject({ code: 0 });
+      expect(await call("tag", { tag: "aaa" })).toMatchObject({ code: 0 });
       const required = await readFile(importsFile, "utf8");
       expect(required).toContain(`require ${pathToFileURL(join(bundleDir, "re2js.cjs")).href}`);
       expect(required).toContain(`require ${pathToFileURL(join(bundleDir, "ajv-formats.cjs")).href}`);

@@ -10,6 +10,8 @@ export { toolCallMessages } from "./session/execute/tool-call-messages.js";
  * creates neither for a tool that cannot, as a Session does.
  */
 export { argumentsSeen } from "./session/execute/tool-sees-signal.js";
+/** Calls an `execute` written in pi's order (signal, onUpdate, ctx) with Tooldock's arguments. */
+export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";
 
 /** Loads a package on first use, synchronously, as the instance an `import` of it gives. */

@@ -46,13 +46,7 @@ export function accept(
       const warnings = outcome.warnings ?? [];
       if (outcome.entries.length === 0)
         return contribution([], [...warnings, noToolsWarning(module, outcome.returnedNothing)]);
-      const checked = acceptTools(
-        module,
-        outcome.entries,
-        acceptance.reserved,
-        acceptance.claims,
-        outcome.registered,
-      );
+      const checked = acceptTools(module, outcome.entries, acceptance.reserved, acceptance.claims);
       return contribution(checked.tools, [...warnings, ...checked.diagnostics]);
     },
     undefined,

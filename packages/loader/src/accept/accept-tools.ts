@@ -23,16 +23,13 @@ export type NameClaims = Map<string, string>;
  * schema nothing can validate never reaches a call) and uniqueness across modules
  * (`E_NAME_CONFLICT`: the first module to claim a name keeps it). Invalid entries never claim
  * a name. A module that returns more than {@link MAX_TOOLS_PER_MODULE} entries contributes
- * none. Warnings (`W_TOOL_ACCESSOR`, `W_LEGACY_EXECUTE_ORDER`) come with the accepted tools;
- * `registered` are the entries a pi extension registered (`pi.registerTool`), whose argument
- * order is pi's own, so it is adapted without a warning.
+ * none. Warnings (`W_TOOL_ACCESSOR`, `W_LEGACY_EXECUTE_ORDER`) come with the accepted tools.
  */
 export function acceptTools(
   module: DiscoveredModule,
   entries: unknown[],
   reserved: ReadonlySet<string>,
   claims: NameClaims,
-  registered: ReadonlySet<unknown> = NO_ENTRIES,
 ): { tools: CustomTool[]; diagnostics: Diagnostic[] } {
   const { path, resolvedPath } = module;
   const tools: CustomTool[] = [];
@@ -57,21 +54,13 @@ export function acceptTools(
   };
   entries.forEach((entry, index) => {
     const checked = validateTool(entry, { ...options, entry: index });
-    // pi's extensions take (toolCallId, params, signal, onUpdate, ctx) to this day: adapted
-    // as for an older custom tool, but nothing for their author to change.
-    if (registered.has(entry))
-      diagnostics.push(
-        ...checked.diagnostics.filter((diagnostic) => diagnostic.code !== "W_LEGACY_EXECUTE_ORDER"),
-      );
-    else diagnostics.push(...checked.diagnostics);
+    diagnostics.push(...checked.diagnostics);
     if (!checked.ok) return;
     claims.set(checked.tool.name, path);
     tools.push(checked.tool);
   });
   return { tools, diagnostics };
 }
-
-const NO_ENTRIES: ReadonlySet<unknown> = new Set();
 
 /** `reserved` and `resolve`, which a module can never claim. */
 function reservedWithResolve(reserved: ReadonlySet<string>): { has(name: string): boolean } {

@@ -1,4 +1,5 @@
 import { isLegacyExecuteOrder } from "@tooldock/runtime";
+import { adaptLegacyExecute } from "@tooldock/runtime/internal";
 import type {
   CustomTool,
   CustomToolAPI,
@@ -64,7 +65,7 @@ export class ExtensionRegistrations {
   api(base: CustomToolAPI): CustomToolAPI {
     const api = Object.create(base) as Record<string, unknown>;
     api.registerTool = (tool: unknown) => {
-      if (!this.#closed) this.#tools.push(withExtensionContext(tool, base));
+      if (!this.#closed) this.#tools.push(withPiContext(tool, base));
     };
     api.on = (event: unknown, handler: unknown) => this.#on(event, handler);
     for (const [method, what] of Object.entries(IGNORED_REGISTRATIONS)) {
@@ -115,22 +116,21 @@ export class ExtensionRegistrations {
    * run once per session, not once per tool). Later `registerTool` calls are ignored: the tools
    * of a load are fixed when it ends.
    */
-  entries(returned: unknown[]): { entries: unknown[]; registered: ReadonlySet<unknown> } {
+  entries(returned: unknown[]): unknown[] {
     this.#closed = true;
     const handlers = this.#handlers;
-    const registered = new Set(this.#tools);
     // What the factory returned is read by the accept stage, under its guard (a list whose
     // reads throw is that stage's E_INVALID_TOOL): untouched unless the module registered too.
-    if (this.#tools.length === 0 && handlers.size === 0) return { entries: returned, registered };
+    if (this.#tools.length === 0 && handlers.size === 0) return returned;
     let entries: unknown[];
     try {
       entries = [...returned, ...this.#tools];
     } catch {
-      return { entries: returned, registered };
+      return returned;
     }
-    if (handlers.size === 0) return { entries, registered };
+    if (handlers.size === 0) return entries;
     const index = entries.findIndex((entry) => typeof entry === "object" && entry !== null);
-    if (index === -1) return { entries, registered };
+    if (index === -1) return entries;
     const tool = entries[index] as CustomTool;
     const own = tool.onSession;
     const carrier = Object.create(tool) as CustomTool;
@@ -140,8 +140,7 @@ export class ExtensionRegistrations {
       for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, ctx);
     };
     entries[index] = carrier;
-    if (registered.delete(tool)) registered.add(carrier);
-    return { entries, registered };
+    return entries;
   }
 
   /** One {@link EXTENSION_FEATURE_WARNING} per feature the module used that Tooldock does not run. */
@@ -159,28 +158,33 @@ export class ExtensionRegistrations {
 }
 
 /**
- * `tool` as pi's extensions expect to be called: its `ctx` also has pi's `ui` and `hasUI` (read
- * at call time from the host's `pi`), which Tooldock's tool context leaves to `pi`. The
- * carrier inherits everything else from `tool`; its `execute` takes Tooldock's order and calls
- * the tool's in the order the tool declares (pi's `signal, onUpdate, ctx`, told by its
- * parameter names here, where they are the module's own: a minified bundle of Tooldock would
- * hide a wrapper's). A value that is no object with an `execute` function is passed on as it
- * is, for the checks.
+ * `ctx` with pi's `ui` and `hasUI`, read at call time from the host's `pi` (Tooldock's tool
+ * context leaves them to `pi`; pi's `ExtensionContext` has them); a context that has a `ui`
+ * already, or no object, as it is.
  */
-function withExtensionContext(tool: unknown, base: CustomToolAPI): unknown {
+export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
+  if (typeof ctx !== "object" || ctx === null || "ui" in ctx) return ctx;
+  const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
+  Object.defineProperties(extended, {
+    ui: { get: () => api.ui, enumerable: true },
+    hasUI: { get: () => api.hasUI, enumerable: true },
+  });
+  return extended;
+}
+
+/**
+ * `tool` as pi's extensions expect to be called: its `ctx` has pi's `ui` and `hasUI`
+ * ({@link withPiUi}). The carrier inherits everything else from `tool`; its `execute` takes
+ * Tooldock's order and calls the tool's in the order the tool declares (pi's `signal, onUpdate,
+ * ctx`, through the runtime's adapter), told by its parameter names here, where they are the
+ * module's own (a minified bundle of Tooldock would hide a wrapper's). A value that is no
+ * object with an `execute` function is passed on as it is, for the checks.
+ */
+function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
   if (typeof tool !== "object" || tool === null) return tool;
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== "function") return tool;
-  const extend = (ctx: unknown): unknown => {
-    if (typeof ctx !== "object" || ctx === null || "ui" in ctx) return ctx;
-    const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
-    Object.defineProperties(extended, {
-      ui: { get: () => base.ui, enumerable: true },
-      hasUI: { get: () => base.hasUI, enumerable: true },
-    });
-    return extended;
-  };
-  const piOrder = isLegacyExecuteOrder(original);
+  const call = isLegacyExecuteOrder(original) ? adaptLegacyExecute(original as () => unknown) : original;
   const carrier = Object.create(tool) as Record<string, unknown>;
   carrier.execute = function execute(
     this: unknown,
@@ -190,10 +194,7 @@ function withExtensionContext(tool: unknown, base: CustomToolAPI): unknown {
     ctx: unknown,
     signal: unknown,
   ) {
-    const args = piOrder
-      ? [toolCallId, params, signal, onUpdate, extend(ctx)]
-      : [toolCallId, params, onUpdate, extend(ctx), signal];
-    return Reflect.apply(original, this, args);
+    return Reflect.apply(call, this, [toolCallId, params, onUpdate, withPiUi(ctx, api), signal]);
   };
   return carrier;
 }

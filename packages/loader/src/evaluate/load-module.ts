@@ -7,7 +7,7 @@ import type { ModuleFaults } from "../guards/module-faults.js";
 import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
-import { ExtensionRegistrations } from "./extension-api.js";
+import { ExtensionRegistrations, withPiUi } from "./extension-api.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
 /** The entries a module's factory returned, or the diagnostic that stopped it. */
@@ -19,8 +19,6 @@ export type ModuleOutcome =
       returnedNothing?: "undefined" | "null";
       /** Warnings about the module that do not stop it (pi extension features it used). */
       warnings?: Diagnostic[];
-      /** The entries it registered with `pi.registerTool` (a pi extension). */
-      registered?: ReadonlySet<unknown>;
     }
   | { ok: false; diagnostic: Diagnostic };
 
@@ -167,7 +165,7 @@ function runFactory(
 
 /** The context an extension's `session_start` handlers get when they run at load. */
 function loadContext(api: CustomToolAPI): CustomToolContext {
-  return {
+  const ctx: CustomToolContext = {
     sessionId: "load",
     cwd: api.cwd,
     hasPendingActions: () => false,
@@ -175,13 +173,8 @@ function loadContext(api: CustomToolAPI): CustomToolContext {
     pushPendingAction() {
       throw new Error("No session is running while the tools load: stage pending actions from a tool call.");
     },
-    get ui() {
-      return api.ui;
-    },
-    get hasUI() {
-      return api.hasUI;
-    },
-  } as CustomToolContext;
+  };
+  return withPiUi(ctx, api);
 }
 
 /** What the factory gave, as the module's outcome. */
@@ -222,14 +215,13 @@ function factoryOutcome(
   const value = produced.value;
   const returned = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
   // The returned list is not read here (the accept stage reads it, under its guard).
-  const { entries, registered } = extension.entries(returned);
+  const entries = extension.entries(returned);
   const warnings = extension.warnings();
   const outcome: ModuleOutcome = { ok: true, entries };
   if (warnings.length > 0) outcome.warnings = warnings;
-  if (registered.size > 0) outcome.registered = registered;
   // An unconfigured factory (no API key) returns nothing: no tools, not an invalid entry. An
   // extension returns nothing too, having registered its tools.
-  if ((value === undefined || value === null) && registered.size === 0 && !extension.used)
+  if ((value === undefined || value === null) && !extension.used)
     outcome.returnedNothing = value === null ? "null" : "undefined";
   return outcome;
 }

@@ -1,5 +1,6 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { describeError } from "../util/describe-error.js";
+import { escapePointerSegment } from "../util/json-pointer.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { linearPattern, PatternRefused, patternPointer } from "./linear-pattern.js";
 import { loadAjv, loadFormats } from "./load-ajv.js";
@@ -98,13 +99,13 @@ function toIssue(error: ErrorObject): SchemaIssue {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "required" && typeof params.missingProperty === "string") {
     return {
-      path: `${error.instancePath}/${escapePointer(params.missingProperty)}`,
+      path: `${error.instancePath}/${escapePointerSegment(params.missingProperty)}`,
       message: "Expected required property",
     };
   }
   if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
     return {
-      path: `${error.instancePath}/${escapePointer(params.additionalProperty)}`,
+      path: `${error.instancePath}/${escapePointerSegment(params.additionalProperty)}`,
       message: "Unexpected property",
     };
   }
@@ -113,10 +114,6 @@ function toIssue(error: ErrorObject): SchemaIssue {
     return { path: error.instancePath, message: `Expected one of ${allowed}` };
   }
   return { path: error.instancePath, message: capitalise(error.message ?? `fails "${error.keyword}"`) };
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function capitalise(text: string): string {

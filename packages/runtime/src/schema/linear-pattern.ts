@@ -1,4 +1,5 @@
 import type * as Re2Module from "re2js";
+import { escapePointerSegment } from "../util/json-pointer.js";
 import { loadRe2 } from "./load-ajv.js";
 
 /**
@@ -39,7 +40,7 @@ export function linearPattern(pattern: string): LinearPattern {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
   } catch (error) {
     // A pattern V8 refuses too is not a linear-time question: let the schema's own error say so.
-    if (!isRegExpSource(pattern)) throw error;
+    if (!isRegExpSource(pattern, "u")) throw error;
     throw new PatternRefused(pattern, error instanceof Error ? error.message : String(error));
   }
   const key = `re2:${pattern}`;
@@ -48,9 +49,10 @@ export function linearPattern(pattern: string): LinearPattern {
 // Ajv writes `code.regExp.code` into standalone code only; this engine is never used there.
 linearPattern.code = "linearPattern";
 
-function isRegExpSource(pattern: string): boolean {
+/** Whether V8 compiles `pattern` (with `flags`). */
+export function isRegExpSource(pattern: string, flags = ""): boolean {
   try {
-    new RegExp(pattern, "u");
+    new RegExp(pattern, flags);
     return true;
   } catch {
     return false;
@@ -77,11 +79,7 @@ export function patternPointer(schema: unknown, pattern: string, at = ""): strin
     return `${at}/patternProperties`;
   }
   for (const key of Object.keys(record)) {
-    const found = patternPointer(
-      record[key],
-      pattern,
-      `${at}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`,
-    );
+    const found = patternPointer(record[key], pattern, `${at}/${escapePointerSegment(key)}`);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -94,17 +92,4 @@ export function patternPointer(schema: unknown, pattern: string, at = ""): strin
  */
 export function cannotBacktrack(pattern: string): boolean {
   return !/[*+?{}()|]/.test(pattern);
-}
-
-/**
- * True when `schema` has, anywhere, a `pattern` that could backtrack or a `patternProperties`:
- * then it is checked by Ajv on RE2 ({@link linearPattern}).
- */
-export function needsLinearPatterns(schema: unknown): boolean {
-  if (typeof schema !== "object" || schema === null) return false;
-  if (Array.isArray(schema)) return schema.some(needsLinearPatterns);
-  const record = schema as Record<string, unknown>;
-  if (typeof record.pattern === "string" && !cannotBacktrack(record.pattern)) return true;
-  if (typeof record.patternProperties === "object" && record.patternProperties !== null) return true;
-  return Object.keys(record).some((key) => needsLinearPatterns(record[key]));
 }

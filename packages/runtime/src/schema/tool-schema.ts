@@ -15,6 +15,8 @@ export interface ToolSchema {
   kind: "typebox" | "zod";
   /** JSON Schema (draft 2020-12 style) of the arguments the model sends; no `$schema` key. */
   jsonSchema: Record<string, unknown>;
+  /** The string `format`s the validator checks (TypeBox; zod checks its own and leaves this out). */
+  formats?: ReadonlySet<string>;
   /**
    * Checks arguments. TypeBox values pass through unchanged; zod returns its parsed output
    * (defaults and transforms applied). The validator is compiled on the first call, once.

@@ -1,5 +1,5 @@
 import { Kind, type TSchema, TypeGuard } from "@sinclair/typebox";
-import { cannotBacktrack } from "./linear-pattern.js";
+import { cannotBacktrack, isRegExpSource } from "./linear-pattern.js";
 
 /**
  * Kinds whose compiled check TypeBox builds from the node alone, once `TypeGuard.IsSchema`
@@ -55,11 +55,5 @@ function plainNodes(node: unknown, depth: number): boolean {
 }
 
 function simplePattern(value: unknown): boolean {
-  if (typeof value !== "string" || !cannotBacktrack(value)) return false;
-  try {
-    new RegExp(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return typeof value === "string" && cannotBacktrack(value) && isRegExpSource(value);
 }

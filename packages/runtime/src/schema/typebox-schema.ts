@@ -3,10 +3,9 @@ import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { describeError } from "../util/describe-error.js";
 import { setOwnField } from "../util/set-own-field.js";
-import { hasFormats } from "./formats.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { compileJsonSchema, type JsonSchemaCheck } from "./json-schema-validator.js";
-import { needsLinearPatterns } from "./linear-pattern.js";
+import { cannotBacktrack } from "./linear-pattern.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
 import { typeboxCompiles } from "./typebox-compiles.js";
 
@@ -48,28 +47,34 @@ export function typeboxSchema(schema: TSchema): ToolSchema {
       `TypeBox ${nonJson.kind} (schema path ${nonJson.path || "/"}) cannot be sent as JSON by a model. Use a JSON type instead (for a date, Type.String({ format: "date-time" })).`,
     );
   }
-  const jsonSchema = stripSymbols(schema) as Record<string, unknown>;
+  const features: SchemaFeatures = { formats: new Set(), backtrackingPatterns: false };
+  const jsonSchema = stripSymbols(schema, features) as Record<string, unknown>;
   let check: JsonSchemaCheck | undefined;
   return {
     kind: "typebox",
     jsonSchema,
+    formats: features.formats,
     prepare() {
-      if (check === undefined && !typeboxCompiles(schema)) check = compile(schema, jsonSchema);
+      if (check === undefined && !typeboxCompiles(schema)) check = compile(schema, jsonSchema, features);
     },
     validate(value) {
-      check ??= compile(schema, jsonSchema);
+      check ??= compile(schema, jsonSchema, features);
       return check(value);
     },
   };
 }
 
-function compile(schema: TSchema, jsonSchema: Record<string, unknown>): JsonSchemaCheck {
-  if (needsLinearPatterns(jsonSchema)) {
+function compile(
+  schema: TSchema,
+  jsonSchema: Record<string, unknown>,
+  features: SchemaFeatures,
+): JsonSchemaCheck {
+  if (features.backtrackingPatterns) {
     return compileJsonSchema(jsonSchema, "its patterns are checked in linear time, by RE2 through Ajv");
   }
   // TypeBox checks only the formats registered in its FormatRegistry (none, unless the host
   // registers some): every call of a tool with `format: "email"` failed. ajv-formats has them.
-  if (hasFormats(jsonSchema))
+  if (features.formats.size > 0)
     return compileJsonSchema(jsonSchema, "its string formats are checked by ajv-formats");
   let typeCheck: TypeCheck<TSchema>;
   try {
@@ -132,15 +137,39 @@ function nonJsonKindAt(node: unknown): { kind: string; keys: string[] } | undefi
   return undefined;
 }
 
-/** A deep copy without symbol keys (TypeBox's `Kind`, `OptionalKind`, …): plain JSON Schema. */
-export function stripSymbols(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(stripSymbols);
+/**
+ * What decides which validator a schema needs, noted while {@link stripSymbols} copies it: its
+ * string `format`s, and whether it has a `pattern` that could backtrack or a
+ * `patternProperties` (both run on RE2 through Ajv).
+ */
+interface SchemaFeatures {
+  formats: Set<string>;
+  backtrackingPatterns: boolean;
+}
+
+/** Keys whose values are data, not schemas: a `format` or `pattern` key in them means nothing. */
+const VALUE_KEYS = new Set(["default", "enum", "const", "examples"]);
+
+/**
+ * A deep copy without symbol keys (TypeBox's `Kind`, `OptionalKind`, …): plain JSON Schema.
+ * With `features`, also notes what decides the validator, in the same walk.
+ */
+export function stripSymbols(node: unknown, features?: SchemaFeatures): unknown {
+  if (Array.isArray(node)) return node.map((item) => stripSymbols(item, features));
   if (typeof node !== "object" || node === null) return node;
+  const record = node as Record<string, unknown>;
+  if (features !== undefined) {
+    if (typeof record.format === "string") features.formats.add(record.format);
+    if (typeof record.pattern === "string" && !cannotBacktrack(record.pattern))
+      features.backtrackingPatterns = true;
+    if (typeof record.patternProperties === "object" && record.patternProperties !== null)
+      features.backtrackingPatterns = true;
+  }
   const copy: Record<string, unknown> = {};
-  const keys = Object.keys(node);
+  const keys = Object.keys(record);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
-    setOwnField(copy, key, stripSymbols((node as Record<string, unknown>)[key]));
+    setOwnField(copy, key, stripSymbols(record[key], VALUE_KEYS.has(key) ? undefined : features));
   }
   return copy;
 }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { $ZodType } from "zod/v4/core";
 import { describeError } from "../util/describe-error.js";
+import { escapePointerSegment } from "../util/json-pointer.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { loadZodCore } from "./load-zod-core.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
@@ -54,5 +55,5 @@ function toIssue(issue: { path: PropertyKey[]; message: string }): SchemaIssue {
 }
 
 function toPointer(path: PropertyKey[]): string {
-  return path.map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+  return path.map((segment) => `/${escapePointerSegment(String(segment))}`).join("");
 }

@@ -165,7 +165,7 @@ export function validateTool(value: unknown, options: ValidateToolOptions): Tool
     );
   }
   // A format nobody checks is said at load, not found out by a call (zod checks its own).
-  const unknown = schema.kind === "typebox" ? unknownFormats(schema.jsonSchema) : [];
+  const unknown = schema.formats === undefined ? [] : unknownFormats(schema.formats);
   if (unknown.length > 0) {
     const formats = unknown.map((format) => `"${format}"`).join(", ");
     diagnostics.push(
