@@ -106,6 +106,18 @@ const extra = {};
 let sessionOfLoad;
 /** @type {any} */
 let isolatedOfLoad;
+// Started ahead and running before the clock starts: what a host that called prestartToolHost
+// at its own start has when the load is asked for.
+const isolatedOptions = {
+  paths: [task.toolsDir],
+  cwd: task.toolsDir,
+  cacheDir: task.cacheDir,
+  isolation: /** @type {const} */ ("process"),
+};
+if (task.variant === "tooldock-isolated-prestarted") {
+  if (typeof loader.prestartToolHost !== "function") throw new Error("this build has no prestartToolHost");
+  if (!(await loader.prestartToolHost(isolatedOptions).ready)) throw new Error("the tool host did not start");
+}
 const profiler = task.profile ? await startProfiler() : undefined;
 collect();
 const rssBefore = process.memoryUsage().rss;
@@ -151,18 +163,18 @@ switch (task.variant) {
   case "tooldock-esbuild-warm":
   case "tooldock-jiti-cold":
   case "tooldock-jiti-warm":
-  case "tooldock-isolated-warm": {
+  case "tooldock-isolated-warm":
+  case "tooldock-isolated-prestarted": {
     const session = new runtime.Session({ cwd: task.toolsDir });
     const host = new loader.ToolHost({ cwd: task.toolsDir });
     host.setActiveSession(session);
+    const isolated = task.variant.startsWith("tooldock-isolated");
     const result = await loader.loadCustomTools({
-      paths: [task.toolsDir],
-      cwd: task.toolsDir,
+      ...isolatedOptions,
       host,
       session,
       compiler: task.variant.startsWith("tooldock-jiti") ? "jiti" : "esbuild",
-      cacheDir: task.cacheDir,
-      ...(task.variant === "tooldock-isolated-warm" ? { isolation: "process" } : {}),
+      isolation: isolated ? "process" : "none",
       /** @param {any} progress */
       onProgress(progress) {
         if (Number.isNaN(firstMs) && isToolReady(progress, session)) firstMs = performance.now() - start;

@@ -30,6 +30,11 @@ export const LOAD_VARIANTS = [
     label: "Tooldock, isolated tool host (a child under the permission model), warm cache",
     tooldock: true,
   },
+  {
+    id: "tooldock-isolated-prestarted",
+    label: "Tooldock, isolated, the tool host started ahead of the load (prestartToolHost), warm cache",
+    tooldock: true,
+  },
   { id: "tooldock-jiti-cold", label: "Tooldock, jiti, cold cache", tooldock: true, maxN: 10 },
   { id: "jiti-fscache", label: "jiti 2 alone, fs cache warm", tooldock: false, maxN: 100 },
   { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false, maxN: 100 },
@@ -109,6 +114,7 @@ export async function runLoadBenchmark(options) {
         "tooldock-esbuild-warm": join(dir, "cache-tooldock"),
         "tooldock-jiti-warm": join(dir, "cache-tooldock-jiti"),
         "tooldock-isolated-warm": join(dir, "cache-tooldock-isolated"),
+        "tooldock-isolated-prestarted": join(dir, "cache-tooldock-isolated"),
       };
       const measured = variants.filter((variant) => variant.maxN === undefined || n <= variant.maxN);
       /** @type {Record<string, { runs: any[]; errors: string[] }>} */
@@ -120,7 +126,7 @@ export async function runLoadBenchmark(options) {
         ["jiti-fscache", ["jiti-fscache"]],
         ["tooldock-esbuild-warm", ["tooldock-esbuild-warm"]],
         ["tooldock-jiti-warm", ["tooldock-jiti-warm"]],
-        ["tooldock-isolated-warm", ["tooldock-isolated-warm"]],
+        ["tooldock-isolated-warm", ["tooldock-isolated-warm", "tooldock-isolated-prestarted"]],
       ];
       await inParallel(primers, options.parallel, async ([variant, users]) => {
         const waiting = users.filter((user) => samples[user]);

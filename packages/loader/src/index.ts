@@ -42,7 +42,7 @@ export {
   type IsolationOptions,
 } from "./isolation/isolation-options.js";
 /** Discovers, compiles, guards and validates tool modules; never throws for a module's fault. */
-export { loadCustomTools } from "./load/load-custom-tools.js";
+export { loadCustomTools, type PrestartedToolHost, prestartToolHost } from "./load/load-custom-tools.js";
 /** `onSession` failures as `W_ON_SESSION_FAILED` warnings (the CLI's list, validate and call). */
 export {
   type CheckSessionHooksOptions,

@@ -60,7 +60,7 @@ export interface LoadProgress {
 /** Options of `loadCustomTools`. Every option has a default; see the package README. */
 export interface LoadCustomToolsOptions {
   /** Files, directories or package directories to load tools from. */
-  paths: string[];
+  paths: readonly string[];
   /** Base of relative paths and the `cwd` a default host gives tools. Default: the host's `cwd`, else `process.cwd()`. */
   cwd?: string;
   /** Owns the `pi` API handed to factories. Default: a new `ToolHost({ cwd })`. */
@@ -142,7 +142,7 @@ export function normalizeLoadOptions(
     options.factoryTimeoutMs ??
     (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_FACTORY_TIMEOUT_MS);
   return {
-    paths: options.paths,
+    paths: [...options.paths],
     cwd,
     host: options.host ?? new ToolHost({ cwd }),
     session: options.session,

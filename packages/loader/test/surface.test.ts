@@ -29,6 +29,7 @@ describe("@tooldock/loader public surface", () => {
         "nameConflictDiagnostic",
         "nameInvalidDiagnostic",
         "onSessionFailedDiagnostic",
+        "prestartToolHost",
         "reportSessionHookFailures",
         "watchCustomTools",
       ]

@@ -14,7 +14,8 @@ import { type IsolationContext, moduleReadPaths } from "./isolation-options.js";
 import { ownCodeFolders } from "./own-code-folders.js";
 import { prebuildPacks } from "./prebuild-packs.js";
 import type { ChildMessage, InitMessage } from "./protocol.js";
-import { ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
+import { keepSpare, planningSpare, sparesPlanned, takeToolHost } from "./spare-tool-hosts.js";
+import type { ToolHostProcess, ToolHostSpawn, ToolHostStop } from "./tool-host-process.js";
 
 type Loaded = Extract<ChildMessage, { t: "loaded" }>;
 
@@ -68,15 +69,17 @@ function toolHostCacheKey(context: LoadContext, isolation: IsolationContext): st
   return createHash("sha256").update(key).digest("hex").slice(0, 24);
 }
 
-/**
- * Loads the modules in a tool host (see `IsolationOptions`): a child Node process under the
- * permission model discovers, compiles (jiti, in memory and its own cache folder) and
- * evaluates them, and the host's session gets a proxy for each tool.
- */
-export async function loadIsolated(
-  context: LoadContext,
-  isolation: IsolationContext,
-): Promise<LoadCustomToolsResult & { isolated: IsolatedToolHost }> {
+/** How a load's tool host is started, and where the host builds the packs it reads. */
+interface ToolHostPlan {
+  spawn: Omit<ToolHostSpawn, "init">;
+  cacheDir: string;
+  /** Where the host builds the packs, when it may (a private folder the tool host cannot write). */
+  packsDir: string | undefined;
+  /** What the tool host may read besides the packs: all a pack may hold. */
+  buildRoots: string[];
+}
+
+async function planToolHost(context: LoadContext, isolation: IsolationContext): Promise<ToolHostPlan> {
   // A folder of this load's own: the tool host writes it, so one shared by other projects'
   // tool hosts (the per-user cache) would let their modules read and rewrite this one's code.
   const cacheDir = join(context.cacheDir, "tool-host", toolHostCacheKey(context, isolation));
@@ -102,11 +105,59 @@ export async function loadIsolated(
     !write.some((root) => isWithin(packsDir, resolve(root))) &&
     checkPrivateFolderSync(context.cacheDir, context.cacheDir).ok &&
     (await ensurePrivateFolder(packsDir, context.cacheDir)).ok;
-  // Built while the tool host starts; it reads them once it has its init message.
-  const prebuilt = packsPrivate
-    ? prebuildPacks(context, packsDir, [...read]).catch(() => false)
-    : Promise.resolve(false);
+  const buildRoots = [...read];
   if (packsPrivate) read.push(packsDir);
+  return {
+    spawn: {
+      execPath: isolation.execPath,
+      nodeVersion,
+      cwd: context.cwd,
+      // Node 22.1+ keeps the compiled code of Tooldock and the tools in the tool host's own
+      // cache: its start is mostly compiling the code it imports.
+      env: privateCache.ok ? { ...isolation.env, NODE_COMPILE_CACHE: join(cacheDir, "node") } : isolation.env,
+      permissions: {
+        read,
+        write,
+        exec: isolation.allowExec,
+        net: isolation.allowNet,
+        memoryMb: isolation.memoryMb,
+      },
+      hangTimeoutMs: isolation.hangTimeoutMs,
+    },
+    cacheDir,
+    packsDir: packsPrivate ? packsDir : undefined,
+    buildRoots,
+  };
+}
+
+/**
+ * Starts the tool host a later load with the same settings takes (see `prestartToolHost`):
+ * it starts and waits for its load, holding nothing of the host.
+ */
+export function prestartIsolated(
+  context: LoadContext,
+  isolation: IsolationContext,
+): Promise<ToolHostProcess> {
+  return planningSpare(planToolHost(context, isolation).then((plan) => keepSpare(plan.spawn)));
+}
+
+/**
+ * Loads the modules in a tool host (see `IsolationOptions`): a child Node process under the
+ * permission model discovers, compiles (jiti, in memory and its own cache folder) and
+ * evaluates them, and the host's session gets a proxy for each tool. A tool host started
+ * ahead for the same settings (`prestartToolHost`) is taken instead of starting one.
+ */
+export async function loadIsolated(
+  context: LoadContext,
+  isolation: IsolationContext,
+): Promise<LoadCustomToolsResult & { isolated: IsolatedToolHost }> {
+  const { spawn, cacheDir, packsDir, buildRoots } = await planToolHost(context, isolation);
+  await sparesPlanned(); // a spare asked for before this load is one it may take
+  // Built while the tool host starts; it reads them once it has its init message.
+  const prebuilt =
+    packsDir !== undefined
+      ? prebuildPacks(context, packsDir, buildRoots).catch(() => false)
+      : Promise.resolve(false);
   // Log lines go to the host's logger as they come (nothing to attribute them to).
   const api = context.host.createAPI();
   const log = (message: Extract<ChildMessage, { t: "log" }>) => {
@@ -127,32 +178,15 @@ export async function loadIsolated(
     sourceMaps: context.sourceMaps,
     hasUI: api.hasUI,
     allowExec: isolation.allowExec,
-    ...(withPacks ? { packsDir } : {}),
+    ...(withPacks && packsDir !== undefined ? { packsDir } : {}),
   }));
   // Messages a tool host sends before its tools are known (a factory's pi.events.on, a log
   // line) are handed over once the host side is attached.
   const start = () =>
     new Promise<{ process: ToolHostProcess; loaded: Loaded; early: ChildMessage[] }>((resolve, reject) => {
       const early: ChildMessage[] = [];
-      const process = new ToolHostProcess({
-        execPath: isolation.execPath,
-        nodeVersion,
-        cwd: context.cwd,
-        // Node 22.1+ keeps the compiled code of Tooldock and the tools in the tool host's own
-        // cache: its start is mostly compiling the code it imports.
-        env: privateCache.ok
-          ? { ...isolation.env, NODE_COMPILE_CACHE: join(cacheDir, "node") }
-          : isolation.env,
-        permissions: {
-          read,
-          write,
-          exec: isolation.allowExec,
-          net: isolation.allowNet,
-          memoryMb: isolation.memoryMb,
-        },
-        init,
-        hangTimeoutMs: isolation.hangTimeoutMs,
-      });
+      const process = takeToolHost(spawn);
+      process.begin(init);
       const timer = setTimeout(() => {
         void process.kill({
           kind: "hang",

@@ -43,8 +43,12 @@ export interface ToolHostSpawn {
   cwd: string;
   env: Record<string, string>;
   permissions: ToolHostPermissions;
-  /** Sent once settled (never rejects): the process starts meanwhile, e.g. while the host builds its packs. */
-  init: InitMessage | Promise<InitMessage>;
+  /**
+   * Sent once settled (never rejects): the process starts meanwhile, e.g. while the host
+   * builds its packs. Without one the process is a spare: it starts and waits, holding
+   * nothing of the host, until {@link ToolHostProcess.begin} gives it its load.
+   */
+  init?: InitMessage | Promise<InitMessage>;
   /** After a call is stopped, how long the tool host has to show it is still responsive. */
   hangTimeoutMs: number;
 }
@@ -84,9 +88,11 @@ export class ToolHostProcess {
   #stopping: ToolHostStop | undefined;
   #stopped: ToolHostStop | undefined;
   #loaded = false;
+  #begun = false;
   onMessage: (message: ChildMessage) => void = () => {};
 
   constructor(options: ToolHostSpawn) {
+    this.#keeper.unref();
     this.#hangTimeoutMs = options.hangTimeoutMs;
     const command = [
       options.execPath,
@@ -133,9 +139,27 @@ export class ToolHostProcess {
           reason: `It sent a message longer than ${MAX_CHILD_LINE_BYTES} bytes.`,
         }),
     });
+    if (options.init !== undefined) this.begin(options.init);
+  }
+
+  /** Gives the process its load (once); it is held until it reports its tools. */
+  begin(init: InitMessage | Promise<InitMessage>): void {
+    if (this.#begun) throw new Error("This tool host has its load already.");
+    this.#begun = true;
     // Held until it reports its tools: a host awaiting the load keeps its loop running.
     this.#hold();
-    void Promise.resolve(options.init).then((init) => this.send(init));
+    void Promise.resolve(init).then((message) => this.send(message));
+  }
+
+  /** Whether it was given its load (a spare waits for one). */
+  get begun(): boolean {
+    return this.#begun;
+  }
+
+  /** Resolves `true` once the process runs and answers, `false` if it stopped first. */
+  async ready(): Promise<boolean> {
+    const reply = await this.request((id) => ({ t: "ping", id })).reply;
+    return "t" in reply && reply.t === "pong";
   }
 
   /** Whether the process has stopped (or is being stopped). */
@@ -224,7 +248,7 @@ export class ToolHostProcess {
       reply.resolve(message);
       return;
     }
-    if (message.t === "loaded" && !this.#loaded) {
+    if (message.t === "loaded" && this.#begun && !this.#loaded) {
       this.#loaded = true;
       this.#release();
     }

@@ -12,8 +12,9 @@ import { evaluate } from "../evaluate/evaluate-stage.js";
 import { lateFaultDiagnostics, processListenerWarning } from "../evaluate/fault-diagnostics.js";
 import { LoadGuard } from "../guards/load-guard.js";
 import { watchProcessListeners } from "../guards/process-listeners.js";
-import { normalizeIsolation } from "../isolation/isolation-options.js";
-import { loadIsolated } from "../isolation/load-isolated.js";
+import { type IsolationContext, normalizeIsolation } from "../isolation/isolation-options.js";
+import { loadIsolated, prestartIsolated } from "../isolation/load-isolated.js";
+import { dropSpare } from "../isolation/spare-tool-hosts.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
@@ -39,11 +40,8 @@ import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
  */
 export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<LoadCustomToolsResult> {
   const context = normalizeLoadOptions(options);
-  const isolation = options.isolation ?? "none";
-  if (isolation !== "none") {
-    const settings = isolation === "process" ? { mode: "process" as const } : isolation;
-    return loadIsolated(context, normalizeIsolation(settings, context.cwd));
-  }
+  const isolation = isolationOf(options, context.cwd);
+  if (isolation !== undefined) return loadIsolated(context, isolation);
   if (context.sourceMaps) enableSourceMaps();
   const diagnostics: Diagnostic[] = [];
   const api = context.host.createAPI();
@@ -141,5 +139,64 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     diagnostics,
     modules: [...modules],
     changes: registered.changes,
+  };
+}
+
+function isolationOf(options: LoadCustomToolsOptions, cwd: string): IsolationContext | undefined {
+  const isolation = options.isolation ?? "none";
+  if (isolation === "none") return undefined;
+  return normalizeIsolation(isolation === "process" ? { mode: "process" } : isolation, cwd);
+}
+
+/** A tool host started ahead of need; see {@link prestartToolHost}. */
+export interface PrestartedToolHost {
+  /**
+   * Resolves `true` once the tool host runs and waits for its load; `false` if it could not
+   * start or stopped first (the load then starts its own, and reports why it failed).
+   */
+  readonly ready: Promise<boolean>;
+  /** Its process id, once started (the same as the load's `isolated.pid` when a load took it). */
+  readonly pid: number | undefined;
+  /** Stops it, unless a load took it already. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the tool host of an isolated load before the load is asked for, so that the load
+ * does not wait for Node to start: the next `loadCustomTools` with the same `options` (the
+ * same working folder, paths, cache folder and `isolation` settings) takes it instead of
+ * starting one. It reads no module until then; one kept per set of settings (at most four),
+ * and it never keeps the host's process alive. A load whose settings differ starts its own.
+ *
+ * @example
+ * ```ts
+ * const options = { paths: ["./tools"], isolation: "process" } as const;
+ * const prestarted = prestartToolHost(options); // at the server's start
+ * // … later, when the first session opens: no process start in the load's time
+ * const { tools } = await loadCustomTools({ ...options, session });
+ * ```
+ */
+export function prestartToolHost(options: LoadCustomToolsOptions): PrestartedToolHost {
+  const context = normalizeLoadOptions(options);
+  const isolation = isolationOf(options, context.cwd);
+  if (isolation === undefined)
+    throw new TypeError('prestartToolHost starts a tool host: pass isolation "process" or its settings.');
+  const spare = prestartIsolated(context, isolation);
+  let pid: number | undefined;
+  return {
+    ready: spare.then(
+      (process) => {
+        pid = process.pid;
+        return process.ready();
+      },
+      () => false,
+    ),
+    get pid() {
+      return pid;
+    },
+    async close() {
+      const process = await spare.catch(() => undefined);
+      if (process !== undefined && !process.begun) await dropSpare(process);
+    },
   };
 }

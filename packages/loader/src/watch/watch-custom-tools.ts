@@ -3,7 +3,7 @@ import { TooldockError } from "@tooldock/sdk";
 import { describeError } from "../diagnostics.js";
 import { expandPath } from "../discover/expand-path.js";
 import { ToolHost } from "../host-api/tool-host.js";
-import { loadCustomTools } from "../load/load-custom-tools.js";
+import { loadCustomTools, type PrestartedToolHost, prestartToolHost } from "../load/load-custom-tools.js";
 import type { LoadChanges, LoadCustomToolsResult } from "../load/types.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import { watchPaths } from "./watch-paths.js";
@@ -65,7 +65,8 @@ export interface ToolWatcher {
  * fails in a reload (a syntax error) keeps its previous tools; the diagnostic is in that
  * reload's `diagnostics`. Without `session`, `changes` compares the tool names with the
  * previous load's. Never throws for a module's fault; a location that cannot be watched goes
- * to `onError`.
+ * to `onError`. With `isolation`, the tool host of the next reload is started after each
+ * load (see `prestartToolHost`), so a reload does not wait for a process to start.
  *
  * @example
  * ```ts
@@ -122,6 +123,11 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   };
 
   let previous: LoadCustomToolsResult | undefined;
+  /** An isolated watch keeps the next reload's tool host started: a reload waits for no process start. */
+  let spare: PrestartedToolHost | undefined;
+  const keepSpare = () => {
+    if ((load.isolation ?? "none") !== "none" && !closed) spare = prestartToolHost(load);
+  };
   let changed: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   /** The load running now (the first one included); reloads never overlap. */
@@ -149,6 +155,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       if (previous?.isolated !== undefined && previous.isolated !== result.isolated)
         previous.isolated.retire();
       previous = result;
+      keepSpare();
       return { ...result, changes, changedPaths };
     });
     running = current;
@@ -234,6 +241,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     running = undefined;
   }
   previous ??= initial;
+  keepSpare();
   let closing: Promise<void> | undefined;
   return {
     initial,
@@ -246,6 +254,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
         await queued?.catch(() => {});
         await running?.catch(() => {});
         await previous?.isolated?.close();
+        await spare?.close();
       })();
       return closing;
     },
