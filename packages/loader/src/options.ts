@@ -105,6 +105,15 @@ export interface LoadCustomToolsOptions {
    * for what each mode promises.
    */
   isolation?: "none" | "process" | IsolationOptions;
+  /**
+   * Load opencode custom tools too: a module that exports `tool({ description, args, execute })`
+   * definitions (from `@opencode-ai/plugin`) gives one tool per export, named as opencode
+   * names them (`<file>` for the default export, `<file>_<export>` for the others), and a
+   * directory with a `.opencode/` folder contributes `.opencode/tool/*` and `.opencode/tools/*`
+   * (`*.js`, `*.ts`) instead of its own files. Default: `false` (such a module is
+   * `E_NO_FACTORY`, with a hint that names this option).
+   */
+  opencode?: boolean;
   /** @internal A seam for tests that simulate file-system faults during discovery. */
   fileSystem?: DiscoveryFileSystem;
   /**
@@ -128,6 +137,7 @@ export interface LoadContext {
   onProgress: ((progress: LoadProgress) => void) | undefined;
   fileSystem: DiscoveryFileSystem | undefined;
   packsDir: string | undefined;
+  opencode: boolean;
 }
 
 /** Applies defaults and environment variables to the options of a load. */
@@ -154,6 +164,7 @@ export function normalizeLoadOptions(
     onProgress: options.onProgress,
     fileSystem: options.fileSystem,
     packsDir: options.packsDir,
+    opencode: options.opencode === true,
   };
 }
 

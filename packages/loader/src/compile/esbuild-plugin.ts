@@ -4,6 +4,7 @@ import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Loader, OnLoadResult, PartialMessage, Plugin } from "esbuild";
 import { isWithin } from "../discover/expand-path.js";
+import { bunOnlyNote } from "./bun-only.js";
 import { COMMONJS_AWAIT_MESSAGE, isCommonJsFile } from "./commonjs-await.js";
 import {
   canonicalHostSpecifier,
@@ -97,6 +98,8 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
         }
         if (canonical !== undefined) return { path: canonical, namespace: HOST_NAMESPACE };
         if (isBuiltin(args.path)) return { path: args.path, external: true };
+        const bunOnly = bunOnlyNote(args.path);
+        if (bunOnly !== "") return { errors: [{ text: `Could not resolve "${args.path}"${bunOnly}` }] };
         if (!isBareSpecifier(args.path)) return undefined;
         const resolved = await build.resolve(args.path, {
           kind: args.kind,

@@ -5,6 +5,8 @@ import {
 } from "./host-packages/missing-exports.js";
 import {
   HOST_PACKAGE_ALIASES,
+  OPENCODE_PLUGIN,
+  opencodePluginNamespace,
   PI_AI,
   PI_CODING_AGENT,
   PI_TUI,
@@ -42,6 +44,7 @@ const importers: Record<string, () => Promise<ModuleNamespace>> = {
   [PI_TUI]: async () => piTuiNamespace(),
   [PI_CODING_AGENT]: async () =>
     piCodingAgentNamespace(await sharedModule("@tooldock/sdk"), await sharedModule("@sinclair/typebox")),
+  [OPENCODE_PLUGIN]: async () => opencodePluginNamespace(),
 };
 
 async function sharedModule(specifier: string): Promise<ModuleNamespace> {
@@ -49,7 +52,7 @@ async function sharedModule(specifier: string): Promise<ModuleNamespace> {
 }
 
 /** The stand-in packages: a name a tool imports from them that they lack is `undefined`, with a warning. */
-const STAND_IN_PACKAGES: ReadonlySet<string> = new Set([PI_AI, PI_TUI, PI_CODING_AGENT]);
+const STAND_IN_PACKAGES: ReadonlySet<string> = new Set([PI_AI, PI_TUI, PI_CODING_AGENT, OPENCODE_PLUGIN]);
 
 /** True for a specifier served by a stand-in of another host's package (`@mariozechner/pi-tui`, …). */
 export function isStandInSpecifier(specifier: string): boolean {

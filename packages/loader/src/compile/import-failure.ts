@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { bunOnlyNote } from "./bun-only.js";
 import { CompileFailure } from "./compile-failure.js";
 import {
   findInToolSources,
@@ -55,6 +56,9 @@ function unresolved(error: unknown, entry: string): CompileFailure | undefined {
     importer = match?.[2];
   } else if (code === "ERR_UNKNOWN_BUILTIN_MODULE") {
     specifier = /^No such built-in module: (.+)$/.exec(message)?.[1];
+  } else if (code === "ERR_UNSUPPORTED_ESM_URL_SCHEME") {
+    // Bun's own modules (`bun:sqlite`) by their scheme; Node names no specifier, the source does.
+    specifier = /Received protocol 'bun:'/.test(message) ? bunSpecifierIn(entry) : undefined;
   }
   if (specifier === undefined) return undefined;
   const written = specifier;
@@ -71,7 +75,7 @@ function unresolved(error: unknown, entry: string): CompileFailure | undefined {
       place = { file: relative.file, location: relative.location };
     }
   }
-  return new CompileFailure(`Could not resolve "${specifier}"`, {
+  return new CompileFailure(`Could not resolve "${specifier}"${bunOnlyNote(specifier)}`, {
     file: place?.file ?? entry,
     location: place?.location,
     cause: error,
@@ -128,4 +132,16 @@ export function reportingImportFailures(prepared: PreparedModule, entry: string)
   return catchingEvaluation(prepared, (error) => {
     throw importFailure(error, entry) ?? error;
   });
+}
+
+/** The first `bun:` specifier the tool's own files import, for an error that names none. */
+function bunSpecifierIn(entry: string): string | undefined {
+  let found: string | undefined;
+  findInToolSources(entry, (source) => {
+    const match = /["'](bun:[\w/-]+)["']/.exec(source);
+    if (match === null) return undefined;
+    found = match[1];
+    return match.index + 1;
+  });
+  return found;
 }

@@ -7,7 +7,7 @@ import type { DiscoveredModule } from "./types.js";
 const PACE_EVERY = 32;
 
 /** The input of the discover stage: where to look. */
-export type DiscoverInput = Pick<DiscoverToolModulesOptions, "paths" | "cwd" | "fileSystem">;
+export type DiscoverInput = Pick<DiscoverToolModulesOptions, "paths" | "cwd" | "fileSystem" | "opencode">;
 
 /**
  * The output of the discover stage: the modules as they are found, in discovery order, so the

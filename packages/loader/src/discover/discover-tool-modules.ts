@@ -1,4 +1,4 @@
-import { extname, join, resolve, sep } from "node:path";
+import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, createWarning } from "../diagnostics.js";
 import { expandPath } from "./expand-path.js";
@@ -32,6 +32,13 @@ export interface DiscoverToolModulesOptions {
    * discovery waits for it (the discover stage lets the first modules load between entries).
    */
   pace?: () => Promise<void> | undefined;
+  /**
+   * opencode's tool folders: a directory with a `.opencode/` folder holding `tool/` or
+   * `tools/` contributes their `*.js` and `*.ts` files instead of its own; `.opencode/` (or
+   * `~/.config/opencode/`) itself contributes the same, and its `tool/` or `tools/` folder only
+   * those files. Default: `false`.
+   */
+  opencode?: boolean;
 }
 
 /** What {@link discoverToolModules} found. */
@@ -48,6 +55,7 @@ interface DiscoveryState {
   manifestsInProgress: Set<string>;
   onModule: ((module: DiscoveredModule, inSubfolder: boolean) => void) | undefined;
   pace: (() => Promise<void> | undefined) | undefined;
+  opencode: boolean;
 }
 
 /**
@@ -76,6 +84,7 @@ export async function discoverToolModules(
     manifestsInProgress: new Set(),
     onModule: options.onModule,
     pace: options.pace,
+    opencode: options.opencode === true,
   };
   for (const given of options.paths) {
     await visitPath(state, expandPath(given, cwd), given);
@@ -131,6 +140,11 @@ function visitExplicitFile(state: DiscoveryState, path: string): void {
 
 async function visitDirectory(state: DiscoveryState, directory: string, listing?: Listing): Promise<void> {
   if (mayHaveManifest(state, directory) && (await visitManifest(state, directory))) return;
+  const opencodeFolders = state.opencode ? opencodeToolFolders(state, directory) : [];
+  if (opencodeFolders.length > 0) {
+    for (const folder of opencodeFolders) await visitOpencodeFolder(state, folder);
+    return;
+  }
   let entries: Awaited<Listing>;
   try {
     entries = await (listing ?? state.fileSystem.readdir(directory));
@@ -179,6 +193,50 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
 }
 
 type EntryKind = "file" | "directory" | "other";
+
+/** The folders opencode takes tools from, for `directory` (see `DiscoverToolModulesOptions.opencode`). */
+function opencodeToolFolders(state: DiscoveryState, directory: string): string[] {
+  const name = basename(directory);
+  const parent = basename(dirname(directory));
+  const isConfig = (folder: string, above: string) =>
+    folder === ".opencode" || (folder === "opencode" && above === ".config");
+  if ((name === "tool" || name === "tools") && isConfig(parent, basename(dirname(dirname(directory)))))
+    return [directory];
+  const config = isConfig(name, parent) ? directory : childPath(directory, ".opencode");
+  return ["tool", "tools"]
+    .map((folder) => childPath(config, folder))
+    .filter((folder) => isFolder(state, folder));
+}
+
+function isFolder(state: DiscoveryState, path: string): boolean {
+  try {
+    return state.fileSystem.statIfExists(path)?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** An opencode tool folder: its `*.js` and `*.ts` files, each one module (opencode's `{tool,tools}/*.{js,ts}`). */
+async function visitOpencodeFolder(state: DiscoveryState, folder: string): Promise<void> {
+  let entries: Awaited<Listing>;
+  try {
+    entries = await state.fileSystem.readdir(folder);
+  } catch (error) {
+    reportUnreadable(state, folder, folder, error);
+    return;
+  }
+  const names = entries.map((entry) => entry.name).sort();
+  for (const name of names) {
+    const path = childPath(folder, name);
+    if (![".js", ".ts"].includes(extname(name)) || !isToolModuleFile(path)) continue;
+    try {
+      const stats = await state.fileSystem.stat(path);
+      if (stats.isFile()) addModule(state, path);
+    } catch (error) {
+      reportUnreadable(state, path, path, error);
+    }
+  }
+}
 
 function entryKind(stats: { isFile(): boolean; isDirectory(): boolean }): EntryKind {
   return stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";

@@ -8,6 +8,7 @@ import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { ExtensionRegistrations, withPiUi } from "./extension-api.js";
+import { opencodeExportNames, opencodeTools } from "./opencode-tools.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
 /** The entries a module's factory returned, or the diagnostic that stopped it. */
@@ -32,6 +33,8 @@ export interface LoadModuleStep {
   factoryTimeoutMs: number;
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
   faults?: ModuleFaults;
+  /** Whether a module that exports opencode tools (`tool({ description, args, execute })`) loads them. */
+  opencode?: boolean;
 }
 
 /**
@@ -121,12 +124,34 @@ function runFactory(
   }
   if (factory === undefined) {
     let exported: string;
+    let opencode: string[] = [];
     try {
       if (readError !== undefined) throw readError.error;
+      opencode = opencodeExportNames(imported.value);
+      if (opencode.length > 0 && step.opencode === true) {
+        const { tools, diagnostics } = opencodeTools(
+          imported.value as Record<string, unknown>,
+          opencode,
+          module,
+          step.api,
+        );
+        return diagnostics.length > 0
+          ? { ok: true, entries: tools, warnings: diagnostics }
+          : { ok: true, entries: tools };
+      }
       exported = describeExports(imported.value);
     } catch (error) {
       exported = `reading its exports threw (${describeError(error)})`;
     }
+    if (opencode.length > 0)
+      return fail(
+        createDiagnostic("E_NO_FACTORY", {
+          message: `${path} exports opencode tools (${opencode.join(", ")}), and loading them is off.`,
+          path,
+          resolvedPath,
+          hint: "Turn on opencode tools: loadCustomTools({ …, opencode: true }), or the CLI's --opencode.",
+        }),
+      );
     return fail(
       createDiagnostic("E_NO_FACTORY", {
         message: `${path} exports no tool factory: ${exported}.`,

@@ -178,6 +178,7 @@ export async function loadIsolated(
     sourceMaps: context.sourceMaps,
     hasUI: api.hasUI,
     allowExec: isolation.allowExec,
+    ...(context.opencode ? { opencode: true } : {}),
     ...(withPacks && packsDir !== undefined ? { packsDir } : {}),
   }));
   // Messages a tool host sends before its tools are known (a factory's pi.events.on, a log

@@ -19,7 +19,7 @@ import type { LoadContext } from "../options.js";
  * usable, esbuild cannot run): the tool host then compiles everything itself, as before.
  */
 export async function prebuildPacks(
-  context: Pick<LoadContext, "paths" | "cwd" | "compiler" | "fileSystem">,
+  context: Pick<LoadContext, "paths" | "cwd" | "compiler" | "fileSystem" | "opencode">,
   packsDir: string,
   readRoots: readonly string[],
 ): Promise<boolean> {
@@ -28,6 +28,7 @@ export async function prebuildPacks(
     paths: context.paths,
     cwd: context.cwd,
     fileSystem: context.fileSystem ?? nodeDiscoveryFileSystem,
+    opencode: context.opencode,
   });
   await discovery.diagnostics();
   const entries = discovery.found.map((module) => module.resolvedPath);

@@ -18,6 +18,8 @@ export interface InitMessage {
   allowExec: boolean;
   /** The packs the host built for these modules (read only here; see `prebuildPacks`). */
   packsDir?: string;
+  /** Whether opencode tool files load (see `LoadCustomToolsOptions.opencode`). */
+  opencode?: boolean;
 }
 
 /** The context values a call's `ctx` carries, read by the host when the call starts. */

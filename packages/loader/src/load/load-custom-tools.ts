@@ -54,6 +54,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       paths: context.paths,
       cwd: context.cwd,
       fileSystem: context.fileSystem ?? nodeDiscoveryFileSystem,
+      opencode: context.opencode,
     },
     (module) => build?.found(module),
   );
@@ -85,7 +86,12 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       const faults = guard.faultsOf(module.resolvedPath);
       const unit = build.unit(module);
       // A module from an imported pack with a synchronous factory loads without a promise.
-      const evaluating = evaluate(unit, { api, factoryTimeoutMs: context.factoryTimeoutMs, faults });
+      const evaluating = evaluate(unit, {
+        api,
+        factoryTimeoutMs: context.factoryTimeoutMs,
+        faults,
+        opencode: context.opencode,
+      });
       const evaluated = evaluating instanceof Promise ? await evaluating : evaluating;
       const accepting = accept(evaluated, acceptance, faults);
       const contributed = accepting instanceof Promise ? await accepting : accepting;

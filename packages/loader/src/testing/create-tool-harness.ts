@@ -40,6 +40,8 @@ export interface ToolHarnessOptions {
    * runs them, in a tool host; `dispose` ends it.
    */
   isolation?: LoadCustomToolsOptions["isolation"];
+  /** Loads opencode tool files too (see `loadCustomTools`' `opencode`). Default: `false`. */
+  opencode?: boolean;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     sourceMaps: options.sourceMaps,
     builtInToolNames: options.builtInToolNames,
     isolation: options.isolation,
+    opencode: options.opencode,
   });
   // A failing onSession is a W_ON_SESSION_FAILED warning in `diagnostics` (start, and shutdown on dispose).
   reportSessionHookFailures(session, loaded.tools, (diagnostic) => loaded.diagnostics.push(diagnostic));

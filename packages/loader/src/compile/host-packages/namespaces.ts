@@ -1,3 +1,4 @@
+import { loadZodModule } from "../load-zod.js";
 import { StringEnum } from "./string-enum.js";
 import { inertTheme, themeGetters } from "./themes.js";
 import {
@@ -15,6 +16,8 @@ type ModuleNamespace = Record<string, unknown>;
 export const PI_AI = "@mariozechner/pi-ai";
 export const PI_TUI = "@mariozechner/pi-tui";
 export const PI_CODING_AGENT = "@mariozechner/pi-coding-agent";
+/** opencode's package for tools and plugins. */
+export const OPENCODE_PLUGIN = "@opencode-ai/plugin";
 
 /**
  * The copies oh-my-pi and xcsh publish under their own names: each is served the stand-in of
@@ -31,6 +34,7 @@ export const HOST_PACKAGE_ALIASES: Readonly<Record<string, string>> = {
   "@f5-sales-demo/xcsh": PI_CODING_AGENT,
   // xcsh's documentation names its package under this scope too.
   "@f5xc-salesdemos/xcsh": PI_CODING_AGENT,
+  "@opencode-ai/plugin/tool": OPENCODE_PLUGIN,
 };
 
 /** Theme helpers the coding agents export to renderers. */
@@ -69,4 +73,14 @@ export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleName
     ...themeGetters(THEME_GETTERS),
     theme: inertTheme(),
   });
+}
+
+/**
+ * `@opencode-ai/plugin` (and its `/tool`) as opencode's tools import it: `tool()` returns its
+ * input, and `tool.schema` is zod (the host's zod 4, loaded when first read).
+ */
+export function opencodePluginNamespace(): ModuleNamespace {
+  const tool = (input: unknown) => input;
+  Object.defineProperty(tool, "schema", { get: () => loadZodModule("zod").z, enumerable: true });
+  return Object.freeze({ tool });
 }

@@ -191,6 +191,7 @@ async function load(init: InitMessage): Promise<void> {
     factoryTimeoutMs: init.factoryTimeoutMs,
     builtInToolNames: init.builtInToolNames,
     sourceMaps: init.sourceMaps,
+    opencode: init.opencode === true,
   });
   const described: ToolDescriptor[] = [];
   const diagnostics = [...result.diagnostics];

@@ -1,0 +1,253 @@
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
+import { Type } from "@sinclair/typebox";
+import type {
+  AgentToolResult,
+  CustomTool,
+  CustomToolAPI,
+  CustomToolContext,
+  Diagnostic,
+  ToolParameters,
+  ToolUpdateCallback,
+} from "@tooldock/sdk";
+import { loadZodModule } from "../compile/load-zod.js";
+import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
+import type { DiscoveredModule } from "../discover/types.js";
+
+/** The code of the warning about Bun-only APIs in a module (Tooldock runs tools on Node). */
+export const BUN_API_WARNING = "W_BUN_API";
+
+/** What `tool()` of `@opencode-ai/plugin` returns: its input as it is. */
+interface OpencodeTool {
+  description: unknown;
+  args: unknown;
+  execute: (args: unknown, context: OpencodeContext) => unknown;
+}
+
+/** The `context` opencode passes a tool's `execute`, as far as Tooldock has it. */
+interface OpencodeContext {
+  sessionID: string;
+  messageID: string;
+  callID: string;
+  agent: string;
+  abort: AbortSignal;
+  directory: string;
+  worktree: string;
+  extra: undefined;
+  metadata(input: { title?: string; metadata?: Record<string, unknown> }): void;
+  ask(input: {
+    permission: string;
+    patterns?: string[];
+    always?: string[];
+    metadata?: unknown;
+  }): Promise<void>;
+}
+
+/** opencode's own test for an export that is a tool. */
+export function isOpencodeTool(value: unknown): value is OpencodeTool {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "args" in value &&
+    "description" in value &&
+    "execute" in value
+  );
+}
+
+/** The names of a module's exports that are opencode tools (none when its exports cannot be read as such). */
+export function opencodeExportNames(moduleValue: unknown): string[] {
+  if (typeof moduleValue !== "object" || moduleValue === null) return [];
+  return Object.keys(moduleValue).filter((name) =>
+    isOpencodeTool((moduleValue as Record<string, unknown>)[name]),
+  );
+}
+
+/**
+ * The tools of an opencode tool file, named as opencode names them: the default export after
+ * the file (`math.ts` → `math`), each other export `<file>_<export>` (`math_add`). What one
+ * of them cannot be is an `E_INVALID_TOOL` that names it; the others still load.
+ */
+export function opencodeTools(
+  moduleValue: Record<string, unknown>,
+  names: readonly string[],
+  module: DiscoveredModule,
+  api: CustomToolAPI,
+): { tools: CustomTool[]; diagnostics: Diagnostic[] } {
+  const file = basename(module.path, extname(module.path));
+  const tools: CustomTool[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const exportName of names) {
+    const name = exportName === "default" ? file : `${file}_${exportName}`;
+    const definition = moduleValue[exportName] as OpencodeTool;
+    try {
+      tools.push(adapt(name, definition, api));
+    } catch (error) {
+      diagnostics.push(
+        createDiagnostic("E_INVALID_TOOL", {
+          message: `The opencode tool "${name}" (export "${exportName}" of ${module.path}) cannot load: ${describeError(error)}`,
+          path: module.path,
+          resolvedPath: module.resolvedPath,
+          hint: 'Declare it as opencode does: tool({ description: "…", args: { name: tool.schema.string() }, async execute(args, context) { return "…" } }).',
+        }),
+      );
+    }
+  }
+  const bun = bunApiWarning(module);
+  if (bun !== undefined) diagnostics.push(bun);
+  return { tools, diagnostics };
+}
+
+function adapt(name: string, definition: OpencodeTool, api: CustomToolAPI): CustomTool {
+  const { description, execute } = definition;
+  if (typeof description !== "string") throw new Error("its description is not a string");
+  if (typeof execute !== "function") throw new Error("its execute is not a function");
+  return {
+    name,
+    label: name,
+    description,
+    parameters: parametersOf(definition.args ?? {}) as ToolParameters,
+    async execute(toolCallId, params, onUpdate, ctx, signal) {
+      const context = opencodeContext(toolCallId, ctx, signal, onUpdate, api);
+      let result: unknown;
+      try {
+        result = await Reflect.apply(execute, definition, [params, context]);
+      } catch (error) {
+        throw bunHint(error);
+      }
+      return toolResult(result);
+    },
+  };
+}
+
+/**
+ * `args` as opencode reads them: a shape of zod schemas (made an object), or, as opencode's
+ * older tools wrote it, JSON Schema per argument (each one required).
+ */
+function parametersOf(args: unknown): unknown {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    throw new Error("its args are not an object of argument schemas");
+  const entries = Object.entries(args);
+  if (entries.every(([, schema]) => typeof schema === "object" && schema !== null && "_zod" in schema))
+    return (loadZodModule("zod").z as { object(shape: object): unknown }).object(args);
+  const zod3 = entries.find(
+    ([, schema]) => typeof schema === "object" && schema !== null && "_def" in schema,
+  );
+  if (zod3 !== undefined)
+    throw new Error(
+      `its argument "${zod3[0]}" is a zod 3 schema; Tooldock takes zod 4 (import { tool } from "@opencode-ai/plugin" and use tool.schema, or zod 4)`,
+    );
+  const properties: Record<string, unknown> = {};
+  for (const [key, schema] of entries) {
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+      throw new Error(`its argument "${key}" is neither a zod schema nor a JSON Schema object`);
+    properties[key] = schema;
+  }
+  return Type.Unsafe({ type: "object", properties, required: Object.keys(properties) });
+}
+
+function opencodeContext(
+  toolCallId: string,
+  ctx: CustomToolContext,
+  signal: AbortSignal | undefined,
+  onUpdate: ToolUpdateCallback | undefined,
+  api: CustomToolAPI,
+): OpencodeContext {
+  return {
+    sessionID: ctx.sessionId,
+    // opencode's id of the assistant message that made the call; Tooldock has the call's own.
+    messageID: toolCallId,
+    callID: toolCallId,
+    agent: "tooldock",
+    abort: signal ?? new AbortController().signal,
+    directory: ctx.cwd,
+    worktree: worktreeOf(ctx.cwd),
+    extra: undefined,
+    metadata(input) {
+      const title = typeof input?.title === "string" ? input.title : undefined;
+      onUpdate?.({
+        content: title === undefined ? [] : [{ type: "text", text: title }],
+        details: { title, metadata: input?.metadata },
+      });
+    },
+    async ask(input) {
+      const permission = String(input?.permission);
+      const patterns = Array.isArray(input?.patterns) ? input.patterns.map(String) : [];
+      const what = `"${permission}"${patterns.length > 0 ? ` for ${patterns.join(", ")}` : ""}`;
+      if (!api.hasUI)
+        throw new Error(
+          `The tool asked for permission ${what}, and this host has no user interface to ask: denied.`,
+        );
+      if (!(await api.ui.confirm(`Allow ${permission}?`, patterns.join("\n"))))
+        throw new Error(`The user denied permission ${what}.`);
+    },
+  };
+}
+
+/**
+ * The folder of the git worktree around `cwd` (the nearest one holding `.git`), else `cwd`. In
+ * a tool host, only folders it may read are seen (the permission model refuses the others).
+ */
+function worktreeOf(cwd: string): string {
+  for (let folder = cwd; ; folder = dirname(folder)) {
+    try {
+      if (existsSync(join(folder, ".git"))) return folder;
+    } catch {
+      // Not readable here: not this one.
+    }
+    if (dirname(folder) === folder) return cwd;
+  }
+}
+
+/**
+ * What opencode makes of a result: a string is the output; an object gives its `output`, its
+ * `title` and `metadata` (kept as `details`) and its image `attachments` (as images). Any
+ * other value (opencode's own example returns a number) is written as JSON.
+ */
+function toolResult(result: unknown): AgentToolResult {
+  if (typeof result === "string") return { content: [{ type: "text", text: result }] };
+  if (typeof result === "object" && result !== null && "output" in result) {
+    const { output, title, metadata, attachments } = result as Record<string, unknown>;
+    const content: AgentToolResult["content"] = [{ type: "text", text: String(output) }];
+    if (Array.isArray(attachments)) content.push(...attachments.flatMap(imageOf));
+    return { content, details: { title, metadata } };
+  }
+  const text = result === undefined ? "" : (JSON.stringify(result) ?? String(result));
+  return { content: [{ type: "text", text }] };
+}
+
+/** An attachment (opencode's `FilePart`) that is an image in a `data:` URL, as image content. */
+function imageOf(part: unknown): AgentToolResult["content"] {
+  const { mime, url } = (typeof part === "object" && part !== null ? part : {}) as Record<string, unknown>;
+  if (typeof mime !== "string" || !mime.startsWith("image/") || typeof url !== "string") return [];
+  const match = /^data:[^;,]+;base64,(.*)$/s.exec(url);
+  return match === null ? [] : [{ type: "image", data: match[1] as string, mimeType: mime }];
+}
+
+const BUN_GLOBAL = /\bBun\s*\.\s*([A-Za-z_$][\w$]*)/g;
+
+/** `W_BUN_API` when the module's own file uses Bun's global (`Bun.$`, `Bun.file`, …). */
+function bunApiWarning(module: DiscoveredModule): Diagnostic | undefined {
+  let source: string;
+  try {
+    source = readFileSync(module.resolvedPath, "utf8");
+  } catch {
+    return undefined;
+  }
+  const used = [...new Set([...source.matchAll(BUN_GLOBAL)].map((match) => `Bun.${match[1]}`))];
+  if (used.length === 0) return undefined;
+  return createWarning(BUN_API_WARNING, {
+    message: `${module.path} uses ${used.join(", ")}, which only the Bun runtime has: Tooldock runs tools on Node, so a call that reaches ${used.length === 1 ? "it" : "them"} fails.`,
+    path: module.path,
+    resolvedPath: module.resolvedPath,
+    hint: "Use Node's APIs instead (Bun.$ → pi.exec or node:child_process, Bun.file → node:fs/promises), which Bun has too.",
+  });
+}
+
+/** A call's error, with what to do when it is Bun's global missing. */
+function bunHint(error: unknown): unknown {
+  if (!(error instanceof ReferenceError) || !/\bBun is not defined\b/.test(error.message)) return error;
+  return new ReferenceError(
+    `${error.message}: this tool uses an API of the Bun runtime, and Tooldock runs tools on Node. Use Node's APIs instead (Bun.$ → node:child_process, Bun.file → node:fs/promises).`,
+    { cause: error },
+  );
+}
