@@ -150,7 +150,40 @@ export class IsolatedToolHost {
     if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
     if (descriptor.outputSchema !== undefined) tool.outputSchema = proxyParameters(descriptor.outputSchema);
     if (descriptor.onSession) tool.onSession = (event, ctx) => this.#session(descriptor.name, event, ctx);
+    if (descriptor.liveDescription === true) this.#liveDescription(tool, descriptor.description);
     return tool;
+  }
+
+  /**
+   * A description the tool host reads from a getter at every use: each read here gives the one
+   * fetched last and asks the tool host for the current one (one question at a time), so a
+   * host that lists the tools again sees what the getter gave at its previous listing. A
+   * stopped tool host, a failed or malformed answer keep the last good description.
+   */
+  #liveDescription(tool: CustomTool, loaded: string): void {
+    let last = loaded;
+    let asking = false;
+    Object.defineProperty(tool, "description", {
+      enumerable: true,
+      get: () => {
+        const process = this.#process;
+        if (!asking && process !== undefined && !process.stopped) {
+          asking = true;
+          // Never keeps the host alive: nothing waits for the answer but the next read.
+          const { reply } = process.request((id) => ({ t: "describe", id, tool: tool.name }), {
+            keepAliveMs: 0,
+          });
+          void reply.then((message) => {
+            asking = false;
+            if ("t" in message && message.t === "result") {
+              const [block] = message.result.content;
+              if (block?.type === "text") last = block.text;
+            }
+          });
+        }
+        return last;
+      },
+    });
   }
 
   async #current(): Promise<ToolHostProcess | ToolHostStop> {

@@ -57,7 +57,9 @@ export type HostMessage =
   | { t: "ui-reply"; id: number; value?: unknown; error?: string }
   | { t: "ui-state"; hasUI: boolean }
   | { t: "event"; channel: string; data: unknown }
-  | { t: "ping"; id: number };
+  | { t: "ping"; id: number }
+  /** The current description of a tool whose description is a getter (answered by a `result`'s text). */
+  | { t: "describe"; id: number; tool: string };
 
 /** A tool as the tool host describes it: everything a proxy needs to stand in for it. */
 export interface ToolDescriptor {
@@ -72,6 +74,8 @@ export interface ToolDescriptor {
   annotations?: ToolAnnotations;
   /** Whether the tool has an `onSession` hook. */
   onSession: boolean;
+  /** Whether its description is a getter, read again at every use (see `describe`). */
+  liveDescription?: boolean;
   path: string;
   resolvedPath: string;
 }
@@ -150,6 +154,7 @@ function isDescriptor(value: unknown): value is ToolDescriptor {
     typeof value.deferrable === "boolean" &&
     (value.annotations === undefined || isRecord(value.annotations)) &&
     typeof value.onSession === "boolean" &&
+    (value.liveDescription === undefined || typeof value.liveDescription === "boolean") &&
     isString(value.path) &&
     isString(value.resolvedPath)
   );

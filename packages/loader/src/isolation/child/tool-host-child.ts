@@ -157,6 +157,8 @@ function describeTool(tool: CustomTool, path: string, resolvedPath: string): Too
     hidden: tool.hidden === true,
     deferrable: tool.deferrable === true,
     onSession: typeof tool.onSession === "function",
+    // The session's record reads a description getter again at every use: so does the host.
+    liveDescription: typeof Object.getOwnPropertyDescriptor(tool, "description")?.get === "function",
     path,
     resolvedPath,
   };
@@ -332,6 +334,20 @@ function handle(message: HostMessage): void {
     case "ping":
       send({ t: "pong", id: message.id });
       return;
+    case "describe": {
+      const tool = tools.get(message.tool);
+      if (tool === undefined) {
+        send({
+          t: "error",
+          id: message.id,
+          error: { message: `The tool host has no tool "${message.tool}".` },
+        });
+        return;
+      }
+      // The record's getter never throws: a failing read gives the last good description.
+      send({ t: "result", id: message.id, result: { content: [{ type: "text", text: tool.description }] } });
+      return;
+    }
   }
 }
 
