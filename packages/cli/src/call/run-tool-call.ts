@@ -29,6 +29,8 @@ export interface ToolCallOptions {
   onUpdate?: (partial: AgentToolResult) => void;
   /** Load the modules in a tool host (`--isolate`); default in-process. */
   isolation?: IsolationOptions;
+  /** Load opencode tools too (`--opencode`, the loader's `opencode`). Default: false. */
+  opencode?: boolean;
 }
 
 /** What one `tooldock call` did. */
@@ -85,6 +87,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
       session,
       host,
       isolation: options.isolation,
+      opencode: options.opencode,
     });
     await session.start();
     // Not the call's to resolve, and the pending policy would refuse the call while they wait.

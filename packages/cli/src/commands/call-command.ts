@@ -11,7 +11,7 @@ import { formatToolError } from "../output/format-tool-error.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import type { CommandContext } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
-import { toolPathArgs } from "./tool-path-options.js";
+import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
 const summarize = (records: ToolCallOutcome["pending"]) =>
   records.map(({ id, label, sourceToolName }) => ({ id, label, sourceToolName }));
@@ -117,6 +117,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     params,
     resolve: action ? { action, reason } : undefined,
     isolation,
+    opencode: readOpencode(args),
     onUpdate: json
       ? undefined
       : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),

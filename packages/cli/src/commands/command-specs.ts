@@ -2,15 +2,16 @@
 // apart from the command modules so that none of them is imported to print help.
 import type { CommandSpec } from "../args/command-spec.js";
 import { ISOLATION_USAGE, isolationHelp, isolationOptions } from "../isolate/isolation-flags.js";
-import { DEFAULT_PATHS_HELP, toolsOption } from "./tool-path-options.js";
+import { DEFAULT_PATHS_HELP, OPENCODE_USAGE, opencodeOption, toolsOption } from "./tool-path-options.js";
 
 /** `tooldock list [paths…] [--json]`: the tools a host would load, and every diagnostic. */
 export const listSpec: CommandSpec = {
   name: "list",
   summary: "Load tools and print a table of them and every diagnostic",
-  usage: `tooldock list [paths…] [--tools PATH]… [--json] ${ISOLATION_USAGE}`,
+  usage: `tooldock list [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--json] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
+    opencode: opencodeOption,
     json: {
       type: "boolean",
       description: "Print one JSON document (docs/contract.md §6) instead of the table",
@@ -28,9 +29,10 @@ export const VALIDATE_FORMATS = ["pretty", "json", "junit"] as const;
 export const validateSpec: CommandSpec = {
   name: "validate",
   summary: "Check tool modules against the contract (for CI)",
-  usage: `tooldock validate [paths…] [--tools PATH]… [--format pretty|json|junit] [--output FILE] [--strict] ${ISOLATION_USAGE}`,
+  usage: `tooldock validate [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--format pretty|json|junit] [--output FILE] [--strict] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
+    opencode: opencodeOption,
     format: {
       type: "string",
       valueName: "FORMAT",
@@ -64,9 +66,10 @@ export const validateSpec: CommandSpec = {
 export const callSpec: CommandSpec = {
   name: "call",
   summary: "Run one tool in a fresh session; show its result, preview and pending stack",
-  usage: `tooldock call <tool> [paths…] [--tools PATH]… [--args JSON] [--apply | --discard] [--reason TEXT] [--json] ${ISOLATION_USAGE}`,
+  usage: `tooldock call <tool> [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--args JSON] [--apply | --discard] [--reason TEXT] [--json] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
+    opencode: opencodeOption,
     args: {
       type: "string",
       valueName: "JSON",
@@ -99,9 +102,10 @@ export const SCHEMA_PROVIDERS = ["json", "openai", "anthropic", "gemini"] as con
 export const schemaSpec: CommandSpec = {
   name: "schema",
   summary: "Print the tool definitions a model API needs",
-  usage: `tooldock schema [paths…] [--tools PATH]… [--provider json|openai|anthropic|gemini] ${ISOLATION_USAGE}`,
+  usage: `tooldock schema [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--provider json|openai|anthropic|gemini] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
+    opencode: opencodeOption,
     provider: {
       type: "string",
       valueName: "NAME",
@@ -171,7 +175,7 @@ export const mcpSpec: CommandSpec = {
   name: "mcp",
   summary: "Serve the tools to an MCP client over stdio or HTTP, pending actions included",
   usage:
-    "tooldock mcp [paths…] [--tools PATH]… [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow] " +
+    `tooldock mcp [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow] ` +
     "[--builtin ast_edit] [--http [--port N] [--host H] [--token-file FILE | --no-token] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]] " +
     ISOLATION_USAGE,
   details: [
@@ -211,6 +215,7 @@ export const mcpSpec: CommandSpec = {
   ],
   options: {
     tools: toolsOption,
+    opencode: opencodeOption,
     watch: { type: "boolean", description: "Reload the tools when their files change and tell the client" },
     resolve: {
       type: "string",

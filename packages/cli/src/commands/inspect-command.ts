@@ -7,7 +7,7 @@ import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import type { CommandContext } from "./command.js";
-import { toolPathArgs } from "./tool-path-options.js";
+import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
 /**
  * Runs `tooldock inspect` (spec: `inspectSpec`): serves the inspect page until SIGINT, SIGTERM
@@ -19,7 +19,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   if (host.trim() === "") throw new UsageError("--host may not be empty", "inspect");
   const isolation = readIsolation(args, io.env, "inspect", false);
   const given = toolPathArgs(args);
-  const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect");
+  const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect", readOpencode(args));
   const server = await startInspect({
     paths,
     cwd: io.cwd,
@@ -28,6 +28,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
     port,
     cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
     isolation,
+    opencode: readOpencode(args),
   }).catch((error: unknown) => {
     const code = (error as { code?: unknown }).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")

@@ -1,15 +1,16 @@
 // The static part of `tooldock inspect`: what `--help`, bad usage and argument parsing need.
 import type { CommandSpec } from "../args/command-spec.js";
 import { ISOLATION_USAGE, isolationHelp, isolationOptions } from "../isolate/isolation-flags.js";
-import { DEFAULT_PATHS_HELP, toolsOption } from "./tool-path-options.js";
+import { DEFAULT_PATHS_HELP, OPENCODE_USAGE, opencodeOption, toolsOption } from "./tool-path-options.js";
 
 /** `tooldock inspect [paths…]`: a local web page to try the tools and resolve their pending actions. */
 export const inspectSpec: CommandSpec = {
   name: "inspect",
   summary: "Serve a local web page to try the tools, read their diffs and resolve pending actions",
-  usage: `tooldock inspect [paths…] [--tools PATH]… [--port N] [--host H] [--no-open] ${ISOLATION_USAGE}`,
+  usage: `tooldock inspect [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--port N] [--host H] [--no-open] ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
+    opencode: opencodeOption,
     port: {
       type: "string",
       valueName: "N",

@@ -6,7 +6,7 @@ import { formatSummary } from "../output/format-summary.js";
 import { formatToolTable } from "../output/format-tool-table.js";
 import { buildReport } from "../report/build-report.js";
 import type { CommandContext } from "./command.js";
-import { toolPathArgs } from "./tool-path-options.js";
+import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
 /** Runs `tooldock list` (spec: `listSpec`): the tools a host would load, and every diagnostic. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
@@ -17,6 +17,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     command: "list",
     checkSessionHooks: true,
     isolation: readIsolation(args, io.env, "list", false),
+    opencode: readOpencode(args),
   });
   await loaded.close();
   const load = loaded.report;

@@ -11,7 +11,7 @@ import { serveMcp } from "../mcp/serve-mcp.js";
 import type { CommandContext } from "./command.js";
 import type { MCP_BUILTINS, MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
 import { readMcpHttpOptions, stdinIsPipe } from "./mcp-http-options.js";
-import { toolPathArgs } from "./tool-path-options.js";
+import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
 /** How long a stopped server waits for the event loop to drain before it exits anyway. */
 const EXIT_GRACE_MS = 1000;
@@ -27,7 +27,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
   const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
   const builtins = listOption(args, "builtin") as (typeof MCP_BUILTINS)[number][];
   const given = toolPathArgs(args);
-  const paths = given.length > 0 ? given : await defaultPaths(cwd, builtins.length > 0);
+  const paths = given.length > 0 ? given : await defaultPaths(cwd, builtins.length > 0, readOpencode(args));
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
@@ -46,6 +46,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
       builtins,
       watch: flagOption(args, "watch"),
       isolation,
+      opencode: readOpencode(args),
     };
     if (http === undefined) {
       await serveMcp({
@@ -77,9 +78,9 @@ export async function run({ io, args }: CommandContext): Promise<number> {
 }
 
 /** The default tool folders; none is fine when a built-in is served (`--builtin`). */
-async function defaultPaths(cwd: string, servesBuiltin: boolean): Promise<string[]> {
+async function defaultPaths(cwd: string, servesBuiltin: boolean, opencode: boolean): Promise<string[]> {
   try {
-    return await defaultToolPaths(cwd, "mcp");
+    return await defaultToolPaths(cwd, "mcp", opencode);
   } catch (error) {
     if (servesBuiltin && error instanceof UsageError) return [];
     throw error;

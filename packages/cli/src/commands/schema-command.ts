@@ -7,7 +7,7 @@ import { loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import type { CommandContext } from "./command.js";
 import type { SCHEMA_PROVIDERS } from "./command-specs.js";
-import { toolPathArgs } from "./tool-path-options.js";
+import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
 type Provider = (typeof SCHEMA_PROVIDERS)[number];
 
@@ -33,6 +33,7 @@ function definitions(session: Session, provider: Provider): unknown {
 export async function run({ io, output, args }: CommandContext): Promise<number> {
   const provider = (stringOption(args, "provider") ?? "json") as Provider;
   const isolation = readIsolation(args, io.env, "schema", false);
+  const opencode = readOpencode(args);
   const session = new Session({ cwd: io.cwd });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
@@ -46,6 +47,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
       session,
       host,
       isolation,
+      opencode,
     });
     const { report } = loaded;
     if (report.diagnostics.length > 0)

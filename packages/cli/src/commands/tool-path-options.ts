@@ -1,5 +1,5 @@
 import type { OptionSpec } from "../args/command-spec.js";
-import { listOption, type ParsedArgs } from "../args/parse-command-args.js";
+import { flagOption, listOption, type ParsedArgs } from "../args/parse-command-args.js";
 
 /** `--tools <path>`, shared by every command that loads tools. */
 export const toolsOption: OptionSpec = {
@@ -8,6 +8,21 @@ export const toolsOption: OptionSpec = {
   valueName: "PATH",
   description: "A tool module, folder or package to load, like a positional path",
 };
+
+/** `--opencode`, shared by every command that loads tools: the loader's `opencode` option. */
+export const opencodeOption: OptionSpec = {
+  type: "boolean",
+  description:
+    "Also load opencode custom tools: .opencode/tool(s)/*.{js,ts} of a project root, tool({ description, args, execute }) exports",
+};
+
+/** The usage-line fragment of `--opencode`. */
+export const OPENCODE_USAGE = "[--opencode]";
+
+/** Whether `--opencode` was given: the loader's `opencode` option for every load of the command. */
+export function readOpencode(args: ParsedArgs): boolean {
+  return flagOption(args, "opencode");
+}
 
 /** Help text on where tools are looked for when no path is given. */
 export const DEFAULT_PATHS_HELP =

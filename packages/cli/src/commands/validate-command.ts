@@ -15,7 +15,7 @@ import { buildReport } from "../report/build-report.js";
 import type { LoadReport, ReportDocument } from "../report/report-types.js";
 import type { CommandContext } from "./command.js";
 import { assertOutputTarget } from "./output-target.js";
-import { toolPathArgs } from "./tool-path-options.js";
+import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
 function prettyLines(report: ReportDocument, colors: ReturnType<typeof createColors>, cwd: string): string[] {
   return [
@@ -31,9 +31,10 @@ async function loadIsolated(
   { io, output }: CommandContext,
   paths: string[],
   isolation: IsolationOptions,
+  opencode: boolean,
 ): Promise<LoadReport> {
   const { validateIsolated } = await import("../isolate/validate-isolated.js");
-  return validateIsolated({ io, output, paths, isolation });
+  return validateIsolated({ io, output, paths, isolation, opencode });
 }
 
 /** `--strict`: the load report plus the contract lints. */
@@ -76,14 +77,16 @@ export async function run(context: CommandContext): Promise<number> {
   const paths = toolPathArgs(args);
   // Isolated unless --no-isolate: CI validates modules it did not write.
   const isolation = readIsolation(args, io.env, "validate", true);
+  const opencode = readOpencode(args);
   const file = stringOption(args, "output");
   // Before loading (a folder, an input) and again before writing (a discovered module).
   if (file !== undefined) await assertOutputTarget(file, io.cwd, paths);
   // Isolation, --strict and --format junit each import their code only when used.
   const loaded = withNothingFound(
     isolation
-      ? await loadIsolated(context, paths, isolation)
-      : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true })).report,
+      ? await loadIsolated(context, paths, isolation, opencode)
+      : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true, opencode }))
+          .report,
     paths,
   );
   const load = strict ? await withStrictLints(loaded) : loaded;

@@ -47,6 +47,12 @@ export interface StartInspectOptions {
   token?: string;
   /** Load the modules in a tool host (`--isolate`); it stops with the server. Default: in-process. */
   isolation?: IsolationOptions;
+  /**
+   * Load opencode custom tools too (`--opencode`, the loader's `opencode`): `tool({ description,
+   * args, execute })` exports, and `.opencode/tool(s)/*.{js,ts}` of a project root; every
+   * reload too. Default: false.
+   */
+  opencode?: boolean;
 }
 
 /** A running inspect server. */
@@ -99,6 +105,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       cacheDir: options.cacheDir,
       debounceMs: options.debounceMs,
       ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+      opencode: options.opencode === true,
       onReload: (reload) => {
         controller?.reloaded(reload);
         toolHosts.add(reload);

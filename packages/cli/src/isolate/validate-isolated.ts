@@ -40,6 +40,8 @@ export interface ValidateIsolatedOptions {
   paths: string[];
   /** From the flags (`readIsolation`). */
   isolation: IsolationOptions;
+  /** Load opencode tools too (`--opencode`): in discovery and in each module's load. Default: false. */
+  opencode?: boolean;
   /** Tool hosts loading at once. Default: the number of CPUs. */
   concurrency?: number;
 }
@@ -62,8 +64,10 @@ interface ModuleResult {
  */
 export async function validateIsolated(options: ValidateIsolatedOptions): Promise<LoadReport> {
   const { io, output } = options;
-  const paths = options.paths.length > 0 ? options.paths : await defaultToolPaths(io.cwd, "validate");
-  const discovered = await discoverToolModules({ paths, cwd: io.cwd });
+  const opencode = options.opencode === true;
+  const paths =
+    options.paths.length > 0 ? options.paths : await defaultToolPaths(io.cwd, "validate", opencode);
+  const discovered = await discoverToolModules({ paths, cwd: io.cwd, opencode });
   const loadTimeoutMs = options.isolation.loadTimeoutMs ?? VALIDATE_ISOLATE_TIMEOUT_MS;
   const fromEnv = Number(io.env[FACTORY_TIMEOUT_ENV]);
   const factoryTimeoutMs = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_FACTORY_TIMEOUT_MS;
@@ -72,6 +76,7 @@ export async function validateIsolated(options: ValidateIsolatedOptions): Promis
     isolation: { ...options.isolation, loadTimeoutMs, restart: false },
     // The loader's own deadline fires first, with its own code (E_IMPORT, E_FACTORY_TIMEOUT).
     factoryTimeoutMs: Math.max(1, Math.min(factoryTimeoutMs, Math.floor(loadTimeoutMs / 2))),
+    opencode,
   };
   const progress = output.progress();
   let completed = 0;
@@ -126,6 +131,7 @@ interface ModuleContext {
   io: CliIo;
   isolation: IsolationOptions;
   factoryTimeoutMs: number;
+  opencode: boolean;
 }
 
 /** Loads one module in a tool host of its own and runs its session hooks there. */
@@ -137,6 +143,7 @@ async function validateModule(module: DiscoveredModule, context: ModuleContext):
     builtInToolNames: [...BUILT_IN_TOOL_NAMES],
     cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
     factoryTimeoutMs: context.factoryTimeoutMs,
+    opencode: context.opencode,
     isolation: {
       ...context.isolation,
       // Its folder: the files it imports beside it (a module given alone reads only itself).

@@ -12,16 +12,23 @@ async function isDirectory(path: string): Promise<boolean> {
 
 /**
  * Where to load tools from when the command line names no path: `.tooldock/tools` under `cwd`
- * when it is a folder, and `cwd` itself when its package.json declares tools. Neither is bad
+ * when it is a folder, and `cwd` itself when its package.json declares tools or, with
+ * `opencode` (`--opencode`), when it holds `.opencode/tool` or `.opencode/tools`. None is bad
  * usage: the error says what was looked for.
  */
-export async function defaultToolPaths(cwd: string, command: string): Promise<string[]> {
+export async function defaultToolPaths(cwd: string, command: string, opencode = false): Promise<string[]> {
   const paths: string[] = [];
   if (await isDirectory(join(cwd, ".tooldock", "tools"))) paths.push(".tooldock/tools");
-  if (await hasToolManifest(cwd)) paths.push(".");
+  if (
+    (await hasToolManifest(cwd)) ||
+    (opencode &&
+      ((await isDirectory(join(cwd, ".opencode", "tool"))) ||
+        (await isDirectory(join(cwd, ".opencode", "tools")))))
+  )
+    paths.push(".");
   if (paths.length === 0) {
     throw new UsageError(
-      `no tool paths given, and ${cwd} has neither .tooldock/tools nor a package.json with a "tooldock" field`,
+      `no tool paths given, and ${cwd} has neither .tooldock/tools nor a package.json with a "tooldock" field${opencode ? " nor .opencode/tool(s)" : ""}`,
       command,
     );
   }

@@ -35,6 +35,8 @@ export interface LoadToolsOptions {
   cacheDir?: string;
   /** Load the modules in a tool host (`--isolate`); default in-process. */
   isolation?: IsolationOptions;
+  /** Load opencode tools too (`--opencode`, the loader's `opencode`). Default: false. */
+  opencode?: boolean;
 }
 
 /** A load, both as the loader returned it and as the reporters read it. */
@@ -52,7 +54,10 @@ export interface LoadedTools {
  */
 export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools> {
   const { io, output } = options;
-  const paths = options.paths.length > 0 ? options.paths : await defaultToolPaths(io.cwd, options.command);
+  const paths =
+    options.paths.length > 0
+      ? options.paths
+      : await defaultToolPaths(io.cwd, options.command, options.opencode === true);
   const progress = output.progress();
   let result: LoadCustomToolsResult;
   try {
@@ -64,6 +69,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
       builtInToolNames: [...BUILT_IN_TOOL_NAMES],
       cacheDir: options.cacheDir ?? (io.env.TOOLDOCK_CACHE_DIR || undefined),
       ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+      opencode: options.opencode === true,
       onProgress: (event) => {
         progress.update(
           `[${event.completed}/${event.total}] loaded ${displayPath(event.module.path, io.cwd)}`,

@@ -64,6 +64,12 @@ export interface ServeMcpOptions {
    * session serves its proxies; the tool host stops with the server. Default: in-process.
    */
   isolation?: IsolationOptions;
+  /**
+   * Load opencode custom tools too (`--opencode`, the loader's `opencode`): `tool({ description,
+   * args, execute })` exports, and `.opencode/tool(s)/*.{js,ts}` of a project root; with
+   * `watch`, every reload too. Default: false.
+   */
+  opencode?: boolean;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -120,6 +126,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       session,
       builtInToolNames: [...BUILT_IN_TOOL_NAMES],
       ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+      opencode: options.opencode === true,
     };
     let loaded: LoadCustomToolsResult;
     if (options.watch === true) {

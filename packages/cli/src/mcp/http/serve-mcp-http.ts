@@ -88,6 +88,12 @@ export interface ServeMcpHttpOptions {
    * proxies every session serves; it stops with the server. Default: in-process.
    */
   isolation?: IsolationOptions;
+  /**
+   * Load opencode custom tools too (`--opencode`, the loader's `opencode`): `tool({ description,
+   * args, execute })` exports, and `.opencode/tool(s)/*.{js,ts}` of a project root; with
+   * `watch`, every reload too. Default: false.
+   */
+  opencode?: boolean;
 }
 
 /** One MCP session of the HTTP server: its own Tooldock session, server and transport. */
@@ -161,6 +167,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
       host,
       builtInToolNames: [...BUILT_IN_TOOL_NAMES],
       ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+      opencode: options.opencode === true,
     };
     const tools = new ServedTools([]);
     let loaded: LoadCustomToolsResult;
