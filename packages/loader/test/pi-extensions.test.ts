@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { UIContext } from "@tooldock/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompilerName } from "../src/index.js";
-import { createToolHarness, type ToolHarness } from "../src/testing/index.js";
+import { createToolHarness, type ToolHarness, type ToolHarnessOptions } from "../src/testing/index.js";
 import { fixturesDir, testCacheDir } from "./helpers.js";
 
 /**
@@ -24,7 +24,7 @@ describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mod
       await harness?.dispose();
       harness = undefined;
     });
-    const load = async (file: string, ui?: UIContext) => {
+    const load = async (file: string, ui?: UIContext, session?: ToolHarnessOptions["session"]) => {
       harness = await createToolHarness({
         paths: join(extensions, file),
         cwd: fixturesDir,
@@ -32,6 +32,7 @@ describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mod
         cacheDir,
         isolation,
         ui,
+        session,
       });
       return harness;
     };
@@ -52,6 +53,16 @@ describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mod
       const h = await load("tools-at-start.ts");
       expect(h.diagnostics).toEqual([]);
       expect(text(await h.call("ext_greet", { name: "Ada" }))).toBe("hello from a folder, Ada");
+    });
+
+    it("the tools' context has the rest of pi's ExtensionContext: a model registry of the host's model, no key", async () => {
+      const h = await load("context-fields.ts", undefined, {
+        conversation: { model: () => ({ provider: "anthropic", id: "claude-x" }) },
+      });
+      expect(h.diagnostics).toEqual([]);
+      expect(text(await h.call("ext_context", {}))).toBe(
+        "models=claude-x found=claude-x key=none pending=false",
+      );
     });
 
     it("the tools' context has pi's ui and hasUI, answered by the host's UI, in either argument order", async () => {

@@ -158,16 +158,33 @@ export class ExtensionRegistrations {
 }
 
 /**
- * `ctx` with pi's `ui` and `hasUI`, read at call time from the host's `pi` (Tooldock's tool
- * context leaves them to `pi`; pi's `ExtensionContext` has them); a context that has a `ui`
- * already, or no object, as it is.
+ * `ctx` as pi's `ExtensionContext`, as far as Tooldock has it: `ui` and `hasUI` read at call
+ * time from the host's `pi` (Tooldock's tool context leaves them to `pi`);
+ * `hasPendingMessages()` is Tooldock's `hasQueuedMessages()`; `modelRegistry` knows the one
+ * model the host names (`ctx.model`) and no API key; `shutdown()` does nothing (a tool never
+ * ends its host). A context that has a `ui` already, or no object, as it is.
  */
 export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
   if (typeof ctx !== "object" || ctx === null || "ui" in ctx) return ctx;
+  const context = ctx as unknown as CustomToolContext;
   const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
+  const models = () => (context.model === undefined ? [] : [context.model]);
   Object.defineProperties(extended, {
     ui: { get: () => api.ui, enumerable: true },
     hasUI: { get: () => api.hasUI, enumerable: true },
+    hasPendingMessages: { value: () => context.hasQueuedMessages?.() === true, enumerable: true },
+    shutdown: { value: () => {}, enumerable: true },
+    modelRegistry: {
+      value: Object.freeze({
+        getAll: models,
+        getAvailable: models,
+        find: (provider: string, id: string) =>
+          models().find((model) => model.provider === provider && model.id === id),
+        getApiKey: async () => undefined,
+        getApiKeyForProvider: async () => undefined,
+      }),
+      enumerable: true,
+    },
   });
   return extended;
 }
