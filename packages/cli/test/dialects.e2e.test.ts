@@ -39,3 +39,43 @@ describe.each(["esbuild", "jiti"])("tooldock on other hosts' modules, compiler %
     expect(bad.stdout).toContain('/action: Expected one of "list", "add", "done"');
   });
 });
+
+/**
+ * Issue 26: pi extensions and opencode tool files pass `tooldock validate` (isolated, its
+ * default, and in-process), on both compilers.
+ */
+describe.each(["esbuild", "jiti"])(
+  "tooldock validate on pi extensions and opencode tools, compiler %s",
+  (compiler) => {
+    const env = { TOOLDOCK_COMPILER: compiler };
+    const extensions = [
+      "notes-extension.ts",
+      "tools-at-start.ts",
+      "ui-in-context.ts",
+      "context-fields.ts",
+      "extension-package",
+      "commands-and-events.ts",
+    ].map((name) => join(dialects, "pi-extensions", name));
+
+    it.each([[[]], [["--no-isolate"]]])("validate passes %j", async (extra: string[]) => {
+      const run = await runCli(["validate", ...extensions, "--format", "json", ...extra], { env });
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report.ok).toBe(true);
+      expect(report.summary.errors).toBe(0);
+      expect(report.summary.modules).toBe(6);
+      expect(new Set(report.diagnostics.map((diagnostic: { code: string }) => diagnostic.code))).toEqual(
+        new Set(["W_EXTENSION_FEATURE"]),
+      );
+      const opencode = await runCli(
+        ["validate", join(dialects, "opencode", "project"), "--opencode", "--format", "json", ...extra],
+        { env },
+      );
+      expect(opencode.code, opencode.stderr).toBe(0);
+      const tools = JSON.parse(opencode.stdout)
+        .tools.map((tool: { name: string }) => tool.name)
+        .sort();
+      expect(tools).toEqual(["deploy", "legacy", "math_sum", "math_times", "shell", "where"]);
+    });
+  },
+);
