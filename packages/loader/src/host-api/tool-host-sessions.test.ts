@@ -160,7 +160,7 @@ describe("one ToolHost, two Sessions: an action lands in the session whose call 
     expect(session.pending.peek()).toMatchObject({ label: "outside", sourceToolName: "custom_tool" });
   });
 
-  it("keeps the contract's default sourceToolName through pi, and the tool's name through ctx", async () => {
+  it("names the calling tool as the source, through pi as through ctx", async () => {
     const host = new ToolHost();
     const [a] = twoSessions(host);
     await a.execute({
@@ -175,7 +175,7 @@ describe("one ToolHost, two Sessions: an action lands in the session whose call 
     });
     expect(a.pending.list().map(({ label, sourceToolName }) => ({ label, sourceToolName }))).toEqual([
       { label: "via ctx", sourceToolName: "stage" },
-      { label: "via pi", sourceToolName: "custom_tool" },
+      { label: "via pi", sourceToolName: "stage" },
     ]);
   });
 });

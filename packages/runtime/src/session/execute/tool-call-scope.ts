@@ -23,8 +23,8 @@ export interface RunningToolCall {
   readonly pending: PendingActionStore;
   /**
    * Pushes onto the calling session's pending store and returns the record;
-   * `sourceToolName` keeps the store's default (`"custom_tool"`) unless the action names
-   * one. Throws a `TooldockError` `E_CALL_ENDED` once the call has ended.
+   * `sourceToolName` is the calling tool's name unless the action names one (as for
+   * `ctx.pushPendingAction`). Throws a `TooldockError` `E_CALL_ENDED` once the call has ended.
    */
   pushPendingAction(action: CustomToolPendingAction): PendingActionRecord;
 }
@@ -82,7 +82,7 @@ export class ToolCallScope implements RunningToolCall {
   }
 
   pushPendingAction(action: CustomToolPendingAction): PendingActionRecord {
-    return this.push(action, undefined);
+    return this.push(action, this.toolName);
   }
 
   /**
