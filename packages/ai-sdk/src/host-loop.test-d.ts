@@ -28,7 +28,7 @@ async function usage(model: LanguageModel, userTurns: string[]) {
       prepareStep, // each step: the session's active tools; `resolve` forced while something is pending
       stopWhen: stepCountIs(20),
     });
-    messages.push(...result.response.messages); // tool results carry their reminders
+    messages.push(...result.responseMessages); // every step's messages; tool results carry their reminders
   }
 
   await session.dispose(); // discards what is still pending
@@ -41,7 +41,10 @@ function streaming(model: LanguageModel, session: Session, messages: ModelMessag
   const { tools, prepareStep } = createAISDKTools(session, {
     onUpdate: (toolCallId, partial) => showProgress(toolCallId, partial.content),
   });
-  return streamText({ model, messages, tools, prepareStep, stopWhen: stepCountIs(20) });
+  const result = streamText({ model, messages, tools, prepareStep, stopWhen: stepCountIs(20) });
+  // … pipe result.fullStream or result.textStream to your UI; then keep every step:
+  void result.responseMessages.then((response) => messages.push(...response));
+  return result;
   // #endregion streaming
 }
 
