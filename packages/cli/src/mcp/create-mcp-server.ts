@@ -193,7 +193,13 @@ async function callTool(
   return toCallToolResult(result, allNotes, session.maxResultChars);
 }
 
-/** Forwards a tool's partial results as `notifications/progress` when the client asked for them. */
+/**
+ * Forwards a tool's partial results as `notifications/progress` when the client asked for
+ * them: `message` is the partial's text; `progress` and `total` are the partial's
+ * `details.progress` and `details.total` when the tool gives them as numbers (`total` at least
+ * `progress`), else `progress` counts the partials. `progress` always increases, as the spec
+ * requires (a smaller one is the last plus one).
+ */
 function progressReporter(
   progressToken: string | number | undefined,
   sendNotification: SendNotification,
@@ -201,13 +207,32 @@ function progressReporter(
   if (progressToken === undefined) return undefined;
   let progress = 0;
   return (partial) => {
-    progress += 1;
+    const details = (
+      typeof partial.details === "object" && partial.details !== null ? partial.details : {}
+    ) as {
+      progress?: unknown;
+      total?: unknown;
+    };
+    const given =
+      typeof details.progress === "number" && Number.isFinite(details.progress)
+        ? details.progress
+        : undefined;
+    progress = given !== undefined && given > progress ? given : progress + 1;
+    const total =
+      typeof details.total === "number" && Number.isFinite(details.total) && details.total >= progress
+        ? details.total
+        : undefined;
     const message = partial.content
       .flatMap((block) => (block.type === "text" ? [block.text] : []))
       .join("\n");
     sendNotification({
       method: "notifications/progress",
-      params: { progressToken, progress, ...(message ? { message } : {}) },
+      params: {
+        progressToken,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message ? { message } : {}),
+      },
     }).catch(() => {});
   };
 }

@@ -61,6 +61,20 @@ describe("forwardUpdates", () => {
     expect(delivered).toEqual(["1"]);
   });
 
+  it("with flush (the tool returned), delivers the waiting update first, then nothing more", () => {
+    const { delivered, forwarder, send } = setup(50);
+    send("1");
+    send("2");
+    send("3");
+    forwarder.end(true);
+    expect(delivered).toEqual(["1", "3"]);
+    send("4");
+    forwarder.end(true);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(500);
+    expect(delivered).toEqual(["1", "3"]);
+  });
+
   it("reports a host onUpdate that throws and keeps delivering", () => {
     let calls = 0;
     const { faults, send } = setup(0, () => {

@@ -5,8 +5,12 @@ import type { ReportFault } from "./tool-call-fault.js";
 export interface UpdateForwarder {
   /** Undefined when the host gave no `onUpdate`: the tool then gets none either. */
   onUpdate: ((partial: AgentToolResult) => void) | undefined;
-  /** The call has ended: later updates and any coalesced one still waiting are dropped. */
-  end(): void;
+  /**
+   * The call has ended: later updates are dropped. With `flush` (the tool returned or threw),
+   * a coalesced update still waiting is delivered first, so the host's last partial is the
+   * tool's last, before the result; without (the call was stopped), it is dropped too.
+   */
+  end(flush?: boolean): void;
 }
 
 /** The forwarder of a call whose host gave no `onUpdate`: the tool gets none either. */
@@ -72,11 +76,14 @@ export function forwardUpdates(options: ForwardUpdatesOptions): UpdateForwarder 
     startInterval();
     deliver(partial);
   };
-  const end = () => {
+  const end = (flush = false) => {
+    if (ended) return;
     ended = true;
+    const last = waiting;
     waiting = undefined;
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
+    if (flush && last !== undefined) deliver(last.partial);
   };
   return { onUpdate, end };
 }

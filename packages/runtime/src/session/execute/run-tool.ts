@@ -113,12 +113,12 @@ export function runTool(
     returned,
     (value) => {
       if (!abort.end()) return report("late-settle");
-      updates.end();
+      updates.end(true); // the tool's last partial reaches the host before its result
       done({ ok: true, value });
     },
     (error: unknown) => {
       if (!abort.end()) return report("late-settle", error);
-      updates.end();
+      updates.end(true);
       const description = describeError(error);
       try {
         slot.error = readToolCallError(error, entry.origin, description);
