@@ -79,7 +79,12 @@ describe(`tooldock mcp ${ISOLATE.join(" ")}`, () => {
     const server = await startMcpChild(["tools", ...ISOLATE], project.path);
     stops.push(server.kill);
     const { client } = server;
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["read_file", "where_am_i"]);
+    // `resolve` is listed from the start (the default, --resolve always).
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "resolve",
+      "read_file",
+      "where_am_i",
+    ]);
     const called = await client.callTool({ name: "where_am_i", arguments: {} });
     const where = JSON.parse(textOf(called).split("\n")[0] ?? "") as { sandboxed: boolean; pid: number };
     expect(where.sandboxed).toBe(true);

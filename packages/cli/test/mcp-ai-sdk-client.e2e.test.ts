@@ -46,8 +46,8 @@ async function aiSdkClient(flags: string[]) {
 const options = (toolCallId: string) => ({ toolCallId, messages: [], context: {} });
 
 describe("tooldock mcp with @ai-sdk/mcp (a client that caches the tool list)", () => {
-  it("--resolve always: resolve is in the tool set from the start, so a preview can be applied", async () => {
-    const { toolSet, files } = await aiSdkClient(["--resolve", "always"]);
+  it("by default (always) the client that caches the list sees resolve and can apply", async () => {
+    const { toolSet, files } = await aiSdkClient([]);
     expect(Object.keys(toolSet).sort()).toEqual(["batch_rename_preview", "resolve"]);
     expect(toolSet.resolve?.description).toMatch(/with nothing pending it changes nothing/);
     await toolSet.batch_rename_preview?.execute?.(renameArgs, options("c1"));
@@ -60,8 +60,8 @@ describe("tooldock mcp with @ai-sdk/mcp (a client that caches the tool list)", (
     expect(await files()).toEqual(["final-a.txt", "final-b.txt"]);
   });
 
-  it("--resolve pending (default): the tool set has no resolve, so the preview can never be applied", async () => {
-    const { toolSet, files } = await aiSdkClient([]);
+  it("with --resolve pending, the caching client never sees resolve and cannot apply", async () => {
+    const { toolSet, files } = await aiSdkClient(["--resolve", "pending"]);
     expect(Object.keys(toolSet)).toEqual(["batch_rename_preview"]);
     await toolSet.batch_rename_preview?.execute?.(renameArgs, options("c1"));
     expect(toolSet.resolve).toBeUndefined();

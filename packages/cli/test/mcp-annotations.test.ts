@@ -72,6 +72,8 @@ describe("tools/list annotations (tooldock mcp)", () => {
       // A preview changes nothing by itself.
       stage_note: { title: "Stage note", readOnlyHint: true },
       stage_and_log: { title: "Stage note", readOnlyHint: false, destructiveHint: false },
+      // Listed from the start by default (resolve: "always"): it makes the staged changes.
+      resolve: { title: "Resolve", readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     });
   });
 

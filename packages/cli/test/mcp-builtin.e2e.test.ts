@@ -36,7 +36,8 @@ describe("tooldock mcp --builtin ast_edit", () => {
       await server.exited;
     });
     const { client } = server;
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["ast_edit"]);
+    // `resolve` is listed from the start (the default, --resolve always).
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "ast_edit"]);
     const preview = await client.callTool({ name: "ast_edit", arguments: rewrite });
     expect(preview.isError).toBeFalsy();
     expect(textOf(preview)).toContain("+logger.info(1);");
@@ -62,7 +63,16 @@ describe("tooldock mcp --builtin ast_edit", () => {
       () => b.client.close(),
     );
     await a.client.callTool({ name: "ast_edit", arguments: rewrite });
-    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["ast_edit"]);
+    // B lists resolve from the start (the default, --resolve always), but A's preview is not
+    // B's: B's session has nothing pending, so its resolve changes nothing.
+    expect((await b.client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "ast_edit"]);
+    const fromB = await b.client.callTool({
+      name: "resolve",
+      arguments: { action: "apply", reason: "mine?" },
+    });
+    expect(fromB.isError).toBe(true);
+    expect(textOf(fromB)).toContain("No pending action to resolve.");
+    expect(await readFile(join(cwd, "src/a.ts"), "utf8")).toBe(SOURCE);
     const discarded = await a.client.callTool({
       name: "resolve",
       arguments: { action: "discard", reason: "no" },

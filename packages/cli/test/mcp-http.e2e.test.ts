@@ -87,7 +87,8 @@ async function connect(url: string, headers: Record<string, string> = {}) {
 
 describe("tooldock mcp --http", () => {
   it("serves two clients at once, each with its own session and pending stack", async () => {
-    const server = await serve();
+    // --resolve pending: each session's tool list shows whether that session has an action pending.
+    const server = await serve(["--resolve", "pending"]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const a = await connect(server.url);
     const b = await connect(server.url);
@@ -156,7 +157,8 @@ describe("tooldock mcp --http", () => {
     const metadata = await fetch(new URL("/.well-known/oauth-protected-resource", server.url));
     expect(metadata.status).toBe(404);
     const { client } = await connect(server.url, { Authorization: "Bearer s3cret-token" });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["slow", "stage"]);
+    // `resolve` is listed from the start (the default, --resolve always).
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "slow", "stage"]);
   });
 
   it("tells the client by a log entry when it cancelled a resolve whose apply then finished", async () => {
@@ -179,7 +181,11 @@ describe("tooldock mcp --http", () => {
       .toContain('the apply of pending action "Slow change"');
     expect(logs.join("\n")).toContain("it finished: slow change made");
     expect(await server.files()).toEqual(["applied-slow.txt", "apply-started.txt"]);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["slow", "stage"]);
+    // The cancelled resolve took the action: nothing is pending (resolve stays listed, the default).
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "slow", "stage"]);
+    const again = await client.callTool({ name: "resolve", arguments: { action: "apply", reason: "again" } });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toContain("No pending action to resolve.");
   });
 
   it("expires a session left without a connection, discarding its actions through reject", async () => {

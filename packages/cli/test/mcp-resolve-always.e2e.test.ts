@@ -1,4 +1,4 @@
-// End to end: the BUILT `tooldock mcp --resolve always` over real stdio, driven by a client
+// End to end: the BUILT `tooldock mcp --resolve always|pending` over real stdio, driven by a client
 // that reads the tool list once (as `@ai-sdk/mcp`, Gemini's `mcpToTool` and Anthropic's
 // `mcpTools` do) and never calls a tool it did not see listed. Build first: `pnpm build`.
 import { readdir } from "node:fs/promises";
@@ -37,8 +37,8 @@ async function cachingClient(flags: string[]) {
 }
 
 describe("tooldock mcp --resolve", () => {
-  it("always: a client that cached the list at the start previews, then applies through resolve", async () => {
-    const client = await cachingClient(["--resolve", "always"]);
+  it("by default (always) the client that caches the list sees resolve and can apply", async () => {
+    const client = await cachingClient([]);
     expect(client.listed.sort()).toEqual(["batch_rename_preview", "resolve"]);
     const preview = await client.call("batch_rename_preview", renameArgs);
     expect(textOf(preview)).toContain("final-a.txt");
@@ -48,14 +48,19 @@ describe("tooldock mcp --resolve", () => {
     expect(await client.files()).toEqual(["final-a.txt", "final-b.txt"]);
   });
 
-  it("pending (the default): the same client never saw resolve and cannot apply", async () => {
-    const client = await cachingClient([]);
+  it("with --resolve pending, the caching client never sees resolve and cannot apply", async () => {
+    const client = await cachingClient(["--resolve", "pending"]);
     expect(client.listed).toEqual(["batch_rename_preview"]);
     await client.call("batch_rename_preview", renameArgs);
     await expect(client.call("resolve", { action: "apply", reason: "go" })).rejects.toThrow(
       /NoSuchToolError/,
     );
     expect(await client.files()).toEqual(["draft-a.txt", "draft-b.txt"]);
+  });
+
+  it("--resolve always, given explicitly, lists resolve from the start as the default does", async () => {
+    const client = await cachingClient(["--resolve", "always"]);
+    expect(client.listed.sort()).toEqual(["batch_rename_preview", "resolve"]);
   });
 
   it("rejects another value as bad usage, naming the choices", async () => {
@@ -68,6 +73,12 @@ describe("tooldock mcp --resolve", () => {
   it("is described in `tooldock mcp --help`", async () => {
     const run = await runCli(["mcp", "--help"]);
     expect(run.stdout).toContain("--resolve always|pending");
-    expect(run.stdout).toMatch(/--resolve always lists `resolve` from the start/);
+    // The details paragraphs are wrapped into lines: compare them with their line breaks as spaces.
+    const help = run.stdout.replace(/\s+/g, " ");
+    expect(help).toContain("`resolve` is listed from the start (--resolve always, the default)");
+    expect(help).toContain("with nothing pending it changes nothing and answers with an error");
+    expect(help).toContain("--resolve pending lists it only while an action is pending");
+    expect(help).toContain("only while an action is pending (default always)");
+    expect(help).not.toContain("default pending");
   });
 });

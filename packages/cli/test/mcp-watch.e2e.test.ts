@@ -81,8 +81,9 @@ describe("tooldock mcp --watch (built, over stdio)", () => {
     const nextListChanged = () => new Promise<void>((resolve) => waiters.push(resolve));
     await client.connect(transport);
 
+    // `resolve` is listed from the start (the default, --resolve always).
     const listed = await client.listTools();
-    expect(listed.tools.map((tool) => tool.name)).toEqual(["write_stamp"]);
+    expect(listed.tools.map((tool) => tool.name)).toEqual(["resolve", "write_stamp"]);
     const staged = await client.callTool({ name: "write_stamp", arguments: { file: "stamp.txt" } });
     expect(textOf(staged)).toContain("v1: would write stamp.txt");
 
@@ -95,7 +96,7 @@ describe("tooldock mcp --watch (built, over stdio)", () => {
       description = now.find((tool) => tool.name === "write_stamp")?.description ?? "";
     }
 
-    // The action staged by v1 is still pending: resolve is listed and applies it.
+    // The action staged by v1 is still pending: resolve, still listed, applies it.
     const { tools: withResolve } = await client.listTools();
     expect(withResolve.map((tool) => tool.name).sort()).toEqual(["resolve", "write_stamp"]);
     const applied = await client.callTool({ name: "resolve", arguments: { action: "apply", reason: "ok" } });

@@ -94,8 +94,8 @@ async function startServer(paths: string[]): Promise<Connected> {
 }
 
 describe("tooldock mcp (built, over stdio)", () => {
-  it("previews a rename, steers to resolve, refuses other tools, and applies", async () => {
-    const { client, nextListChanged } = await startServer([examplesTools]);
+  it("previews a rename, steers to resolve, refuses other tools, and applies (--resolve pending: resolve comes and goes)", async () => {
+    const { client, nextListChanged } = await startServer(["--resolve", "pending", examplesTools]);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toContain("batch_rename_preview");

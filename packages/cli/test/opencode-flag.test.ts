@@ -242,8 +242,9 @@ describe("tooldock mcp --opencode", () => {
       for (const wake of waiters.splice(0)) wake();
     });
     const nextListChanged = () => new Promise<void>((resolve) => waiters.push(resolve));
+    // `resolve` is listed from the start (the default, --resolve always).
     const listed = await client.listTools();
-    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES, "resolve"]);
     expect(textOf(await client.callTool({ name: "math_add", arguments: { a: 2, b: 3 } }))).toBe("5");
 
     // A new export in the watched .opencode/tool folder: wait on notifications, not on time.
@@ -253,7 +254,7 @@ describe("tooldock mcp --opencode", () => {
       await nextListChanged();
       names = (await client.listTools()).tools.map((tool) => tool.name);
     }
-    expect(names.sort()).toEqual(["guarded", "math_add", "math_mul", "math_sub"]);
+    expect(names.sort()).toEqual(["guarded", "math_add", "math_mul", "math_sub", "resolve"]);
     expect(textOf(await client.callTool({ name: "math_sub", arguments: { a: 5, b: 3 } }))).toBe("2");
     server.closeStdin();
     expect(await server.exited).toBe(0);
@@ -264,7 +265,10 @@ describe("tooldock mcp --opencode", () => {
     const server = await startMcpHttpChild(["--opencode", "--isolate", project.path], project.path);
     stops.push(server.kill);
     const { client } = await connectHttpClient(server.url);
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+      ...TOOL_NAMES,
+      "resolve",
+    ]);
     const called = await client.callTool({ name: "math_mul", arguments: { a: 3, b: 4 } });
     expect(textOf(called)).toBe("3 x 4 = 12");
     await client.close();

@@ -182,13 +182,12 @@ export const mcpSpec: CommandSpec = {
     DEFAULT_PATHS_HELP,
     "Stdout carries the protocol only; load diagnostics, tool logs and anything a tool prints go to " +
       "stderr. A module that fails to load is reported and skipped.",
-    "A tool that stages a pending action returns its preview; `resolve` then appears in the tool list " +
-      "and other tools are refused until it applies or discards the action. Pending actions are " +
-      "discarded when the client disconnects.",
-    "--resolve always lists `resolve` from the start, for clients that read the tool list once and ignore " +
-      "notifications/tools/list_changed (they could otherwise never call it, and every other tool stays refused); " +
-      "with nothing pending it changes nothing and answers with an error. The default, --resolve pending, lists it " +
-      "only while an action is pending.",
+    "A tool that stages a pending action returns its preview; the client then calls `resolve` to apply or " +
+      "discard it, and other tools are refused until it does. Pending actions are discarded when the client disconnects.",
+    "`resolve` is listed from the start (--resolve always, the default), so that clients that read the tool list " +
+      "once and ignore notifications/tools/list_changed can call it (every other tool would stay refused); with " +
+      "nothing pending it changes nothing and answers with an error. --resolve pending lists it only while an " +
+      "action is pending, for clients that list again on notifications/tools/list_changed.",
     "--pending-policy allow lets other tools run while an action is pending (the default, block, refuses them " +
       "until `resolve` decides it). --cwd DIR serves from DIR: the session's and the tools' working folder, and " +
       "the folder the paths and the default tool folders are found from (a client that starts the server in " +
@@ -221,7 +220,7 @@ export const mcpSpec: CommandSpec = {
       type: "string",
       valueName: "WHEN",
       choices: MCP_RESOLVE_LISTINGS,
-      description: "List `resolve` always, or only while an action is pending (default pending)",
+      description: "List `resolve` always, or only while an action is pending (default always)",
     },
     "pending-policy": {
       type: "string",

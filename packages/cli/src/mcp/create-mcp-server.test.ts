@@ -7,7 +7,7 @@ import { type CustomTool, defineTool, textResult } from "@tooldock/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { textOf } from "../../test/mcp-in-memory.js";
 import { stagingTool } from "../../test/mcp-test-tools.js";
-import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
+import { type CreateMcpServerOptions, createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 
 // TypeBox as tool authors get it: the host's single copy, handed over as `pi.typebox`.
 const { Type } = new ToolHost().createAPI().typebox;
@@ -51,10 +51,13 @@ interface Harness {
 
 const open: Harness[] = [];
 
-async function connect(tools: CustomTool[]): Promise<Harness> {
+async function connect(
+  tools: CustomTool[],
+  options: Omit<CreateMcpServerOptions, "session"> = {},
+): Promise<Harness> {
   const session = new Session({ cwd: process.cwd() });
   for (const tool of tools) session.register(tool, "test");
-  const mcp = createMcpServer({ session });
+  const mcp = createMcpServer({ session, ...options });
   const client = new Client({ name: "test-client", version: "1.0.0" });
   const harness: Harness = { session, client, mcp, listChanged: 0 };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -88,7 +91,8 @@ describe("createMcpServer", () => {
     const { tool } = stagingTool();
     const { client } = await connect([echo, secret, tool]);
     const { tools } = await client.listTools();
-    expect(tools.map((entry) => entry.name).sort()).toEqual(["echo", "stage"]);
+    // `resolve` is listed from the start by default (resolve: "always"); other hidden tools are not.
+    expect(tools.map((entry) => entry.name).sort()).toEqual(["echo", "resolve", "stage"]);
     const listedEcho = tools.find((entry) => entry.name === "echo");
     expect(listedEcho).toMatchObject({
       title: "Echo",
@@ -139,9 +143,9 @@ describe("createMcpServer", () => {
     expect(onprogress).toHaveBeenCalledWith({ progress: 1, message: "echoing 3 character(s)" });
   });
 
-  it("stages a pending action: preview plus reminder, resolve listed, list_changed sent", async () => {
+  it('resolve: "pending": stages a pending action: preview plus reminder, resolve listed, list_changed sent', async () => {
     const { tool } = stagingTool();
-    const harness = await connect([echo, tool]);
+    const harness = await connect([echo, tool], { resolve: "pending" });
     const staged = await harness.client.callTool({ name: "stage", arguments: { what: "a" } });
     expect(staged.isError).toBeUndefined();
     const text = textOf(staged);
@@ -169,9 +173,9 @@ describe("createMcpServer", () => {
     expect(apply).not.toHaveBeenCalled();
   });
 
-  it("applies through resolve, then hides resolve again and notifies", async () => {
+  it('resolve: "pending": applies through resolve, then hides resolve again and notifies', async () => {
     const { tool, apply } = stagingTool();
-    const harness = await connect([echo, tool]);
+    const harness = await connect([echo, tool], { resolve: "pending" });
     await harness.client.callTool({ name: "stage", arguments: { what: "a" } });
     const resolved = await harness.client.callTool({
       name: "resolve",
@@ -198,9 +202,9 @@ describe("createMcpServer", () => {
     expect(apply).not.toHaveBeenCalled();
   });
 
-  it("notifies only when the set of tools changes, not on every push", async () => {
+  it('resolve: "pending": notifies only when the set of tools changes, not on every push', async () => {
     const { tool } = stagingTool();
-    const harness = await connect([tool]);
+    const harness = await connect([tool], { resolve: "pending" });
     harness.session.pending.push({ label: "First", apply: async () => textResult("1") });
     harness.session.pending.push({ label: "Second", apply: async () => textResult("2") });
     await harness.client.ping();

@@ -26,9 +26,10 @@ export interface CreateMcpServerOptions {
   /** Told about faults the protocol cannot carry (a notification that failed to send). */
   onError?: (error: unknown) => void;
   /**
-   * When `tools/list` includes `resolve`: `"pending"` only while an action is pending (with
-   * `notifications/tools/list_changed` as it comes and goes), `"always"` from the start, for
-   * clients that cache the tool list. Default: `"pending"`.
+   * When `tools/list` includes `resolve`: `"always"` from the start (every client sees it,
+   * those that cache the tool list too), `"pending"` only while an action is pending (with
+   * `notifications/tools/list_changed` as it comes and goes, for clients that list again).
+   * Default: `"always"`.
    */
   resolve?: ResolveListing;
 }
@@ -81,7 +82,7 @@ type SendNotification = (notification: ServerNotification) => Promise<void>;
  * await mcp.connect(new StdioServerTransport());
  */
 export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpServer {
-  const { session, onError = () => {}, resolve: listing = "pending" } = options;
+  const { session, onError = () => {}, resolve: listing = "always" } = options;
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: serverInstructions(listing),

@@ -71,8 +71,8 @@ async function connect(resolve: ResolveListing | undefined) {
 const names = (tools: readonly Tool[]) => tools.map((tool) => tool.name).sort();
 
 describe("createMcpServer resolve listing, with a client that caches the tool list", () => {
-  it('resolve: "always" lists resolve from the start, so preview then apply works without listing again', async () => {
-    const { client, session, apply } = await connect("always");
+  it("by default (always) the client that caches the list sees resolve and can apply", async () => {
+    const { client, session, apply } = await connect(undefined);
     expect(names(client.tools)).toEqual(["echo", "resolve", "stage"]);
     const description = client.tools.find((tool) => tool.name === "resolve")?.description ?? "";
     expect(description).toContain("Apply or discard the newest pending action");
@@ -106,8 +106,8 @@ describe("createMcpServer resolve listing, with a client that caches the tool li
     expect(apply).not.toHaveBeenCalled();
   });
 
-  it("by default (pending) the cached list lacks resolve: the client cannot apply and every other tool is refused", async () => {
-    const { client, session, apply } = await connect(undefined);
+  it('with resolve: "pending", the caching client never sees resolve and cannot apply (every other tool is refused)', async () => {
+    const { client, session, apply } = await connect("pending");
     expect(names(client.tools)).toEqual(["echo", "stage"]);
     expect(client.instructions).toMatch(/a `resolve` tool appears/);
     await client.call("stage", { what: "a" });

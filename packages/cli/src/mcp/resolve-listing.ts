@@ -4,13 +4,13 @@ import type { CustomTool } from "@tooldock/sdk";
 import { toMcpTool } from "./tool-definition.js";
 
 /**
- * When `tools/list` includes `resolve`: `"pending"` (the default) only while an action is
- * pending, announced by `notifications/tools/list_changed`; `"always"` from the start, for
- * clients that read the tool list once and never call a tool they did not see listed.
+ * When `tools/list` includes `resolve`: `"always"` (the default) from the start, so clients
+ * that read the tool list once and never call a tool they did not see listed can call it;
+ * `"pending"` only while an action is pending, announced by `notifications/tools/list_changed`.
  */
 export type ResolveListing = "always" | "pending";
 
-/** What `resolve` says of itself when it is listed with nothing pending (`--resolve always`). */
+/** What `resolve` says of itself when it is listed with nothing pending (`--resolve always`, the default). */
 const ALWAYS_LISTED_NOTE =
   "It acts only on previews a tool has staged: with nothing pending it changes nothing and answers with an error, " +
   "so call it only after a tool said its change is pending.";

@@ -47,11 +47,11 @@ describe("serveMcp with watch", () => {
       const nextListChanged = () => new Promise<void>((resolve) => waiters.push(resolve));
       await client.connect(new StdioServerTransport(fromServer, toServer));
 
-      const staged = nextListChanged(); // resolve appears
+      // `resolve` is listed from the start (the default, resolve: "always"): staging changes no list.
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["resolve", "stage"]);
       expect(textOf(await client.callTool({ name: "stage", arguments: { label: "one" } }))).toContain(
         "v1 staged one",
       );
-      await staged;
 
       // Wait for the reload that saw the whole new file (a list_changed per reload).
       let description = "";

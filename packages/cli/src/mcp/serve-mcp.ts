@@ -50,9 +50,9 @@ export interface ServeMcpOptions {
   /** With `watch`: quiet time after the last change before a reload. Default: the loader's (100 ms). */
   debounceMs?: number;
   /**
-   * When `tools/list` includes `resolve` (see `createMcpServer`): `"pending"` only while an
-   * action is pending, `"always"` from the start, for clients that cache the tool list.
-   * Default: `"pending"`.
+   * When `tools/list` includes `resolve` (see `createMcpServer`): `"always"` from the start,
+   * `"pending"` only while an action is pending (for clients that list again on
+   * `notifications/tools/list_changed`). Default: `"always"`.
    */
   resolve?: ResolveListing;
   /** The session's `pendingPolicy`: whether other tools are refused while an action is pending. Default: `"block"`. */

@@ -41,7 +41,8 @@ describe("regression: another local user calls tooldock mcp --http without its t
     expect((await send(server.url, { token: "guess" })).status).toBe(401);
     const { client } = await connectHttpClient(server.url, { Authorization: `Bearer ${token}` });
     cleanups.push(() => client.close());
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["ast_edit"]);
+    // `resolve` is listed from the start (the default, --resolve always).
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["resolve", "ast_edit"]);
   });
 
   it("never makes the same token twice", async () => {

@@ -75,9 +75,11 @@ describe("a close handler that runs after the call returned", () => {
     // Still serving: the next calls work.
     const again = await client.callTool({ name: "pi_background", arguments: { crash: false } });
     expect(again.content).toEqual([{ type: "text", text: "started" }]);
+    // `resolve` is listed from the start (the default, --resolve always).
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
       "omp_restore",
       "pi_background",
+      "resolve",
     ]);
   });
 

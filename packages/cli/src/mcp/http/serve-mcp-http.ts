@@ -69,7 +69,7 @@ export interface ServeMcpHttpOptions {
   allowOrigins?: readonly string[];
   /** A session without a connection for this long is closed, its pending actions discarded. Default {@link DEFAULT_IDLE_TIMEOUT_MS}. */
   idleTimeoutMs?: number;
-  /** When `tools/list` includes `resolve` (see `createMcpServer`). Default: `"pending"`. */
+  /** When `tools/list` includes `resolve` (see `createMcpServer`). Default: `"always"`. */
   resolve?: ResolveListing;
   /**
    * Watch the paths and reload the tools after each change (see `watchCustomTools`): new
