@@ -53,10 +53,11 @@ export interface TooldockMcpServer {
   /** Settles once the connection has closed, whichever side closed it. */
   readonly closed: Promise<void>;
   /**
-   * Sends a `notifications/message` log entry (logger `tooldock`) when connected and the
-   * client's log level lets it through; never throws (a failed send goes to `onError`).
+   * Sends a `notifications/message` log entry (logger `tooldock`, or `logger`) when connected
+   * and the client's log level (`logging/setLevel`) lets it through; never throws (a failed
+   * send goes to `onError`).
    */
-  log(level: LoggingLevel, text: string): void;
+  log(level: LoggingLevel, text: string, logger?: string): void;
   /**
    * Sends `notifications/tools/list_changed` (when connected): call it after tools were
    * registered or unregistered (a reload), since a tool replaced under the same name is a
@@ -109,9 +110,10 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     ListToolsRequestSchema,
     (): ListToolsResult => ({ tools: listedMcpTools(session, listing) }),
   );
-  const log = (level: LoggingLevel, text: string) => {
+  const log = (level: LoggingLevel, text: string, logger = "tooldock") => {
     if (!connected) return;
-    server.sendLoggingMessage({ level, logger: "tooldock", data: text }).catch(onError);
+    // The client's level is kept per transport session (over HTTP, each has its own).
+    server.sendLoggingMessage({ level, logger, data: text }, server.transport?.sessionId).catch(onError);
   };
   server.setRequestHandler(AnyCallToolRequestSchema, async (request, extra) => {
     try {

@@ -16,6 +16,7 @@ import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { ToolHostGenerations } from "../load/tool-host-generations.js";
+import { createMcpLogger } from "./client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "./describe-reload.js";
 import { disposeServedSession } from "./dispose-served-session.js";
@@ -25,7 +26,6 @@ import { describeServed, type McpBuiltin, registerBuiltins } from "./register-bu
 import { replyToBadMessages } from "./reply-to-bad-messages.js";
 import { reserveStdout } from "./reserve-stdout.js";
 import type { ResolveListing } from "./resolve-listing.js";
-import { createStderrLogger } from "./stderr-logger.js";
 import { whenClientGone } from "./when-client-gone.js";
 
 /** Options of {@link serveMcp}. */
@@ -117,7 +117,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   let watcher: ToolWatcher | undefined;
   const toolHosts = new ToolHostGenerations(() => session.pending.hasPending);
   try {
-    const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
+    // One client: it hears every line of the tools' pi.logger, during calls or not.
+    const host = new ToolHost({
+      cwd,
+      logger: createMcpLogger(stderr, () => (mcp === undefined ? [] : [mcp])),
+    });
     host.setActiveSession(session);
     const load = {
       paths: options.paths,

@@ -7,10 +7,14 @@ import { escapeTerminalText } from "../output/terminal-text.js";
  */
 export function createStderrLogger(stderr: NodeJS.WritableStream): Logger {
   const log = (level: string) => (message: string, data?: unknown) => {
-    const suffix = data === undefined ? "" : ` ${stringify(data)}`;
-    stderr.write(`${escapeTerminalText(`[${level}] ${text(message)}${suffix}`, { multiline: true })}\n`);
+    stderr.write(`${escapeTerminalText(`[${level}] ${logLine(message, data)}`, { multiline: true })}\n`);
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+/** A log call as one line of text: the message, then its data as JSON (an error's stack). */
+export function logLine(message: unknown, data?: unknown): string {
+  return data === undefined ? text(message) : `${text(message)} ${stringify(data)}`;
 }
 
 function text(value: unknown): string {

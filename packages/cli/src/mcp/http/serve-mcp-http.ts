@@ -19,6 +19,7 @@ import { BodyBudget, limitServer } from "../../http/body-budget.js";
 import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
 import { ToolHostGenerations } from "../../load/tool-host-generations.js";
+import { createMcpLogger } from "../client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
 import { disposeServedSession } from "../dispose-served-session.js";
@@ -27,7 +28,6 @@ import { messageOf } from "../message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "../register-builtins.js";
 import type { ResolveListing } from "../resolve-listing.js";
 import type { ServeMcpResult } from "../serve-mcp.js";
-import { createStderrLogger } from "../stderr-logger.js";
 import { listen, replyError, stopped } from "./http-endpoint.js";
 import { HttpSessionTable } from "./http-session-table.js";
 import { allowedHostsFor, allowedOriginsFor, checkRequest, type RequestGuard } from "./request-guard.js";
@@ -160,7 +160,16 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     [...live].some((served) => served.session.pending.hasPending),
   );
   try {
-    const host = new ToolHost({ cwd, logger: createStderrLogger(stderr) });
+    // A line logged during a call goes to that session's client alone (it may carry the call's
+    // arguments); one logged outside any call, to stderr only.
+    const host = new ToolHost({
+      cwd,
+      logger: createMcpLogger(stderr, (sessionId) =>
+        sessionId === undefined
+          ? []
+          : [...live].filter((served) => served.session.id === sessionId).map((served) => served.mcp),
+      ),
+    });
     const load = {
       paths: options.paths,
       cwd,

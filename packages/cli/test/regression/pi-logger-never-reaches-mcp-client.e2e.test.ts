@@ -1,0 +1,87 @@
+// End to end: the BUILT `tooldock mcp` (build first: pnpm build) over stdio, with the MCP SDK's
+// own client.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, cliBin } from "../cli-process.js";
+import { workFolder } from "../memory-io.js";
+
+// Failure (issue 27, item 3): `tooldock mcp` declares the `logging` capability, yet a tool's
+// `pi.logger` lines went to stderr only: a client never saw them. Fixed: each line also goes
+// to the client as `notifications/message`, the logger named after the calling tool, at the
+// level the client asked for (`logging/setLevel`).
+const TOOL = `
+export default (pi) => ({
+  name: "chatty",
+  label: "Chatty",
+  description: "Logs at every level, then answers.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    pi.logger.debug("checking the cache");
+    pi.logger.info("copying", { files: 2 });
+    pi.logger.warn("one file was skipped");
+    pi.logger.error("the last file failed");
+    return { content: [{ type: "text", text: "done" }] };
+  },
+});
+`;
+
+beforeAll(assertBuilt);
+
+describe("pi.logger over tooldock mcp", () => {
+  let folder: Awaited<ReturnType<typeof workFolder>>;
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeEach(async () => {
+    folder = await workFolder();
+    await mkdir(join(folder.path, "tools"), { recursive: true });
+    await writeFile(join(folder.path, "tools", "chatty.ts"), TOOL);
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+    await folder.remove();
+  });
+
+  it("reaches the client as log notifications at the level it asked for, named after the tool", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliBin, "mcp", "tools"],
+      cwd: folder.path,
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+        ),
+        ...folder.env,
+        NO_COLOR: "1",
+      },
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const logs: Array<{ level: string; logger?: string; data: unknown }> = [];
+    const client = new Client({ name: "regression", version: "1.0.0" });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logs.push(notification.params);
+    });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    await client.setLoggingLevel("info");
+
+    const result = await client.callTool({ name: "chatty", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "done" }]);
+    await client.ping(); // the notifications sent before its answer have arrived
+
+    expect(logs).toEqual([
+      { level: "info", logger: "chatty", data: 'copying {"files":2}' },
+      { level: "warning", logger: "chatty", data: "one file was skipped" },
+      { level: "error", logger: "chatty", data: "the last file failed" },
+    ]);
+    // stderr still has every line, debug included.
+    expect(stderr).toContain("[debug] checking the cache");
+    expect(stderr).toContain('[info] copying {"files":2}');
+  });
+});
