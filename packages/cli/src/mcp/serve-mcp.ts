@@ -20,6 +20,7 @@ import { createMcpLogger } from "./client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "./describe-reload.js";
 import { disposeServedSession } from "./dispose-served-session.js";
+import { clientElicits, elicitationUI } from "./elicitation-ui.js";
 import { createMcpStderr } from "./mcp-stderr.js";
 import { messageOf } from "./message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "./register-builtins.js";
@@ -162,6 +163,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
 
     mcp = createMcpServer({ session, resolve: options.resolve, onError: (error) => say(messageOf(error)) });
     mcp.server.onerror = (error) => say(`protocol error: ${messageOf(error)}`);
+    // A client that answers elicitation is the tools' UI (pi.ui, pi.hasUI); others leave none.
+    const served = mcp;
+    served.server.oninitialized = () => {
+      if (clientElicits(served)) host.setUIContext(elicitationUI(served));
+    };
     const gone = whenClientGone(stdin, stdout, options.signal);
     const transport = new StdioServerTransport(stdin, reserved?.protocol ?? stdout);
     replyToBadMessages(transport);
