@@ -131,7 +131,7 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
   );
 
   it(
-    "release:check passes: publint and Are the Types Wrong (ESM-only profile) on every tarball",
+    "release:check passes: publint, Are the Types Wrong (ESM-only profile) and the source maps on every tarball",
     async () => {
       const check = await sh(
         process.execPath,
