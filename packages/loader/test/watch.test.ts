@@ -77,6 +77,8 @@ describe("watchCustomTools", () => {
       await writeFile(join(dir, "alpha.ts"), stagingToolSource("alpha", "v2"));
       const edited = await events.next((reload) => reload.changes.replaced.includes("alpha"));
       expect(edited.diagnostics).toEqual([]);
+      // Only what changed: beta was reloaded with it, and is not reported.
+      expect(edited.changes).toEqual({ added: [], removed: [], replaced: ["alpha"] });
       expect(edited.changedPaths).toContain(join(dir, "alpha.ts"));
       expect(session.pending.list().map((record) => record.label)).toEqual(["v1: rename"]);
 

@@ -33,7 +33,9 @@ export interface WatchCustomToolsOptions extends LoadCustomToolsOptions {
   reloadLimit?: { reloads: number; perMs: number };
   /**
    * Called after each reload (not after the first load), whether or not it changed a tool:
-   * `changes` lists the names added, removed and replaced, `diagnostics` what went wrong.
+   * `changes` lists the names added, removed and replaced, `diagnostics` what went wrong. In a
+   * reload the changes started, `replaced` holds the tools of the modules whose own file
+   * changed (every tool reloaded when a changed file is not a module's entry: a helper).
    */
   onReload?: (reload: ToolsReload) => void;
   /**
@@ -145,11 +147,13 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       report(error, "The onReload listener threw");
     }
   };
-  const start = (): Promise<ToolsReload> => {
+  /** `fromChanges`: started by the changes the watch saw (not by `reload()`). */
+  const start = (fromChanges = false): Promise<ToolsReload> => {
     const changedPaths = changed;
     changed = [];
     const current = loadCustomTools(load).then((result): ToolsReload => {
-      const changes = load.session === undefined ? nameChanges(previous, result) : result.changes;
+      const all = load.session === undefined ? nameChanges(previous, result) : result.changes;
+      const changes = fromChanges ? onlyWhatChanged(all, result, changedPaths) : all;
       // An isolated load runs in a new tool host: the previous one retires once the actions
       // it staged are resolved (its tools were replaced; its actions still apply).
       if (previous?.isolated !== undefined && previous.isolated !== result.isolated)
@@ -174,15 +178,15 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     );
     return current;
   };
-  const reload = (): Promise<ToolsReload> => {
+  const reload = (fromChanges = false): Promise<ToolsReload> => {
     if (closed) return Promise.reject(closedError());
-    if (running === undefined) return start();
+    if (running === undefined) return start(fromChanges);
     queued ??= running
       .catch(() => {})
       .then(() => {
         queued = undefined;
         if (closed) throw closedError();
-        return start();
+        return start(fromChanges);
       });
     return queued;
   };
@@ -212,7 +216,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     }
     if (started.length === 0) limited = false; // a quiet window: tell again next time
     started.push(now);
-    reload().catch(() => {}); // reported through onError
+    reload(true).catch(() => {}); // reported through onError
   };
 
   // Watching starts before the first load, so a change made while it runs is not missed
@@ -245,7 +249,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   let closing: Promise<void> | undefined;
   return {
     initial,
-    reload,
+    reload: () => reload(),
     close() {
       closing ??= (async () => {
         closed = true;
@@ -270,4 +274,26 @@ function nameChanges(previous: LoadCustomToolsResult | undefined, next: LoadCust
     removed: [...before].filter((name) => !after.has(name)),
     replaced: [...after].filter((name) => before.has(name)),
   };
+}
+
+/**
+ * `changes` with `replaced` narrowed to the tools of the modules whose own file changed, when
+ * every changed file is a module's entry: editing one tool file reports that file's tools, not
+ * every tool reloaded with it. When a changed file is anything else (a helper, a manifest, a
+ * file removed), any module may have changed with it: `changes` as they are.
+ */
+function onlyWhatChanged(
+  changes: LoadChanges,
+  result: LoadCustomToolsResult,
+  changedPaths: string[],
+): LoadChanges {
+  const entries = new Map<string, string>();
+  for (const { path, resolvedPath } of result.modules) {
+    entries.set(path, resolvedPath);
+    entries.set(resolvedPath, resolvedPath);
+  }
+  if (changedPaths.length === 0 || changedPaths.some((path) => !entries.has(path))) return changes;
+  const edited = new Set(changedPaths.map((path) => entries.get(path)));
+  const moduleOf = new Map(result.tools.map(({ tool, resolvedPath }) => [tool.name, resolvedPath]));
+  return { ...changes, replaced: changes.replaced.filter((name) => edited.has(moduleOf.get(name))) };
 }
