@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Session, toOpenAIRequest } from "@tooldock/runtime";
 import type { DemoConsole } from "./demo-console.js";
@@ -21,6 +21,15 @@ export async function renameStep(demo: DemoConsole, session: Session, cwd: strin
   await demo.files(cwd);
   demo.say("While an action is pending, other tools are refused:");
   await demo.call(session, "note_list", {}, true);
+  // A failed apply keeps the action: nothing is lost, the same action applies later.
+  await writeFile(join(cwd, "intro.md"), "in the way\n");
+  demo.say(
+    "Someone created intro.md meanwhile: the apply fails, changes nothing, and the action stays pending:",
+  );
+  await demo.call(session, "resolve", resolveParams("apply", "The names look right."), true);
+  demo.pending(session.pending.list());
+  await rm(join(cwd, "intro.md"));
+  demo.say("With intro.md out of the way, the same action applies:");
   await demo.call(session, "resolve", resolveParams("apply", "The names look right."));
   await demo.files(cwd);
   demo.steering(session);
