@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, cliBin } from "../cli-process.js";
+import { connectHttpClient, startMcpHttpChild } from "../mcp-http-child.js";
 import { workFolder } from "../memory-io.js";
 
 // Failure (issue 27, item 3): `tooldock mcp` declares the `logging` capability, yet a tool's
@@ -83,5 +84,46 @@ describe("pi.logger over tooldock mcp", () => {
     // stderr still has every line, debug included.
     expect(stderr).toContain("[debug] checking the cache");
     expect(stderr).toContain('[info] copying {"files":2}');
+  });
+
+  it("over --http, reaches only the client whose call logged it, at that client's level", async () => {
+    const server = await startMcpHttpChild(["tools"], folder.path, folder.env);
+    cleanups.push(async () => {
+      server.kill();
+      await server.exited;
+    });
+    /** A client whose log notifications can be waited for, count by count. */
+    const connect = async () => {
+      const connected = await connectHttpClient(server.url);
+      cleanups.push(() => connected.client.close());
+      const logs: Array<{ level: string; logger?: string; data: unknown }> = [];
+      let wake = () => {};
+      connected.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        logs.push(notification.params);
+        wake();
+      });
+      const received = (count: number) =>
+        new Promise<void>((resolve) => {
+          wake = () => {
+            if (logs.length >= count) resolve();
+          };
+          wake();
+        });
+      return { ...connected, logs, received };
+    };
+    const a = await connect();
+    const b = await connect();
+    await a.client.setLoggingLevel("warning");
+
+    await a.client.callTool({ name: "chatty", arguments: {} });
+    await a.received(2);
+    await b.client.callTool({ name: "chatty", arguments: {} });
+    await b.received(4);
+    // Each session's own lines only; A's level is A's, B (no level set) hears every line.
+    expect(a.logs).toEqual([
+      { level: "warning", logger: "chatty", data: "one file was skipped" },
+      { level: "error", logger: "chatty", data: "the last file failed" },
+    ]);
+    expect(b.logs.map(({ level }) => level)).toEqual(["debug", "info", "warning", "error"]);
   });
 });
