@@ -1,16 +1,25 @@
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type ClientCapabilities,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { cliBin } from "./cli-process.js";
 
 /**
  * `tooldock mcp <paths>` (the built CLI) as a child process with piped stdio, and an MCP
  * client over those pipes (the server transport speaks the same newline-delimited JSON, so
  * reading the child's stdout and writing its stdin makes it a client transport). `closeStdin`
- * is how a client goes away; `exited` resolves to the exit code; `kill` is for cleanup.
+ * is how a client goes away; `exited` resolves to the exit code; `kill` is for cleanup. The
+ * client declares `capabilities`, and `beforeConnect` may set its handlers first.
  */
-export async function startMcpChild(paths: string[], cwd: string, env: Record<string, string> = {}) {
+export async function startMcpChild(
+  paths: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  options: { capabilities?: ClientCapabilities; beforeConnect?: (client: Client) => void } = {},
+) {
   const child = spawn(process.execPath, [cliBin, "mcp", ...paths], {
     cwd,
     env: { ...process.env, NO_COLOR: "1", ...env },
@@ -22,15 +31,23 @@ export async function startMcpChild(paths: string[], cwd: string, env: Record<st
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const logs: string[] = [];
-  const client = new Client({ name: "regression", version: "1.0.0" });
+  const entries: Array<{ level: string; logger?: string; data: unknown }> = [];
+  const client = new Client(
+    { name: "regression", version: "1.0.0" },
+    { capabilities: options.capabilities ?? {} },
+  );
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     logs.push(String(notification.params.data));
+    entries.push(notification.params);
   });
+  options.beforeConnect?.(client);
   await client.connect(new StdioServerTransport(child.stdout, child.stdin));
   return {
     client,
     /** `notifications/message` data received so far. */
     logs,
+    /** The same notifications whole: `level`, `logger`, `data`. */
+    entries,
     stderr: () => stderr,
     exited,
     closeStdin: () => child.stdin.end(),

@@ -2,11 +2,10 @@
 // own client.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, cliBin } from "../cli-process.js";
+import { assertBuilt } from "../cli-process.js";
+import { startMcpChild } from "../mcp-child.js";
 import { connectHttpClient, startMcpHttpChild } from "../mcp-http-child.js";
 import { workFolder } from "../memory-io.js";
 
@@ -46,44 +45,26 @@ describe("pi.logger over tooldock mcp", () => {
   });
 
   it("reaches the client as log notifications at the level it asked for, named after the tool", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [cliBin, "mcp", "tools"],
-      cwd: folder.path,
-      env: {
-        ...Object.fromEntries(
-          Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-        ),
-        ...folder.env,
-        NO_COLOR: "1",
-      },
-      stderr: "pipe",
+    const server = await startMcpChild(["tools"], folder.path, { ...folder.env, NO_COLOR: "1" });
+    cleanups.push(async () => {
+      await server.client.close();
+      server.kill();
+      await server.exited;
     });
-    let stderr = "";
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const logs: Array<{ level: string; logger?: string; data: unknown }> = [];
-    const client = new Client({ name: "regression", version: "1.0.0" });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      logs.push(notification.params);
-    });
-    await client.connect(transport);
-    cleanups.push(() => client.close());
-    await client.setLoggingLevel("info");
+    await server.client.setLoggingLevel("info");
 
-    const result = await client.callTool({ name: "chatty", arguments: {} });
+    const result = await server.client.callTool({ name: "chatty", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
-    await client.ping(); // the notifications sent before its answer have arrived
+    await server.client.ping(); // the notifications sent before its answer have arrived
 
-    expect(logs).toEqual([
+    expect(server.entries).toEqual([
       { level: "info", logger: "chatty", data: 'copying {"files":2}' },
       { level: "warning", logger: "chatty", data: "one file was skipped" },
       { level: "error", logger: "chatty", data: "the last file failed" },
     ]);
     // stderr still has every line, debug included.
-    expect(stderr).toContain("[debug] checking the cache");
-    expect(stderr).toContain('[info] copying {"files":2}');
+    expect(server.stderr()).toContain("[debug] checking the cache");
+    expect(server.stderr()).toContain('[info] copying {"files":2}');
   });
 
   it("over --http, reaches only the client whose call logged it, at that client's level", async () => {

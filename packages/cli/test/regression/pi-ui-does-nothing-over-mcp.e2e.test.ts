@@ -2,11 +2,10 @@
 // own client.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, cliBin } from "../cli-process.js";
+import { assertBuilt } from "../cli-process.js";
+import { startMcpChild } from "../mcp-child.js";
 import { workFolder } from "../memory-io.js";
 
 // Failure (issue 27, item 3): `pi.ui.select`, `confirm` and `input` did nothing over MCP
@@ -45,39 +44,34 @@ describe("pi.ui over tooldock mcp", () => {
   });
 
   const connect = async (elicits: boolean) => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [cliBin, "mcp", "tools"],
-      cwd: folder.path,
-      env: {
-        ...Object.fromEntries(
-          Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-        ),
-        ...folder.env,
-        NO_COLOR: "1",
-      },
-      stderr: "pipe",
-    });
-    const client = new Client(
-      { name: "regression", version: "1.0.0" },
-      { capabilities: elicits ? { elicitation: {} } : {} },
-    );
     const asked: Array<{ message: string; field: unknown }> = [];
-    if (elicits) {
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        const params = request.params as unknown as {
-          message: string;
-          requestedSchema: { properties: { answer: { type: string; enum?: string[] } } };
-        };
-        const field = params.requestedSchema.properties.answer;
-        asked.push({ message: params.message, field });
-        const answer = field.enum !== undefined ? field.enum[1] : field.type === "boolean" ? true : "Ada";
-        return { action: "accept", content: { answer } };
-      });
-    }
-    await client.connect(transport);
-    cleanups.push(() => client.close());
-    return { client, asked };
+    const server = await startMcpChild(
+      ["tools"],
+      folder.path,
+      { ...folder.env, NO_COLOR: "1" },
+      {
+        capabilities: elicits ? { elicitation: {} } : {},
+        beforeConnect: (client) => {
+          if (!elicits) return;
+          client.setRequestHandler(ElicitRequestSchema, async (request) => {
+            const params = request.params as unknown as {
+              message: string;
+              requestedSchema: { properties: { answer: { type: string; enum?: string[] } } };
+            };
+            const field = params.requestedSchema.properties.answer;
+            asked.push({ message: params.message, field });
+            const answer = field.enum !== undefined ? field.enum[1] : field.type === "boolean" ? true : "Ada";
+            return { action: "accept", content: { answer } };
+          });
+        },
+      },
+    );
+    cleanups.push(async () => {
+      await server.client.close();
+      server.kill();
+      await server.exited;
+    });
+    return { client: server.client, asked };
   };
 
   it("asks a client that answers elicitation, one form field per question", async () => {

@@ -101,13 +101,16 @@ function adapt(name: string, definition: OpencodeTool, api: CustomToolAPI): Cust
   const { description, execute } = definition;
   if (typeof description !== "string") throw new Error("its description is not a string");
   if (typeof execute !== "function") throw new Error("its execute is not a function");
+  let worktree: { cwd: string; path: string } | undefined;
   return {
     name,
     label: name,
     description,
     parameters: parametersOf(definition.args ?? {}) as ToolParameters,
     async execute(toolCallId, params, onUpdate, ctx, signal) {
-      const context = opencodeContext(toolCallId, ctx, signal, onUpdate, api);
+      // Looked up once per working folder, not on every call.
+      if (worktree?.cwd !== ctx.cwd) worktree = { cwd: ctx.cwd, path: worktreeOf(ctx.cwd) };
+      const context = opencodeContext(toolCallId, ctx, signal, onUpdate, api, worktree.path);
       let result: unknown;
       try {
         result = await Reflect.apply(execute, definition, [params, context]);
@@ -151,6 +154,7 @@ function opencodeContext(
   signal: AbortSignal | undefined,
   onUpdate: ToolUpdateCallback | undefined,
   api: CustomToolAPI,
+  worktree: string,
 ): OpencodeContext {
   return {
     sessionID: ctx.sessionId,
@@ -160,7 +164,7 @@ function opencodeContext(
     agent: "tooldock",
     abort: signal ?? new AbortController().signal,
     directory: ctx.cwd,
-    worktree: worktreeOf(ctx.cwd),
+    worktree,
     extra: undefined,
     metadata(input) {
       const title = typeof input?.title === "string" ? input.title : undefined;

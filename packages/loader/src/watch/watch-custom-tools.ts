@@ -127,7 +127,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   let previous: LoadCustomToolsResult | undefined;
   /** An isolated watch keeps the next reload's tool host started: a reload waits for no process start. */
   let spare: PrestartedToolHost | undefined;
-  const keepSpare = () => {
+  const prestartNext = () => {
     if ((load.isolation ?? "none") !== "none" && !closed) spare = prestartToolHost(load);
   };
   let changed: string[] = [];
@@ -159,7 +159,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       if (previous?.isolated !== undefined && previous.isolated !== result.isolated)
         previous.isolated.retire();
       previous = result;
-      keepSpare();
+      prestartNext();
       return { ...result, changes, changedPaths };
     });
     running = current;
@@ -245,7 +245,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     running = undefined;
   }
   previous ??= initial;
-  keepSpare();
+  prestartNext();
   let closing: Promise<void> | undefined;
   return {
     initial,

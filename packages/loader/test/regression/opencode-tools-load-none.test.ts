@@ -1,9 +1,7 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolHarness, type ToolHarness } from "../../src/testing/index.js";
 import { testCacheDir } from "../helpers.js";
+import { project } from "../isolation/isolation-helpers.js";
 
 /**
  * Failure (13 opencode custom tools from real projects): a `.opencode/tool/*.ts` file exports
@@ -29,23 +27,18 @@ export default tool({
 });
 `;
 
-let folder: string | undefined;
 let harness: ToolHarness | undefined;
 afterEach(async () => {
   await harness?.dispose();
   harness = undefined;
-  if (folder !== undefined) await rm(folder, { recursive: true, force: true });
-  folder = undefined;
 });
 
 describe("an opencode project", () => {
   it("loads one tool per tool() export, not E_NO_FACTORY asking for a pi factory", async () => {
-    folder = await realpath(await mkdtemp(join(tmpdir(), "tooldock-opencode-")));
-    await mkdir(join(folder, ".opencode", "tool"), { recursive: true });
-    await writeFile(join(folder, ".opencode", "tool", "calc.ts"), TOOLS);
+    const where = await project({ ".opencode/tool/calc.ts": TOOLS });
     harness = await createToolHarness({
-      paths: folder,
-      cwd: folder,
+      paths: where.tools,
+      cwd: where.work,
       cacheDir: testCacheDir("opencode-regression"),
       opencode: true,
     });

@@ -1,9 +1,7 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolHarness, type ToolHarness } from "../../src/testing/index.js";
 import { testCacheDir } from "../helpers.js";
+import { project } from "../isolation/isolation-helpers.js";
 
 /**
  * Failure (every pi tool package published since January 2026): a pi extension registers its
@@ -26,28 +24,25 @@ export default function (pi) {
 }
 `;
 
-let folder: string | undefined;
 let harness: ToolHarness | undefined;
 afterEach(async () => {
   await harness?.dispose();
   harness = undefined;
-  if (folder !== undefined) await rm(folder, { recursive: true, force: true });
-  folder = undefined;
 });
 
 describe("a pi extension package", () => {
   it("loads the tools it registers, not E_FACTORY_THROW 'pi.registerTool is not a function'", async () => {
-    folder = await realpath(await mkdtemp(join(tmpdir(), "tooldock-pi-extension-")));
-    await mkdir(join(folder, "extensions"));
-    await writeFile(join(folder, "extensions", "echo.ts"), EXTENSION);
-    await writeFile(join(folder, "helper.ts"), 'throw new Error("a helper was imported");\n');
-    await writeFile(
-      join(folder, "package.json"),
-      JSON.stringify({ name: "echo-extension", pi: { extensions: ["./extensions/echo.ts"] } }),
-    );
+    const where = await project({
+      "extensions/echo.ts": EXTENSION,
+      "helper.ts": 'throw new Error("a helper was imported");\n',
+      "package.json": JSON.stringify({
+        name: "echo-extension",
+        pi: { extensions: ["./extensions/echo.ts"] },
+      }),
+    });
     harness = await createToolHarness({
-      paths: folder,
-      cwd: folder,
+      paths: where.tools,
+      cwd: where.work,
       cacheDir: testCacheDir("pi-extension-regression"),
     });
     expect(harness.diagnostics).toEqual([]);

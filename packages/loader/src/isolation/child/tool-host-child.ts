@@ -235,6 +235,11 @@ async function settleAction(id: number, action: number, kind: "apply" | "reject"
   }
 }
 
+/** The answer to a request that names a tool this tool host does not have. */
+function noSuchTool(id: number, name: string): void {
+  send({ t: "error", id, error: { message: `The tool host has no tool "${name}".` } });
+}
+
 function handle(message: HostMessage): void {
   switch (message.t) {
     case "init":
@@ -246,11 +251,7 @@ function handle(message: HostMessage): void {
     case "call": {
       const tool = tools.get(message.tool);
       if (tool === undefined) {
-        send({
-          t: "error",
-          id: message.id,
-          error: { message: `The tool host has no tool "${message.tool}".` },
-        });
+        noSuchTool(message.id, message.tool);
         return;
       }
       const call: ChildCall = {
@@ -337,11 +338,7 @@ function handle(message: HostMessage): void {
     case "describe": {
       const tool = tools.get(message.tool);
       if (tool === undefined) {
-        send({
-          t: "error",
-          id: message.id,
-          error: { message: `The tool host has no tool "${message.tool}".` },
-        });
+        noSuchTool(message.id, message.tool);
         return;
       }
       // The record's getter never throws: a failing read gives the last good description.
