@@ -33,8 +33,7 @@ describe("tooldock validate --strict", () => {
       expect(diagnostic.hint).toBeTruthy();
     }
     const strictMode = diagnostics.find((diagnostic) => diagnostic.code === "W_OPENAI_STRICT");
-    expect(strictMode?.message).toContain("needs `additionalProperties: false`");
-    expect(strictMode?.message).toContain("optional: limit");
+    expect(strictMode?.message).toContain("optional property `limit` does not accept null");
     expect(report.summary).toEqual({ modules: 1, tools: 1, errors: 0, warnings: 5 });
   });
 

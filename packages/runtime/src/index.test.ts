@@ -38,6 +38,7 @@ describe("@tooldock/runtime public surface", () => {
       "toOpenAIResponsesRequest",
       "toOpenAIResponsesToolOutput",
       "toOpenAIToolMessage",
+      "toProviderSchema",
       "toolAccessorWarning",
       "trackToolCalls",
       "truncateContent",

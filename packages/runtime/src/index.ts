@@ -102,7 +102,6 @@ export {
   type OpenAIResponsesToolChoice,
   toOpenAIResponsesRequest,
 } from "./steering/openai-responses-request.js";
-export { OPENAI_STRICT_UNSUPPORTED, openAIStrictProblems } from "./steering/openai-strict-schema.js";
 export {
   type OpenAIResponsesOutputPart,
   type OpenAIResponsesToolOutput,
@@ -110,6 +109,13 @@ export {
   toOpenAIResponsesToolOutput,
   toOpenAIToolMessage,
 } from "./steering/openai-tool-result.js";
+export {
+  OPENAI_STRICT_UNSUPPORTED,
+  openAIStrictProblems,
+  type ProviderSchema,
+  type SchemaProvider,
+  toProviderSchema,
+} from "./steering/provider-schema.js";
 /** A result's text and image blocks, read defensively, and their text with each image as a note (for adapters). */
 export { blocksText, resultBlocks } from "./steering/result-blocks.js";
 export type { ToolDefinition } from "./steering/tool-definitions.js";

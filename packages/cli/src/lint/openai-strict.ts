@@ -4,8 +4,9 @@ import type { ToolEntry } from "../report/report-types.js";
 import { lintDiagnostic } from "./lint-diagnostic.js";
 
 /**
- * A schema OpenAI rejects with `strict: true` (`W_OPENAI_STRICT`), one diagnostic per tool. The
- * check itself is `@tooldock/runtime`'s, by which `toOpenAIResponsesRequest` sets `strict`.
+ * A schema OpenAI's strict mode cannot take even once rewritten (`W_OPENAI_STRICT`), one
+ * diagnostic per tool naming each construct. The check is `@tooldock/runtime`'s
+ * `toProviderSchema`, by which `toOpenAIResponsesRequest` sets `strict`.
  */
 export function lintOpenAIStrict(tool: ToolEntry): Diagnostic[] {
   const problems = openAIStrictProblems(tool.parameters);
@@ -14,9 +15,10 @@ export function lintOpenAIStrict(tool: ToolEntry): Diagnostic[] {
     lintDiagnostic(
       tool,
       "W_OPENAI_STRICT",
-      `OpenAI strict mode rejects the parameters of tool "${tool.name}":\n${problems.map((problem) => `- ${problem}`).join("\n")}`,
-      "Mark every object `additionalProperties: false` (zod: `.strict()`), make each property required " +
-        "(a nullable type where it may be absent), and avoid the keywords listed.",
+      `OpenAI strict mode cannot take the parameters of tool "${tool.name}", which goes with strict: false:\n${problems.map((problem) => `- ${problem}`).join("\n")}`,
+      "Strict mode needs every property to accept null where it may be absent (zod `.nullish()`, TypeBox " +
+        "`Type.Union([T, Type.Null()])`), no tuple or record, and unions whose branches exclude each other " +
+        "(a discriminator property with a literal in each). The tool works without strict mode.",
     ),
   ];
 }

@@ -67,7 +67,7 @@ describe("lintTools", () => {
 });
 
 describe("openAIStrictProblems", () => {
-  it("requires additionalProperties: false and every property required, at every level", () => {
+  it("closes objects and names each optional property that does not accept null, at every level", () => {
     const problems = openAIStrictProblems({
       type: "object",
       properties: {
@@ -79,8 +79,7 @@ describe("openAIStrictProblems", () => {
       additionalProperties: false,
     });
     expect(problems).toEqual([
-      "(root): every property must be required (optional: a)",
-      "nested: needs `additionalProperties: false`",
+      "(root): optional property `a` does not accept null (strict mode requires every property)",
     ]);
   });
 
@@ -93,6 +92,6 @@ describe("openAIStrictProblems", () => {
         required: ["x"],
         additionalProperties: false,
       }),
-    ).toEqual(["x: `allOf` is not supported"]);
+    ).toEqual(["x: `allOf` that does not merge into one object"]);
   });
 });

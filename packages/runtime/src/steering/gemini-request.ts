@@ -1,5 +1,6 @@
 import type { Session } from "../session/session.js";
 import type { ToolChoice } from "../session/tool-choice.js";
+import { toProviderSchema } from "./provider-schema.js";
 import { steeringOf } from "./tool-definitions.js";
 
 /** A Gemini function declaration; the parameters go in as full JSON Schema (`parametersJsonSchema`). */
@@ -38,7 +39,9 @@ const STRING_MODES: GeminiModes<GeminiMode> = { AUTO: "AUTO", ANY: "ANY", NONE: 
 
 /**
  * The session's active tools and tool choice as Gemini request fields. While an action is
- * pending, the mode is `ANY` with `allowedFunctionNames: ["resolve"]`.
+ * pending, the mode is `ANY` with `allowedFunctionNames: ["resolve"]`. Each schema is rewritten
+ * into Gemini's documented subset by {@link toProviderSchema} (`oneOf` as `anyOf`, `const` as a
+ * one-value `enum`, keywords Gemini ignores moved into the description).
  *
  * `@google/genai` types `mode` as its string enum `FunctionCallingConfigMode`, which a plain
  * string does not satisfy. Pass that enum as `modes` and the result type-checks as a
@@ -66,7 +69,7 @@ export function toGeminiRequest<TMode>(
         functionDeclarations: tools.map((tool) => ({
           name: tool.name,
           description: tool.description,
-          parametersJsonSchema: tool.parameters,
+          parametersJsonSchema: toProviderSchema(tool.parameters, "gemini").parameters,
         })),
       },
     ],

@@ -1,6 +1,6 @@
 import type { Session } from "../session/session.js";
 import type { ToolChoice } from "../session/tool-choice.js";
-import { openAIStrictProblems } from "./openai-strict-schema.js";
+import { toProviderSchema } from "./provider-schema.js";
 import { steeringOf } from "./tool-definitions.js";
 
 /** An OpenAI Responses API function tool (`tools[]` of `responses.create`). */
@@ -9,7 +9,7 @@ export interface OpenAIResponsesTool {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
-  /** `true` exactly when the schema qualifies for strict mode ({@link openAIStrictProblems} finds nothing). */
+  /** `true` exactly when the schema, rewritten by {@link toProviderSchema}, qualifies for strict mode. */
   strict: boolean;
 }
 
@@ -24,9 +24,10 @@ export interface OpenAIResponsesRequest {
 
 /**
  * The session's active tools and tool choice as OpenAI Responses API request fields. Each
- * tool carries `strict: true` when its schema qualifies for strict mode (every object
- * `additionalProperties: false`, every property required, no unsupported keyword) and
- * `strict: false` otherwise, since the Responses API treats a missing `strict` as `true`.
+ * tool whose schema qualifies for strict mode once {@link toProviderSchema} rewrote it (objects
+ * closed, nullable optional properties required, exclusive `oneOf` as `anyOf`) carries that
+ * schema and `strict: true`; any other carries its own schema and `strict: false`, since the
+ * Responses API treats a missing `strict` as `true`.
  * While an action is pending, `tool_choice` is `{ type: "function", name: "resolve" }`.
  *
  * @example
@@ -37,13 +38,16 @@ export interface OpenAIResponsesRequest {
 export function toOpenAIResponsesRequest(session: Session): OpenAIResponsesRequest {
   const { tools, choice } = steeringOf(session);
   return {
-    tools: tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      strict: openAIStrictProblems(tool.parameters).length === 0,
-    })),
+    tools: tools.map((tool) => {
+      const schema = toProviderSchema(tool.parameters, "openai");
+      return {
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: schema.strict ? schema.parameters : tool.parameters,
+        strict: schema.strict,
+      };
+    }),
     tool_choice: responsesToolChoice(choice),
   };
 }

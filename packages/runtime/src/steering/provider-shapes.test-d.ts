@@ -64,6 +64,9 @@ describe("Anthropic Messages", () => {
       ...toAnthropicRequest(session),
     };
     expectTypeOf(params).toExtend<Anthropic.Messages.MessageCreateParams>();
+    expectTypeOf(toAnthropicRequest(session, { strict: true }).tools).toExtend<
+      NonNullable<Anthropic.Messages.MessageCreateParams["tools"]>
+    >();
     expectTypeOf(
       toAnthropicToolResult("toolu_1", result),
     ).toExtend<Anthropic.Messages.ToolResultBlockParam>();

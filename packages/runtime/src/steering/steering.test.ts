@@ -76,6 +76,43 @@ describe("toAnthropicRequest", () => {
     expect(toAnthropicRequest(makeSession({ toolChoice })).tool_choice).toEqual(expected);
   });
 
+  it("with strict: true, sends each tool that can go strict rewritten and marked, the others as they are", () => {
+    const session = makeSession();
+    session.register({
+      name: "pairs",
+      label: "Pairs",
+      description: "A tuple: no strict form",
+      parameters: z.object({ pair: z.tuple([z.number(), z.number()]) }),
+      execute: async () => textResult("1"),
+    });
+    const tools: Anthropic.Messages.MessageCreateParams["tools"] = toAnthropicRequest(session, {
+      strict: true,
+    }).tools;
+    expect(tools).toEqual([
+      {
+        name: "read_file",
+        description: "Reads a file",
+        input_schema: { ...readSchema, additionalProperties: false },
+        strict: true,
+      },
+      {
+        name: "count",
+        description: "Counts",
+        input_schema: {
+          type: "object",
+          properties: { n: { type: "number" } },
+          required: ["n"],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+      expect.objectContaining({ name: "pairs", strict: false }),
+    ]);
+    expect(tools?.[2]).toMatchObject({
+      input_schema: { properties: { pair: { prefixItems: expect.any(Array) } } },
+    });
+  });
+
   it("forces resolve and offers it while an action is pending", () => {
     const session = makeSession({ toolChoice: "none" });
     stage(session);
@@ -138,6 +175,42 @@ describe("toGeminiRequest", () => {
       },
     ]);
     expect(mode).toBe("AUTO");
+  });
+
+  it("rewrites each schema into Gemini's subset: oneOf as anyOf, const as enum, the rest described", () => {
+    const session = new Session();
+    session.register({
+      name: "shape",
+      label: "Shape",
+      description: "A discriminated union",
+      parameters: z.object({
+        shape: z.discriminatedUnion("kind", [
+          z.object({ kind: z.literal("circle"), radius: z.number().positive() }),
+          z.object({ kind: z.literal("square"), side: z.number() }),
+        ]),
+      }),
+      execute: async () => textResult("1"),
+    });
+    const [declaration] = toGeminiRequest(session).tools[0].functionDeclarations;
+    expect(declaration?.parametersJsonSchema.properties).toEqual({
+      shape: {
+        anyOf: [
+          {
+            type: "object",
+            properties: {
+              kind: { type: "string", enum: ["circle"] },
+              radius: { type: "number", description: "{exclusiveMinimum: 0}" },
+            },
+            required: ["kind", "radius"],
+          },
+          {
+            type: "object",
+            properties: { kind: { type: "string", enum: ["square"] }, side: { type: "number" } },
+            required: ["kind", "side"],
+          },
+        ],
+      },
+    });
   });
 
   it.each([
