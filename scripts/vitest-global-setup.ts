@@ -2,9 +2,16 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runtimesCacheDir } from "./runtimes.mjs";
 
 /** Set for the whole run: the folder every test's temporary files, caches and state go to. */
 export const TEST_RUN_ENV = "TOOLDOCK_TEST_RUN_DIR";
+
+/**
+ * Set for the whole run: the user's own runtime cache (`scripts/runtimes.mjs`), where the runtime
+ * matrix keeps Node 22, 24, 26 and Bun between runs instead of downloading ~150 MB each time.
+ */
+export const RUNTIMES_CACHE_ENV = "TOOLDOCK_TEST_RUNTIMES_CACHE";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -18,6 +25,7 @@ const REPLACED = [
   "TOOLDOCK_CACHE_DIR",
   "TOOLDOCK_STATE_DIR",
   TEST_RUN_ENV,
+  RUNTIMES_CACHE_ENV,
 ];
 
 /**
@@ -33,11 +41,15 @@ const REPLACED = [
  *   tmp. Under `node_modules`, vitest imports cached bundles as they are.
  * - `TOOLDOCK_CACHE_DIR` and `TOOLDOCK_STATE_DIR` are unset, so a developer's own settings do
  *   not leak into the run; tests that need them set them.
+ * - `TOOLDOCK_TEST_RUNTIMES_CACHE`: the user's runtime cache, read before `XDG_CACHE_HOME` is
+ *   replaced: the one folder outside the run that the suite writes to (the runtime matrix
+ *   installs the runtimes it tests there once, as `scripts/runtimes.mjs` does for a developer).
  *
  * Workers and child processes inherit these from this (the main) process.
  */
 export default function setup(): () => void {
   const saved = new Map(REPLACED.map((name) => [name, process.env[name]]));
+  const runtimesCache = process.env[RUNTIMES_CACHE_ENV] ?? runtimesCacheDir();
   const run = mkdtempSync(join(tmpdir(), "tooldock-test-run-"));
   const userFolders = join(repoRoot, "node_modules", ".cache", basename(run));
   const tmp = join(run, "tmp");
@@ -56,6 +68,7 @@ export default function setup(): () => void {
   delete process.env.TOOLDOCK_CACHE_DIR;
   delete process.env.TOOLDOCK_STATE_DIR;
   process.env[TEST_RUN_ENV] = run;
+  process.env[RUNTIMES_CACHE_ENV] = runtimesCache;
   return () => {
     removeAll(run);
     removeAll(userFolders);
