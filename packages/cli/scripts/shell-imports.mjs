@@ -17,6 +17,11 @@ export const SHELL_IMPORTS = [
     specifier: "@tooldock/loader",
     file: "dist/format/terminal-text.js",
   },
+  {
+    importer: "dist/compile-cache.js",
+    specifier: "@tooldock/runtime",
+    file: "dist/util/private-folder.js",
+  },
 ];
 
 /**

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-import { processIo } from "./cli-io.js";
-import { escapeTerminalText } from "./output/terminal-text.js";
-import { run } from "./run.js";
+import { enableCompileCache } from "./compile-cache.js";
+
+// Before the rest of the CLI is imported, so that its own code comes from the cache too.
+enableCompileCache();
+const { processIo } = await import("./cli-io.js");
+const { escapeTerminalText } = await import("./output/terminal-text.js");
+const { run } = await import("./run.js");
 
 /** After the command is done, how long anything a tool module left running may delay the exit. */
 const EXIT_GRACE_MS = 200;

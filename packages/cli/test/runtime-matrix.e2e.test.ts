@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdir } from "node:fs/promises";
+import { chmod, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -242,6 +242,33 @@ describe.each(RUNTIMES)("the end-to-end subset on %s", (spec) => {
     expect(session).toMatchObject({ previewIsError: false, appliedIsError: false, files: ["a.md"] });
     expect(session.tools).toEqual(expect.arrayContaining(["batch_rename_preview", "resolve", "text_stats"]));
   });
+
+  it.skipIf(spec.startsWith("bun"))(
+    "keeps Node's compile cache of the CLI in the private per-user folder, never in one others can write",
+    { timeout: STEP_TIMEOUT },
+    async () => {
+      const home = await tempDir();
+      try {
+        const env = { XDG_CACHE_HOME: join(home.path, "cache"), NODE_COMPILE_CACHE: undefined };
+        const cache = join(home.path, "cache", "tooldock", "node-compile-cache");
+        expect(
+          (await runWith(binary, [cliBin, "list", join(examplesDir, "tools")], repoRoot, env)).code,
+        ).toBe(0);
+        expect((await stat(cache)).mode & 0o777).toBe(0o700);
+        expect((await readdir(cache)).length).toBeGreaterThan(0);
+        // Attack: another user made the folder first, writable by all, to plant cache entries.
+        await rm(cache, { recursive: true });
+        await mkdir(cache);
+        await chmod(cache, 0o777);
+        expect(
+          (await runWith(binary, [cliBin, "list", join(examplesDir, "tools")], repoRoot, env)).code,
+        ).toBe(0);
+        expect(await readdir(cache)).toEqual([]);
+      } finally {
+        await home.remove();
+      }
+    },
+  );
 
   it("runs the README's host example as on the suite's Node", { timeout: STEP_TIMEOUT }, async () => {
     const there = await hostExample(binary);
