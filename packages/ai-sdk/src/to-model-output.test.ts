@@ -65,4 +65,23 @@ describe("toAISDKModelOutput", () => {
       value: "ok",
     });
   });
+
+  it("sends audio and resources as text: a note for audio and binary data, a text resource's text", () => {
+    const output = toAISDKModelOutput({
+      content: [
+        { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+        { type: "resource", resource: { uri: "file:///a.txt", text: "alpha" } },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+      ],
+      reminders: [],
+    });
+    expect(output).toEqual({
+      type: "content",
+      value: [
+        { type: "text", text: "[audio/wav audio left out: Tooldock sends the AI SDK text and images only]" },
+        { type: "text", text: "[resource file:///a.txt]\nalpha" },
+        { type: "file", mediaType: "image/png", data: { type: "data", data: "AAAA" } },
+      ],
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { blocksText, resultBlocks } from "@tooldock/runtime";
+import { blocksText, blockText, resultBlocks } from "@tooldock/runtime";
 import type { ToolResultPart } from "ai";
 
 /** What the model reads of a tool result: the AI SDK's `ToolResultOutput`. */
@@ -6,6 +6,8 @@ export type AISDKModelOutput = ToolResultPart["output"];
 
 /** Why an image becomes a note in an error output. */
 const ERROR_TEXT_ONLY = "the AI SDK's error output carries text only";
+/** Why audio and binary resources become notes in a content output. */
+const CONTENT_TEXT_AND_IMAGES = "Tooldock sends the AI SDK text and images only";
 
 /**
  * The model's view of a Tooldock tool result, in the AI SDK's output types:
@@ -42,15 +44,15 @@ export function toAISDKModelOutput(output: unknown): AISDKModelOutput {
     value: [
       ...blocks
         // Anthropic rejects empty text parts; an empty block says nothing to the model anyway.
-        .filter((block) => block.type === "image" || block.text !== "")
+        .filter((block) => block.type !== "text" || block.text !== "")
         .map((block) =>
-          block.type === "text"
-            ? { type: "text" as const, text: block.text }
-            : {
+          block.type === "image"
+            ? {
                 type: "file" as const,
                 mediaType: block.mimeType,
                 data: { type: "data" as const, data: block.data },
-              },
+              }
+            : { type: "text" as const, text: blockText(block, CONTENT_TEXT_AND_IMAGES) },
         ),
       ...reminders.map((text) => ({ type: "text" as const, text })),
     ],

@@ -15,6 +15,7 @@ describe("@tooldock/runtime public surface", () => {
       "TOOL_ACCESSOR_WARNING",
       "TOOL_NAME_PATTERN",
       "asSchema",
+      "blockText",
       "blocksText",
       "checkPrivateFolder",
       "checkPrivateFolderSync",

@@ -117,7 +117,7 @@ export {
   toProviderSchema,
 } from "./steering/provider-schema.js";
 /** A result's text and image blocks, read defensively, and their text with each image as a note (for adapters). */
-export { blocksText, resultBlocks } from "./steering/result-blocks.js";
+export { blocksText, blockText, resultBlocks } from "./steering/result-blocks.js";
 export type { ToolDefinition } from "./steering/tool-definitions.js";
 // Private per-user folders (the loader's compile cache, ast_edit's journals).
 export {

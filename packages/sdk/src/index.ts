@@ -27,4 +27,13 @@ export type {
   UIContext,
 } from "./types/tool-api.js";
 export type { CustomToolContext } from "./types/tool-context.js";
-export type { AgentToolResult, ImageContent, TextContent, ToolResultContent } from "./types/tool-result.js";
+export type {
+  AgentToolResult,
+  AudioContent,
+  EmbeddedResourceContent,
+  ImageContent,
+  ResourceContents,
+  ResourceLinkContent,
+  TextContent,
+  ToolResultContent,
+} from "./types/tool-result.js";

@@ -18,7 +18,7 @@ describe("regression: malformed tool output reaching toModelOutput", () => {
     expect(toAISDKModelOutput(output)).toEqual({ type: "text", value: "" });
   });
 
-  it("skips blocks that are not text or image, and reminders that are not strings", () => {
+  it("skips blocks of no content type or a broken shape, and reminders that are not strings", () => {
     const output = {
       content: [
         null,
@@ -26,7 +26,8 @@ describe("regression: malformed tool output reaching toModelOutput", () => {
         { type: "text" },
         { type: "text", text: 5 },
         { type: "image", data: "AAAA" },
-        { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+        { type: "video", data: "AAAA", mimeType: "video/mp4" },
+        { type: "resource", resource: { uri: "file:///a", text: "a", blob: "AAAA" } },
         { type: "text", text: "kept" },
       ],
       reminders: [null, 3, "Resolve A."],

@@ -1,6 +1,7 @@
 import type { SessionEvent } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { messageOf as plainMessageOf } from "../mcp/message-of.js";
+import { blockPlaceholder } from "../output/format-result.js";
 import type { LogKind } from "./inspect-protocol.js";
 
 /** Longest `detail` of a log entry, in characters; the page has the whole result elsewhere. */
@@ -89,10 +90,10 @@ export function logLineOf(event: SessionEvent): LogLine | undefined {
   }
 }
 
-/** A result's text blocks (images as `[image/png image]`), whole: the event hub cuts log lines. */
+/** A result's text blocks (others as their placeholder), whole: the event hub cuts log lines. */
 export function resultText(result: AgentToolResult): string {
   return (result.content ?? [])
-    .map((block) => (block.type === "text" ? block.text : `[${block.mimeType} image]`))
+    .map((block) => (block.type === "text" ? block.text : blockPlaceholder(block)))
     .join("\n");
 }
 

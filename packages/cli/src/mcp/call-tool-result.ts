@@ -17,10 +17,9 @@ export function toCallToolResult(
   notes: readonly string[],
   maxResultChars: number,
 ): CallToolResult {
+  // The session read each block into a fresh copy of its type's fields (MCP's content types).
   const content: CallToolResult["content"] = result.content.map((block) =>
-    block.type === "text"
-      ? { type: "text", text: block.text }
-      : { type: "image", data: block.data, mimeType: block.mimeType },
+    block.type === "resource" ? { type: "resource", resource: { ...block.resource } } : { ...block },
   );
   const structured = result.structuredContent;
   if (structured !== undefined && content.length === 0) {

@@ -127,7 +127,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isString = (value: unknown): value is string => typeof value === "string";
 
-/** A result's shape: content blocks of text or image, the rest checked by the session. */
+/** A result's shape: an array of content blocks, each read and checked by the session. */
 function isResult(value: unknown): value is AgentToolResult {
   return isRecord(value) && Array.isArray(value.content);
 }

@@ -35,6 +35,28 @@ describe.each(["none", "process"] as const)("a tool loaded with isolation %s", (
     expect(updates).toEqual(["working"]);
   });
 
+  it("returns every MCP content type: audio, resource links and embedded resources", async () => {
+    const content = [
+      { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+      { type: "resource_link", uri: "file:///q3.md", name: "q3.md" },
+      { type: "resource", resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "alpha" } },
+      { type: "resource", resource: { uri: "file:///b.bin", blob: "AA==" } },
+    ];
+    const where = await project({
+      "attach.ts": `import { Type } from "@sinclair/typebox";
+export default () => ({
+  name: "attach",
+  label: "Attach",
+  description: "Returns attachments",
+  parameters: Type.Object({}),
+  execute: async () => ({ content: ${JSON.stringify(content)} }),
+});
+`,
+    });
+    const { session } = await load(where, isolation);
+    expect(await session.execute({ toolCallId: "1", name: "attach", params: {} })).toEqual({ content });
+  });
+
   it("refuses bad arguments with the same message", async () => {
     const where = await project({ "echo.ts": ECHO });
     const { session } = await load(where, isolation);

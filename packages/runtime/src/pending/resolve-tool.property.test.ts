@@ -3,6 +3,7 @@ import { type AgentToolResult, type CustomToolPendingAction, textResult } from "
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fakeContext, textOf } from "../../test/fake-context.js";
+import { copyBlock } from "../session/execute/read-result.js";
 import { Session } from "../session/session.js";
 import type { PendingPolicy } from "../session/session-options.js";
 import type { SessionToolContext } from "../session/tool-context.js";
@@ -321,7 +322,7 @@ type HostilePush = ReturnType<typeof hostileAction>;
 function assertWellFormed(result: AgentToolResult): void {
   expect(Array.isArray(result.content)).toBe(true);
   for (const block of result.content) {
-    expect(block.type === "text" ? typeof block.text : typeof block.data).toBe("string");
+    expect(copyBlock(block)).toEqual(block);
   }
 }
 

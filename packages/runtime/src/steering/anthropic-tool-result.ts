@@ -1,5 +1,5 @@
 import type { AgentToolResult, ImageContent } from "@tooldock/sdk";
-import { imageLeftOut, resultBlocks } from "./result-blocks.js";
+import { blockText, imageLeftOut, resultBlocks } from "./result-blocks.js";
 
 /** The image types Anthropic accepts in a base64 image block. */
 export type AnthropicImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
@@ -35,7 +35,12 @@ export interface AnthropicToolResult {
 export function toAnthropicToolResult(toolUseId: string, result: AgentToolResult): AnthropicToolResult {
   const content = resultBlocks(result)
     .filter((block) => block.type !== "text" || block.text !== "")
-    .map((block): AnthropicToolResultBlock => (block.type === "text" ? block : anthropicImage(block)));
+    .map(
+      (block): AnthropicToolResultBlock =>
+        block.type === "image"
+          ? anthropicImage(block)
+          : { type: "text", text: blockText(block, "Anthropic tool results carry text and images only") },
+    );
   return {
     type: "tool_result",
     tool_use_id: toolUseId,

@@ -1,5 +1,5 @@
 import type { AgentToolResult } from "@tooldock/sdk";
-import { resultBlocks } from "./result-blocks.js";
+import { blockText, resultBlocks } from "./result-blocks.js";
 
 /** A Gemini `functionResponse` part, sent in a `user` content after the model's `functionCall`. */
 export interface GeminiFunctionResponsePart {
@@ -32,7 +32,13 @@ export function toGeminiFunctionResponse(
   options: { id?: string | undefined } = {},
 ): GeminiFunctionResponsePart {
   const blocks = resultBlocks(result);
-  const text = blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+  const text = blocks
+    .flatMap((block) =>
+      block.type === "image"
+        ? []
+        : [blockText(block, "Gemini function responses carry text and images only")],
+    )
+    .join("\n");
   const parts = blocks.flatMap((block) =>
     block.type === "image" ? [{ inlineData: { mimeType: block.mimeType, data: block.data } }] : [],
   );

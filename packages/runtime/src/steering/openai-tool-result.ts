@@ -1,5 +1,5 @@
 import type { AgentToolResult } from "@tooldock/sdk";
-import { blocksText, imageDataUrl, resultBlocks } from "./result-blocks.js";
+import { blocksText, blockText, imageDataUrl, resultBlocks } from "./result-blocks.js";
 
 /** A Chat Completions tool message (`role: "tool"`) answering one tool call. */
 export interface OpenAIToolMessage {
@@ -9,6 +9,8 @@ export interface OpenAIToolMessage {
 }
 
 const CHAT_IMAGE_NOTE = "Chat Completions tool messages carry text only";
+/** Why audio and binary resources become notes in a Responses API function output. */
+const RESPONSES_NOTE = "Responses API function outputs carry text and images only";
 
 /**
  * A tool result as the Chat Completions message that answers the call `toolCallId`.
@@ -68,9 +70,9 @@ export function toOpenAIResponsesToolOutput(
   const output = blocks.some((block) => block.type === "image")
     ? blocks.map(
         (block): OpenAIResponsesOutputPart =>
-          block.type === "text"
-            ? { type: "input_text", text: block.text }
-            : { type: "input_image", image_url: imageDataUrl(block) },
+          block.type === "image"
+            ? { type: "input_image", image_url: imageDataUrl(block) }
+            : { type: "input_text", text: blockText(block, RESPONSES_NOTE) },
       )
     : blocksText(blocks, CHAT_IMAGE_NOTE);
   return { type: "function_call_output", call_id: callId, output };

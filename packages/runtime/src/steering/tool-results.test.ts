@@ -134,3 +134,51 @@ describe("a result that is not well formed", () => {
     expect(toGeminiFunctionResponse("f", result).functionResponse.response).toEqual({ output: "kept" });
   });
 });
+
+describe("audio, resource links and embedded resources", () => {
+  const attachments = {
+    content: [
+      { type: "audio" as const, data: "UklGRg==", mimeType: "audio/wav" },
+      { type: "resource_link" as const, uri: "file:///q3.md", name: "q3.md", mimeType: "text/markdown" },
+      {
+        type: "resource" as const,
+        resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "alpha" },
+      },
+      {
+        type: "resource" as const,
+        resource: { uri: "file:///b.pdf", mimeType: "application/pdf", blob: "JVBE" },
+      },
+      { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" },
+    ],
+  };
+  const lines = (why: string) => [
+    `[audio/wav audio left out: ${why}]`,
+    "[resource link q3.md: file:///q3.md (text/markdown)]",
+    "[resource file:///a.txt (text/plain)]\nalpha",
+    `[application/pdf resource file:///b.pdf left out: ${why}]`,
+  ];
+
+  it("become text where each API takes text: notes for what it cannot carry, the text of a text resource", () => {
+    const chat = "Chat Completions tool messages carry text only";
+    expect(toOpenAIToolMessage("c", attachments).content).toBe(
+      [...lines(chat), `[image/png image left out: ${chat}]`].join("\n"),
+    );
+    const responses = toOpenAIResponsesToolOutput("c", attachments).output;
+    expect(responses).toEqual([
+      ...lines("Responses API function outputs carry text and images only").map((text) => ({
+        type: "input_text",
+        text,
+      })),
+      { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" },
+    ]);
+    expect(toAnthropicToolResult("t", attachments).content).toEqual([
+      ...lines("Anthropic tool results carry text and images only").map((text) => ({ type: "text", text })),
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+    ]);
+    expect(toGeminiFunctionResponse("f", attachments).functionResponse).toEqual({
+      name: "f",
+      response: { output: lines("Gemini function responses carry text and images only").join("\n") },
+      parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }],
+    });
+  });
+});

@@ -123,7 +123,22 @@ describe("Session.execute", () => {
       { content: [{ type: "text", text: "a" }, { type: "text" }] },
       "content[1] is not a valid block",
     ],
-    ["an unknown block", { content: [{ type: "audio", data: "x" }] }, "content[0] is not a valid block"],
+    ["an unknown block", { content: [{ type: "video", data: "x" }] }, "content[0] is not a valid block"],
+    [
+      "audio without mimeType",
+      { content: [{ type: "audio", data: "x" }] },
+      "content[0] is not a valid block",
+    ],
+    [
+      "a link without a name",
+      { content: [{ type: "resource_link", uri: "file:///a" }] },
+      "content[0] is not a valid block",
+    ],
+    [
+      "a resource with both text and blob",
+      { content: [{ type: "resource", resource: { uri: "file:///a", text: "a", blob: "YQ==" } }] },
+      "content[0] is not a valid block",
+    ],
     [
       "an image without mimeType",
       { content: [{ type: "image", data: "x" }] },
@@ -150,6 +165,24 @@ describe("Session.execute", () => {
     expect(copied).toEqual(image);
     expect(copied).not.toBe(image); // read once into a plain object: the host never runs the tool's getters
     expect(await run(session, "err")).toEqual({ content: [{ type: "text", text: "no" }], isError: true });
+  });
+
+  it("passes on audio, resource links and embedded resources with only their own fields", async () => {
+    const session = new Session();
+    const content = [
+      { type: "audio" as const, data: "UklGRg==", mimeType: "audio/wav" },
+      { type: "resource_link" as const, uri: "file:///q3.md", name: "q3.md", description: "figures" },
+      { type: "resource" as const, resource: { uri: "file:///a.txt", text: "alpha" } },
+      {
+        type: "resource" as const,
+        resource: { uri: "file:///b.bin", mimeType: "application/octet-stream", blob: "AA==" },
+      },
+    ];
+    const extra = { secret: "not for the client" };
+    session.register(
+      toolReturning("attach", async () => ({ content: content.map((block) => ({ ...block, ...extra })) })),
+    );
+    expect(await run(session, "attach")).toEqual({ content });
   });
 });
 

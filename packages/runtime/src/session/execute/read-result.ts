@@ -1,4 +1,4 @@
-import type { AgentToolResult } from "@tooldock/sdk";
+import type { AgentToolResult, ResourceContents } from "@tooldock/sdk";
 import { describeError } from "../../util/describe-error.js";
 import { copyPlainData, NOT_PLAIN } from "./check-json.js";
 
@@ -43,7 +43,7 @@ function readShape(value: unknown): ResultReading {
     if (block === undefined) {
       return {
         ok: false,
-        problem: `content[${index}] is not a valid block (expected { type: "text", text } or { type: "image", data, mimeType })`,
+        problem: `content[${index}] is not a valid block (expected text, image, audio, resource_link or resource, as MCP has them: ${BLOCK_SHAPES})`,
       };
     }
     blocks.push(block);
@@ -65,7 +65,15 @@ function readShape(value: unknown): ResultReading {
   return { ok: true, result };
 }
 
-/** A fresh text or image block read once from `block`; undefined when it is not a valid one. */
+/** The shape of each block, for the message of a result that has a bad one. */
+const BLOCK_SHAPES =
+  "{ type: text, text }, { type: image or audio, data, mimeType }, { type: resource_link, uri, name }, { type: resource, resource: { uri, text or blob } }";
+
+/**
+ * A fresh content block read once from `block` (text, image, audio, resource link, embedded
+ * resource: MCP's content types), with only the fields of its type; undefined when it is not
+ * a valid one.
+ */
 export function copyBlock(block: unknown): Block | undefined {
   if (typeof block !== "object" || block === null) return undefined;
   const candidate = block as Record<string, unknown>;
@@ -74,11 +82,36 @@ export function copyBlock(block: unknown): Block | undefined {
     const text = candidate.text;
     return typeof text === "string" ? { type, text } : undefined;
   }
-  if (type === "image") {
+  if (type === "image" || type === "audio") {
     const data = candidate.data;
     const mimeType = candidate.mimeType;
     return typeof data === "string" && typeof mimeType === "string" ? { type, data, mimeType } : undefined;
   }
+  if (type === "resource_link") {
+    const { uri, name } = candidate;
+    if (typeof uri !== "string" || typeof name !== "string") return undefined;
+    const link: Block = { type, uri, name };
+    for (const key of ["title", "description", "mimeType"] as const) {
+      const value = candidate[key];
+      if (typeof value === "string") link[key] = value;
+      else if (value !== undefined) return undefined;
+    }
+    return link;
+  }
+  if (type === "resource") {
+    const resource = copyResource(candidate.resource);
+    return resource === undefined ? undefined : { type, resource };
+  }
+  return undefined;
+}
+
+function copyResource(value: unknown): ResourceContents | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { uri, mimeType, text, blob } = value as Record<string, unknown>;
+  if (typeof uri !== "string" || (mimeType !== undefined && typeof mimeType !== "string")) return undefined;
+  const type = mimeType === undefined ? {} : { mimeType };
+  if (typeof text === "string" && blob === undefined) return { uri, ...type, text };
+  if (typeof blob === "string" && text === undefined) return { uri, ...type, blob };
   return undefined;
 }
 
