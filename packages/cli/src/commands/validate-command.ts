@@ -39,32 +39,36 @@ async function loadIsolated(
 
 /** `--strict`: the load report plus the contract lints. */
 async function withStrictLints(loaded: LoadReport): Promise<LoadReport> {
-  const { lintTools, NOTHING_TO_VALIDATE } = await import("../lint/strict-lints.js");
-  // Nothing found at the paths given is an error already; the lint would only repeat it.
-  const found = !loaded.diagnostics.some((diagnostic) => diagnostic.code === NOTHING_FOUND);
-  const lints = lintTools(loaded.tools).filter((lint) => found || lint.code !== NOTHING_TO_VALIDATE);
-  return { ...loaded, diagnostics: [...loaded.diagnostics, ...lints] };
+  const { lintTools } = await import("../lint/strict-lints.js");
+  return { ...loaded, diagnostics: [...loaded.diagnostics, ...lintTools(loaded.tools)] };
 }
 
-/** The error when the paths given to `validate` hold no module at all. */
+/** The error when `validate` validated no tool at all. */
 export const NOTHING_FOUND: DiagnosticErrorCode = "E_NOTHING_TO_VALIDATE";
 
 /**
- * The load report, with {@link NOTHING_FOUND} when `paths` were given and no module was found
- * there and nothing else says why (a missing path is an `E_DISCOVERY` already): a mistyped
- * path or an emptied folder must not let CI pass having validated nothing, `--strict` or not.
+ * The load report, with {@link NOTHING_FOUND} when no tool was loaded and nothing else says
+ * why (a missing path is an `E_DISCOVERY`, a module that failed its own error): paths that hold
+ * no module (a mistyped path, an emptied folder) or only modules that give no tool must not
+ * let CI pass having validated nothing, `--strict` or not.
  */
 function withNothingFound(loaded: LoadReport, paths: readonly string[]): LoadReport {
-  if (paths.length === 0 || loaded.modules.length > 0) return loaded;
+  if (loaded.tools.length > 0) return loaded;
   if (loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return loaded;
+  const where = paths.length > 0 ? paths.join(", ") : "./.tooldock/tools and the package's tooldock field";
+  const none = loaded.modules.length === 0;
   const diagnostic: Diagnostic = {
     code: NOTHING_FOUND,
     severity: "error" as const,
-    message: `No tool module was found in ${paths.join(", ")}, so nothing was validated.`,
-    path: paths[0] as string,
-    hint:
-      "Check the paths (a folder's top-level module files and each subfolder's index file are modules; " +
-      'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }). The warnings above say what was skipped.',
+    message: none
+      ? `No tool module was found in ${where}, so nothing was validated.`
+      : `The ${loaded.modules.length === 1 ? "module" : `${loaded.modules.length} modules`} found in ${where} gave no tool, so nothing was validated.`,
+    path: paths[0] ?? ".",
+    hint: none
+      ? "Check the paths (a folder's top-level module files and each subfolder's index file are modules; " +
+        'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }). The warnings above say what was skipped.'
+      : "A factory that returns no tool (an empty list, or tools it leaves out on this machine) gives nothing to check: " +
+        "validate where it returns its tools, or add a module that does.",
   };
   return { ...loaded, diagnostics: [...loaded.diagnostics, diagnostic] };
 }

@@ -29,17 +29,6 @@ describe("lintTools", () => {
     expect(lintTools([tool({})])).toEqual([]);
   });
 
-  it("reports that nothing was loaded, with what to check", () => {
-    expect(lintTools([])).toEqual([
-      expect.objectContaining({
-        code: "W_NOTHING_TO_VALIDATE",
-        severity: "warning",
-        message: "No tool was loaded, so there is nothing to validate.",
-        hint: expect.stringContaining("Check the paths given to validate"),
-      }),
-    ]);
-  });
-
   it("flags empty tool and parameter descriptions", () => {
     expect(codes(tool({ description: "  " }))).toEqual(["W_MISSING_DESCRIPTION"]);
     const parameters = { ...strictParameters, properties: { path: { type: "string" } } };
