@@ -12,6 +12,9 @@ import { writeCommonJsFile } from "./commonjs-file.mjs";
 /** The file the lazy `loadAjv` requires, in the bundle's folder. */
 const AJV_FILE = "ajv.cjs";
 
+/** The file the lazy `loadAjv2020` requires (Ajv's JSON Schema 2020-12 class, sharing nothing with `ajv.cjs`). */
+const AJV_2020_FILE = "ajv-2020.cjs";
+
 /** The file the lazy `loadRe2` requires (re2js, Ajv's linear-time pattern engine). */
 const RE2_FILE = "re2js.cjs";
 
@@ -27,6 +30,8 @@ const CONTENTS = [
   "let ajv;",
   "let re2;",
   `export const loadAjv = () => (ajv ??= createRequire(import.meta.url)(${JSON.stringify(`./${AJV_FILE}`)}));`,
+  "let ajv2020;",
+  `export const loadAjv2020 = () => (ajv2020 ??= createRequire(import.meta.url)(${JSON.stringify(`./${AJV_2020_FILE}`)}));`,
   `export const loadRe2 = () => (re2 ??= createRequire(import.meta.url)(${JSON.stringify(`./${RE2_FILE}`)}));`,
   "let formats;",
   `export const loadFormats = () => (formats ??= createRequire(import.meta.url)(${JSON.stringify(`./${FORMATS_FILE}`)}));`,
@@ -60,6 +65,7 @@ export function lazyAjv(found) {
 export async function writeAjvFile(loadAjvPath, outDir) {
   const fromRuntime = createRequire(loadAjvPath);
   await writeCommonJsFile(fromRuntime.resolve("ajv"), join(outDir, AJV_FILE));
+  await writeCommonJsFile(fromRuntime.resolve("ajv/dist/2020"), join(outDir, AJV_2020_FILE));
   await writeCommonJsFile(fromRuntime.resolve("re2js"), join(outDir, RE2_FILE));
   await writeCommonJsFile(fromRuntime.resolve("ajv-formats/dist/formats"), join(outDir, FORMATS_FILE));
 }

@@ -26,6 +26,8 @@ const LOAD_AJV_CONTENTS = [
   "let re2;",
   'const fromRuntime = (specifier) => createRequire(createRequire(import.meta.url).resolve("@tooldock/runtime"))(specifier);',
   'export const loadAjv = () => (ajv ??= fromRuntime("ajv"));',
+  "let ajv2020;",
+  'export const loadAjv2020 = () => (ajv2020 ??= fromRuntime("ajv/dist/2020"));',
   'export const loadRe2 = () => (re2 ??= fromRuntime("re2js"));',
   "let formats;",
   'export const loadFormats = () => (formats ??= fromRuntime("ajv-formats/dist/formats"));',

@@ -3,7 +3,7 @@ import { describeError } from "../util/describe-error.js";
 import { escapePointerSegment } from "../util/json-pointer.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { linearPattern, PatternRefused, patternPointer } from "./linear-pattern.js";
-import { loadAjv, loadFormats } from "./load-ajv.js";
+import { loadAjv, loadAjv2020, loadFormats } from "./load-ajv.js";
 import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
 
 /**
@@ -15,13 +15,18 @@ import type { SchemaIssue, SchemaValidation } from "./tool-schema.js";
  * ({@link linearPattern}). Ajv itself is loaded here, on the first schema that needs it
  * ({@link loadAjv}): a process whose schemas TypeBox compiles never loads it.
  */
-let ajv: Ajv | undefined;
+/** The `$schema` of JSON Schema 2020-12, which Ajv validates with its own class. */
+const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
-function instance(whyAjv: string): Ajv {
-  if (ajv !== undefined) return ajv;
+/** One Ajv per dialect: draft-07 (Ajv's default, also for a schema without `$schema`) and 2020-12. */
+const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
+
+function instance(whyAjv: string, dialect: "draft07" | "draft2020"): Ajv {
+  const made = instances[dialect];
+  if (made !== undefined) return made;
   let Constructor: typeof Ajv;
   try {
-    Constructor = loadAjv().Ajv;
+    Constructor = dialect === "draft2020" ? (loadAjv2020().Ajv2020 as unknown as typeof Ajv) : loadAjv().Ajv;
   } catch (error) {
     // Not the schema's fault: say that Tooldock's own copy of Ajv is missing, and where to look.
     throw invalidSchema(
@@ -29,7 +34,7 @@ function instance(whyAjv: string): Ajv {
       error,
     );
   }
-  ajv = new Constructor({
+  const ajv = new Constructor({
     allErrors: true,
     strict: false,
     // ajv-formats' checks: a format they do not know is ignored (validateTool warns at load).
@@ -38,6 +43,7 @@ function instance(whyAjv: string): Ajv {
     logger: false,
     code: { regExp: linearPattern },
   });
+  instances[dialect] = ajv;
   return ajv;
 }
 
@@ -50,7 +56,11 @@ export type JsonSchemaCheck = (value: unknown) => SchemaValidation;
  */
 export function compileJsonSchema(jsonSchema: Record<string, unknown>, whyAjv: string): JsonSchemaCheck {
   let validate: ValidateFunction;
-  const ajv = instance(whyAjv);
+  const dialect =
+    typeof jsonSchema.$schema === "string" && DRAFT_2020_12.test(jsonSchema.$schema)
+      ? "draft2020"
+      : "draft07";
+  const ajv = instance(whyAjv, dialect);
   try {
     validate = ajv.compile(jsonSchema);
     // Ajv caches what it compiled by schema object; the tool keeps the function, so drop the

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as AjvModule from "ajv";
+import type * as Ajv2020Module from "ajv/dist/2020.js";
 import type * as FormatsModule from "ajv-formats/dist/formats.js";
 import type * as Re2Module from "re2js";
 
@@ -15,6 +16,15 @@ import type * as Re2Module from "re2js";
  */
 export function loadAjv(): typeof AjvModule {
   return createRequire(import.meta.url)("ajv") as typeof AjvModule;
+}
+
+/**
+ * Loads Ajv's JSON Schema 2020-12 class, for a schema that says `"$schema":
+ * "https://json-schema.org/draft/2020-12/schema"` (MCP's default dialect): the draft-07 class
+ * refuses that meta-schema and reads `prefixItems`, `items` and `$dynamicRef` by the older rules.
+ */
+export function loadAjv2020(): typeof Ajv2020Module {
+  return createRequire(import.meta.url)("ajv/dist/2020") as typeof Ajv2020Module;
 }
 
 /**
