@@ -1,7 +1,7 @@
 import type { SessionEvent } from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { messageOf as plainMessageOf } from "../mcp/message-of.js";
-import { blockPlaceholder } from "../output/format-result.js";
+import { blockPlaceholder } from "../output/block-placeholder.js";
 import type { LogKind } from "./inspect-protocol.js";
 
 /** Longest `detail` of a log entry, in characters; the page has the whole result elsewhere. */
