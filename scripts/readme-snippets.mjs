@@ -98,7 +98,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const result of broken)
     console.log(`${result.where}: ${result.problem}${write ? " (rewritten)" : ""}`);
   console.log(
-    `${results.length} snippet(s), ${broken.length} ${write ? "rewritten or broken" : "out of date"}.`,
+    `${results.length} ${results.length === 1 ? "snippet" : "snippets"}, ${broken.length} ${write ? "rewritten or broken" : "out of date"}.`,
   );
   if (!write && broken.length > 0) process.exitCode = 1;
 }

@@ -45,7 +45,10 @@ for (const tarball of tarballs) {
   );
   for (const line of missing.slice(0, 20)) process.stdout.write(`  ${line}\n`);
   if (missing.length > 20) process.stdout.write(`  … and ${missing.length - 20} more\n`);
-  if (missing.length > 0) failed.push(`source maps ${shown} (${missing.length} missing source(s))`);
+  if (missing.length > 0)
+    failed.push(
+      `source maps ${shown} (${missing.length} missing ${missing.length === 1 ? "source" : "sources"})`,
+    );
 }
 
 /**

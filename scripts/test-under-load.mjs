@@ -57,7 +57,7 @@ for (let index = 1; index <= runs && code === 0; index += 1) {
   code = await run("npx", ["vitest", "run", "--typecheck", ...extra]);
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   process.stderr.write(
-    `test-under-load: run ${index} of ${runs}, ${loops} busy loop(s): ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds} s\n`,
+    `test-under-load: run ${index} of ${runs}, ${loops} busy ${loops === 1 ? "loop" : "loops"}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds} s\n`,
   );
 }
 stopLoops();

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { count } from "@tooldock/runtime/internal";
 import { type AgentToolResult, textResult } from "@tooldock/sdk";
 import { writeFilesTogether } from "./apply-transaction.js";
 import { AstEditError } from "./ast-edit-error.js";
@@ -93,15 +94,16 @@ export async function applyPlan(
   );
 
   const replacements = writes.reduce((sum, write) => sum + write.replacements, 0);
-  const files = writes.map(({ file, replacements: count }) => ({
+  const files = writes.map(({ file, replacements: fileReplacements }) => ({
     path: file.relativePath,
-    replacements: count,
+    replacements: fileReplacements,
   }));
-  const lines = files.map((file) => `- ${file.path}: ${file.replacements} replacement(s)`);
+  const lines = files.map((file) => `- ${file.path}: ${count(file.replacements, "replacement")}`);
   return textResult(
-    [`Applied AST Edit: wrote ${replacements} replacement(s) in ${files.length} file(s).`, ...lines].join(
-      "\n",
-    ),
+    [
+      `Applied AST Edit: wrote ${count(replacements, "replacement")} in ${count(files.length, "file")}.`,
+      ...lines,
+    ].join("\n"),
     { reason, replacements, files },
   );
 }

@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { count } from "@tooldock/runtime/internal";
 import { type JournalEntry, newJournalPath, prepareJournal, writeJournal } from "./apply-journal.js";
 import { AstEditError } from "./ast-edit-error.js";
 import { syncDirectory, temporaryPathFor, writeFileAtomic, writeTemporaryFile } from "./atomic-write.js";
@@ -160,7 +161,7 @@ function writeError(
   const reason = cause instanceof Error ? cause.message : String(cause);
   const state =
     notRestored.length === 0
-      ? `Nothing was changed${written > 0 ? ` (${written} file(s) already written were restored)` : ""}.`
+      ? `Nothing was changed${written > 0 ? ` (${count(written, "file")} already written ${written === 1 ? "was" : "were"} restored)` : ""}.`
       : `These files hold the rewrite and could not be restored: ${notRestored.join(", ")}.`;
   if (cause instanceof AstEditError && cause.code === "E_AST_EDIT_PATH") {
     return new AstEditError(

@@ -56,7 +56,7 @@ describe("ast_edit preview", () => {
     const { result, actions } = await preview(LOG_TO_LOGGER);
 
     expect(result.isError).toBeUndefined();
-    expect(text(result)).toContain("AST Edit preview: 3 replacement(s) in 2 file(s) (3 file(s) scanned).");
+    expect(text(result)).toContain("AST Edit preview: 3 replacements in 2 files (3 files scanned).");
     expect(text(result)).toContain(
       "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,4 +1,4 @@\n export function a() {\n-  console.log('a', 1);\n-  console.log('b');\n+  logger.info('a', 1);\n+  logger.info('b');\n }",
     );
@@ -66,7 +66,7 @@ describe("ast_edit preview", () => {
     expect(text(result)).not.toContain("src/c.ts");
 
     expect(actions).toHaveLength(1);
-    expect(actions[0]?.label).toBe("AST Edit: 3 replacement(s) in 2 file(s)");
+    expect(actions[0]?.label).toBe("AST Edit: 3 replacements in 2 files");
     expect(actions[0]?.sourceToolName).toBe("ast_edit");
     expect(actions[0]?.details).toMatchObject({
       replacements: 3,
@@ -76,7 +76,7 @@ describe("ast_edit preview", () => {
       ],
     });
     expect(result.details).toMatchObject({
-      pendingLabel: "AST Edit: 3 replacement(s) in 2 file(s)",
+      pendingLabel: "AST Edit: 3 replacements in 2 files",
       scannedFiles: 3,
     });
     for (const [path, original] of Object.entries(LOGS)) expect(await read(path)).toBe(original);
@@ -87,7 +87,7 @@ describe("ast_edit preview", () => {
     const { result, actions } = await preview({ ops: [{ pat: "console.warn($$$A)", out: "x($$$A)" }] });
     expect(result.isError).toBeUndefined();
     expect(text(result)).toMatch(
-      /^No replacements made: no pattern matched in 3 file\(s\) under the working directory\./,
+      /^No replacements made: no pattern matched in 3 files under the working directory\./,
     );
     expect(actions).toHaveLength(0);
   });
@@ -105,8 +105,8 @@ describe("ast_edit preview", () => {
   it("stops at limit, counting across files in path order", async () => {
     await write({ "a.ts": "f(1); f(2);\n", "b.ts": "f(3);\n" });
     const { result, actions } = await preview({ ops: [{ pat: "f($A)", out: "g($A)" }], limit: 1 });
-    expect(actions[0]?.label).toBe("AST Edit: 1 replacement(s) in 1 file(s)");
-    expect(text(result)).toContain("Stopped at the limit of 1 replacement(s); more matches may remain.");
+    expect(actions[0]?.label).toBe("AST Edit: 1 replacement in 1 file");
+    expect(text(result)).toContain("Stopped at the limit of 1 replacement; more matches may remain.");
     expect(text(result)).toContain("-f(1); f(2);\n+g(1); f(2);");
     await actions[0]?.apply("limited");
     expect(await read("a.ts")).toBe("g(1); f(2);\n");
@@ -121,9 +121,9 @@ describe("ast_edit preview", () => {
         { pat: "old($A)", out: "renewed($A)" },
       ],
     });
-    expect(actions[0]?.label).toBe("AST Edit: 3 replacement(s) in 2 file(s)");
-    expect(text(result)).toContain("ops[0] `var $N = $V;` -> `let $N = $V;`: 1 replacement(s)");
-    expect(text(result)).toContain("ops[1] `old($A)` -> `renewed($A)`: 2 replacement(s)");
+    expect(actions[0]?.label).toBe("AST Edit: 3 replacements in 2 files");
+    expect(text(result)).toContain("ops[0] `var $N = $V;` -> `let $N = $V;`: 1 replacement\n");
+    expect(text(result)).toContain("ops[1] `old($A)` -> `renewed($A)`: 2 replacements");
     await actions[0]?.apply("both");
     expect(await read("a.ts")).toBe("let x = 1;\nrenewed(x);\n");
     expect(await read("b.js")).toBe("renewed(2);\n");
@@ -132,9 +132,9 @@ describe("ast_edit preview", () => {
   it("leaves diffs past maxDiffCharacters out of the text but keeps them in details", async () => {
     await write(LOGS);
     const { result } = await preview(LOG_TO_LOGGER, { maxDiffCharacters: 200 });
-    expect(text(result)).toContain("src/a.ts: 2 replacement(s)");
+    expect(text(result)).toContain("src/a.ts: 2 replacements");
     expect(text(result)).not.toContain("--- a/src/b.ts");
-    expect(text(result)).toContain("1 more file diff(s) left out");
+    expect(text(result)).toContain("1 more file diff left out");
     expect(result.details?.files[1]?.diff).toContain("+logger.info(b);");
   });
 });
@@ -158,7 +158,7 @@ describe("ast_edit errors", () => {
     const wired = createAstEditTool({ cwd, pushPendingAction: (action) => pushed.push(action) });
     const result = await wired.execute("2", LOG_TO_LOGGER, undefined, bareContext);
     expect(result.isError).toBeUndefined();
-    expect(pushed.map((action) => action.label)).toEqual(["AST Edit: 3 replacement(s) in 2 file(s)"]);
+    expect(pushed.map((action) => action.label)).toEqual(["AST Edit: 3 replacements in 2 files"]);
   });
 
   it.each([
@@ -234,7 +234,7 @@ describe("ast_edit apply", () => {
     const { actions } = await preview(LOG_TO_LOGGER);
     const applied = await actions[0]?.apply("switch to the logger");
     expect(text(applied as AgentToolResult<unknown>)).toBe(
-      "Applied AST Edit: wrote 3 replacement(s) in 2 file(s).\n- src/a.ts: 2 replacement(s)\n- src/b.ts: 1 replacement(s)",
+      "Applied AST Edit: wrote 3 replacements in 2 files.\n- src/a.ts: 2 replacements\n- src/b.ts: 1 replacement",
     );
     expect(applied?.details).toEqual({
       reason: "switch to the logger",
@@ -292,7 +292,7 @@ describe("ast_edit apply", () => {
     await expect(actions[0]?.apply("go")).rejects.toMatchObject({
       code: "E_AST_EDIT_WRITE",
       message: expect.stringContaining(
-        "writing src/b.ts failed: ENOSPC: no space left on device. Nothing was changed (1 file(s) already written were restored).",
+        "writing src/b.ts failed: ENOSPC: no space left on device. Nothing was changed (1 file already written was restored).",
       ),
     });
     expect(await read("src/a.ts")).toBe(LOGS["src/a.ts"]);
@@ -376,10 +376,10 @@ describe("ast_edit crash recovery", () => {
     };
     const tool = createAstEditTool({ cwd, stateDirectory });
     const first = await tool.execute("1", LOG_TO_LOGGER, undefined, ctx);
-    const note = "An interrupted ast_edit apply of 1 file(s) was completed: wrote src/b.ts.";
+    const note = "An interrupted ast_edit apply of 1 file was completed: wrote src/b.ts.";
     expect(text(first)).toContain(note);
     expect((first.details as { warnings: string[] }).warnings).toEqual([note]);
-    expect(text(first)).toContain("AST Edit preview: 2 replacement(s) in 1 file(s)");
+    expect(text(first)).toContain("AST Edit preview: 2 replacements in 1 file");
     expect((await readdir(cwd, { recursive: true })).sort()).toEqual([
       "src",
       "src/a.ts",

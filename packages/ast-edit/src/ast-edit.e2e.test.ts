@@ -21,7 +21,7 @@ const REWRITTEN = {
   "src/main.ts": "import { greet } from './greet';\ngreet('world');\nlogger.info('done');\n",
   "src/styles.css": SOURCES["src/styles.css"],
 };
-const LABEL = "AST Edit: 2 replacement(s) in 2 file(s)";
+const LABEL = "AST Edit: 2 replacements in 2 files";
 const AST_EDIT_CALL = {
   name: "ast_edit",
   params: { ops: [{ pat: "console.log($$$ARGS)", out: "logger.info($$$ARGS)" }] },
@@ -89,7 +89,7 @@ async function previewAndTryToSkipResolve(): Promise<void> {
   const preview = await modelCalls(AST_EDIT_CALL);
   expect(preview.offered).toEqual({ tools: ["ast_edit", "read_file"], choice: "auto" });
   expect(preview.result.isError).toBeUndefined();
-  expect(text(preview.result)).toContain("AST Edit preview: 2 replacement(s) in 2 file(s)");
+  expect(text(preview.result)).toContain("AST Edit preview: 2 replacements in 2 files");
   expect(text(preview.result)).toContain("-  console.log('hello', name);\n+  logger.info('hello', name);");
   expect(session.pending.list().map((record) => [record.label, record.sourceToolName])).toEqual([
     [LABEL, "ast_edit"],
@@ -119,7 +119,7 @@ describe("ast_edit in a Session, end to end", () => {
     expect(applied.offered.choice).toEqual({ type: "tool", name: "resolve" });
     expect(applied.result.isError).toBeUndefined();
     expect(text(applied.result)).toBe(
-      "Applied AST Edit: wrote 2 replacement(s) in 2 file(s).\n- src/greet.ts: 1 replacement(s)\n- src/main.ts: 1 replacement(s)",
+      "Applied AST Edit: wrote 2 replacements in 2 files.\n- src/greet.ts: 1 replacement\n- src/main.ts: 1 replacement",
     );
     expect(await filesOnDisk()).toEqual(REWRITTEN);
     expect((await readdir(join(cwd, "src"))).sort()).toEqual(["greet.ts", "main.ts", "styles.css"]);

@@ -1,9 +1,10 @@
+import { count } from "@tooldock/runtime/internal";
 import type { RewritePlan } from "./plan.js";
 import type { RewriteOperation } from "./rewrite.js";
 
 /** The pending action's label, exactly as docs/contract.md §4 fixes it. */
 export function pendingLabel(plan: RewritePlan): string {
-  return `AST Edit: ${plan.replacements} replacement(s) in ${plan.files.length} file(s)`;
+  return `AST Edit: ${count(plan.replacements, "replacement")} in ${count(plan.files.length, "file")}`;
 }
 
 /**
@@ -17,22 +18,24 @@ export function formatPreview(
   maxDiffCharacters: number,
 ): string {
   const lines = [
-    `AST Edit preview: ${plan.replacements} replacement(s) in ${plan.files.length} file(s) (${plan.scannedFiles} file(s) scanned). Nothing has been written yet.`,
+    `AST Edit preview: ${count(plan.replacements, "replacement")} in ${count(plan.files.length, "file")} (${count(plan.scannedFiles, "file")} scanned). Nothing has been written yet.`,
     'Call resolve with action "apply" to write these changes, or "discard" to drop them.',
     ...operations.map(
       (operation, index) =>
-        `ops[${index}] \`${operation.pat}\` -> \`${operation.out}\`: ${plan.perOperation[index] ?? 0} replacement(s)`,
+        `ops[${index}] \`${operation.pat}\` -> \`${operation.out}\`: ${count(plan.perOperation[index] ?? 0, "replacement")}`,
     ),
   ];
   if (plan.limitReached)
-    lines.push(`Stopped at the limit of ${plan.replacements} replacement(s); more matches may remain.`);
+    lines.push(
+      `Stopped at the limit of ${count(plan.replacements, "replacement")}; more matches may remain.`,
+    );
   lines.push(...plan.patternWarnings, ...plan.warnings);
 
   let budget = maxDiffCharacters;
   let omitted = 0;
   const diffs: string[] = [];
   for (const file of plan.files) {
-    const section = `${file.relativePath}: ${file.replacements} replacement(s)\n${file.diff.trimEnd()}`;
+    const section = `${file.relativePath}: ${count(file.replacements, "replacement")}\n${file.diff.trimEnd()}`;
     if (section.length > budget) {
       omitted++;
       continue;
@@ -42,7 +45,7 @@ export function formatPreview(
   }
   if (omitted > 0) {
     diffs.push(
-      `(${omitted} more file diff(s) left out to keep this short; the full diffs are in the result details.)`,
+      `(${count(omitted, "more file diff")} left out to keep this short; the full diffs are in the result details.)`,
     );
   }
   return `${lines.join("\n")}\n\n${diffs.join("\n\n")}`;
@@ -53,7 +56,7 @@ export function formatNoReplacements(plan: RewritePlan, scope: string): string {
   const found =
     plan.scannedFiles === 0
       ? `found no ts, tsx, js, jsx, html or css file under ${scope} that fits glob and lang`
-      : `no pattern matched in ${plan.scannedFiles} file(s) under ${scope}`;
+      : `no pattern matched in ${count(plan.scannedFiles, "file")} under ${scope}`;
   const lines = [
     `No replacements made: ${found}. Nothing was changed.`,
     ...plan.patternWarnings,

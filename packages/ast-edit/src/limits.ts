@@ -1,3 +1,4 @@
+import { count } from "@tooldock/runtime/internal";
 import { AstEditError } from "./ast-edit-error.js";
 
 /** Default of `maxFileBytes`: 8 MiB, far above any hand-written source file. */
@@ -36,6 +37,6 @@ export function previewTooLargeError(
   return new AstEditError(
     "E_AST_EDIT_LIMIT",
     `ast_edit stopped at ${fileName}: the rewritten files and their diffs would be larger than ${maxPreviewBytes} bytes ` +
-      `after ${fileCount} file(s), the most one preview may hold (maxPreviewBytes). ${NARROW}`,
+      `after ${count(fileCount, "file")}, the most one preview may hold (maxPreviewBytes). ${NARROW}`,
   );
 }

@@ -96,7 +96,7 @@ describe("recoverInterruptedApplies", () => {
     expect(await readFile(join(cwd, "src/a.ts"), "utf8")).toBe("a0");
     expect(await journalFolderNames()).toEqual(["journal.key"]);
     expect(notes).toEqual([
-      "An ast_edit apply was interrupted before it wrote anything; it was rolled back and 2 file(s) keep their previous text.",
+      "An ast_edit apply was interrupted before it wrote anything; it was rolled back and 2 files keep their previous text.",
     ]);
   });
 
@@ -113,7 +113,7 @@ describe("recoverInterruptedApplies", () => {
     for (const name of ["a", "b", "c"])
       expect(await readFile(join(cwd, `src/${name}.ts`), "utf8")).toBe(`${name}1`);
     expect(notes).toEqual([
-      "An interrupted ast_edit apply of 3 file(s) was completed: wrote src/b.ts, src/c.ts.",
+      "An interrupted ast_edit apply of 3 files was completed: wrote src/b.ts, src/c.ts.",
     ]);
     expect(await journalFolderNames()).toEqual(["journal.key"]);
   });
@@ -135,7 +135,7 @@ describe("recoverInterruptedApplies", () => {
     expect(await readFile(join(cwd, "src/c.ts"), "utf8")).toBe("c0");
     expect(await tree()).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"]);
     expect(notes[0]).toBe(
-      "An interrupted ast_edit apply of 3 file(s) was completed: wrote src/a.ts. Not written because they changed since (check them): src/b.ts, src/c.ts.",
+      "An interrupted ast_edit apply of 3 files was completed: wrote src/a.ts. Not written because they changed since (check them): src/b.ts, src/c.ts.",
     );
   });
 
@@ -223,7 +223,7 @@ describe("recoverInterruptedApplies", () => {
     const notes = await recover();
 
     expect(notes).toEqual([
-      "An interrupted ast_edit apply of 1 file(s) was completed: every file had been written. Not written because they changed since (check them): src/a.ts.",
+      "An interrupted ast_edit apply of 1 file was completed: every file had been written. Not written because they changed since (check them): src/a.ts.",
       `Left ${journalPath(journalName("d"))} alone: it is owned by user id 4321, not by you (user id 0).`,
     ]);
     expect(await readFile(join(cwd, "src/a.ts"), "utf8")).toBe("a0");

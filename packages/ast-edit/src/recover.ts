@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { count } from "@tooldock/runtime/internal";
 import { type ApplyJournal, hostTag, JOURNAL_NAME, type JournalEntry, readJournal } from "./apply-journal.js";
 import { syncDirectory, TEMPORARY_FILE_MARKER } from "./atomic-write.js";
 import type { AstEditFileSystem } from "./file-system.js";
@@ -130,7 +131,7 @@ async function finish(
   if (journal.state === "prepared") {
     for (const entry of journal.files) await removeOwnTemporaryFile(fileSystem, entry);
     await fileSystem.rm(journalPath, { force: true }).catch(() => undefined);
-    return `An ast_edit apply was interrupted before it wrote anything; it was rolled back and ${journal.files.length} file(s) keep their previous text.`;
+    return `An ast_edit apply was interrupted before it wrote anything; it was rolled back and ${journal.files.length === 1 ? "1 file keeps its" : `${journal.files.length} files keep their`} previous text.`;
   }
 
   const finished: string[] = [];
@@ -144,7 +145,7 @@ async function finish(
     await syncDirectory(fileSystem, directory);
   await fileSystem.rm(journalPath, { force: true }).catch(() => undefined);
   const parts = [
-    `An interrupted ast_edit apply of ${journal.files.length} file(s) was completed: ` +
+    `An interrupted ast_edit apply of ${count(journal.files.length, "file")} was completed: ` +
       (finished.length > 0 ? `wrote ${finished.join(", ")}.` : "every file had been written."),
   ];
   if (skipped.length > 0)

@@ -29,7 +29,7 @@ describe("tooldock call", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("draft-a.md → final-a.md");
     expect(run.stdout).toContain("Pending actions (1, top first");
-    expect(run.stdout).toContain('Rename 2 file(s): "draft-" → "final-"');
+    expect(run.stdout).toContain('Rename 2 files: "draft-" → "final-"');
     expect(run.stdout).toContain("tool choice forced to resolve");
     expect(run.stdout).toContain("Run again with --apply or --discard");
     expect(await files()).toEqual(["draft-a.md", "draft-b.md"]);
@@ -45,7 +45,7 @@ describe("tooldock call", () => {
     expect(output.pending).toEqual([
       {
         id: expect.any(String),
-        label: 'Rename 2 file(s): "draft-" → "final-"',
+        label: 'Rename 2 files: "draft-" → "final-"',
         sourceToolName: "batch_rename_preview",
       },
     ]);
@@ -100,7 +100,7 @@ describe("tooldock call", () => {
     });
     const preview = await runCli(["call", "ast_edit", examplesDir, "--args", args], { cwd: dir.path });
     expect(preview.code).toBe(0);
-    expect(preview.stdout).toContain("AST Edit: 1 replacement(s) in 1 file(s)");
+    expect(preview.stdout).toContain("AST Edit: 1 replacement in 1 file");
     expect(await readFile(join(dir.path, "app.ts"), "utf8")).toBe(source);
     const applied = await runCli(["call", "ast_edit", examplesDir, "--args", args, "--apply"], {
       cwd: dir.path,

@@ -22,7 +22,7 @@ describe("tooldock demo", () => {
         "Pending actions (1, top first",
         "the same action applies",
         "Files: intro.md  notes.txt  src/log.ts  usage.md",
-        "AST Edit: 2 replacement(s) in 1 file(s)",
+        "AST Edit: 2 replacements in 1 file",
         "src/log.ts still uses console.log: yes",
         "Pending actions (2, top first",
         "src/log.ts now uses logger.info: yes",
@@ -36,7 +36,7 @@ describe("tooldock demo", () => {
       }
       // LIFO: the ast_edit pushed last is applied first, the rename pushed first is discarded after it.
       const stack = run.stdout.slice(run.stdout.indexOf("Pending actions (2"));
-      expect(stack.indexOf("Applied AST Edit")).toBeLessThan(stack.indexOf("Discarded: Rename 1 file(s)"));
+      expect(stack.indexOf("Applied AST Edit")).toBeLessThan(stack.indexOf("Discarded: Rename 1 file:"));
       // The tools come from the CLI package itself, not from a private @tooldock/examples.
       expect(run.stdout).toMatch(/from \S*packages[/\\]cli[/\\]dist[/\\]demo-tools/);
       expect(await readdir(scratch.path)).toEqual([]);

@@ -62,10 +62,10 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       await page.getByRole("button", { name: "Call batch_rename_preview" }).click();
 
       const result = page.getByTestId("result").filter({ hasText: "Result of batch_rename_preview" });
-      await result.getByText('Preview: Rename 2 file(s): "draft" → "final"').waitFor();
+      await result.getByText('Preview: Rename 2 files: "draft" → "final"').waitFor();
 
       const action = page.getByTestId("pending-action");
-      await action.getByText('Rename 2 file(s): "draft" → "final"').waitFor();
+      await action.getByText('Rename 2 files: "draft" → "final"').waitFor();
       expect(await action.count()).toBe(1);
       expect(await action.locator("dd code").first().textContent()).toBe("batch_rename_preview");
       expect(await action.locator(".renames").textContent()).toContain("notes/a-draft.md → notes/a-final.md");
@@ -85,7 +85,7 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       await page
         .getByTestId("result")
         .filter({ hasText: "resolve apply" })
-        .getByText("Renamed 2 file(s)")
+        .getByText("Renamed 2 files")
         .waitFor();
       expect(existsSync(join(folder, "notes/a-final.md"))).toBe(true);
       expect(existsSync(join(folder, "notes/b-final.md"))).toBe(true);
@@ -115,7 +115,7 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       await page.getByRole("button", { name: "Call ast_edit" }).click();
 
       const action = page.getByTestId("pending-action");
-      await action.getByText("AST Edit: 1 replacement(s) in 1 file(s)").waitFor();
+      await action.getByText("AST Edit: 1 replacement in 1 file").waitFor();
       const diff = action.locator("figure.diff-file");
       expect(await diff.locator("figcaption").textContent()).toContain("src/greet.ts");
       expect(await diff.locator(".diff-remove").allTextContents()).toEqual([

@@ -33,7 +33,7 @@ describe("tooldock inspect (the command)", () => {
     const stop = new AbortController();
     const exit = run(["inspect", "tools", "--no-open", "--port", "0"], { ...io, signal: stop.signal });
     const [, url] = await waitFor(stdout, /^Open (http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{43})$/m);
-    expect(stdout()).toContain("tooldock inspect: 3 tool(s) from 1 module(s), reloading on changes.");
+    expect(stdout()).toContain("tooldock inspect: 3 tools from 1 module, reloading on changes.");
     const { origin, hash } = new URL(url as string);
     const response = await fetch(`${origin}/api/state`, {
       headers: { authorization: `Bearer ${hash.slice("#token=".length)}` },

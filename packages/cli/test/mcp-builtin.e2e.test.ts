@@ -46,7 +46,7 @@ describe("tooldock mcp --builtin ast_edit", () => {
     const applied = await client.callTool({ name: "resolve", arguments: { action: "apply", reason: "ok" } });
     expect(applied.isError).toBeFalsy();
     expect(await readFile(join(cwd, "src/a.ts"), "utf8")).toBe("logger.info(1);\nlogger.info(2);\n");
-    expect(server.stderr()).toContain("serving 0 tool(s) from 0 module(s) and ast_edit on stdio");
+    expect(server.stderr()).toContain("serving 0 tools from 0 modules and ast_edit on stdio");
   });
 
   it("over HTTP, each session's preview is its own; discard leaves the file as it was", async () => {

@@ -196,7 +196,7 @@ describe("tooldock mcp --http", () => {
     await client.close(); // goes away without ending the session (no DELETE)
     await expect.poll(server.files, { timeout: 10_000 }).toEqual(["rejected-gone.txt"]);
     expect(server.stderr()).toContain("idle for 1500 ms without a connection");
-    expect(server.stderr()).toContain("discarding 1 pending action(s): Stage gone");
+    expect(server.stderr()).toContain("discarding 1 pending action: Stage gone");
     const late = await send(server.url, {
       headers: { "Mcp-Session-Id": sessionId },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),

@@ -91,11 +91,9 @@ describe("the CLI README's MCP client configurations", () => {
       await server.exited;
     });
     // The start line the README shows, with the port this run got.
-    expect(command).toContain(
-      "# tooldock mcp: serving 2 tool(s) from 2 module(s) on http://127.0.0.1:7717/mcp",
-    );
+    expect(command).toContain("# tooldock mcp: serving 2 tools from 2 modules on http://127.0.0.1:7717/mcp");
     expect(server.stderr()).toMatch(
-      /tooldock mcp: serving 1 tool\(s\) from 1 module\(s\) on http:\/\/127\.0\.0\.1:\d+\/mcp/,
+      /tooldock mcp: serving 1 tool from 1 module on http:\/\/127\.0\.0\.1:\d+\/mcp/,
     );
 
     const http = entry(sectionBlocks("json")[1] ?? "");

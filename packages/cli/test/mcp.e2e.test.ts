@@ -112,14 +112,14 @@ describe("tooldock mcp (built, over stdio)", () => {
     expect(preview.isError).toBeUndefined();
     expect(textOf(preview)).toContain("draft-a.txt → final-a.txt");
     expect(textOf(preview)).toMatch(/nothing has changed yet/i);
-    expect(textOf(preview)).toContain('Rename 2 file(s): "draft" → "final"');
+    expect(textOf(preview)).toContain('Rename 2 files: "draft" → "final"');
     await listChanged;
     expect(await listFiles()).toEqual(["draft-a.txt", "draft-b.txt", "keep.txt"]);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("resolve");
 
     const refused = await client.callTool({ name: "note_list", arguments: {} });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('Rename 2 file(s): "draft" → "final"');
+    expect(textOf(refused)).toContain('Rename 2 files: "draft" → "final"');
     expect(textOf(refused)).toContain("resolve");
 
     const hidden = nextListChanged();
@@ -128,7 +128,7 @@ describe("tooldock mcp (built, over stdio)", () => {
       arguments: { action: "apply", reason: "as planned" },
     });
     expect(applied.isError).toBeUndefined();
-    expect(textOf(applied)).toContain("Renamed 2 file(s)");
+    expect(textOf(applied)).toContain("Renamed 2 files");
     expect(await listFiles()).toEqual(["final-a.txt", "final-b.txt", "keep.txt"]);
     await hidden;
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("resolve");
@@ -184,7 +184,7 @@ describe("tooldock mcp (built, over stdio)", () => {
     await client.callTool({ name: "batch_rename_preview", arguments: renameArgs });
     stop(child);
     expect(await exited).toBe(0);
-    expect(stderr).toContain('discarding 1 pending action(s): Rename 2 file(s): "draft" → "final"');
+    expect(stderr).toContain('discarding 1 pending action: Rename 2 files: "draft" → "final"');
     expect(await listFiles()).toEqual(["draft-a.txt", "draft-b.txt", "keep.txt"]);
   });
 

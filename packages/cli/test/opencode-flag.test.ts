@@ -301,7 +301,7 @@ describe("tooldock inspect --opencode", () => {
       });
       void exited.then((code) => reject(new Error(`inspect exited (${code}):\n${stdout}\n${stderr}`)));
     });
-    expect(stdout).toContain("tooldock inspect: 4 tool(s) from 2 module(s), reloading on changes.");
+    expect(stdout).toContain("tooldock inspect: 4 tools from 2 modules, reloading on changes.");
     const { origin, hash } = new URL(url);
     const response = await fetch(`${origin}/api/state`, {
       headers: { authorization: `Bearer ${hash.slice("#token=".length)}` },

@@ -220,7 +220,7 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
     expect(JSON.parse(host.output)).toEqual({
       tools: ["word_tools"],
       diagnostics: [],
-      result: { content: [{ type: "text", text: "3 word(s)" }], details: { words: 3 } },
+      result: { content: [{ type: "text", text: "3 words" }], details: { words: 3 } },
     });
   });
 

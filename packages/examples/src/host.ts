@@ -38,7 +38,8 @@ export function scriptedModel(log: (line: string) => void): Complete {
     calls += 1;
     const conversation = textOf(body.messages[0]);
     const choice = JSON.stringify(body.tool_choice);
-    log(`→ model (${conversation}): ${body.tools?.length ?? 0} tool(s), tool_choice ${choice}`);
+    const tools = body.tools?.length ?? 0;
+    log(`→ model (${conversation}): ${tools} ${tools === 1 ? "tool" : "tools"}, tool_choice ${choice}`);
     const apply = conversation.includes("apply");
     const last = body.messages.at(-1);
     const call = (name: string, args: unknown): OpenAI.Chat.ChatCompletionMessageFunctionToolCall => ({

@@ -31,7 +31,7 @@ describe.each(["none", "process"] as const)("batch_rename_preview (isolation: %s
     expect(textOf(result)).toContain("draft-a.md → final-a.md");
     expect(textOf(result)).toContain("Nothing has changed yet");
     expect(harness.pending.map((record) => [record.label, record.sourceToolName])).toEqual([
-      ['Rename 2 file(s): "draft-" → "final-"', "batch_rename_preview"],
+      ['Rename 2 files: "draft-" → "final-"', "batch_rename_preview"],
     ]);
     expect(await dir.files()).toEqual(["draft-a.md", "draft-b.md", "notes.txt"]);
   });
@@ -40,7 +40,7 @@ describe.each(["none", "process"] as const)("batch_rename_preview (isolation: %s
     await preview({ files: ["draft-a.md", "draft-b.md"] });
     const applied = await harness.resolve("apply", "looks right");
     expect(applied.isError).toBeFalsy();
-    expect(textOf(applied)).toContain("Renamed 2 file(s)");
+    expect(textOf(applied)).toContain("Renamed 2 files");
     expect(await dir.files()).toEqual(["final-a.md", "final-b.md", "notes.txt"]);
     expect(harness.pending).toEqual([]);
   });

@@ -87,14 +87,14 @@ describe("the README's chat server, driven by the OpenAI SDK client over HTTP", 
         (["A", "B"] as const).flatMap((id) => plans[id].map((message) => server.send(id, message))),
       );
       expect(replies.slice(0, 3)).toEqual([
-        expect.stringContaining("Renamed 1 file(s)"),
+        expect.stringContaining("Renamed 1 file:"),
         expect.stringContaining("Discarded"),
-        expect.stringContaining("Renamed 1 file(s)"),
+        expect.stringContaining("Renamed 1 file:"),
       ]);
       expect(replies.slice(3)).toEqual([
         expect.stringContaining("Discarded"),
-        expect.stringContaining("Renamed 1 file(s)"),
-        expect.stringContaining("Renamed 1 file(s)"),
+        expect.stringContaining("Renamed 1 file:"),
+        expect.stringContaining("Renamed 1 file:"),
       ]);
       expect(await folders.A.files()).toEqual(["draft-2.txt", "final-1.txt", "final-3.txt"]);
       expect(await folders.B.files()).toEqual(["draft-1.txt", "final-2.txt", "final-3.txt"]);

@@ -13,7 +13,7 @@ describe("the example host (the README's chat server with a scripted model)", ()
         folders: { apply: folders.apply.path, discard: folders.discard.path },
         log: (line) => lines.push(line),
       });
-      expect(answers.apply).toContain("Renamed 2 file(s)");
+      expect(answers.apply).toContain("Renamed 2 files");
       expect(answers.discard).toContain("Discarded");
       expect(await folders.apply.files()).toEqual(["final-a.txt", "final-b.txt"]);
       expect(await folders.discard.files()).toEqual(["draft-a.txt", "draft-b.txt"]);

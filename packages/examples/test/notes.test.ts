@@ -17,7 +17,7 @@ describe("notes (one factory, several tools)", () => {
       await harness.call("note_add", { text: "check the tests" });
       await harness.call("note_add", { text: "  ship it " });
       expect(textOf(await harness.call("note_list", {}))).toBe("1. check the tests\n2. ship it");
-      expect(textOf(await harness.call("note_clear", {}))).toBe("Cleared 2 note(s).");
+      expect(textOf(await harness.call("note_clear", {}))).toBe("Cleared 2 notes.");
       expect(textOf(await harness.call("note_list", {}))).toContain("No notes yet");
     } finally {
       await harness.dispose();

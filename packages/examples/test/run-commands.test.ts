@@ -49,7 +49,7 @@ describe("run_commands (onUpdate and signal)", () => {
   it("stops at the first failure and reports the exit code", async () => {
     const result = await run([node("process.exit(3)"), node("require('fs').writeFileSync('never', '')")]);
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("exited with 3; 1 later command(s) did not run");
+    expect(textOf(result)).toContain("exited with 3; 1 later command did not run");
     expect(existsSync(join(dir.path, "never"))).toBe(false);
   });
 

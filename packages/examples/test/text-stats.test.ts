@@ -43,7 +43,7 @@ describe("text_stats (zod parameters)", () => {
   it("reads the file relative to the session's cwd", async () => {
     const result = await harness.call("text_stats", { path: "poem.txt", top: 1, caseSensitive: false });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toBe("poem.txt: 2 line(s), 6 word(s), 25 character(s).\nMost frequent: rose (4)");
+    expect(textOf(result)).toBe("poem.txt: 2 lines, 6 words, 25 characters.\nMost frequent: rose (4)");
   });
 
   it("lets zod reject out-of-range and unknown arguments before execute runs", async () => {

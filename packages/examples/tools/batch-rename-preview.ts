@@ -143,7 +143,8 @@ export default defineToolFactory((pi: CustomToolAPI) => {
           { renames, conflicts },
         );
       }
-      const label = `Rename ${renames.length} file(s): "${params.find}" → "${params.replace}"`;
+      const files = `${renames.length} ${renames.length === 1 ? "file" : "files"}`;
+      const label = `Rename ${files}: "${params.find}" → "${params.replace}"`;
       pi.pushPendingAction({
         label,
         sourceToolName: "batch_rename_preview",
@@ -155,9 +156,7 @@ export default defineToolFactory((pi: CustomToolAPI) => {
           if (problems.length > 0)
             throw new Error(`the files changed since the preview: ${problems.join("; ")}`);
           await applyRenames(renames, cwd);
-          return textResult(`Renamed ${renames.length} file(s):\n${describePlan(renames)}`, {
-            renamed: renames,
-          });
+          return textResult(`Renamed ${files}:\n${describePlan(renames)}`, { renamed: renames });
         },
         async reject(reason) {
           return textResult(`Discarded: ${label}. No file was renamed. Reason: ${reason}`, {
@@ -165,7 +164,12 @@ export default defineToolFactory((pi: CustomToolAPI) => {
           });
         },
       });
-      const skipped = unchanged.length > 0 ? `\n${unchanged.length} file(s) keep their names.` : "";
+      const skipped =
+        unchanged.length === 0
+          ? ""
+          : unchanged.length === 1
+            ? "\n1 file keeps its name."
+            : `\n${unchanged.length} files keep their names.`;
       return textResult(
         `Preview: ${label}\n${describePlan(renames)}${skipped}\n` +
           `Nothing has changed yet. Call \`resolve\` with action "apply" to rename or "discard" to cancel.`,

@@ -47,7 +47,7 @@ export default defineToolFactory((pi: CustomToolAPI) => {
       const count = notes.length;
       notes.length = 0;
       pi.logger.debug("notes cleared", { count });
-      return textResult(`Cleared ${count} note(s).`, { cleared: count });
+      return textResult(`Cleared ${count} ${count === 1 ? "note" : "notes"}.`, { cleared: count });
     },
   });
 

@@ -70,23 +70,27 @@ export default defineToolFactory((pi: CustomToolAPI) => {
         onUpdate?.(textResult(`[${index + 1}/${total}] ${status}: ${step.command}`, { steps: [...steps] }));
         if (result.code !== 0 || result.killed) break;
       }
-      const summary = steps.map((s) => `${s.code === 0 ? "ok" : `exit ${s.code}`}  ${s.command}`).join("\n");
+      const summary = steps
+        .map((step) => `${step.code === 0 ? "ok" : `exit ${step.code}`}  ${step.command}`)
+        .join("\n");
       if (signal?.aborted) {
         return errorResult(
-          `Aborted after ${steps.length} of ${total} command(s); the rest did not run.\n${summary}`,
+          `Aborted after ${steps.length} of ${total} ${total === 1 ? "command" : "commands"}; the rest did not run.\n${summary}`,
           { steps },
         );
       }
-      const failed = steps.find((s) => s.code !== 0 || s.killed);
+      const failed = steps.find((step) => step.code !== 0 || step.killed);
       if (failed) {
         const why = failed.killed ? `was killed after ${params.timeoutMs} ms` : `exited with ${failed.code}`;
+        const later = total - steps.length;
         return errorResult(
-          `\`${failed.command}\` ${why}; ${total - steps.length} later command(s) did not run.\n${summary}\n` +
+          `\`${failed.command}\` ${why}; ${later} later ${later === 1 ? "command" : "commands"} did not run.\n${summary}\n` +
             `Last output:\n${failed.output}`,
           { steps },
         );
       }
-      return textResult(`All ${total} command(s) succeeded.\n${summary}`, { steps });
+      const succeeded = total === 1 ? "The command succeeded." : `All ${total} commands succeeded.`;
+      return textResult(`${succeeded}\n${summary}`, { steps });
     },
   });
 });

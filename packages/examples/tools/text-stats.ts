@@ -62,7 +62,9 @@ export default defineToolFactory((pi: CustomToolAPI) => {
       const stats = computeTextStats(params.path, text, params.top, params.caseSensitive);
       const top = stats.topWords.map((w) => `${w.word} (${w.count})`).join(", ");
       return textResult(
-        `${params.path}: ${stats.lines} line(s), ${stats.words} word(s), ${stats.characters} character(s).` +
+        `${params.path}: ${stats.lines} ${stats.lines === 1 ? "line" : "lines"}, ` +
+          `${stats.words} ${stats.words === 1 ? "word" : "words"}, ` +
+          `${stats.characters} ${stats.characters === 1 ? "character" : "characters"}.` +
           (top ? `\nMost frequent: ${top}` : ""),
         stats,
       );

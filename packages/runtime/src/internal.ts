@@ -13,6 +13,7 @@ export { argumentsSeen } from "./session/execute/tool-sees-signal.js";
 /** Calls an `execute` written in pi's order (signal, onUpdate, ctx) with Tooldock's arguments. */
 export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";
-
+/** A count and its noun for messages: `1 file`, `0 files`, `3 files`. */
+export { count } from "./util/count.js";
 /** Loads a package on first use, synchronously, as the instance an `import` of it gives. */
 export { requireShared } from "./util/require-shared.js";

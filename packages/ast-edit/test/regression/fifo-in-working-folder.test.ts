@@ -59,7 +59,7 @@ describe.skipIf(!posix)("a FIFO in the working directory", () => {
     makeFifo(join(workspace.cwd, "src/pipe.ts"));
     const { result, actions } = await previewAstEdit(workspace.cwd, FOO_TO_BAR);
     expect(result.isError).toBeUndefined();
-    expect(actions[0]?.label).toBe("AST Edit: 1 replacement(s) in 1 file(s)");
+    expect(actions[0]?.label).toBe("AST Edit: 1 replacement in 1 file");
     // Left out by the walk itself: not even tried (a read would be refused with a warning).
     expect(textOf(result)).not.toContain("pipe.ts");
   }, 10_000);

@@ -95,7 +95,7 @@ describe("a large rewrite", () => {
     const lines = diff.split("\n");
     expect(lines.filter((line) => line.startsWith("-foo("))).toHaveLength(LINES);
     expect(lines.filter((line) => line.startsWith("+f1("))).toHaveLength(LINES);
-    expect(actions[0]?.label).toBe(`AST Edit: ${LINES} replacement(s) in 1 file(s)`);
+    expect(actions[0]?.label).toBe(`AST Edit: ${LINES} replacements in 1 file`);
     await actions[0]?.apply("go");
     expect(await readFile(join(workspace.cwd, "src/big.ts"), "utf8")).toBe(SOURCE.replaceAll("foo(", "f1("));
   });

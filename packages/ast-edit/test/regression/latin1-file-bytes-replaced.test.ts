@@ -39,7 +39,7 @@ describe("a file that is not UTF-8", () => {
       "Skipped src/latin1.ts: it is not valid UTF-8 text, and ast_edit rewrites only UTF-8 files (every byte of it was left as it is).",
     );
     expect(textOf(result)).not.toContain("+++ b/src/latin1.ts");
-    expect(actions[0]?.label).toBe("AST Edit: 1 replacement(s) in 1 file(s)");
+    expect(actions[0]?.label).toBe("AST Edit: 1 replacement in 1 file");
 
     await actions[0]?.apply("go");
     expect(await readFile(latin1Path)).toEqual(latin1);

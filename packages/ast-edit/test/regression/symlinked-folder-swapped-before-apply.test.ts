@@ -54,7 +54,7 @@ describe("a folder replaced by a symbolic link between preview and apply", () =>
     expect(await readFile(outsideFile, "utf8")).toBe(SOURCE);
     expect(await readFile(join(workspace.cwd, "src-moved/a.ts"), "utf8")).toBe(SOURCE);
     expect(session.pending.size).toBe(1);
-    expect(session.pending.peek()?.label).toBe("AST Edit: 1 replacement(s) in 1 file(s)");
+    expect(session.pending.peek()?.label).toBe("AST Edit: 1 replacement in 1 file");
   });
 
   it("to another folder inside it: apply refuses, since the target is not the previewed file", async () => {

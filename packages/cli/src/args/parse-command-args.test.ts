@@ -59,8 +59,9 @@ describe("parseCommandArgs", () => {
   });
 
   it("enforces the number of positionals", () => {
-    expect(usageError(() => parseCommandArgs(spec, ["a", "b", "c"])).message).toBe(
-      "unexpected argument(s): c",
+    expect(usageError(() => parseCommandArgs(spec, ["a", "b", "c"])).message).toBe("unexpected argument: c");
+    expect(usageError(() => parseCommandArgs(spec, ["a", "b", "c", "d"])).message).toBe(
+      "unexpected arguments: c d",
     );
     const needsOne = { ...spec, name: "init", positionals: { min: 1, max: 1 } };
     expect(usageError(() => parseCommandArgs(needsOne, [])).message).toContain("missing argument");

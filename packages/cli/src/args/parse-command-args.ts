@@ -76,8 +76,11 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     throw new UsageError(`missing argument: ${spec.name} needs at least ${spec.positionals.min}`, spec.name);
   }
   if (count > spec.positionals.max) {
-    const extra = parsed.positionals.slice(spec.positionals.max).join(" ");
-    throw new UsageError(`unexpected argument(s): ${extra}`, spec.name);
+    const extra = parsed.positionals.slice(spec.positionals.max);
+    throw new UsageError(
+      `unexpected ${extra.length === 1 ? "argument" : "arguments"}: ${extra.join(" ")}`,
+      spec.name,
+    );
   }
   return { values, positionals: parsed.positionals, help: false };
 }

@@ -1,4 +1,5 @@
 import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 
 /**
@@ -56,7 +57,7 @@ export async function resolveStaged(
         stopped:
           `stopped before "${top.label}": that action is on top of the stack but was not staged by this call ` +
           `(something else running in the process staged it), so --${action} does not touch it; ` +
-          `${left} action(s) of the call under it stayed pending. Run the call again.`,
+          `${count(left, "action")} of the call under it stayed pending. Run the call again.`,
       };
     }
     if (resolutions.length >= MAX_RESOLUTIONS) {

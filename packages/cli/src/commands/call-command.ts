@@ -1,3 +1,4 @@
+import { count } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { ToolCallOutcome } from "../call/run-tool-call.js";
@@ -56,13 +57,15 @@ function prettyOutcome(
     lines.push(
       "",
       colors.yellow(
-        "Nothing has changed. Run again with --apply or --discard to resolve the staged action(s).",
+        `Nothing has changed. Run again with --apply or --discard to resolve the staged ${outcome.staged.length === 1 ? "action" : "actions"}.`,
       ),
     );
   } else if (outcome.pending.length > 0) {
     lines.push(
       "",
-      colors.yellow(`${outcome.pending.length} action(s) stayed pending and were discarded on exit.`),
+      colors.yellow(
+        `${count(outcome.pending.length, "action")} stayed pending and ${outcome.pending.length === 1 ? "was" : "were"} discarded on exit.`,
+      ),
     );
   }
   return lines;
@@ -74,10 +77,11 @@ function callNotes(outcome: ToolCallOutcome, toolName: string, colors: Colors): 
   const labels = (records: ToolCallOutcome["pending"]) =>
     records.map((record) => `"${escapeTerminalText(record.label)}"`).join(", ");
   if (outcome.discardedBeforeCall.length > 0) {
+    const one = outcome.discardedBeforeCall.length === 1;
     notes.push(
       colors.yellow(
-        `tooldock call: ${outcome.discardedBeforeCall.length} action(s) were pending before "${escapeTerminalText(toolName)}" ran ` +
-          `(staged while the tools loaded, not by this call) and were discarded through their reject: ` +
+        `tooldock call: ${count(outcome.discardedBeforeCall.length, "action")} ${one ? "was" : "were"} pending before "${escapeTerminalText(toolName)}" ran ` +
+          `(staged while the tools loaded, not by this call) and ${one ? "was" : "were"} discarded through ${one ? "its" : "their"} reject: ` +
           `${labels(outcome.discardedBeforeCall)}. --apply and --discard only act on what the call stages.`,
       ),
     );

@@ -1,3 +1,4 @@
+import { count } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import { isLoopbackHost } from "../http/local-address.js";
@@ -42,7 +43,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   if (server.diagnostics.length > 0)
     output.printError(...formatDiagnostics(server.diagnostics, errorColors, io.cwd));
   output.print(
-    `tooldock inspect: ${server.tools.length} tool(s) from ${server.modules} module(s), reloading on changes.`,
+    `tooldock inspect: ${count(server.tools.length, "tool")} from ${count(server.modules, "module")}, reloading on changes.`,
     `Open ${server.url}`,
     "Ctrl-C stops the server (pending actions are discarded).",
   );

@@ -1,6 +1,7 @@
 import { AST_EDIT_TOOL_NAME, createAstEditTool } from "@tooldock/ast-edit";
 import { ToolHost } from "@tooldock/loader";
 import { Session } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import type { CliIo } from "../cli-io.js";
 import { loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
@@ -72,7 +73,7 @@ export async function runDemo(io: CliIo, output: Output): Promise<number> {
         ? output.colors.green(
             "✔ Demo finished. The temporary workspace, compile cache and journals are removed.",
           )
-        : output.colors.red(`✖ Demo finished with ${demo.failures} unexpected result(s).`),
+        : output.colors.red(`✖ Demo finished with ${count(demo.failures, "unexpected result")}.`),
     );
     return ok ? 0 : 1;
   } finally {

@@ -3,6 +3,7 @@
 // default; a server or a CLI run must report it and go on instead.
 
 import { containStrayFaults, type StrayFault } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 
 export type { StrayFault };
 
@@ -49,7 +50,7 @@ export function describeStrayFault(fault: StrayFault): string {
   }
   const lines = text.split("\n");
   const shown = lines.slice(0, STACK_LINES);
-  if (lines.length > STACK_LINES) shown.push(`    … ${lines.length - STACK_LINES} more line(s)`);
+  if (lines.length > STACK_LINES) shown.push(`    … ${count(lines.length - STACK_LINES, "more line")}`);
   const { call } = fault;
   const who =
     call === undefined

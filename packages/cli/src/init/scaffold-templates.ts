@@ -82,7 +82,7 @@ export default defineToolFactory((pi: CustomToolAPI) => {
     async execute(_toolCallId, params) {
       const words = params.text.split(/\\s+/).filter(Boolean);
       if (words.length === 0) return errorResult("The text is empty; pass the text whose words to count.");
-      return textResult(\`\${words.length} word(s)\`, { words: words.length });
+      return textResult(\`\${words.length} \${words.length === 1 ? "word" : "words"}\`, { words: words.length });
     },
   });
 });
@@ -118,7 +118,7 @@ describe("${names.toolName}", () => {
   it("counts words", async () => {
     const result = await harness.call("${names.toolName}", { text: "one two  three" });
     expect(result.isError).toBeFalsy();
-    expect(result.content).toEqual([{ type: "text", text: "3 word(s)" }]);
+    expect(result.content).toEqual([{ type: "text", text: "3 words" }]);
   });
 
   it("reports empty text as an error the model can act on", async () => {

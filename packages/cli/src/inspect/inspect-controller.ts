@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { ToolsReload } from "@tooldock/loader";
 import { asSchema, RESOLVE_TOOL_NAME, type Session, type ToolCallError } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import { type AgentToolResult, type Diagnostic, TooldockError } from "@tooldock/sdk";
 import { EventHub } from "./event-hub.js";
 import type {
@@ -137,7 +138,7 @@ export class InspectController {
     this.hub.log(
       "reload",
       `reloaded${changed}: added ${list(added)}; removed ${list(removed)}; replaced ${list(replaced)}` +
-        (errors > 0 ? `; ${errors} error(s), a module that failed keeps its previous tools` : ""),
+        (errors > 0 ? `; ${count(errors, "error")}, a module that failed keeps its previous tools` : ""),
     );
     this.#queueState();
   }

@@ -1,3 +1,4 @@
+import { count } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 
 /**
@@ -30,7 +31,7 @@ export function cancelledResolveText(result: AgentToolResult): string | undefine
 export function cancelledCallText(toolName: string, reminders: readonly string[]): string | undefined {
   if (reminders.length === 0) return undefined;
   return [
-    `The cancelled call of "${toolName}" had already staged ${reminders.length} pending action(s):`,
+    `The cancelled call of "${toolName}" had already staged ${count(reminders.length, "pending action")}:`,
     ...reminders,
   ].join("\n");
 }

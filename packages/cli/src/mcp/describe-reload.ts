@@ -1,4 +1,5 @@
 import type { ToolsReload } from "@tooldock/loader";
+import { count } from "@tooldock/runtime/internal";
 
 /** One line for stderr and the client's log: what a reload changed and how many problems it found. */
 export function describeReload(reload: ToolsReload): string {
@@ -6,7 +7,9 @@ export function describeReload(reload: ToolsReload): string {
   const list = (names: string[]) => (names.length > 0 ? names.join(", ") : "none");
   const errors = reload.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
   const problems =
-    errors > 0 ? `; ${errors} error(s), see above (a module that failed keeps its previous tools)` : "";
+    errors > 0
+      ? `; ${count(errors, "error")}, see above (a module that failed keeps its previous tools)`
+      : "";
   return `reloaded after a change: added ${list(added)}; removed ${list(removed)}; replaced ${list(replaced)}${problems}`;
 }
 

@@ -1,4 +1,5 @@
 import type { Session } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 
@@ -16,7 +17,7 @@ export async function disposeServedSession(
   const pending = session.pending.list();
   if (pending.length > 0) {
     const labels = pending.map((record) => record.label).join("; ");
-    say(`${prefix}discarding ${pending.length} pending action(s): ${labels}`);
+    say(`${prefix}discarding ${count(pending.length, "pending action")}: ${labels}`);
   }
   if (!(await settleWithin(session.dispose(), DISCARD_BOUND_MS))) {
     say(

@@ -1,5 +1,6 @@
 import { createAstEditTool } from "@tooldock/ast-edit";
 import type { Session } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 
 /** The built-in tools `tooldock mcp --builtin` can serve. */
 export type McpBuiltin = "ast_edit";
@@ -16,11 +17,11 @@ export function registerBuiltins(session: Session, names: readonly McpBuiltin[],
   }
 }
 
-/** `3 tool(s) from 2 module(s)`, plus `and ast_edit` when built-ins are served: the start line's count. */
+/** `3 tools from 2 modules` (`1 tool from 1 module`), plus `and ast_edit` when built-ins are served: the start line's count. */
 export function describeServed(
   loaded: { tools: readonly unknown[]; modules: readonly unknown[] },
   builtins: readonly McpBuiltin[] = [],
 ): string {
-  const served = `${loaded.tools.length} tool(s) from ${loaded.modules.length} module(s)`;
+  const served = `${count(loaded.tools.length, "tool")} from ${count(loaded.modules.length, "module")}`;
   return builtins.length === 0 ? served : `${served} and ${[...new Set(builtins)].join(", ")}`;
 }

@@ -44,7 +44,7 @@ describe("serveMcp", () => {
     expect(result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E_COMPILE"]);
     expect(server.stderr()).toMatch(/error E_COMPILE .*does-not-compile\.ts/);
     expect(server.stderr()).toContain("[info] noisy: logger line");
-    expect(server.stderr()).toContain("tooldock mcp: serving 1 tool(s) from 2 module(s) on stdio");
+    expect(server.stderr()).toContain("tooldock mcp: serving 1 tool from 2 modules on stdio");
     for (const line of server.protocol().trim().split("\n")) {
       expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
     }
@@ -63,7 +63,7 @@ describe("serveMcp", () => {
       expect(textOf(staged)).toMatch(/nothing has changed yet/i);
       controller.abort();
       await server.served;
-      expect(server.stderr()).toContain('discarding 1 pending action(s): Rename 1 file(s): "old" → "new"');
+      expect(server.stderr()).toContain('discarding 1 pending action: Rename 1 file: "old" → "new"');
       expect(await readdir(cwd)).toEqual(["old-name.txt"]);
     } finally {
       await rm(cwd, { recursive: true, force: true });

@@ -31,7 +31,7 @@ describe("pending-stack formatting", () => {
     const long = Array.from({ length: 50 }, (_, index) => `+${index}`).join("\n");
     const lines = formatDiffs([long], plain);
     expect(lines).toHaveLength(41);
-    expect(lines.at(-1)).toBe("… 10 more line(s)");
+    expect(lines.at(-1)).toBe("… 10 more lines");
   });
 
   it("says when the tool choice is forced", () => {

@@ -1,4 +1,5 @@
 import type { PendingActionRecord, ToolChoice } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import type { Colors } from "./colors.js";
 import { formatTable } from "./table.js";
 import { escapeTerminalText } from "./terminal-text.js";
@@ -32,7 +33,7 @@ export function formatDiffs(diffs: readonly string[], colors: Colors): string[] 
   if (lines.length <= MAX_PREVIEW_LINES) return lines;
   return [
     ...lines.slice(0, MAX_PREVIEW_LINES),
-    colors.dim(`… ${lines.length - MAX_PREVIEW_LINES} more line(s)`),
+    colors.dim(`… ${count(lines.length - MAX_PREVIEW_LINES, "more line")}`),
   ];
 }
 

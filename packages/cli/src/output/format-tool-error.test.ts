@@ -26,7 +26,7 @@ describe("formatToolError", () => {
       "  Error: disk full",
       "      at write (/repo/tools/lib/write.ts:3:9)",
       `      at Object.execute (${file}:12:5)`,
-      "  … 2 more line(s); --json carries the whole stack",
+      "  … 2 more lines; --json carries the whole stack",
     ]);
   });
 
@@ -44,7 +44,7 @@ describe("formatToolError", () => {
     expect(lines[0]).toBe('tooldock call: "deep" threw');
     expect(lines).toHaveLength(1 + MAX_PRINTED_STACK_LINES + 1);
     expect(lines.at(-1)).toBe(
-      `  … ${31 - MAX_PRINTED_STACK_LINES} more line(s); --json carries the whole stack`,
+      `  … ${31 - MAX_PRINTED_STACK_LINES} more lines; --json carries the whole stack`,
     );
   });
 

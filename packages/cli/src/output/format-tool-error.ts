@@ -1,4 +1,5 @@
 import type { ToolCallError } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import { displayPath } from "../report/diagnostic-text.js";
 import type { Colors } from "./colors.js";
 import { escapeTerminalText } from "./terminal-text.js";
@@ -31,6 +32,7 @@ export function formatToolError(
   const shown = stack.slice(0, Math.min(lastOwn < 0 ? stack.length : lastOwn + 1, MAX_PRINTED_STACK_LINES));
   lines.push(...shown.map((line) => `  ${colors.dim(line)}`));
   const more = stack.length - shown.length;
-  if (more > 0) lines.push(`  ${colors.dim(`… ${more} more line(s); --json carries the whole stack`)}`);
+  if (more > 0)
+    lines.push(`  ${colors.dim(`… ${count(more, "more line")}; --json carries the whole stack`)}`);
   return lines;
 }

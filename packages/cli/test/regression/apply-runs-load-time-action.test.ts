@@ -63,7 +63,7 @@ describe("call --apply with an action staged at load time", () => {
     expect(existsSync(join(folder.path, "load-time-applied"))).toBe(false);
     expect(existsSync(join(folder.path, "load-time-rejected"))).toBe(true);
     expect(memory.stdout()).toContain("The tool staged no action: nothing to apply.");
-    expect(memory.stderr()).toContain('1 action(s) were pending before "harmless" ran');
+    expect(memory.stderr()).toContain('1 action was pending before "harmless" ran');
     expect(memory.stderr()).toContain('"planted at load time"');
   });
 

@@ -49,7 +49,7 @@ describe("tooldock mcp when the client goes away and callbacks never settle", ()
     server.closeStdin();
     // The bound is 5 s; the test's own timeout (30 s) is the "never".
     expect(await server.exited).toBe(0);
-    expect(server.stderr()).toContain("discarding 1 pending action(s): never discarded");
+    expect(server.stderr()).toContain("discarding 1 pending action: never discarded");
     expect(server.stderr()).toContain("did not finish within 5000 ms");
   });
 });

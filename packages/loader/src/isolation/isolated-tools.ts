@@ -1,5 +1,6 @@
 import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
 import { runningToolCall } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import type { CustomToolAPI, CustomToolContext, ToolUpdateCallback } from "@tooldock/sdk";
 import {
   type AgentToolResult,
@@ -508,7 +509,7 @@ export class IsolatedToolHost {
               code: "W_ACTIONS_LOST",
               severity: "warning",
               message:
-                `The tool host stopped with ${lost.length} pending action(s) it had staged: ` +
+                `The tool host stopped with ${count(lost.length, "pending action")} it had staged: ` +
                 `${lost.map((record) => JSON.stringify(record.label)).join(", ")}. ${stop.reason} ` +
                 "They were removed from the stack and can never be applied.",
               path: "(tool host)",

@@ -18,7 +18,7 @@ export async function usage(myLogger: Logger, myUI: UIContext): Promise<Session>
   });
   for (const d of diagnostics)
     process.stderr.write(`${formatDiagnostic(d, { color: process.stderr.isTTY })}\n`);
-  process.stderr.write(`${tools.length} tool(s) loaded\n`);
+  process.stderr.write(`${tools.length} ${tools.length === 1 ? "tool" : "tools"} loaded\n`);
   host.setUIContext(myUI); // tools already loaded see the UI from now on
   // #endregion usage
   return session;

@@ -15,7 +15,7 @@ import { withNodeStackTraces } from "./node-stack-traces.js";
 
 /** Options of {@link createToolHarness}. */
 export interface ToolHarnessOptions {
-  /** The tool module(s) or folder(s) under test. */
+  /** The tool module or folder under test, or several of them. */
   paths: string | string[];
   /** Base of relative paths and the `cwd` tools see. Default: `process.cwd()`. */
   cwd?: string;

@@ -18,7 +18,8 @@ export async function reloadCommand(): Promise<void> {
   // … the conversation goes on; the user edits ./tools and types /reload:
   const { changes, diagnostics } = await loadCustomTools({ paths: ["./tools"], host, session });
   log.info(`added ${changes.added.join(", ")}; removed ${changes.removed.join(", ")}`);
-  log.info(`replaced ${changes.replaced.join(", ")}; ${diagnostics.length} diagnostic(s)`);
+  const problems = `${diagnostics.length} ${diagnostics.length === 1 ? "diagnostic" : "diagnostics"}`;
+  log.info(`replaced ${changes.replaced.join(", ")}; ${problems}`);
   // session.pending still holds every action the old versions staged
   // #endregion reload
 }
@@ -30,7 +31,8 @@ export async function watchTools(session: Session): Promise<void> {
     session,
     debounceMs: 100,
     onReload: ({ changes, diagnostics, changedPaths }) => {
-      log.info(`${changedPaths.length} file(s) changed; added ${changes.added.join(", ")}`);
+      const files = `${changedPaths.length} ${changedPaths.length === 1 ? "file" : "files"}`;
+      log.info(`${files} changed; added ${changes.added.join(", ")}`);
       for (const d of diagnostics) log.warn(`${d.code} ${d.message}`); // the old tool stays
     },
     onError: (error) => log.warn(error.message), // a path that cannot be watched

@@ -48,7 +48,7 @@ export function settleWithin<T>(run: () => T | PromiseLike<T>, timeoutMs: number
 /**
  * The error a timed-out callback is reported with (`E_CALLBACK_TIMEOUT`), e.g. on an
  * `action-apply-failed` or `action-discarded` event. `what` names the callback:
- * `the apply of pending action "Rename 3 file(s)" (id …)`.
+ * `the apply of pending action "Rename 3 files" (id …)`.
  */
 export function callbackTimeoutError(what: string, timeoutMs: number): TooldockError {
   return new TooldockError(

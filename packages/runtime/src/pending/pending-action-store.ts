@@ -60,8 +60,8 @@ export interface ClearOptions {
  * ```ts
  * const store = new PendingActionStore();
  * store.subscribe((event) => log(event.type, event.record.label));
- * store.push({ label: "Rename 3 file(s)", apply: async () => textResult("Renamed") });
- * store.peek()?.label; // "Rename 3 file(s)"
+ * store.push({ label: "Rename 3 files", apply: async () => textResult("Renamed") });
+ * store.peek()?.label; // "Rename 3 files"
  * ```
  */
 export class PendingActionStore {

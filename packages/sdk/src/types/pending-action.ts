@@ -5,7 +5,7 @@ import type { AgentToolResult } from "./tool-result.js";
  * the model calls `resolve` with `apply` or `discard`.
  */
 export interface CustomToolPendingAction {
-  /** Short human description, e.g. `Rename 3 file(s)`. Shown to the model and the user. */
+  /** Short human description, e.g. `Rename 3 files`. Shown to the model and the user. */
   label: string;
   /** Makes the change for real. Throwing keeps the action pending (nothing is lost). */
   apply(reason: string): Promise<AgentToolResult<unknown>>;

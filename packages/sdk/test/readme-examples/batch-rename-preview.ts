@@ -28,15 +28,17 @@ export default defineToolFactory((pi) => {
     ),
     async execute(_toolCallId, params) {
       const preview = params.renames.map((r) => `${r.from} -> ${r.to}`).join("\n");
+      const n = params.renames.length;
+      const files = `${n} ${n === 1 ? "file" : "files"}`;
       pi.pushPendingAction({
-        label: `Rename ${params.renames.length} file(s)`,
+        label: `Rename ${files}`,
         details: { renames: params.renames },
         async apply() {
           for (const r of params.renames) await rename(join(params.dir, r.from), join(params.dir, r.to));
-          return textResult(`Renamed ${params.renames.length} file(s)`);
+          return textResult(`Renamed ${files}`);
         },
         async reject(reason) {
-          return textResult(`Left ${params.renames.length} file(s) as they were: ${reason}`);
+          return textResult(`Left ${files} as they were: ${reason}`);
         },
       });
       return textResult(`Preview (nothing renamed yet):\n${preview}`);

@@ -16,7 +16,7 @@ export default defineToolFactory((pi) => {
     async execute(_toolCallId, params) {
       // params.text is typed `string`
       const words = params.text.split(/\s+/).filter(Boolean).length;
-      return textResult(`${words} word(s)`, { words });
+      return textResult(`${words} ${words === 1 ? "word" : "words"}`, { words });
     },
   });
 });

@@ -1,5 +1,6 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { blockPlaceholder } from "../../output/block-placeholder.js";
 import type { CallResponse, ToolView } from "../inspect-protocol.js";
 import { ApiError, callTool, cancelCall, newCallId, validateArguments } from "./api-client.js";
 import { initialValue, type JsonSchema } from "./form-model.js";
@@ -120,7 +121,8 @@ export function CallPanel(props: { tool: ToolView; partials: Readonly<Record<str
         </details>
         {allIssues.length > 0 && (
           <div class="issue-summary" data-testid="argument-issues">
-            {allIssues.length} problem(s) with the arguments (the tool will refuse them):
+            {allIssues.length} {allIssues.length === 1 ? "problem" : "problems"} with the arguments (the tool
+            will refuse them):
             <ul>
               {allIssues.map((issue) => (
                 <li key={issue}>{issue}</li>
@@ -155,7 +157,7 @@ export function CallPanel(props: { tool: ToolView; partials: Readonly<Record<str
               <li key={index}>
                 <pre>
                   {(partial.content ?? [])
-                    .map((block) => (block.type === "text" ? block.text : `[${block.mimeType} image]`))
+                    .map((block) => (block.type === "text" ? block.text : blockPlaceholder(block)))
                     .join("\n")}
                 </pre>
               </li>

@@ -24,7 +24,10 @@ export function DetailsView(props: { details: unknown }) {
           <figcaption>
             {file.path ?? "diff"}
             {file.replacements !== undefined && (
-              <span class="muted"> · {file.replacements} replacement(s)</span>
+              <span class="muted">
+                {" · "}
+                {file.replacements} {file.replacements === 1 ? "replacement" : "replacements"}
+              </span>
             )}
           </figcaption>
           <pre class="diff">

@@ -38,7 +38,7 @@ describe("Session pending policy", () => {
     session.pending.push({ label: "newer", apply: async () => textResult("ok") });
     const result = await run(session, "stage", { label: "third" });
     expect(textOf(result)).toContain(
-      'the pending action "newer" is waiting (and 1 more pending action(s) below it)',
+      'the pending action "newer" is waiting (and 1 more pending action below it)',
     );
     expect(session.pending.size).toBe(2);
   });

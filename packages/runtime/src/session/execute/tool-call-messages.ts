@@ -1,6 +1,7 @@
 import type { PendingActionRecord } from "../../pending/pending-action-record.js";
 import { RESOLVE_TOOL_NAME } from "../../pending/resolve-tool.js";
 import { formatSchemaIssue, type SchemaIssue } from "../../schema/tool-schema.js";
+import { count } from "../../util/count.js";
 import { describeError } from "../../util/describe-error.js";
 import { formatDuration } from "../../util/format-duration.js";
 
@@ -13,7 +14,7 @@ export const toolCallMessages = {
 
   blockedByPending(name: string, pending: PendingActionRecord[]): string {
     const [top, ...rest] = pending;
-    const more = rest.length === 0 ? "" : ` (and ${rest.length} more pending action(s) below it)`;
+    const more = rest.length === 0 ? "" : ` (and ${count(rest.length, "more pending action")} below it)`;
     return (
       `Cannot run "${name}" yet: the pending action "${top?.label}" is waiting${more}. ` +
       `Call \`${RESOLVE_TOOL_NAME}\` first to apply or discard it, then call "${name}" again if it is still needed.`
