@@ -15,5 +15,7 @@ export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";
 /** A count and its noun for messages: `1 file`, `0 files`, `3 files`. */
 export { count } from "./util/count.js";
+/** A label in quotes for a message, curly ones when it holds a double quote: `"Write a.txt"`, `“Rename: "a" → "b"”`. */
+export { quoted } from "./util/quoted.js";
 /** Loads a package on first use, synchronously, as the instance an `import` of it gives. */
 export { requireShared } from "./util/require-shared.js";

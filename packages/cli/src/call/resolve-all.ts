@@ -1,5 +1,5 @@
 import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
-import { count } from "@tooldock/runtime/internal";
+import { count, quoted } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 
 /**
@@ -55,7 +55,7 @@ export async function resolveStaged(
       return {
         resolutions,
         stopped:
-          `stopped before "${top.label}": that action is on top of the stack but was not staged by this call ` +
+          `stopped before ${quoted(top.label)}: that action is on top of the stack but was not staged by this call ` +
           `(something else running in the process staged it), so --${action} does not touch it; ` +
           `${count(left, "action")} of the call under it stayed pending. Run the call again.`,
       };
@@ -65,7 +65,7 @@ export async function resolveStaged(
         resolutions,
         stopped:
           `stopped after ${MAX_RESOLUTIONS} resolutions: resolving the call's actions kept staging new ones ` +
-          `(the top is now "${top.label}"). Fix the tool so that its ${action === "apply" ? "apply" : "reject"} ` +
+          `(the top is now ${quoted(top.label)}). Fix the tool so that its ${action === "apply" ? "apply" : "reject"} ` +
           "does not stage another action every time.",
       };
     }

@@ -1,4 +1,4 @@
-import { count } from "@tooldock/runtime/internal";
+import { count, quoted } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { ToolCallOutcome } from "../call/run-tool-call.js";
@@ -35,7 +35,7 @@ function prettyOutcome(
     if (diffs.length > 0) {
       lines.push(
         "",
-        colors.bold(`Preview of "${escapeTerminalText(top?.label ?? "")}":`),
+        colors.bold(`Preview of ${quoted(escapeTerminalText(top?.label ?? ""))}:`),
         ...formatDiffs(diffs, colors).map((line) => `  ${line}`),
       );
     }
@@ -75,7 +75,7 @@ function prettyOutcome(
 function callNotes(outcome: ToolCallOutcome, toolName: string, colors: Colors): string[] {
   const notes: string[] = [];
   const labels = (records: ToolCallOutcome["pending"]) =>
-    records.map((record) => `"${escapeTerminalText(record.label)}"`).join(", ");
+    records.map((record) => quoted(escapeTerminalText(record.label))).join(", ");
   if (outcome.discardedBeforeCall.length > 0) {
     const one = outcome.discardedBeforeCall.length === 1;
     notes.push(

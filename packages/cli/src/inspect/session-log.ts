@@ -1,4 +1,5 @@
 import type { SessionEvent } from "@tooldock/runtime";
+import { quoted } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { messageOf as plainMessageOf } from "../mcp/message-of.js";
 import { blockPlaceholder } from "../output/block-placeholder.js";
@@ -37,32 +38,32 @@ export function logLineOf(event: SessionEvent): LogLine | undefined {
     case "action-pending":
       return {
         kind: "push",
-        summary: `staged "${event.record.label}" (from ${event.record.sourceToolName})`,
+        summary: `staged ${quoted(event.record.label)} (from ${event.record.sourceToolName})`,
         detail: json(event.record.details),
       };
     case "action-applied":
       return {
         kind: "resolution",
-        summary: `applied "${event.record.label}"`,
+        summary: `applied ${quoted(event.record.label)}`,
         detail: resultText(event.result),
       };
     case "action-apply-failed":
       return {
         kind: "resolution",
-        summary: `apply failed for "${event.record.label}"; it stays pending`,
+        summary: `apply failed for ${quoted(event.record.label)}; it stays pending`,
         detail: plainMessageOf(event.error),
       };
     case "action-discarded":
-      return { kind: "resolution", summary: `discarded "${event.record.label}"`, detail: event.reason };
+      return { kind: "resolution", summary: `discarded ${quoted(event.record.label)}`, detail: event.reason };
     case "action-settled-late":
       return {
         kind: "fault",
-        summary: `the ${event.callback} of "${event.record.label}" settled after its deadline (${event.outcome}); nothing changed`,
+        summary: `the ${event.callback} of ${quoted(event.record.label)} settled after its deadline (${event.outcome}); nothing changed`,
       };
     case "reminder":
       return {
         kind: "reminder",
-        summary: `reminder: "${event.record.label}" is pending`,
+        summary: `reminder: ${quoted(event.record.label)} is pending`,
         detail: event.text,
       };
     case "tool-hook-failed":

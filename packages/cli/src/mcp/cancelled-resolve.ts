@@ -1,4 +1,4 @@
-import { count } from "@tooldock/runtime/internal";
+import { count, quoted } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 
 /**
@@ -17,7 +17,7 @@ export function cancelledResolveText(result: AgentToolResult): string | undefine
   const outcome = result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
   const ending = result.isError ? "it failed" : "it finished";
   return (
-    `resolve was cancelled by the client, but the ${verb} of pending action "${details.label}" (id ${details.id}) ` +
+    `resolve was cancelled by the client, but the ${verb} of pending action ${quoted(details.label)} (id ${details.id}) ` +
     `had started and cannot be stopped, so ${ending}: ${outcome}`
   );
 }

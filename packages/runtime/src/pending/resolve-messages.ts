@@ -1,5 +1,6 @@
 import { describeError } from "../util/describe-error.js";
 import { formatDuration } from "../util/format-duration.js";
+import { quoted } from "../util/quoted.js";
 import type { PendingActionRecord } from "./pending-action-record.js";
 
 /** Exact text when `resolve` finds nothing pending (docs/contract.md §3). */
@@ -26,7 +27,7 @@ export function discardedText(record: PendingActionRecord, reason: string): stri
 /** A failed apply: the action is back on top, nothing is lost. */
 export function applyFailedText(record: PendingActionRecord, error: unknown): string {
   return (
-    `Apply failed for "${record.label}": ${describeError(error)}. ` +
+    `Apply failed for ${quoted(record.label)}: ${describeError(error)}. ` +
     `The action is still pending (id ${record.id}). Fix the cause and call resolve with action "apply" again, ` +
     `or call resolve with action "discard" to drop it.`
   );
@@ -35,7 +36,7 @@ export function applyFailedText(record: PendingActionRecord, error: unknown): st
 /** A failed apply overtaken by `clear` (for example `dispose`): the action did not come back. */
 export function applyFailedAfterClearText(record: PendingActionRecord, error: unknown): string {
   return (
-    `Apply failed for "${record.label}": ${describeError(error)}. ` +
+    `Apply failed for ${quoted(record.label)}: ${describeError(error)}. ` +
     "The pending actions were cleared while it ran, so the action was discarded and is no longer pending."
   );
 }
@@ -51,7 +52,7 @@ export function rejectFailedText(record: PendingActionRecord, reason: string, er
 /** An apply that did not settle in time: back on top, possibly still running. */
 export function applyTimedOutText(record: PendingActionRecord, timeoutMs: number): string {
   return (
-    `Apply of "${record.label}" did not finish within ${formatDuration(timeoutMs)} and was given up. ` +
+    `Apply of ${quoted(record.label)} did not finish within ${formatDuration(timeoutMs)} and was given up. ` +
     `The action is still pending (id ${record.id}), but its apply may still be running and change things later. ` +
     `Check the current state, then call resolve with action "apply" to try again or "discard" to drop it.`
   );
@@ -60,7 +61,7 @@ export function applyTimedOutText(record: PendingActionRecord, timeoutMs: number
 /** An apply that timed out while the pending actions were cleared: not restored. */
 export function applyTimedOutAfterClearText(record: PendingActionRecord, timeoutMs: number): string {
   return (
-    `Apply of "${record.label}" did not finish within ${formatDuration(timeoutMs)} and was given up; it may still be running. ` +
+    `Apply of ${quoted(record.label)} did not finish within ${formatDuration(timeoutMs)} and was given up; it may still be running. ` +
     "The pending actions were cleared meanwhile, so the action was discarded and is no longer pending."
   );
 }

@@ -1,3 +1,4 @@
+import { quoted } from "../util/quoted.js";
 import {
   callbackTimeoutError,
   type LateSettlement,
@@ -30,7 +31,7 @@ export async function runActionCallback(
 /** The `E_CALLBACK_TIMEOUT` error of an action's callback that did not settle in time. */
 export function actionTimeoutError(record: PendingActionRecord, callback: ActionCallback, timeoutMs: number) {
   return callbackTimeoutError(
-    `the ${callback} of pending action "${record.label}" (id ${record.id})`,
+    `the ${callback} of pending action ${quoted(record.label)} (id ${record.id})`,
     timeoutMs,
   );
 }

@@ -1,5 +1,6 @@
 import { TooldockError } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
+import { quoted } from "../util/quoted.js";
 import { snapshotJson } from "./json-snapshot.js";
 
 // Captured when this module is evaluated: a tool module that replaces `Reflect.apply` (or a
@@ -40,7 +41,7 @@ export function snapshotPendingAction(value: unknown): PendingActionSnapshot {
   if (typeof label !== "string" || label.trim() === "") {
     throw invalid(`label must be a non-empty string, got ${describeKind(label)}`);
   }
-  const named = `(label "${label}")`;
+  const named = `(label ${quoted(label)})`;
   const apply = read(value, "apply", named);
   if (typeof apply !== "function") throw invalid(`apply must be a function ${named}`);
   const reject = read(value, "reject", named);

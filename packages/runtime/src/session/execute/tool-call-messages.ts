@@ -4,6 +4,7 @@ import { formatSchemaIssue, type SchemaIssue } from "../../schema/tool-schema.js
 import { count } from "../../util/count.js";
 import { describeError } from "../../util/describe-error.js";
 import { formatDuration } from "../../util/format-duration.js";
+import { quoted } from "../../util/quoted.js";
 
 /** Every message `execute` answers the model with when a call goes wrong. Each says what to do. */
 export const toolCallMessages = {
@@ -16,7 +17,7 @@ export const toolCallMessages = {
     const [top, ...rest] = pending;
     const more = rest.length === 0 ? "" : ` (and ${count(rest.length, "more pending action")} below it)`;
     return (
-      `Cannot run "${name}" yet: the pending action "${top?.label}" is waiting${more}. ` +
+      `Cannot run "${name}" yet: the pending action ${quoted(top?.label ?? "")} is waiting${more}. ` +
       `Call \`${RESOLVE_TOOL_NAME}\` first to apply or discard it, then call "${name}" again if it is still needed.`
     );
   },

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
 import type { PendingActionRecord } from "../../pending/pending-action-record.js";
 import type { PendingActionStore } from "../../pending/pending-action-store.js";
+import { quoted } from "../../util/quoted.js";
 import type { ToolContextSource } from "../tool-context.js";
 import type { CallAbort } from "./call-abort.js";
 import type { ToolCallError } from "./tool-call-error.js";
@@ -224,7 +225,7 @@ function latePushError(call: ToolCallScope, action: unknown): TooldockError {
 export function quotedLabel(action: unknown): string {
   try {
     const label = (action as { label?: unknown }).label;
-    return typeof label === "string" ? `"${label}"` : "(no label)";
+    return typeof label === "string" ? quoted(label) : "(no label)";
   } catch {
     return "(unreadable label)";
   }
