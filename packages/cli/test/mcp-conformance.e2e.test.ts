@@ -45,6 +45,7 @@ const MUST_PASS = [
   "tools-call-error",
   "tools-call-with-progress",
   "json-schema-2020-12",
+  "tools-call-elicitation",
   "server-sse-multiple-streams",
   "dns-rebinding-protection",
 ];

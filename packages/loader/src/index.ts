@@ -34,6 +34,7 @@ export {
   ToolHost,
   type ToolHostOptions,
   type ToolHostSession,
+  type UISource,
 } from "./host-api/tool-host.js";
 export type { IsolatedToolHost, IsolatedToolHostEvent } from "./isolation/isolated-tools.js";
 /** Untrusted modules in a tool host: a child process under Node's permission model. */

@@ -24,12 +24,20 @@ export interface ToolHostSession {
   readonly pending: { push(action: CustomToolPendingAction): unknown };
 }
 
+/**
+ * Where tools' `pi.ui` comes from: one user interface for every call, or one per session,
+ * looked up at each read by the `sessionId` of the tool call running then (`undefined`
+ * outside any call); `undefined` from it is no UI (`pi.hasUI` is `false`). A server with a
+ * client per session (`tooldock mcp --http`) answers each call's questions with its client.
+ */
+export type UISource = UIContext | ((sessionId: string | undefined) => UIContext | undefined);
+
 /** Options of {@link ToolHost}. */
 export interface ToolHostOptions {
   /** The `cwd` tools see and `exec` runs in. Default: `process.cwd()`. */
   cwd?: string;
   /** The user interface; tools get a no-op UI (and `hasUI: false`) until one is set. */
-  ui?: UIContext;
+  ui?: UISource;
   /** Where tools' `pi.logger` writes. Default: a logger that drops every message. */
   logger?: Logger;
 }
@@ -39,7 +47,8 @@ export interface ToolHostOptions {
  * at call time: `pushPendingAction` pushes onto the store of the session **whose tool call is
  * running** (a runtime `Session` carries its call through the tool's awaits and timers), so
  * one host serves many sessions at once; outside any call it falls back to the **active
- * session** (set with {@link ToolHost.setActiveSession}). `ui` / `hasUI` reflect the UI set last.
+ * session** (set with {@link ToolHost.setActiveSession}). `ui` / `hasUI` reflect the UI set
+ * last (per session, for a {@link UISource} function).
  *
  * @example
  * ```ts
@@ -52,7 +61,7 @@ export interface ToolHostOptions {
 export class ToolHost {
   readonly cwd: string;
   #session: ToolHostSession | undefined;
-  #ui: UIContext | undefined;
+  #ui: UISource | undefined;
   readonly #logger: Logger;
   /**
    * The bus the host's tools share as `pi.events`: subscribe to what they emit, or emit to
@@ -85,8 +94,14 @@ export class ToolHost {
   }
 
   /** Attaches (or with `undefined` detaches) the user interface tools see. */
-  setUIContext(ui: UIContext | undefined): void {
+  setUIContext(ui: UISource | undefined): void {
     this.#ui = ui;
+  }
+
+  /** The user interface a call of `sessionId` sees (`undefined`: none). */
+  uiFor(sessionId: string | undefined): UIContext | undefined {
+    const ui = this.#ui;
+    return typeof ui === "function" ? ui(sessionId) : ui;
   }
 
   /** A `pi` object for tool factories, bound to this host. */
@@ -99,10 +114,10 @@ export class ToolHost {
       events: host.events,
       sendMessage: createSendMessage(host.events),
       get ui() {
-        return host.#ui ?? noOpUI;
+        return host.uiFor(runningToolCall()?.sessionId) ?? noOpUI;
       },
       get hasUI() {
-        return host.#ui !== undefined;
+        return host.uiFor(runningToolCall()?.sessionId) !== undefined;
       },
       // pi's: the jiti CLI, for tools that run TypeScript in a child process. Found on first read.
       get jitiCliPath() {

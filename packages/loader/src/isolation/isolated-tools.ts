@@ -10,6 +10,7 @@ import {
   type Diagnostic,
   TooldockError,
 } from "@tooldock/sdk";
+import { noOpUI } from "../host-api/no-op-ui.js";
 import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-message.js";
 import type { ToolHost } from "../host-api/tool-host.js";
 import type { IsolationContext } from "./isolation-options.js";
@@ -85,6 +86,8 @@ export class IsolatedToolHost {
   readonly #isolation: IsolationContext;
   readonly #listeners = new Set<(event: IsolatedToolHostEvent) => void>();
   readonly #calls = new Map<number, CallState>();
+  /** The apply and reject requests in flight, by request id: the session that resolves each. */
+  readonly #settling = new Map<number, string | undefined>();
   readonly #staged = new Set<StagedAction>();
   #process: ToolHostProcess | undefined;
   #starting: Promise<ToolHostProcess> | undefined;
@@ -402,8 +405,15 @@ export class IsolatedToolHost {
     this.#host.events.emit(TOOL_MESSAGE_CHANNEL, event);
   }
 
+  /** A `pi.ui` question of the tool host, answered by the UI of the session whose call asked. */
   #ui(process: ToolHostProcess, message: Extract<ChildMessage, { t: "ui" }>): void {
-    const ui = this.#api.ui as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const asker = message.call;
+    const sessionId =
+      asker === undefined ? undefined : (this.#calls.get(asker)?.ctx?.sessionId ?? this.#settling.get(asker));
+    const ui = (this.#host.uiFor(sessionId) ?? noOpUI) as unknown as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >;
     const answer = (value: unknown, error?: string) =>
       process.send({ t: "ui-reply", id: message.id, ...(error === undefined ? { value } : { error }) });
     let asked: unknown;
@@ -461,12 +471,21 @@ export class IsolatedToolHost {
 
   async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
     const { process } = staged;
+    // The resolving session's UI answers what the callback asks through pi.ui.
+    const sessionId = runningToolCall()?.sessionId;
+    const hasUI = this.#host.uiFor(sessionId) !== undefined;
+    let requestId = -1;
     // Whoever waits for an apply or a reject (a resolve, with its deadline's timer) keeps the
     // host alive; once it gives up, this request does not: the host may then exit.
-    const { reply } = process.request((id) => ({ t: kind, id, action: staged.childId, reason }), {
-      keepAliveMs: 0,
-    });
-    const message = await reply;
+    const { reply } = process.request(
+      (id) => {
+        requestId = id;
+        this.#settling.set(id, sessionId);
+        return { t: kind, id, action: staged.childId, reason, hasUI };
+      },
+      { keepAliveMs: 0 },
+    );
+    const message = await reply.finally(() => this.#settling.delete(requestId));
     if (!("t" in message)) {
       // The action is lost: it goes from the stack once resolve has put it back.
       setImmediate(() => this.#remove(staged, message));

@@ -51,7 +51,8 @@ export type HostMessage =
       updates: boolean;
     }
   | { t: "abort"; id: number }
-  | { t: "apply" | "reject"; id: number; action: number; reason: string }
+  /** `hasUI`: whether the session resolving it has a user interface (`pi.ui` in the callback). */
+  | { t: "apply" | "reject"; id: number; action: number; reason: string; hasUI?: boolean }
   | { t: "forget"; action: number }
   | { t: "session"; id: number; tool: string; event: unknown; context: CallContext }
   | { t: "ui-reply"; id: number; value?: unknown; error?: string }
@@ -112,7 +113,14 @@ export type ChildMessage =
       reject: boolean;
     }
   | { t: "call-abort"; id: number }
-  | { t: "ui"; id: number; method: "select" | "confirm" | "input" | "notify"; args: unknown[] }
+  | {
+      t: "ui";
+      id: number;
+      /** The call that asked (the host answers with that call's session's UI); none: outside any call. */
+      call?: number;
+      method: "select" | "confirm" | "input" | "notify";
+      args: unknown[];
+    }
   | { t: "emit"; channel: string; data: unknown }
   /** `pi.sendMessage`: the host attributes it to `call` itself (when that call is open). */
   | { t: "message"; call?: number; message: unknown; options?: unknown }
@@ -224,11 +232,13 @@ export function parseChildMessage(line: string): Check<ChildMessage> {
     case "ui":
       if (!isId(value.id) || !UI_METHODS.has(value.method as string) || !Array.isArray(value.args))
         return bad("ui");
+      if (value.call !== undefined && !isId(value.call)) return bad("ui");
       return {
         ok: true,
         value: {
           t: "ui",
           id: value.id,
+          ...(value.call === undefined ? {} : { call: value.call }),
           method: value.method as "select" | "confirm" | "input" | "notify",
           args: value.args,
         },

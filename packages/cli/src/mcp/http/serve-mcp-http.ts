@@ -12,6 +12,7 @@ import {
   watchCustomTools,
 } from "@tooldock/loader";
 import { type PendingPolicy, Session } from "@tooldock/runtime";
+import type { UIContext } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
 import { settleWithin } from "../../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
@@ -23,6 +24,7 @@ import { createMcpLogger } from "../client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
 import { disposeServedSession } from "../dispose-served-session.js";
+import { clientElicits, elicitationUI } from "../elicitation-ui.js";
 import { createMcpStderr } from "../mcp-stderr.js";
 import { messageOf } from "../message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "../register-builtins.js";
@@ -102,6 +104,8 @@ interface Served {
   session: Session;
   mcp: TooldockMcpServer;
   transport: StreamableHTTPServerTransport;
+  /** `pi.ui` for this session's calls, made when its client first turns out to elicit. */
+  ui?: UIContext;
 }
 
 /**
@@ -169,6 +173,14 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           ? []
           : [...live].filter((served) => served.session.id === sessionId).map((served) => served.mcp),
       ),
+      // A call's pi.ui asks its own session's client, when that client elicits; none else.
+      ui: (sessionId) => {
+        const served =
+          sessionId === undefined ? undefined : [...live].find((entry) => entry.session.id === sessionId);
+        if (served === undefined || !clientElicits(served.mcp)) return undefined;
+        served.ui ??= elicitationUI(served.mcp);
+        return served.ui;
+      },
     });
     const load = {
       paths: options.paths,

@@ -17,6 +17,8 @@ export interface ChildCall {
   toolName: string;
   toolCallId: string;
   sessionId: string;
+  /** Whether the host has a user interface for this call's session (`pi.hasUI` during it). */
+  hasUI: boolean;
   ended: boolean;
   controller: AbortController | undefined;
   pending: number;

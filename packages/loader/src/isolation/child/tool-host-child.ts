@@ -2,6 +2,7 @@
 // the host that started it (see ../tool-host-process.ts). It runs under Node's permission
 // model, so whatever a module does here is bounded by what the host allowed; nothing in
 // this file defends against the modules it loads: the process boundary does.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
 import {
   type CustomTool,
@@ -94,11 +95,20 @@ const runner: CallRunner = {
   },
 };
 
+/** The apply or reject running now: its request id, and whether the resolving session has a UI. */
+const settling = new AsyncLocalStorage<{ id: number; hasUI: boolean }>();
+
+/** The call (or apply, reject) asking, so that the host answers with its session's UI. */
+const askingCall = (): { call?: number } => {
+  const id = currentCall.getStore()?.id ?? settling.getStore()?.id;
+  return id === undefined ? {} : { call: id };
+};
+
 function askHost(method: "select" | "confirm" | "input", args: unknown[]): Promise<unknown> {
   const id = nextUi++;
   return new Promise((resolve, reject) => {
     uiReplies.set(id, { resolve, reject });
-    send({ t: "ui", id, method, args: jsonCopy(args) as unknown[] });
+    send({ t: "ui", id, ...askingCall(), method, args: jsonCopy(args) as unknown[] });
   });
 }
 
@@ -108,8 +118,21 @@ const hostUI: UIContext = {
   confirm: (title, message) => askHost("confirm", [title, message]) as Promise<boolean>,
   input: (title, placeholder) => askHost("input", [title, placeholder]) as Promise<string | undefined>,
   notify: (message, level) =>
-    send({ t: "ui", id: nextUi++, method: "notify", args: jsonCopy([message, level]) as unknown[] }),
+    send({
+      t: "ui",
+      id: nextUi++,
+      ...askingCall(),
+      method: "notify",
+      args: jsonCopy([message, level]) as unknown[],
+    }),
 };
+
+/**
+ * The tools' UI: during a call, the host's when the calling session has one (each call says);
+ * outside any call (a factory, a timer), the host's when it had one last.
+ */
+const childUI = (): UIContext | undefined =>
+  (currentCall.getStore()?.hasUI ?? settling.getStore()?.hasUI ?? uiAttached) ? hostUI : undefined;
 
 const forward = (level: "debug" | "info" | "warn" | "error") => (message: string, data?: unknown) =>
   send({
@@ -172,7 +195,7 @@ async function load(init: InitMessage): Promise<void> {
   if (!init.allowExec) confineSignals();
   const host = new ChildToolHost({
     cwd: init.cwd,
-    ...(init.hasUI ? { ui: hostUI } : {}),
+    ui: childUI,
     logger: {
       debug: forward("debug"),
       info: forward("info"),
@@ -259,20 +282,12 @@ function handle(message: HostMessage): void {
         toolName: tool.name,
         toolCallId: message.toolCallId,
         sessionId: message.context.sessionId,
+        hasUI: message.context.hasUI ?? uiAttached,
         ended: false,
         controller: new AbortController(),
         pending: 0,
       };
       calls.set(call.id, call);
-      // The host's UI as it is now: a host may attach or detach one at any time.
-      if (
-        message.context.hasUI !== undefined &&
-        hostRef !== undefined &&
-        message.context.hasUI !== uiAttached
-      ) {
-        uiAttached = message.context.hasUI;
-        hostRef.setUIContext(uiAttached ? hostUI : undefined);
-      }
       // Never rejects: the call's own faults are its answer (runner.end forgets it).
       void runCall(runner, tool, call, message.toolCallId, message.params, message.context, message.updates);
       return;
@@ -286,7 +301,9 @@ function handle(message: HostMessage): void {
     }
     case "apply":
     case "reject":
-      void settleAction(message.id, message.action, message.t, message.reason);
+      void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, () =>
+        settleAction(message.id, message.action, message.t, message.reason),
+      );
       return;
     case "forget":
       actions.delete(message.action);
@@ -298,6 +315,7 @@ function handle(message: HostMessage): void {
         toolName: message.tool,
         toolCallId: "",
         sessionId: message.context.sessionId,
+        hasUI: message.context.hasUI ?? uiAttached,
         ended: true,
         controller: undefined,
         pending: 0,
@@ -327,7 +345,7 @@ function handle(message: HostMessage): void {
       return;
     }
     case "ui-state":
-      hostRef?.setUIContext(message.hasUI ? hostUI : undefined);
+      uiAttached = message.hasUI;
       return;
     case "event":
       hostRef?.bridge.deliver(message.channel, message.data);
