@@ -92,7 +92,8 @@ describe.skipIf(browserSetup.skipReason !== undefined)(
       expect(existsSync(join(folder, "notes/a-draft.md"))).toBe(false);
       // The event log saw the call, the push, the reminder and the resolution.
       const log = page.getByTestId("event-log");
-      await log.getByText(/applied "Rename 2 file/).waitFor();
+      // The label holds double quotes (`"draft-" → ""`), so the log sets it in curly ones.
+      await log.getByText(/applied “Rename 2 files: /).waitFor();
       const text = (await log.textContent()) ?? "";
       for (const expected of ["call batch_rename_preview", "staged", "reminder", "resolve returned ok"])
         expect(text).toContain(expected);
