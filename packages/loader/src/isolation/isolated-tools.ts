@@ -88,6 +88,8 @@ export class IsolatedToolHost {
   readonly #calls = new Map<number, CallState>();
   /** The apply and reject requests in flight, by request id: the session that resolves each. */
   readonly #settling = new Map<number, string | undefined>();
+  /** What each tool host was last told of the UI outside any call (`ui-state`). */
+  readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
   readonly #staged = new Set<StagedAction>();
   #process: ToolHostProcess | undefined;
   #starting: Promise<ToolHostProcess> | undefined;
@@ -276,6 +278,7 @@ export class IsolatedToolHost {
       process.forget(id); // the call answers now; whatever the tool host sends later is dropped
       process.probe();
     };
+    this.#syncUI(process);
     const { reply } = process.request((requestId) => {
       id = requestId;
       this.#calls.set(id, call);
@@ -471,6 +474,7 @@ export class IsolatedToolHost {
 
   async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
     const { process } = staged;
+    this.#syncUI(process);
     // The resolving session's UI answers what the callback asks through pi.ui.
     const sessionId = runningToolCall()?.sessionId;
     const hasUI = this.#host.uiFor(sessionId) !== undefined;
@@ -500,6 +504,18 @@ export class IsolatedToolHost {
     if (kind === "reject" || result.isError !== true) this.#staged.delete(staged);
     this.#closeIfRetired();
     return result;
+  }
+
+  /**
+   * Tells the tool host whether the host has a UI outside any call (what a factory's or a
+   * timer's `pi.hasUI` reads there) when that changed since it was last told: a host may attach
+   * one after the load. Each call and apply carries its own session's answer besides.
+   */
+  #syncUI(process: ToolHostProcess): void {
+    const hasUI = this.#host.uiFor(undefined) !== undefined;
+    if (this.#uiSent.get(process) === hasUI) return;
+    this.#uiSent.set(process, hasUI);
+    process.send({ t: "ui-state", hasUI });
   }
 
   #context(ctx: CustomToolContext | undefined): CallContext {

@@ -6,6 +6,7 @@ const HOST_API = `
 import { Type } from "@sinclair/typebox";
 export default (pi) => {
   pi.events.on("host:ping", (data) => pi.events.emit("tool:pong", { got: data }));
+  pi.events.on("host:notify", () => pi.ui.notify("outside any call, UI " + pi.hasUI));
   return [
     {
       name: "ask",
@@ -94,6 +95,24 @@ describe("the pi API across the tool host's boundary", () => {
     expect(text(result)).toBe("true:b:true");
     expect(asked).toEqual(["Pick:a/b", "notify:noted"]);
     expect(logged).toEqual(['asked {"choice":"b"}']);
+  });
+
+  it("sees a UI the host attached after the load outside any call too (an event's handler)", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { session } = await load(where, "process", { host });
+    const notified = new Promise<string>((resolve) => {
+      host.setUIContext({
+        select: async () => undefined,
+        confirm: async () => false,
+        input: async () => undefined,
+        notify: (message) => resolve(String(message)),
+      });
+    });
+    // A call tells the tool host the UI's state; the handler then runs outside any call.
+    await session.execute({ toolCallId: "1", name: "context", params: {} });
+    host.events.emit("host:notify", {});
+    expect(await notified).toBe("outside any call, UI true");
   });
 
   it("carries pi.events both ways and sendMessage to the host", async () => {
