@@ -3,9 +3,11 @@ import { enableCompileCache } from "./compile-cache.js";
 
 // Before the rest of the CLI is imported, so that its own code comes from the cache too.
 enableCompileCache();
-const { processIo } = await import("./cli-io.js");
-const { escapeTerminalText } = await import("./output/terminal-text.js");
-const { run } = await import("./run.js");
+const [{ processIo }, { escapeTerminalText }, { run }] = await Promise.all([
+  import("./cli-io.js"),
+  import("./output/terminal-text.js"),
+  import("./run.js"),
+]);
 
 /** After the command is done, how long anything a tool module left running may delay the exit. */
 const EXIT_GRACE_MS = 200;

@@ -81,8 +81,20 @@ export function runCli(
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<CliRun> {
+  return runProcess(process.execPath, [...(options.nodeArgs ?? []), cliBin, ...args], options);
+}
+
+/**
+ * Runs `binary …args` to completion (another runtime, a script), as {@link runCli} runs the
+ * CLI: in the repository unless `cwd`, without colour, output piped.
+ */
+export function runProcess(
+  binary: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), cliBin, ...args], {
+    const child = spawn(binary, args, {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,11 +1,19 @@
-import { spawn } from "node:child_process";
 import { chmod, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureRuntime } from "../../../scripts/runtimes.mjs";
-import { assertBuilt, brokenDir, cliBin, examplesDir, repoRoot, tempDir } from "./cli-process.js";
+import {
+  assertBuilt,
+  brokenDir,
+  type CliRun,
+  cliBin,
+  examplesDir,
+  repoRoot,
+  runProcess,
+  tempDir,
+} from "./cli-process.js";
 
 /**
  * The end-to-end subset on the runtimes hosts run (issue 27, item 5): Node 22, 24 and 26 and
@@ -20,32 +28,6 @@ const RUNTIMES = ["node@22", "node@24", "node@26", "bun@1.4"] as const;
 const INSTALL_TIMEOUT = 600_000;
 const STEP_TIMEOUT = 120_000;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runWith(binary: string, args: string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** The demo's steps and outcomes: its headings, the model's calls and each result's mark, ids masked. */
 const demoSteps = (output: string) =>
   output
@@ -54,7 +36,7 @@ const demoSteps = (output: string) =>
     .map((line) => line.replace(/[0-9a-f]{8}-[0-9a-f]{2}…/g, "<id>").trimEnd());
 
 /** What `validate --format json` found: each module's file name with its codes, and the tools. */
-function findings(run: Run) {
+function findings(run: CliRun) {
   const report = JSON.parse(run.stdout) as {
     ok: boolean;
     summary: unknown;
@@ -97,7 +79,7 @@ const BATCH_ARGS = JSON.stringify({ files: ["draft-a.md"], find: "draft-", repla
 async function callAndApply(binary: string, isolation: "--isolate" | "--no-isolate") {
   const folder = await tempDir({ "draft-a.md": "a\n" });
   try {
-    const run = await runWith(
+    const run = await runProcess(
       binary,
       [
         cliBin,
@@ -110,7 +92,7 @@ async function callAndApply(binary: string, isolation: "--isolate" | "--no-isola
         "--json",
         isolation,
       ],
-      folder.path,
+      { cwd: folder.path },
     );
     const report = JSON.parse(run.stdout) as {
       result: { isError?: boolean };
@@ -163,7 +145,7 @@ async function mcpSession(binary: string) {
 
 /** The README's host example (`packages/examples/dist/host.js`): its last lines say what it did. */
 const hostExample = async (binary: string) => {
-  const run = await runWith(binary, [join(examplesDir, "dist/host.js")], examplesDir);
+  const run = await runProcess(binary, [join(examplesDir, "dist/host.js")], { cwd: examplesDir });
   return { exit: run.code, summary: run.stdout.trim().split("\n").slice(-2) };
 };
 
@@ -190,14 +172,14 @@ beforeAll(async () => {
   assertBuilt();
   paths = await validatePaths();
   const [demo, host, ...validated] = await Promise.all([
-    runWith(machine, ["scripts/run-cli.mjs", "demo"]),
+    runProcess(machine, ["scripts/run-cli.mjs", "demo"]),
     hostExample(machine),
-    ...validations.map((isolation) => runWith(machine, validateArgs(isolation))),
+    ...validations.map((isolation) => runProcess(machine, validateArgs(isolation))),
   ]);
   baseline.demo = demoSteps(demo.stdout);
   baseline.host = host;
   for (const [index, isolation] of validations.entries()) {
-    baseline.validate[isolation] = findings(validated[index] as Run);
+    baseline.validate[isolation] = findings(validated[index] as CliRun);
   }
 }, STEP_TIMEOUT);
 
@@ -208,7 +190,7 @@ describe.each(RUNTIMES)("the end-to-end subset on %s", (spec) => {
   }, INSTALL_TIMEOUT);
 
   it("runs the demo, every step as on the suite's Node", { timeout: STEP_TIMEOUT }, async () => {
-    const there = await runWith(binary, ["scripts/run-cli.mjs", "demo"]);
+    const there = await runProcess(binary, ["scripts/run-cli.mjs", "demo"]);
     expect(there.code, there.stderr).toBe(0);
     expect(demoSteps(there.stdout)).toEqual(baseline.demo);
     expect(baseline.demo.length).toBeGreaterThan(10);
@@ -218,7 +200,7 @@ describe.each(RUNTIMES)("the end-to-end subset on %s", (spec) => {
     "validates the examples and the broken-module corpora (%s) as on the suite's Node",
     { timeout: STEP_TIMEOUT },
     async (isolation) => {
-      const there = findings(await runWith(binary, validateArgs(isolation)));
+      const there = findings(await runProcess(binary, validateArgs(isolation)));
       expect(there).toEqual(baseline.validate[isolation]);
       expect(there.codes.length).toBeGreaterThan(5);
     },
@@ -251,18 +233,18 @@ describe.each(RUNTIMES)("the end-to-end subset on %s", (spec) => {
       try {
         const env = { XDG_CACHE_HOME: join(home.path, "cache"), NODE_COMPILE_CACHE: undefined };
         const cache = join(home.path, "cache", "tooldock", "node-compile-cache");
-        expect(
-          (await runWith(binary, [cliBin, "list", join(examplesDir, "tools")], repoRoot, env)).code,
-        ).toBe(0);
+        expect((await runProcess(binary, [cliBin, "list", join(examplesDir, "tools")], { env })).code).toBe(
+          0,
+        );
         expect((await stat(cache)).mode & 0o777).toBe(0o700);
         expect((await readdir(cache)).length).toBeGreaterThan(0);
         // Attack: another user made the folder first, writable by all, to plant cache entries.
         await rm(cache, { recursive: true });
         await mkdir(cache);
         await chmod(cache, 0o777);
-        expect(
-          (await runWith(binary, [cliBin, "list", join(examplesDir, "tools")], repoRoot, env)).code,
-        ).toBe(0);
+        expect((await runProcess(binary, [cliBin, "list", join(examplesDir, "tools")], { env })).code).toBe(
+          0,
+        );
         expect(await readdir(cache)).toEqual([]);
       } finally {
         await home.remove();

@@ -237,7 +237,7 @@ function rewriteSchema(original: Schema, provider: SchemaProvider): ProviderSche
       problem("an array without `items` has no strict form");
     if (typeof schema.format === "string" && !FORMATS[provider].has(schema.format)) {
       const format = schema.format;
-      describe(schema, ["format"]);
+      moveIntoDescription(schema, ["format"]);
       change(`format \`${format}\` moved into the description`);
     }
     if (provider === "openai") {
@@ -250,7 +250,7 @@ function rewriteSchema(original: Schema, provider: SchemaProvider): ProviderSche
     } else {
       const moved = Object.keys(schema).filter((key) => !GEMINI_KEEPS.has(key));
       if (moved.length > 0) {
-        describe(schema, moved);
+        moveIntoDescription(schema, moved);
         change(
           `${moved.map((key) => `\`${key}\``).join(", ")} moved into the description (Gemini ignores them)`,
         );
@@ -325,7 +325,7 @@ function anthropicKeywords(
       !ANTHROPIC_KEEPS.has(key) || (key === "minItems" && schema.minItems !== 0 && schema.minItems !== 1),
   );
   if (moved.length === 0) return;
-  describe(schema, moved);
+  moveIntoDescription(schema, moved);
   change(`${moved.map((key) => `\`${key}\``).join(", ")} moved into the description`);
 }
 
@@ -333,7 +333,7 @@ function anthropicKeywords(
  * Moves `keys` out of `schema` into its description, as `{key: value, …}` after the text, so
  * the model still reads the constraint the provider would reject or ignore.
  */
-function describe(schema: Schema, keys: string[]): void {
+function moveIntoDescription(schema: Schema, keys: string[]): void {
   const text = `{${keys.map((key) => `${key}: ${JSON.stringify(schema[key])}`).join(", ")}}`;
   for (const key of keys) delete schema[key];
   schema.description = typeof schema.description === "string" ? `${schema.description}\n\n${text}` : text;

@@ -150,14 +150,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   const sessions = new HttpSessionTable<Served>(idleTimeoutMs, (_id, served) =>
     closeServed(served, `idle for ${idleTimeoutMs} ms without a connection; closing it`),
   );
+  /** The served session whose tool call is running (`sessionId` from the call), if any. */
+  const servedBy = (sessionId: string | undefined): Served | undefined =>
+    sessionId === undefined ? undefined : [...live].find((served) => served.session.id === sessionId);
   const releaseFaults = holdStrayFaults((fault) => {
     const text = `${describeStrayFault(fault)}\n(reported; the server goes on)`;
     say(text);
     // To the client whose call left the code running, and to no other: the error may carry
     // that call's arguments. A fault no call started goes to stderr alone.
-    const caller = fault.call?.sessionId;
-    if (caller === undefined) return;
-    for (const served of live) if (served.session.id === caller) served.mcp.log("error", text);
+    servedBy(fault.call?.sessionId)?.mcp.log("error", text);
   });
   let server: Server | undefined;
   const toolHosts = new ToolHostGenerations(() =>
@@ -168,15 +169,13 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     // arguments); one logged outside any call, to stderr only.
     const host = new ToolHost({
       cwd,
-      logger: createMcpLogger(stderr, (sessionId) =>
-        sessionId === undefined
-          ? []
-          : [...live].filter((served) => served.session.id === sessionId).map((served) => served.mcp),
-      ),
+      logger: createMcpLogger(stderr, (sessionId) => {
+        const served = servedBy(sessionId);
+        return served === undefined ? [] : [served.mcp];
+      }),
       // A call's pi.ui asks its own session's client, when that client elicits; none else.
       ui: (sessionId) => {
-        const served =
-          sessionId === undefined ? undefined : [...live].find((entry) => entry.session.id === sessionId);
+        const served = servedBy(sessionId);
         if (served === undefined || !clientElicits(served.mcp)) return undefined;
         served.ui ??= elicitationUI(served.mcp);
         return served.ui;
