@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 export const OWNED_EXTERNALS = {
   esbuild: "@tooldock/loader",
   jiti: "@tooldock/loader",
+  "oxc-transform": "@tooldock/loader",
   "@ast-grep/napi": "@tooldock/ast-edit",
 };
 
@@ -18,8 +19,10 @@ const NAMESPACE = "owned-external";
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * The export names `import(specifier)` gives the owner's code in plain Node (all three are
- * CommonJS: Node names their exports by reading the source), taken by importing it once here.
+ * The export names `import(specifier)` gives the owner's code in plain Node (CommonJS packages:
+ * Node names their exports by reading the source), taken by importing it once here.
+ * `oxc-transform` is an ES module: the facade's `require` of it needs `require(esm)`, which every
+ * Node that uses it has (the loader compiles file by file only on Node 22.15+).
  *
  * @param {string} packageDir
  * @param {string} specifier

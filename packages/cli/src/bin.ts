@@ -11,6 +11,8 @@ const [{ processIo }, { escapeTerminalText }, { run }] = await Promise.all([
 
 /** After the command is done, how long anything a tool module left running may delay the exit. */
 const EXIT_GRACE_MS = 200;
+/** How long the exit may wait for the compile cache to be written (see cacheWritesSettled). */
+const CACHE_WRITE_CAP_MS = 10_000;
 
 // A reader that goes away (`tooldock list | head -1`) ends what the CLI can print, not the
 // command: a write to the closed pipe fails with EPIPE (and later ones on the destroyed
@@ -48,6 +50,9 @@ if (argv[0] === "call" || argv[0] === "mcp") {
 }
 
 process.exitCode = await run(argv, processIo(controller.signal));
+// The output is out: what a cold load left for the compile cache (the packs of the modules it
+// compiled file by file on Node 22.15+) is written before the exit, so the next run is warm.
+await (await import("./load/cache-writes.js")).cacheWritesSettled(CACHE_WRITE_CAP_MS);
 // A loaded module can leave an interval or a socket that keeps the event loop alive forever; the
 // report is out, so end the process after a short grace. Unref'd: a clean process exits at once.
 setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

@@ -109,7 +109,7 @@ await build({
   minify: true,
   // Loaded from the loader's own dependencies at run time: a native binary, and a compiler the
   // tool host imports only when it compiles.
-  external: ["esbuild", "jiti"],
+  external: ["esbuild", "jiti", "oxc-transform"],
   // Bundle the built JS as it is (the root tsconfig's `paths` point at the TypeScript sources).
   tsconfigRaw: {},
   plugins: [

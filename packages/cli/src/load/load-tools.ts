@@ -12,6 +12,7 @@ import type { Output } from "../output/output.js";
 import { displayPath } from "../report/diagnostic-text.js";
 import type { LoadReport } from "../report/report-types.js";
 import { BUILT_IN_TOOL_NAMES } from "./built-in-tools.js";
+import { holdCacheWrite } from "./cache-writes.js";
 import { defaultToolPaths } from "./default-tool-paths.js";
 import { toToolEntry } from "./to-tool-entry.js";
 
@@ -79,6 +80,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
   } finally {
     progress.done();
   }
+  holdCacheWrite(result.cached);
   const report: LoadReport = {
     modules: result.modules.map((module) => ({ path: module.path, resolvedPath: module.resolvedPath })),
     tools: result.tools.map(toToolEntry),

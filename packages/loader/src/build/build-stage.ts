@@ -65,4 +65,9 @@ export class BuildStage {
     await this.#ahead.settle();
     await this.#compiler.close();
   }
+
+  /** Settles once the cache holds what the stage left for after it (see `ModuleCompiler.cached`). */
+  cached(): Promise<void> {
+    return this.#compiler.cached();
+  }
 }

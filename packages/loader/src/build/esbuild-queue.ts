@@ -53,6 +53,12 @@ export interface QueueOptions {
   readOnly?: boolean;
   /** Folders every input of a build must lie in (see `createToolBundlePlugin`); default: anywhere. */
   readRoots?: readonly string[];
+  /**
+   * Build a group whose pack is stale (the default), or reject its members with
+   * {@link PackMissing} and leave the build to another queue (a load that evaluates its misses
+   * file by file builds their packs once it is done).
+   */
+  buildMisses?: boolean;
 }
 
 /** A read-only queue's cache holds no current pack for the entry: compile it some other way. */
@@ -242,7 +248,7 @@ export class EsbuildQueue {
       return this.#members(index.members, true);
     }
     this.#miss();
-    if (this.#options.readOnly) throw new PackMissing(first);
+    if (this.#options.readOnly || this.#options.buildMisses === false) throw new PackMissing(first);
     const { records, members } = this.#built(group.entries, await this.#request(group.entries, urgent));
     try {
       writeGroupIndex(this.#cacheDir, first, { context: this.#context, members: records });

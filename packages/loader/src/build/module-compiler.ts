@@ -7,10 +7,12 @@ import { EsbuildBatch } from "../compile/esbuild-batch.js";
 import { reportingMissingExports } from "../compile/host-packages/missing-exports.js";
 import { reportingImportFailures } from "../compile/import-failure.js";
 import { prepareWithJiti } from "../compile/jiti-compiler.js";
+import { planMemo } from "../compile/per-file/per-file-graph.js";
+import { perFileAvailable, preparePerFile, servedPerFile } from "../compile/per-file/per-file-loader.js";
 import { catchingEvaluation, type PreparedModule } from "../compile/prepared-module.js";
 import { isWithin } from "../discover/expand-path.js";
 import type { CompilerName } from "../options.js";
-import { EsbuildQueue, PackMissing } from "./esbuild-queue.js";
+import { type CompiledMember, EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 import { PackPlanner } from "./pack-planner.js";
 
 /** Compiles tool entries for one load batch. */
@@ -35,6 +37,11 @@ export interface ModuleCompiler {
   planEnded?(): void;
   /** Ends the batch: stops esbuild's service when it was started and no other batch uses it. */
   close(): Promise<void>;
+  /**
+   * Settles once what the batch left for after it is done (the packs of the misses it
+   * evaluated file by file, built and written after `close`); never rejects.
+   */
+  cached(): Promise<void>;
 }
 
 /**
@@ -52,15 +59,27 @@ export function createModuleCompiler(
   packsDir?: string,
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
+  const groups = { groupOf: (entry: string) => packs.groupOf(entry) };
+  // A miss is evaluated file by file where Node can (see `preparePerFile`): the load does not
+  // wait for esbuild, whose build of the misses' packs starts once the load is done.
+  const perFile = name === "esbuild" && packsDir === undefined && perFileAvailable();
   // The planner groups the entries into packs; the queue builds a group's misses as one pack.
   // With `packsDir` (a tool host), the packs are the host's, read only: a miss compiles with jiti.
-  const queue = new EsbuildQueue(
-    packsDir ?? cacheDir,
-    batch,
-    { groupOf: (entry) => packs.groupOf(entry) },
-    { readOnly: packsDir !== undefined },
-  );
-  const packs: PackPlanner = new PackPlanner((entry) => queue.alone(entry));
+  const queue = new EsbuildQueue(packsDir ?? cacheDir, batch, groups, {
+    readOnly: packsDir !== undefined,
+    buildMisses: !perFile,
+  });
+  /** The queue that builds misses when `queue` does not: created on the first need. */
+  let builder: EsbuildQueue | undefined;
+  const building = () => {
+    builder ??= new EsbuildQueue(cacheDir, batch, groups);
+    return builder;
+  };
+  const planning = planMemo();
+  let cached = Promise.resolve();
+  /** Misses evaluated file by file: their packs are built when the batch ends. */
+  const unbuilt: string[] = [];
+  const packs: PackPlanner = new PackPlanner((entry) => (builder ?? queue).alone(entry));
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
   let jitiCache: string | false = join(cacheDir, "jiti");
@@ -110,7 +129,27 @@ export function createModuleCompiler(
       openCache(entry);
       if (!useJiti) {
         try {
-          const bundle = await queue.compile(entry);
+          // Evaluated file by file before in this process: again so, so that an unchanged
+          // module is not evaluated a second time from its pack (one evaluation per process).
+          if (perFile && servedPerFile(entry)) {
+            const prepared = await preparePerFile(entry, planning);
+            if (prepared !== undefined) {
+              unbuilt.push(entry); // checked after the load, built if its pack is missing
+              return reportingMissingExports(reportingImportFailures(prepared, entry), entry, onWarning);
+            }
+          }
+          let bundle: CompiledMember;
+          try {
+            bundle = await queue.compile(entry);
+          } catch (error) {
+            if (!perFile || !(error instanceof PackMissing)) throw error;
+            const prepared = await preparePerFile(entry, planning);
+            if (prepared !== undefined) {
+              unbuilt.push(entry);
+              return reportingMissingExports(reportingImportFailures(prepared, entry), entry, onWarning);
+            }
+            bundle = await building().compile(entry);
+          }
           let evaluator = packs.evaluator(entry, bundle);
           // Another process may replace the host's pack after the check: jiti then, as above.
           if (packsDir !== undefined) {
@@ -152,7 +191,28 @@ export function createModuleCompiler(
     async close() {
       packs.end();
       await queue.settle();
-      await batch.close();
+      if (unbuilt.length === 0) {
+        await builder?.settle();
+        await batch.close();
+        return;
+      }
+      // After the load: the packs of the misses, for the next load. A build that fails is
+      // not this load's fault (its modules loaded); the next load meets it as a miss again.
+      // Started in the next turn of the event loop: the load returns first.
+      const after = building();
+      cached = new Promise<void>((resolve) => {
+        setImmediate(() => {
+          Promise.allSettled(unbuilt.map((entry) => after.compile(entry)))
+            .then(() => after.settle())
+            .catch(() => undefined)
+            .then(() => batch.close())
+            .catch(() => undefined)
+            .then(resolve);
+        });
+      });
+    },
+    cached() {
+      return cached;
     },
   };
 }

@@ -243,6 +243,7 @@ export async function loadIsolated(
       diagnostics: [startFailure(paths, stop, stderr)],
       modules: [],
       changes: { added: [], removed: [], replaced: [] },
+      cached: Promise.resolve(),
       isolated,
     };
   }
@@ -277,5 +278,13 @@ export async function loadIsolated(
   }
   const registered = registration.finish({ accepted, diagnostics, skipped: new Set() });
   if (progressError !== undefined) throw progressError.error;
-  return { tools: registered.tools, diagnostics, modules, changes: registered.changes, isolated };
+  return {
+    tools: registered.tools,
+    diagnostics,
+    modules,
+    changes: registered.changes,
+    // The host built the tool host's packs before it loaded.
+    cached: Promise.resolve(),
+    isolated,
+  };
 }

@@ -145,6 +145,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     diagnostics,
     modules: [...modules],
     changes: registered.changes,
+    cached: build.cached(),
   };
 }
 

@@ -13,6 +13,14 @@ export interface LoadCustomToolsResult {
   /** What changed in the session; without `session`, every tool is `added`. */
   changes: LoadChanges;
   /**
+   * Settles once the compile cache holds what this load compiled: a cold load on Node 22.15+
+   * evaluates its misses file by file and returns before esbuild has built their packs,
+   * which it does next, for the next load. Await it before ending a short-lived process that
+   * will load the same tools again (the CLI does). Never rejects; settled at once when there
+   * is nothing to write.
+   */
+  cached: Promise<void>;
+  /**
    * With `isolation: "process"`: the tool host that runs the tools (its process, restarted
    * after a stop unless told not to). `close()` it when the host is done with the tools.
    */

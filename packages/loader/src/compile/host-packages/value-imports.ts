@@ -34,13 +34,20 @@ function memberReads(code: string, binding: string): string[] {
  * so raw TypeScript can be scanned too (less precisely: an import used only as a type,
  * without the `type` keyword, counts); code the lexer cannot read has none.
  */
-export function esmValueImports(code: string, wanted: (specifier: string) => boolean): ValueImports {
+export function esmValueImports(
+  code: string,
+  wanted: (specifier: string) => boolean,
+  /** `parse(code)`, when the caller has it. */
+  parsed?: ReturnType<typeof parse>,
+): ValueImports {
   const imports: ValueImports = new Map();
-  let lexed: ReturnType<typeof parse> = [[], [], false, false];
-  try {
-    lexed = parse(code);
-  } catch {
-    // Not a module esbuild can build either: it reports the syntax error.
+  let lexed: ReturnType<typeof parse> = parsed ?? [[], [], false, false];
+  if (parsed === undefined) {
+    try {
+      lexed = parse(code);
+    } catch {
+      // Not a module esbuild can build either: it reports the syntax error.
+    }
   }
   for (const entry of lexed[0]) {
     // Import statements only: an `export … from` is a reexport, read below.

@@ -1,0 +1,165 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { project } from "../../../test/isolation/isolation-helpers.js";
+import { ensureHostModules, getHostModule } from "../host-modules.js";
+import {
+  type GraphPlan,
+  missingImport,
+  type PerFileGraph,
+  planPerFile,
+  type Transform,
+} from "./per-file-graph.js";
+import { loadOxcTransform } from "./per-file-loader.js";
+
+const TOOL = `import type { CustomToolAPI } from "@tooldock/sdk";
+import { Type } from "@sinclair/typebox";
+import { readFileSync } from "node:fs";
+import { shout } from "./helper.js";
+export default (pi: CustomToolAPI) => ({ name: "t", parameters: Type.Object({}), execute: () => shout(String(readFileSync)) });
+`;
+const HELPER = `export enum Level { Low = 1 }\nexport const shout = (text: string): string => text.toUpperCase();\n`;
+
+async function plan(
+  files: Record<string, string>,
+  entry = "index.ts",
+): Promise<GraphPlan & { tools: string }> {
+  const where = await project(files);
+  const transform = (await loadOxcTransform()) as Transform;
+  return { ...(await planPerFile(join(where.tools, entry), transform)), tools: where.tools };
+}
+
+function graphOf(planned: GraphPlan): PerFileGraph {
+  if (!("graph" in planned)) throw new Error(`bundled: ${planned.bundle}`);
+  return planned.graph;
+}
+
+describe("planPerFile: the graph a cold load compiles file by file", () => {
+  it("follows relative imports (`.js` names the `.ts` file), links host modules and leaves built-ins to Node", async () => {
+    const planned = await plan({ "index.ts": TOOL, "helper.ts": HELPER });
+    const graph = graphOf(planned);
+    expect([...graph.files.keys()]).toEqual([
+      join(planned.tools, "index.ts"),
+      join(planned.tools, "helper.ts"),
+    ]);
+    const links = graph.files.get(join(planned.tools, "index.ts"))?.links;
+    expect(Object.fromEntries(links ?? [])).toEqual({
+      "@sinclair/typebox": { kind: "host", specifier: "@sinclair/typebox" },
+      "node:fs": { kind: "native" },
+      "./helper.js": { kind: "file", path: join(planned.tools, "helper.ts") },
+    });
+    expect([...graph.hostSpecifiers]).toEqual(["@sinclair/typebox"]);
+    // Types are gone, the enum is code.
+    expect(graph.files.get(join(planned.tools, "helper.ts"))?.code).toMatch(/Level\[Level\["Low"\] = 1\]/);
+  });
+
+  it.each([
+    [
+      "a file that does not compile",
+      { "index.ts": "export default (: ) => 1;\n" },
+      /index\.ts does not compile/,
+    ],
+    ["an import that resolves to no file", { "index.ts": 'import "./gone.js";\n' }, /imports \.\/gone\.js/],
+    [
+      "a JSON import",
+      { "index.ts": 'import data from "./data.json";\nexport default data;\n', "data.json": "{}" },
+      /data\.json/,
+    ],
+    [
+      "a CommonJS helper",
+      { "index.ts": 'import "./old.cts";\n', "old.cts": "module.exports = 1;\n" },
+      /old\.cts/,
+    ],
+    ["a `require`", { "index.ts": 'const fs = require("node:fs");\n' }, /may be CommonJS/],
+    ["a decorator", { "index.ts": "class A {\n  @log\n  m() {}\n}\n" }, /decorators/],
+    ["a computed import", { "index.ts": "export const m = (name: string) => import(name);\n" }, /computed/],
+    [
+      "a stand-in package (its missing names are the bundle's to report)",
+      { "index.ts": 'import { Text } from "@mariozechner/pi-tui";\nexport default Text;\n' },
+      /pi-tui/,
+    ],
+    ["a package that is not installed", { "index.ts": 'import "left-pad-not-installed";\n' }, /left-pad/],
+    ["a TSX file", { "index.ts": 'import "./view.js";\n', "view.tsx": "export const v = <b />;\n" }, /view/],
+    [
+      "a tsconfig that cannot be resolved",
+      { "index.ts": "export {};\n", "tsconfig.json": '{ "extends": "./missing-base.json" }' },
+      /tsconfig\.json cannot be resolved/,
+    ],
+  ])("leaves %s to the bundle", async (_case, files, reason) => {
+    const planned = await plan(files);
+    expect("bundle" in planned ? planned.bundle : "compiled file by file").toMatch(reason);
+  });
+
+  it("gives a file its own location as the bundle does: `import.meta.url` as a literal, `__dirname` declared", async () => {
+    const planned = await plan({
+      "index.ts": "export const here = [import.meta.url, __dirname, __filename];\n",
+    });
+    const code = graphOf(planned).files.get(join(planned.tools, "index.ts"))?.code ?? "";
+    expect(code).toContain(JSON.stringify(`file://${join(planned.tools, "index.ts")}`));
+    expect(code).toMatch(/var __dirname = .*, __filename = /);
+  });
+
+  it("follows a tsconfig `paths` alias to the tool's own file, as the bundler does", async () => {
+    const planned = await plan({
+      "tsconfig.json": JSON.stringify({ compilerOptions: { paths: { "#shared/*": ["./shared/*"] } } }),
+      "index.ts": 'import { shout } from "#shared/text";\nexport default shout;\n',
+      "shared/text.ts": HELPER,
+    });
+    const links = graphOf(planned).files.get(join(planned.tools, "index.ts"))?.links;
+    expect(links?.get("#shared/text")).toEqual({ kind: "file", path: join(planned.tools, "shared/text.ts") });
+  });
+
+  it("keeps what the tsconfig keeps: imports under verbatimModuleSyntax, fields under useDefineForClassFields", async () => {
+    const source = 'import { shout } from "./helper.js";\nexport class A { x: number; y = shout("y"); }\n';
+    const plain = graphOf(await plan({ "index.ts": source, "helper.ts": HELPER }));
+    const strict = await plan({
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: false },
+      }),
+      "index.ts": 'import { Level } from "./helper.js";\nexport class A { x: number; level?: Level; }\n',
+      "helper.ts": HELPER,
+    });
+    const plainCode = [...plain.files.values()][0]?.code ?? "";
+    expect(plainCode).toMatch(/^\s*x;$/m); // a field defined (as `undefined`)
+    const strictCode = [...graphOf(strict).files.values()][0]?.code ?? "";
+    expect(strictCode).toMatch(/import \{ Level \} from "\.\/helper\.js"/); // kept: not marked `type`
+    expect(strictCode).not.toMatch(/^\s*x;$/m); // no field without an initializer
+  });
+});
+
+describe("missingImport: an import its target does not export, as the bundler fails on it", () => {
+  const hostExports = (specifier: string) => new Set(Object.keys(getHostModule(specifier)));
+
+  it("names the import of a name the helper does not export, and of one a host module lacks", async () => {
+    await ensureHostModules(["@sinclair/typebox"]);
+    const ok = graphOf(await plan({ "index.ts": TOOL, "helper.ts": HELPER }));
+    expect(missingImport(ok, hostExports)).toBeUndefined();
+    const helper = await plan({
+      "index.ts": 'import { whisper } from "./helper.js";\nwhisper;\n',
+      "helper.ts": HELPER,
+    });
+    expect(missingImport(graphOf(helper), hostExports)).toMatch(/imports whisper from \.\/helper\.js/);
+    const host = await plan({ "index.ts": 'import { Typo } from "@sinclair/typebox";\nTypo;\n' });
+    expect(missingImport(graphOf(host), hostExports)).toMatch(/imports Typo from @sinclair\/typebox/);
+  });
+
+  it("follows `export *` through the tool's files, and trusts one from a package", async () => {
+    await ensureHostModules(["@sinclair/typebox"]);
+    const through = await plan({
+      "index.ts": 'import { shout } from "./all.js";\nshout;\n',
+      "all.ts": 'export * from "./helper.js";\n',
+      "helper.ts": HELPER,
+    });
+    expect(missingImport(graphOf(through), hostExports)).toBeUndefined();
+    const missing = await plan({
+      "index.ts": 'import { nope } from "./all.js";\nnope;\n',
+      "all.ts": 'export * from "./helper.js";\n',
+      "helper.ts": HELPER,
+    });
+    expect(missingImport(graphOf(missing), hostExports)).toMatch(/imports nope from \.\/all\.js/);
+    const builtin = await plan({
+      "index.ts": 'import { readFileSync } from "./fs.js";\nreadFileSync;\n',
+      "fs.ts": 'export * from "node:fs";\n',
+    });
+    expect(missingImport(graphOf(builtin), hostExports)).toBeUndefined();
+  });
+});

@@ -1,0 +1,338 @@
+import { readFileSync, statSync } from "node:fs";
+import { isBuiltin } from "node:module";
+import { basename, dirname, extname, join, resolve, sep } from "node:path";
+import { parse } from "es-module-lexer";
+import { createPathsMatcher, parseTsconfig, type TsConfigResult } from "get-tsconfig";
+import { canonicalHostSpecifier, isStandInSpecifier } from "../host-modules.js";
+import { esmValueImports } from "../host-packages/value-imports.js";
+import { rewriteSourceLocation } from "../source-location-rewrite.js";
+
+/**
+ * TypeScript or JavaScript source → ES module JavaScript and its source map, or
+ * `undefined` when it does not compile. Asynchronous: the transforms of a graph run on other
+ * threads while the load evaluates the modules before it.
+ */
+export type Transform = (
+  path: string,
+  source: string,
+  settings: CompileSettings,
+) => Promise<{ code: string; map: object } | undefined>;
+
+/** What the tsconfig of a file changes in its output, as the bundler reads it. */
+export interface CompileSettings {
+  /** `useDefineForClassFields` (as resolved from `target` when not set). */
+  defineClassFields: boolean;
+  /** `verbatimModuleSyntax`, `preserveValueImports`: imports are removed only when marked `type`. */
+  onlyRemoveTypeImports: boolean;
+}
+
+/** The settings of a file and the `paths` aliases of its tsconfig, or why it must be bundled. */
+interface TsconfigVerdict {
+  settings: CompileSettings;
+  paths: ((specifier: string) => string[]) | undefined;
+}
+
+const DEFAULT_SETTINGS: TsconfigVerdict = {
+  settings: { defineClassFields: true, onlyRemoveTypeImports: false },
+  paths: undefined,
+};
+
+/** Where one import of a graph's file leads. */
+export type Link =
+  | { kind: "file"; path: string }
+  | { kind: "host"; specifier: string }
+  /** A built-in or a package of the tool's own, resolved by Node from the file's folder. */
+  | { kind: "native" };
+
+/** One source file of a graph, compiled. */
+export interface GraphFile {
+  code: string;
+  /** Its source map, naming the file by URL. */
+  map: object;
+  /** Each specifier the file imports → where it leads. */
+  links: Map<string, Link>;
+  /** Names the file imports from each specifier (default and named imports, reexports). */
+  imported: Map<string, Set<string>>;
+  /** Names the file exports itself, and the specifiers it reexports everything from. */
+  exports: Set<string>;
+  exportsAllFrom: string[];
+}
+
+/** An entry and every file it imports, compiled one by one: what a load needs without a bundle. */
+export interface PerFileGraph {
+  entry: string;
+  /** Entry first. */
+  files: Map<string, GraphFile>;
+  /** The host specifiers the graph imports (see `ensureHostModules`). */
+  hostSpecifiers: Set<string>;
+}
+
+/** What the plans of one load share: each folder's tsconfig verdict, each package lookup. */
+export interface PlanMemo {
+  tsconfigs: Map<string, TsconfigVerdict | string>;
+  packages: Map<string, boolean>;
+}
+
+/** A memo for the plans of one load (a tsconfig edited between loads is seen by the next). */
+export function planMemo(): PlanMemo {
+  return { tsconfigs: new Map(), packages: new Map() };
+}
+
+/** A graph, or why the entry needs the bundler. */
+export type GraphPlan = { graph: PerFileGraph } | { bundle: string };
+
+/** Source extensions compiled file by file (TSX and JSX need the tsconfig's JSX settings: bundled). */
+const COMPILED = new Set([".ts", ".mts", ".js", ".mjs"]);
+/** What an extensionless relative import tries, in esbuild's order. */
+const TRIED = [".ts", ".js", ".mts", ".mjs"];
+/** `require`, `module.exports`, `exports.x`: CommonJS, which the bundle handles. */
+const COMMONJS = /\brequire\b|\bmodule\s*\.\s*exports\b|\bexports\s*\.\s*[\w$]/;
+/** A decorator at the start of a line: lowered by the bundle, unknown to V8. */
+const DECORATOR = /^\s*@[\w$]/m;
+/**
+ * The graph of `entry` compiled file by file, or why it must be bundled instead: a file whose
+ * compile fails, an import that does not resolve to a file or names what its target does not
+ * export (the bundler reports each at its place), CommonJS, JSX, decorators, a JSON import, a
+ * tsconfig that cannot be resolved, an import of a stand-in package (its missing names are
+ * reported by the bundle's plugin). The tsconfig's `paths`, `useDefineForClassFields` and
+ * `verbatimModuleSyntax` apply as the bundler applies them. Only the common case is compiled this way; everything
+ * else keeps the bundle's diagnostics and semantics.
+ */
+export async function planPerFile(
+  entry: string,
+  transform: Transform,
+  memo: PlanMemo = planMemo(),
+): Promise<GraphPlan> {
+  const files = new Map<string, GraphFile>();
+  const hostSpecifiers = new Set<string>();
+  // Level by level: the files one level imports are read here and compiled all at once.
+  for (let level = [entry]; level.length > 0; ) {
+    const fresh = [...new Set(level)].filter((path) => !files.has(path));
+    const sources: Array<{ text: string; tsconfig: TsconfigVerdict }> = [];
+    for (const path of fresh) {
+      const source = readSource(path, memo);
+      if ("bundle" in source) return source;
+      sources.push(source);
+    }
+    const compiled = await Promise.all(
+      fresh.map((path, at) => {
+        const { text, tsconfig } = sources[at] as { text: string; tsconfig: TsconfigVerdict };
+        return transform(path, text, tsconfig.settings);
+      }),
+    );
+    level = [];
+    for (const [at, path] of fresh.entries()) {
+      const output = compiled[at];
+      if (output === undefined) return { bundle: `${path} does not compile` };
+      if (COMMONJS.test(output.code)) return { bundle: `${path} may be CommonJS` };
+      const file = lex(path, output, (sources[at] as { tsconfig: TsconfigVerdict }).tsconfig, memo);
+      if (typeof file === "string") return { bundle: file };
+      for (const [specifier, link] of file.links) {
+        if (link.kind === "file") level.push(link.path);
+        else if (link.kind === "host") hostSpecifiers.add(specifier);
+      }
+      files.set(path, file);
+    }
+  }
+  return { graph: { entry, files, hostSpecifiers } };
+}
+
+/** A file's text and tsconfig, or why its entry must be bundled. */
+function readSource(
+  path: string,
+  memo: PlanMemo,
+): { text: string; tsconfig: TsconfigVerdict } | { bundle: string } {
+  if (!COMPILED.has(extname(path))) return { bundle: `${path} is not compiled file by file` };
+  const tsconfig = tsconfigOf(path, memo.tsconfigs);
+  if (typeof tsconfig === "string") return { bundle: tsconfig };
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { bundle: `${path} cannot be read` };
+  }
+  if (DECORATOR.test(text)) return { bundle: `${path} may use decorators` };
+  // As the bundle sees it: its own location as literals, `__dirname` declared where used.
+  return { text: rewriteSourceLocation(text, path), tsconfig };
+}
+
+/** One compiled file's imports and exports, or why it must be bundled. */
+function lex(
+  path: string,
+  { code, map }: { code: string; map: object },
+  tsconfig: TsconfigVerdict,
+  memo: PlanMemo,
+): GraphFile | string {
+  let lexed: ReturnType<typeof parse>;
+  try {
+    lexed = parse(code);
+  } catch {
+    return `${path} cannot be read as an ES module`;
+  }
+  const [imports, exported] = lexed;
+  const links = new Map<string, Link>();
+  for (const found of imports) {
+    if (found.type === "import-meta") continue;
+    if (found.specifier === undefined) return `${path} imports a computed specifier`;
+    if (found.phase !== null || (found.type !== "dynamic" && found.attributes !== null))
+      return `${path} imports with a phase or attributes`;
+    const link = linkOf(path, found.specifier, tsconfig, memo);
+    if (link === undefined) return `${path} imports ${found.specifier}, which must be bundled`;
+    links.set(found.specifier, link);
+  }
+  const exports = new Set<string>();
+  const exportsAllFrom: string[] = [];
+  for (const entry of exported) {
+    if (entry.type === "reexport-all") exportsAllFrom.push(entry.from);
+    else exports.add(entry.name);
+  }
+  const imported = esmValueImports(code, (specifier) => links.has(specifier), lexed);
+  return { code, map, links, imported, exports, exportsAllFrom };
+}
+
+/** Where `specifier` leads from `path`, or `undefined` when the bundle must handle it. */
+function linkOf(
+  path: string,
+  specifier: string,
+  tsconfig: TsconfigVerdict,
+  memo: PlanMemo,
+): Link | undefined {
+  if (specifier.startsWith("./") || specifier.startsWith("../")) {
+    const target = resolveRelative(dirname(path), specifier);
+    return target === undefined || target.split(sep).includes("node_modules")
+      ? undefined
+      : { kind: "file", path: target };
+  }
+  if (isBuiltin(specifier)) return { kind: "native" };
+  if (canonicalHostSpecifier(specifier) !== undefined)
+    return isStandInSpecifier(specifier) ? undefined : { kind: "host", specifier };
+  if (/^[a-z][a-z0-9+.-]*:|^\//i.test(specifier)) return undefined;
+  // A `paths` alias to a file is the tool's own source, as a relative import is.
+  for (const candidate of tsconfig.paths?.(specifier) ?? []) {
+    const target = resolveRelative(dirname(candidate), `./${basename(candidate)}`);
+    if (target !== undefined && !target.split(sep).includes("node_modules"))
+      return { kind: "file", path: target };
+  }
+  return hasPackage(dirname(path), specifier, memo.packages) ? { kind: "native" } : undefined;
+}
+
+/** The file a relative specifier names, as the bundler resolves it (TypeScript's `.js` → `.ts`). */
+function resolveRelative(folder: string, specifier: string): string | undefined {
+  const base = resolve(folder, specifier);
+  const extension = extname(base);
+  const candidates: string[] = [];
+  if (COMPILED.has(extension)) candidates.push(base);
+  if (extension === ".js") candidates.push(`${base.slice(0, -3)}.ts`);
+  if (extension === ".mjs") candidates.push(`${base.slice(0, -4)}.mts`);
+  if (!COMPILED.has(extension)) {
+    // An extension the bundle loads another way (`.json`, `.tsx`) is found here only to
+    // send the entry to it.
+    if (extension !== "" && isFile(base)) return undefined;
+    candidates.push(
+      ...TRIED.map((tried) => base + tried),
+      ...TRIED.map((tried) => join(base, `index${tried}`)),
+    );
+  }
+  return candidates.find(isFile);
+}
+
+/** Whether the package `specifier` names is installed where Node looks for it from `folder`. */
+function hasPackage(folder: string, specifier: string, memo: Map<string, boolean>): boolean {
+  const name = specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
+  const key = `${folder}\0${name}`;
+  let found = memo.get(key);
+  if (found === undefined) {
+    found = false;
+    for (let at = folder; ; at = dirname(at)) {
+      if (isFile(join(at, "node_modules", name, "package.json"))) found = true;
+      if (found || dirname(at) === at) break;
+    }
+    memo.set(key, found);
+  }
+  return found;
+}
+
+/** The tsconfig verdict for `path`'s folder (one per folder and load). */
+function tsconfigOf(path: string, memo: Map<string, TsconfigVerdict | string>): TsconfigVerdict | string {
+  const walked: string[] = [];
+  let folder = dirname(path);
+  let found: TsconfigVerdict | string | undefined;
+  while (found === undefined) {
+    found = memo.get(folder);
+    if (found !== undefined) break;
+    walked.push(folder);
+    const candidate = join(folder, "tsconfig.json");
+    if (isFile(candidate)) found = readTsconfig(candidate);
+    else if (dirname(folder) === folder) found = DEFAULT_SETTINGS;
+    else folder = dirname(folder);
+  }
+  for (const at of walked) memo.set(at, found);
+  return found;
+}
+
+function readTsconfig(path: string): TsconfigVerdict | string {
+  let config: TsConfigResult["config"];
+  try {
+    config = parseTsconfig(path);
+  } catch {
+    return `${path} cannot be resolved`;
+  }
+  const options = config.compilerOptions ?? {};
+  const matcher = createPathsMatcher({ path, config });
+  return {
+    settings: {
+      defineClassFields: options.useDefineForClassFields !== false,
+      onlyRemoveTypeImports:
+        options.verbatimModuleSyntax === true ||
+        options.preserveValueImports === true ||
+        (options.importsNotUsedAsValues !== undefined && options.importsNotUsedAsValues !== "remove"),
+    },
+    paths: matcher ?? undefined,
+  };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first import of the graph that names what its target does not export (the bundler
+ * fails the build there), given the host modules' export names; `undefined` when every name
+ * links. A reexport of everything from a package or a built-in exports what Node finds.
+ */
+export function missingImport(
+  graph: PerFileGraph,
+  hostExports: (specifier: string) => ReadonlySet<string>,
+): string | undefined {
+  const exportsOf = (path: string, seen = new Set<string>()): Set<string> | "any" => {
+    const file = graph.files.get(path) as GraphFile;
+    const names = new Set(file.exports);
+    if (seen.has(path)) return names;
+    seen.add(path);
+    for (const from of file.exportsAllFrom) {
+      const link = file.links.get(from);
+      if (link?.kind !== "file") return "any";
+      const more = exportsOf(link.path, seen);
+      if (more === "any") return "any";
+      for (const name of more) if (name !== "default") names.add(name);
+    }
+    return names;
+  };
+  for (const [path, file] of graph.files) {
+    for (const [specifier, names] of file.imported) {
+      const link = file.links.get(specifier);
+      const available =
+        link?.kind === "file" ? exportsOf(link.path) : link?.kind === "host" ? hostExports(specifier) : "any";
+      if (available === "any") continue;
+      for (const name of names) if (!available.has(name)) return `${path} imports ${name} from ${specifier}`;
+    }
+  }
+  return undefined;
+}

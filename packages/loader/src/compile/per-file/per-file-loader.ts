@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import * as nodeModule from "node:module";
+import { pathToFileURL } from "node:url";
+import { ensureHostModules, getHostModule, hostModuleSource } from "../host-modules.js";
+import { type PreparedModule, preparedModule } from "../prepared-module.js";
+import {
+  missingImport,
+  type PerFileGraph,
+  type PlanMemo,
+  planPerFile,
+  type Transform,
+} from "./per-file-graph.js";
+
+/** Node's in-thread module hooks (22.15+, 23.5+); absent on Node 20 and Bun. */
+type RegisterHooks = (hooks: {
+  resolve: (
+    specifier: string,
+    context: { parentURL?: string | undefined },
+    next: (specifier: string, context?: object) => { url: string },
+  ) => { url: string; format?: string; shortCircuit?: boolean };
+  load: (
+    url: string,
+    context: object,
+    next: (url: string, context?: object) => object,
+  ) => { format: string; source: string; shortCircuit: true } | object;
+}) => unknown;
+
+const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
+
+/** Module URL → its compiled source, for every file loaded file by file in this process. */
+const sources = new Map<string, string>();
+/** The URLs of the entries served (imported by the loader itself). */
+const entryUrls = new Set<string>();
+/** Module URL → (specifier → the URL it imports). */
+const links = new Map<string, Map<string, string>>();
+/** Paths some graph of this process already gave a module: the next one gets its own copy. */
+const usedPaths = new Set<string>();
+/** Entry path → a hash of its graph's code when it was served, and the entry's URL. */
+const loadedEntries = new Map<string, { key: string; url: string }>();
+let hooked = false;
+/** Copies made of files another graph had already: each gets its own URL query. */
+let copies = 0;
+
+const HOST_SCHEME = "tooldock-host:";
+
+/**
+ * Whether a cache miss can be loaded file by file: Node with `module.registerHooks`, so the
+ * compiled files are served from memory through the module system itself (not Bun, whose
+ * module hooks differ). Elsewhere a miss waits for its bundle.
+ */
+export function perFileAvailable(): boolean {
+  return typeof registerHooks === "function" && process.versions.bun === undefined;
+}
+
+/** Whether this process evaluated `entry` file by file (its next load keeps doing so, see {@link preparePerFile}). */
+export function servedPerFile(entry: string): boolean {
+  return loadedEntries.has(entry);
+}
+
+/**
+ * `entry` compiled file by file and evaluated through Node's module system (a cold load's
+ * fast path: no bundle to wait for), or `undefined` when it must be bundled (see
+ * `planPerFile`) or this runtime cannot (see {@link perFileAvailable}). Each file is its
+ * own module with its real URL, so `import.meta.url` and stack traces name the source; a
+ * file another entry of this process already evaluated is evaluated again for this one
+ * (`?tooldock=` in its URL), as each member of a pack evaluates its own modules. An entry
+ * loaded again unchanged gets the module it got before.
+ */
+export async function preparePerFile(entry: string, memo: PlanMemo): Promise<PreparedModule | undefined> {
+  if (!perFileAvailable()) return undefined;
+  const transform = await loadOxcTransform();
+  if (transform === undefined) return undefined;
+  const plan = await planPerFile(entry, transform, memo);
+  if (!("graph" in plan)) return undefined;
+  const { graph } = plan;
+  await ensureHostModules([...graph.hostSpecifiers]);
+  if (missingImport(graph, hostExportNames) !== undefined) return undefined;
+  const url = serve(graph);
+  return preparedModule(() => import(url));
+}
+
+function hostExportNames(specifier: string): ReadonlySet<string> {
+  return new Set(Object.keys(getHostModule(specifier)));
+}
+
+/** Registers the graph's modules with the hooks and returns the entry's URL. */
+function serve(graph: PerFileGraph): string {
+  const key = graphKey(graph);
+  const loaded = loadedEntries.get(graph.entry);
+  if (loaded?.key === key) return loaded.url;
+  installHooks();
+  const urls = new Map<string, string>();
+  copies += 1;
+  const copy = `?tooldock=${copies}`;
+  for (const path of graph.files.keys()) {
+    const plain = pathToFileURL(path).href;
+    urls.set(path, usedPaths.has(path) ? plain + copy : plain);
+    usedPaths.add(path);
+  }
+  for (const [path, file] of graph.files) {
+    const url = urls.get(path) as string;
+    const targets = new Map<string, string>();
+    for (const [specifier, link] of file.links) {
+      if (link.kind === "file") targets.set(specifier, urls.get(link.path) as string);
+      else if (link.kind === "host") targets.set(specifier, `${HOST_SCHEME}${specifier}`);
+    }
+    sources.set(url, withMap(file.code, file.map));
+    links.set(url, targets);
+  }
+  const url = urls.get(graph.entry) as string;
+  entryUrls.add(url);
+  loadedEntries.set(graph.entry, { key, url });
+  return url;
+}
+
+/** A hash of the graph's files and their code: the same key is the same modules. */
+function graphKey(graph: PerFileGraph): string {
+  const digest = createHash("sha256");
+  for (const [path, file] of graph.files) digest.update(path).update("\0").update(file.code).update("\0");
+  return digest.digest("hex");
+}
+
+/**
+ * Installs the hooks once per process. They answer only for the modules served above (and the
+ * host modules those import); every other import goes to Node's own resolution and loading.
+ */
+function installHooks(): void {
+  if (hooked || registerHooks === undefined) return;
+  hooked = true;
+  registerHooks({
+    resolve(specifier, context, next) {
+      if (entryUrls.has(specifier)) return { url: specifier, shortCircuit: true };
+      const parent = context.parentURL;
+      const target = parent === undefined ? undefined : links.get(parent)?.get(specifier);
+      return target === undefined ? next(specifier, context) : { url: target, shortCircuit: true };
+    },
+    load(url, context, next) {
+      if (url.startsWith(HOST_SCHEME)) {
+        const source = hostModuleSource(url.slice(HOST_SCHEME.length));
+        return { format: "module", source, shortCircuit: true };
+      }
+      const source = sources.get(url);
+      if (source === undefined) return next(url, context);
+      sources.delete(url); // Node keeps the module: a URL is loaded once per process
+      return { format: "module", source, shortCircuit: true };
+    },
+  });
+}
+
+/** `code` with its source map inline. */
+function withMap(code: string, map: object): string {
+  const encoded = Buffer.from(JSON.stringify(map)).toString("base64");
+  return `${code}\n//# sourceMappingURL=data:application/json;base64,${encoded}\n`;
+}
+
+let transformLoading: Promise<Transform | undefined> | undefined;
+
+/** oxc's transform, imported on first use; `undefined` when its binary is not installed. */
+export function loadOxcTransform(): Promise<Transform | undefined> {
+  transformLoading ??= import("oxc-transform").then(
+    (oxc): Transform =>
+      async (path, source, settings) => {
+        const result = await oxc.transform(path, source, {
+          sourcemap: true,
+          target: "node20",
+          typescript: {
+            onlyRemoveTypeImports: settings.onlyRemoveTypeImports,
+            removeClassFieldsWithoutInitializer: !settings.defineClassFields,
+          },
+          assumptions: { setPublicClassFields: !settings.defineClassFields },
+        });
+        if (result.errors.length > 0 || result.map === undefined) return undefined;
+        return { code: result.code, map: { ...result.map, sources: [pathToFileURL(path).href] } };
+      },
+    () => undefined,
+  );
+  return transformLoading;
+}

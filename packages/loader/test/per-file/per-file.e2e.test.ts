@@ -1,0 +1,150 @@
+import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { runNode } from "./run-node.js";
+
+/**
+ * A cold load on Node 22.15+ compiles each miss file by file with oxc and serves it through
+ * `module.registerHooks` (issue 24, item 4): the load does not wait for esbuild, which builds
+ * the packs after it for the next load. Run under Node 24 from the registry (the suite's own
+ * Node 20 has no such hooks, and bundles every miss).
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, "../../../..");
+let node = "";
+let scratch = "";
+
+beforeAll(async () => {
+  node = await ensureRuntime("node@24", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
+  scratch = await realpath(await mkdtemp(join(tmpdir(), "tooldock-per-file-")));
+}, 600_000);
+afterAll(async () => {
+  if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+});
+
+interface Load {
+  path: string;
+  tools: string[];
+  diagnostics: unknown[];
+  packsAtReturn: number;
+  packsCached: number;
+}
+
+/** Every module of the broken-module corpora and the examples, one load each. */
+async function corpus(): Promise<string[]> {
+  const fixtures = join(repo, "packages/loader/test/fixtures");
+  const under = async (folder: string, keep: (name: string) => boolean) =>
+    (await readdir(folder)).filter(keep).map((name) => join(folder, name));
+  // Left out: modules that only wait for a deadline, and one whose leaked interval keeps any
+  // process alive (the second run waits for the first to end).
+  const skip = /never-settles|factory-timeout|tampering-interval|README/;
+  return [
+    ...(await under(join(fixtures, "compiler-parity"), (name) => !skip.test(name))),
+    ...(await under(fixtures, (name) => name.startsWith("error-") && !skip.test(name))),
+    ...(await under(
+      join(repo, "packages/loader/test/corpus"),
+      (name) => !skip.test(name) && !name.includes("."),
+    )),
+    ...(await under(
+      join(repo, "packages/cli/test/fixtures/broken-modules"),
+      (name) => name.endsWith(".ts") && !skip.test(name),
+    )),
+    ...(await under(join(repo, "packages/examples/tools"), (name) => name.endsWith(".ts"))),
+  ];
+}
+
+/** Where the module's own error reads differently, and why (the diagnostic is the same otherwise). */
+const OWN_MESSAGE_DIFFERS: Record<string, RegExp> = {
+  // Native ES modules throw the TDZ ReferenceError; the bundle's lazy init reads `undefined`.
+  "circular-uninitialised": /Cannot access 'toolName' before initialization/,
+};
+
+describe("a cold load on Node 24", () => {
+  it("does not wait for esbuild, and loads and reports what the next load from packs does", {
+    timeout: 300_000,
+  }, async () => {
+    const paths = await corpus();
+    const cacheRoot = join(scratch, "corpus-cache");
+    const cold = JSON.parse(
+      (await runNode(node, [join(here, "load-each.mjs"), cacheRoot, ...paths])).stdout,
+    ) as Load[];
+    const warm = JSON.parse(
+      (await runNode(node, [join(here, "load-each.mjs"), cacheRoot, ...paths])).stdout,
+    ) as Load[];
+    // No pack when the load returned, its packs once `cached` settled: compiled file by file.
+    const perFile = cold.filter((load) => load.packsAtReturn === 0 && load.packsCached > 0);
+    // The next load found them and built nothing.
+    for (const load of perFile)
+      expect(warm[cold.indexOf(load)]?.packsAtReturn, load.path).toBe(load.packsCached);
+    expect(perFile.length).toBeGreaterThan(60);
+    for (const example of [
+      "batch-rename-preview.ts",
+      "notes.ts",
+      "project-info.ts",
+      "run-commands.ts",
+      "text-stats.ts",
+    ])
+      expect(perFile.map((load) => load.path.split("/").at(-1))).toContain(example);
+    for (const [at, load] of cold.entries()) {
+      const other = warm[at] as Load;
+      const name = load.path.split("/").at(-1) as string;
+      expect(load.tools, name).toEqual(other.tools);
+      const differs = OWN_MESSAGE_DIFFERS[name];
+      if (differs === undefined) {
+        expect(load.diagnostics, name).toEqual(other.diagnostics);
+        continue;
+      }
+      expect(JSON.stringify(load.diagnostics)).toMatch(differs);
+      const withoutMessages = (diagnostics: unknown[]) =>
+        diagnostics.map((diagnostic) => ({ ...(diagnostic as object), message: undefined }));
+      expect(withoutMessages(load.diagnostics), name).toEqual(withoutMessages(other.diagnostics));
+    }
+  });
+
+  it("evaluates a module once per process, each entry with its own copy of a shared file, an edited one again", {
+    timeout: 120_000,
+  }, async () => {
+    const root = join(scratch, "reloads");
+    const tool = (name: string, description: string) => `import type { CustomToolAPI } from "@tooldock/sdk";
+import { id } from "../shared/state.js";
+export default (pi: CustomToolAPI) => ({
+  name: "${name}",
+  label: "${name}",
+  description: "${description}",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    return { content: [{ type: "text" as const, text: id + " " + import.meta.url.split("/").slice(-2).join("/") }] };
+  },
+});
+`;
+    const files: Record<string, string> = {
+      "tools/a/index.ts": tool("tool_a", "the first a"),
+      "tools/b/index.ts": tool("tool_b", "the first b"),
+      "tools/shared/state.ts": `declare global { var tooldockTestEvaluations: string[] | undefined; }
+globalThis.tooldockTestEvaluations = [...(globalThis.tooldockTestEvaluations ?? []), "state"];
+let copies = 0;
+export const id: string = \`copy-\${globalThis.tooldockTestEvaluations.length}-\${(copies += 1)}\`;
+`,
+    };
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), text);
+    }
+    const run = await runNode(node, [join(here, "reloads.mjs"), root]);
+    const { first, again, edited } = JSON.parse(run.stdout);
+    // Each entry evaluated the shared file for itself; the first copy has the file's own URL.
+    expect(first.evaluated).toEqual(["state", "state"]);
+    expect(first.answers.tool_a.text).toBe("copy-1-1 a/index.ts");
+    expect(first.answers.tool_b.text).toMatch(/^copy-2-1 b\/index\.ts$/);
+    // Loaded again unchanged: the same modules, nothing evaluated.
+    expect(again).toEqual(first);
+    // Edited: a is evaluated again (with its own copy of the shared file), b is not.
+    expect(edited.evaluated).toEqual(["state", "state", "state"]);
+    expect(edited.answers.tool_a.description).toBe("the edited a");
+    expect(edited.answers.tool_b).toEqual(first.answers.tool_b);
+    expect(edited.diagnostics).toEqual([]);
+  });
+});
