@@ -52,7 +52,13 @@ if (argv[0] === "call" || argv[0] === "mcp") {
 process.exitCode = await run(argv, processIo(controller.signal));
 // The output is out: what a cold load left for the compile cache (the packs of the modules it
 // compiled file by file on Node 22.15+) is written before the exit, so the next run is warm.
-await (await import("./load/cache-writes.js")).cacheWritesSettled(CACHE_WRITE_CAP_MS);
+const cacheWarnings = await (await import("./load/cache-writes.js")).cacheWritesSettled(CACHE_WRITE_CAP_MS);
+for (const warning of cacheWarnings) {
+  const text = `${warning.code}: ${warning.message}
+  ${warning.hint ?? ""}`.trimEnd();
+  process.stderr.write(`tooldock: ${escapeTerminalText(text, { multiline: true })}
+`);
+}
 // A loaded module can leave an interval or a socket that keeps the event loop alive forever; the
 // report is out, so end the process after a short grace. Unref'd: a clean process exits at once.
 setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

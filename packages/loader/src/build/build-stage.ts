@@ -67,7 +67,7 @@ export class BuildStage {
   }
 
   /** Settles once the cache holds what the stage left for after it (see `ModuleCompiler.cached`). */
-  cached(): Promise<void> {
+  cached(): Promise<Diagnostic[]> {
     return this.#compiler.cached();
   }
 }

@@ -18,7 +18,7 @@ function recordingCompiler(): ModuleCompiler & { started: string[] } {
       return preparedModule(async () => entry);
     },
     close: async () => {},
-    cached: async () => {},
+    cached: async () => [],
   };
 }
 

@@ -69,6 +69,9 @@ export class PackMissing extends Error {
   }
 }
 
+/** What a check or a build gave an entry: its member, why it did not compile, or no current pack (not built). */
+type MemberOutcome = CompiledMember | CompileFailure | PackMissing;
+
 /** One build asked for: a whole group, or one entry on its own (not indexed). */
 interface Request {
   entries: readonly string[];
@@ -93,7 +96,7 @@ export class EsbuildQueue {
   readonly #context = esbuildContextHash();
   readonly #memo: CheckMemo = checkMemo();
   readonly #alone = new Map<string, EntryGroup>();
-  readonly #checked = new Map<EntryGroup, Promise<Map<string, CompiledMember | CompileFailure>>>();
+  readonly #checked = new Map<EntryGroup, Promise<Map<string, MemberOutcome>>>();
   readonly #loneChecks = new Map<string, Promise<CompiledMember>>();
   readonly #indexes = new Map<string, GroupIndex | undefined>();
   /** Groups whose index gets fresh stat fingerprints when the batch ends. */
@@ -145,7 +148,7 @@ export class EsbuildQueue {
   }
 
   /** The group's check, started once (`urgent`: the load waits for it). */
-  #check(group: EntryGroup, urgent: boolean): Promise<Map<string, CompiledMember | CompileFailure>> {
+  #check(group: EntryGroup, urgent: boolean): Promise<Map<string, MemberOutcome>> {
     let checked = this.#checked.get(group);
     if (checked === undefined) {
       checked = this.#group(group, urgent);
@@ -237,7 +240,7 @@ export class EsbuildQueue {
   }
 
   /** A complete group's members: all from the cache when current, else the group built again. */
-  async #group(group: EntryGroup, urgent: boolean): Promise<Map<string, CompiledMember | CompileFailure>> {
+  async #group(group: EntryGroup, urgent: boolean): Promise<Map<string, MemberOutcome>> {
     const first = group.entries[0] as string;
     const index = this.#index(first);
     const check = this.#checkAll(group.entries, index);
@@ -248,7 +251,8 @@ export class EsbuildQueue {
       return this.#members(index.members, true);
     }
     this.#miss();
-    if (this.#options.readOnly || this.#options.buildMisses === false) throw new PackMissing(first);
+    if (this.#options.readOnly) throw new PackMissing(first);
+    if (this.#options.buildMisses === false) return this.#currentOnly(group.entries, index);
     const { records, members } = this.#built(group.entries, await this.#request(group.entries, urgent));
     try {
       writeGroupIndex(this.#cacheDir, first, { context: this.#context, members: records });
@@ -259,6 +263,32 @@ export class EsbuildQueue {
     const named = new Set(records.map((record) => record.pack));
     for (const record of index?.members ?? []) if (!named.has(record.pack)) this.#replaced.add(record.pack);
     return members;
+  }
+
+  /**
+   * A stale group's members that are current on their own, from the pack that holds them (an
+   * unchanged module keeps its code, hence its one evaluation in this process), and
+   * {@link PackMissing} for the others: a queue that does not build (`buildMisses: false`).
+   */
+  async #currentOnly(
+    entries: readonly string[],
+    index: GroupIndex | undefined,
+  ): Promise<Map<string, MemberOutcome>> {
+    const outcomes = new Map<string, MemberOutcome>();
+    const indexed =
+      index === undefined
+        ? new Map<string, CompiledMember | CompileFailure>()
+        : this.#members(index.members, true);
+    for (const entry of entries) {
+      const record = index?.members.find((member) => member.entry === entry);
+      const member = indexed.get(entry);
+      const current =
+        record !== undefined &&
+        member !== undefined &&
+        (await checkMember(this.#cacheDir, record, this.#memo)) !== undefined;
+      outcomes.set(entry, current ? (member as CompiledMember) : new PackMissing(entry));
+    }
+    return outcomes;
   }
 
   /**
@@ -440,10 +470,10 @@ export class EsbuildQueue {
 }
 
 /** The compiled member of `entry`, or its failure thrown. */
-function memberOf(members: Map<string, CompiledMember | CompileFailure>, entry: string): CompiledMember {
+function memberOf(members: Map<string, MemberOutcome>, entry: string): CompiledMember {
   const member = members.get(entry);
   if (member === undefined) throw new CompileFailure(`esbuild returned no output for ${entry}`, {});
-  if (member instanceof CompileFailure) throw member;
+  if (member instanceof CompileFailure || member instanceof PackMissing) throw member;
   return member;
 }
 

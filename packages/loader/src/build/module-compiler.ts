@@ -39,9 +39,10 @@ export interface ModuleCompiler {
   close(): Promise<void>;
   /**
    * Settles once what the batch left for after it is done (the packs of the misses it
-   * evaluated file by file, built and written after `close`); never rejects.
+   * evaluated file by file, built and written after `close`), with the warnings of that
+   * work (`W_CACHE_UNWRITABLE`, `W_COMPILER_FALLBACK`); never rejects.
    */
-  cached(): Promise<void>;
+  cached(): Promise<Diagnostic[]>;
 }
 
 /**
@@ -76,7 +77,7 @@ export function createModuleCompiler(
     return builder;
   };
   const planning = planMemo();
-  let cached = Promise.resolve();
+  let cached: Promise<Diagnostic[]> = Promise.resolve([]);
   /** Misses evaluated file by file: their packs are built when the batch ends. */
   const unbuilt: string[] = [];
   const packs: PackPlanner = new PackPlanner((entry) => (builder ?? queue).alone(entry));
@@ -200,14 +201,16 @@ export function createModuleCompiler(
       // not this load's fault (its modules loaded); the next load meets it as a miss again.
       // Started in the next turn of the event loop: the load returns first.
       const after = building();
-      cached = new Promise<void>((resolve) => {
+      cached = new Promise<Diagnostic[]>((resolve) => {
         setImmediate(() => {
           Promise.allSettled(unbuilt.map((entry) => after.compile(entry)))
-            .then(() => after.settle())
-            .catch(() => undefined)
-            .then(() => batch.close())
-            .catch(() => undefined)
-            .then(resolve);
+            .then(async (outcomes) => {
+              const warnings = afterLoadWarnings(outcomes, unbuilt, batch);
+              await after.settle().catch(() => undefined);
+              await batch.close().catch(() => undefined);
+              return warnings;
+            })
+            .then(resolve, () => resolve([]));
         });
       });
     },
@@ -215,6 +218,38 @@ export function createModuleCompiler(
       return cached;
     },
   };
+}
+
+/**
+ * What keeps the packs of a load's file-by-file modules from the cache, once each: the cache
+ * cannot be written, or esbuild cannot be loaded. A module that does not build is no warning:
+ * it loaded, and its next load reports what the bundle says if it does not load file by file.
+ */
+function afterLoadWarnings(
+  outcomes: ReadonlyArray<PromiseSettledResult<unknown>>,
+  entries: readonly string[],
+  batch: EsbuildBatch,
+): Diagnostic[] {
+  const warnings: Diagnostic[] = [];
+  for (const [at, outcome] of outcomes.entries()) {
+    if (outcome.status === "fulfilled") continue;
+    const entry = entries[at] as string;
+    const error = outcome.reason as unknown;
+    if (
+      error instanceof CacheWriteError &&
+      !warnings.some((warning) => warning.code === "W_CACHE_UNWRITABLE")
+    )
+      warnings.push(cacheUnwritableWarning(error.cacheDir, error.reason, entry, "after-load"));
+    else if (batch.failedToImport && !warnings.some((warning) => warning.code === "W_COMPILER_FALLBACK"))
+      warnings.push({
+        code: "W_COMPILER_FALLBACK",
+        severity: "warning",
+        message: `esbuild could not be loaded (${error instanceof Error ? error.message : String(error)}); the modules this load compiled file by file are not cached and are compiled again by the next load.`,
+        path: entry,
+        hint: 'Reinstall esbuild for this platform, or pass compiler: "jiti" to compile with jiti and its cache.',
+      });
+  }
+  return warnings;
 }
 
 /** The codes of a write the disk refused: full, over quota, a file too large, read only. */

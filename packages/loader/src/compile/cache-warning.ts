@@ -34,15 +34,17 @@ export function cacheUnwritableWarning(
   cacheDir: string,
   reason: string,
   entry: string,
-  writer: "esbuild" | "jiti" = "esbuild",
+  writer: "esbuild" | "jiti" | "after-load" = "esbuild",
 ): Diagnostic {
+  const messages = {
+    esbuild: `esbuild cannot write the compile cache in ${cacheDir} (${reason}); compiling with jiti instead, without a cache.`,
+    jiti: `jiti cannot write the compile cache in ${cacheDir} (${reason}); compiling without a cache.`,
+    "after-load": `esbuild cannot write the compile cache in ${cacheDir} (${reason}); the modules this load compiled file by file are compiled again by the next one.`,
+  };
   return {
     code: "W_CACHE_UNWRITABLE",
     severity: "warning",
-    message:
-      writer === "esbuild"
-        ? `esbuild cannot write the compile cache in ${cacheDir} (${reason}); compiling with jiti instead, without a cache.`
-        : `jiti cannot write the compile cache in ${cacheDir} (${reason}); compiling without a cache.`,
+    message: messages[writer],
     path: entry,
     hint: `Make ${cacheDir} writable, or point cacheDir / $${CACHE_DIR_ENV} at a writable folder.`,
   };

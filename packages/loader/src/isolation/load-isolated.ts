@@ -243,7 +243,7 @@ export async function loadIsolated(
       diagnostics: [startFailure(paths, stop, stderr)],
       modules: [],
       changes: { added: [], removed: [], replaced: [] },
-      cached: Promise.resolve(),
+      cached: Promise.resolve([]),
       isolated,
     };
   }
@@ -284,7 +284,7 @@ export async function loadIsolated(
     modules,
     changes: registered.changes,
     // The host built the tool host's packs before it loaded.
-    cached: Promise.resolve(),
+    cached: Promise.resolve([]),
     isolated,
   };
 }

@@ -16,10 +16,11 @@ export interface LoadCustomToolsResult {
    * Settles once the compile cache holds what this load compiled: a cold load on Node 22.15+
    * evaluates its misses file by file and returns before esbuild has built their packs,
    * which it does next, for the next load. Await it before ending a short-lived process that
-   * will load the same tools again (the CLI does). Never rejects; settled at once when there
-   * is nothing to write.
+   * will load the same tools again (the CLI does). Resolves with the warnings of that work
+   * (`W_CACHE_UNWRITABLE`, `W_COMPILER_FALLBACK`: the packs could not be written, so the next
+   * load compiles again); never rejects; settled at once, with none, when there is nothing to write.
    */
-  cached: Promise<void>;
+  cached: Promise<Diagnostic[]>;
   /**
    * With `isolation: "process"`: the tool host that runs the tools (its process, restarted
    * after a stop unless told not to). `close()` it when the host is done with the tools.

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { chmod, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -146,5 +147,80 @@ export const id: string = \`copy-\${globalThis.tooldockTestEvaluations.length}-\
     expect(edited.answers.tool_a.description).toBe("the edited a");
     expect(edited.answers.tool_b).toEqual(first.answers.tool_b);
     expect(edited.diagnostics).toEqual([]);
+  });
+
+  it("keeps the modules of a warm start that did not change when a neighbour in their pack is edited", {
+    timeout: 120_000,
+  }, async () => {
+    const root = join(scratch, "neighbours");
+    const tool = (name: string) => `import type { CustomToolAPI } from "@tooldock/sdk";
+declare global { var tooldockTestEvaluations: string[] | undefined; }
+globalThis.tooldockTestEvaluations = [...(globalThis.tooldockTestEvaluations ?? []), "${name}"];
+export default (pi: CustomToolAPI) => ({
+  name: "tool_${name}",
+  label: "${name}",
+  description: "the first ${name}",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    return { content: [{ type: "text" as const, text: "${name}" }] };
+  },
+});
+`;
+    const files: Record<string, string> = {
+      // Its import fails when Node resolves it (the package's export names a missing file),
+      // after the module itself compiled: Node 24 loads the module again on the next import.
+      "broken/index.ts":
+        'import gone from "gone-lib";\nexport enum Kind { A }\nexport default () => [gone, Kind];\n',
+      "broken/node_modules/gone-lib/package.json": '{ "name": "gone-lib", "exports": "./missing.js" }',
+    };
+    for (const name of ["a", "b", "c", "d", "e"]) files[`tools/${name}.ts`] = tool(name);
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), text);
+    }
+    const cold = JSON.parse((await runNode(node, [join(here, "neighbours.mjs"), root, "cold"])).stdout);
+    expect(cold.tools.tools).toEqual(["tool_a", "tool_b", "tool_c", "tool_d", "tool_e"]);
+    // Loaded again in the same process after its import failed: the same report, not Node's
+    // own reading of the TypeScript file (Node 24 loads the URL a second time).
+    expect(cold.broken[0].diagnostics.map((entry: { code: string }) => entry.code)).toEqual(["E_COMPILE"]);
+    expect(cold.broken[0].diagnostics[0].message).toMatch(/gone-lib/);
+    expect(cold.broken[1]).toEqual(cold.broken[0]);
+
+    const warm = JSON.parse((await runNode(node, [join(here, "neighbours.mjs"), root, "warm"])).stdout);
+    expect(warm.afterFirst.sort()).toEqual(["a", "b", "c", "d", "e"]);
+    expect(warm.edited.tools).toEqual(warm.first.tools);
+    // Only the edited module is evaluated again; its neighbours keep their one evaluation.
+    expect(warm.afterEdit.slice(warm.afterFirst.length)).toEqual(["d"]);
+  });
+
+  it("says when the packs of a load compiled file by file cannot be written: the next load compiles again", {
+    timeout: 120_000,
+  }, async () => {
+    const root = join(scratch, "blocked");
+    await mkdir(join(root, "tools"), { recursive: true });
+    await writeFile(
+      join(root, "tools", "plain.ts"),
+      'export default (pi: any) => ({ name: "plain", label: "plain", description: "d", parameters: pi.typebox.Type.Object({}), execute: async () => ({ content: [] }) });\n',
+    );
+    // Where the index of the module's pack goes, a folder: the load reads no index there, and
+    // the write after it fails.
+    const entry = join(root, "tools", "plain.ts");
+    const index = join(
+      root,
+      "cache",
+      "index",
+      `${createHash("sha256").update(entry).digest("hex").slice(0, 32)}.json`,
+    );
+    await mkdir(index, { recursive: true, mode: 0o700 });
+    await chmod(join(root, "cache"), 0o700);
+    await chmod(join(root, "cache", "index"), 0o700);
+    const run = await runNode(node, [
+      join(here, "cache-blocked.mjs"),
+      join(root, "tools"),
+      join(root, "cache"),
+    ]);
+    const outcome = JSON.parse(run.stdout);
+    expect(outcome).toMatchObject({ tools: 1, diagnostics: [], cached: ["W_CACHE_UNWRITABLE"] });
+    expect(outcome.message).toMatch(/compiled file by file are compiled again by the next one/);
   });
 });

@@ -1,3 +1,4 @@
+import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { project } from "../../../test/isolation/isolation-helpers.js";
@@ -64,13 +65,26 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
       { "index.ts": 'import data from "./data.json";\nexport default data;\n', "data.json": "{}" },
       /data\.json/,
     ],
+    ["a `.cts` helper", { "index.ts": 'import "./old.cts";\n', "old.cts": "export {};\n" }, /old\.cts/],
     [
-      "a CommonJS helper",
-      { "index.ts": 'import "./old.cts";\n', "old.cts": "module.exports = 1;\n" },
-      /old\.cts/,
+      "a helper in CommonJS",
+      { "index.ts": 'import "./old.js";\n', "old.ts": "module.exports = { a: 1 };\n" },
+      /old\.ts may be CommonJS/,
     ],
     ["a `require`", { "index.ts": 'const fs = require("node:fs");\n' }, /may be CommonJS/],
-    ["a decorator", { "index.ts": "class A {\n  @log\n  m() {}\n}\n" }, /decorators/],
+    ["a decorator on its own line", { "index.ts": "export class A {\n  @log\n  m() {}\n}\n" }, /decorators/],
+    ["a decorator inline", { "index.ts": "export class A { @log m() {} }\n" }, /decorators/],
+    [
+      "a parameter decorator",
+      { "index.ts": "export class A { constructor(@inject(T) private db: unknown) {} }\n" },
+      /decorators/,
+    ],
+    ["an `accessor` field", { "index.ts": "export class A { accessor v = 1; }\n" }, /accessors/],
+    [
+      "`using`, which oxc lowers to an import of its runtime helpers",
+      { "index.ts": "export function f() { using x = null; return x; }\n" },
+      /@oxc-project\/runtime/,
+    ],
     ["a computed import", { "index.ts": "export const m = (name: string) => import(name);\n" }, /computed/],
     [
       "a stand-in package (its missing names are the bundle's to report)",
@@ -78,12 +92,43 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
       /pi-tui/,
     ],
     ["a package that is not installed", { "index.ts": 'import "left-pad-not-installed";\n' }, /left-pad/],
-    ["a TSX file", { "index.ts": 'import "./view.js";\n', "view.tsx": "export const v = <b />;\n" }, /view/],
+    [
+      "a subpath of a package without `exports` (Node does not try extensions there)",
+      {
+        "index.ts": 'import debounce from "legacy-lib/debounce";\nexport default debounce;\n',
+        "node_modules/legacy-lib/package.json": '{ "name": "legacy-lib" }',
+        "node_modules/legacy-lib/debounce.js": "module.exports = () => {};\n",
+      },
+      /legacy-lib\/debounce/,
+    ],
+    [
+      "a package whose `exports` do not name what is imported",
+      {
+        "index.ts": 'import x from "narrow-lib";\nexport default x;\n',
+        "node_modules/narrow-lib/package.json": '{ "name": "narrow-lib", "exports": { "./x": "./x.js" } }',
+      },
+      /narrow-lib/,
+    ],
+    [
+      "a TSX file, found first as the bundler finds it",
+      {
+        "index.ts": 'import "./view";\n',
+        "view.tsx": "export const v = <b />;\n",
+        "view.ts": "export {};\n",
+      },
+      /imports \.\/view,/,
+    ],
+    [
+      "an extensionless import of a `.mts` file (the bundler does not try it)",
+      { "index.ts": 'import "./util";\n', "util.mts": "export {};\n" },
+      /imports \.\/util,/,
+    ],
     [
       "a tsconfig that cannot be resolved",
       { "index.ts": "export {};\n", "tsconfig.json": '{ "extends": "./missing-base.json" }' },
       /tsconfig\.json cannot be resolved/,
     ],
+    ["a jsconfig.json", { "index.ts": "export {};\n", "jsconfig.json": "{}" }, /jsconfig/],
   ])("leaves %s to the bundle", async (_case, files, reason) => {
     const planned = await plan(files);
     expect("bundle" in planned ? planned.bundle : "compiled file by file").toMatch(reason);
@@ -96,6 +141,48 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
     const code = graphOf(planned).files.get(join(planned.tools, "index.ts"))?.code ?? "";
     expect(code).toContain(JSON.stringify(`file://${join(planned.tools, "index.ts")}`));
     expect(code).toMatch(/var __dirname = .*, __filename = /);
+  });
+
+  it("does not take JSDoc tags, scoped packages or an e-mail address for decorators", async () => {
+    const planned = await plan({
+      "index.ts": `/**\n * A tool.\n * @param pi the API\n */\nimport { Type } from "@sinclair/typebox";\nexport const mail = "a@b.c";\nexport default Type;\n`,
+    });
+    expect("graph" in planned ? "compiled file by file" : planned.bundle).toBe("compiled file by file");
+  });
+
+  it("links a package it can leave to Node: its root, and a subpath its `exports` name", async () => {
+    const planned = await plan({
+      "index.ts":
+        'import a from "modern-lib";\nimport b from "modern-lib/extra";\nimport c from "modern-lib/features/c";\nexport default [a, b, c];\n',
+      "node_modules/modern-lib/package.json": JSON.stringify({
+        name: "modern-lib",
+        type: "module",
+        exports: { ".": "./index.js", "./extra": "./extra.js", "./features/*": "./features/*.js" },
+      }),
+      "node_modules/modern-lib/index.js": "export default 1;\n",
+      "node_modules/modern-lib/extra.js": "export default 2;\n",
+    });
+    const links = graphOf(planned).files.get(join(planned.tools, "index.ts"))?.links;
+    expect(Object.fromEntries(links ?? [])).toEqual({
+      "modern-lib": { kind: "native" },
+      "modern-lib/extra": { kind: "native" },
+      "modern-lib/features/c": { kind: "native" },
+    });
+  });
+
+  it("gives one module to a helper reached through a symlink and through its own path", async () => {
+    const where = await project({
+      "index.ts":
+        'import { a } from "./lib/helper.js";\nimport { b } from "./linked/helper.js";\nexport default [a, b];\n',
+      "lib/helper.ts": "export const a = 1;\nexport const b = 2;\n",
+    });
+    await symlink(join(where.tools, "lib"), join(where.tools, "linked"));
+    const transform = (await loadOxcTransform()) as Transform;
+    const graph = graphOf(await planPerFile(join(where.tools, "index.ts"), transform));
+    expect([...graph.files.keys()]).toEqual([
+      join(where.tools, "index.ts"),
+      join(where.tools, "lib/helper.ts"),
+    ]);
   });
 
   it("follows a tsconfig `paths` alias to the tool's own file, as the bundler does", async () => {
@@ -123,6 +210,12 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
     const strictCode = [...graphOf(strict).files.values()][0]?.code ?? "";
     expect(strictCode).toMatch(/import \{ Level \} from "\.\/helper\.js"/); // kept: not marked `type`
     expect(strictCode).not.toMatch(/^\s*x;$/m); // no field without an initializer
+    // A target before ES2022 without the option: assigned fields, as esbuild decides.
+    const older = await plan({
+      "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2020" } }),
+      "index.ts": "export class A { x: number; }\n",
+    });
+    expect([...graphOf(older).files.values()][0]?.code).not.toMatch(/^\s*x;$/m);
   });
 });
 

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { parse } from "es-module-lexer";
@@ -83,12 +83,25 @@ export type GraphPlan = { graph: PerFileGraph } | { bundle: string };
 
 /** Source extensions compiled file by file (TSX and JSX need the tsconfig's JSX settings: bundled). */
 const COMPILED = new Set([".ts", ".mts", ".js", ".mjs"]);
-/** What an extensionless relative import tries, in esbuild's order. */
-const TRIED = [".ts", ".js", ".mts", ".mjs"];
+/** What a relative import tries after the path itself, in esbuild's order (its default `resolveExtensions`). */
+const RESOLVE_EXTENSIONS = [".tsx", ".ts", ".jsx", ".js", ".css", ".json"];
+/** TypeScript's rewrite of a `.js`-style path esbuild applies when the path itself is missing. */
+const TS_FOR_JS: Record<string, string[]> = {
+  ".js": [".ts", ".tsx"],
+  ".jsx": [".ts", ".tsx"],
+  ".mjs": [".mts"],
+  ".cjs": [".cts"],
+};
 /** `require`, `module.exports`, `exports.x`: CommonJS, which the bundle handles. */
 const COMMONJS = /\brequire\b|\bmodule\s*\.\s*exports\b|\bexports\s*\.\s*[\w$]/;
-/** A decorator at the start of a line: lowered by the bundle, unknown to V8. */
-const DECORATOR = /^\s*@[\w$]/m;
+/**
+ * A decorator or an `accessor` field in compiled code (oxc leaves both as written), lowered by
+ * the bundle and unknown to V8: `@name` after a space, a line start, `(` or `,`, once block
+ * comments (JSDoc's `@param`) are out. One in a string counts too: a false match only sends
+ * the module to the bundle.
+ */
+const DECORATOR = /(?:^|[\s(,])@[\w$]|\baccessor\s+[#\w$[]/m;
+const BLOCK_COMMENT = /\/\*[\s\S]*?\*\//g;
 /**
  * The graph of `entry` compiled file by file, or why it must be bundled instead: a file whose
  * compile fails, an import that does not resolve to a file or names what its target does not
@@ -125,6 +138,8 @@ export async function planPerFile(
       const output = compiled[at];
       if (output === undefined) return { bundle: `${path} does not compile` };
       if (COMMONJS.test(output.code)) return { bundle: `${path} may be CommonJS` };
+      if (DECORATOR.test(output.code.replace(BLOCK_COMMENT, "")))
+        return { bundle: `${path} may use decorators or accessors` };
       const file = lex(path, output, (sources[at] as { tsconfig: TsconfigVerdict }).tsconfig, memo);
       if (typeof file === "string") return { bundle: file };
       for (const [specifier, link] of file.links) {
@@ -151,7 +166,6 @@ function readSource(
   } catch {
     return { bundle: `${path} cannot be read` };
   }
-  if (DECORATOR.test(text)) return { bundle: `${path} may use decorators` };
   // As the bundle sees it: its own location as literals, `__dirname` declared where used.
   return { text: rewriteSourceLocation(text, path), tsconfig };
 }
@@ -197,62 +211,99 @@ function linkOf(
   tsconfig: TsconfigVerdict,
   memo: PlanMemo,
 ): Link | undefined {
-  if (specifier.startsWith("./") || specifier.startsWith("../")) {
-    const target = resolveRelative(dirname(path), specifier);
-    return target === undefined || target.split(sep).includes("node_modules")
-      ? undefined
-      : { kind: "file", path: target };
-  }
+  if (specifier.startsWith("./") || specifier.startsWith("../"))
+    return ownFile(resolveRelative(dirname(path), specifier));
   if (isBuiltin(specifier)) return { kind: "native" };
   if (canonicalHostSpecifier(specifier) !== undefined)
     return isStandInSpecifier(specifier) ? undefined : { kind: "host", specifier };
   if (/^[a-z][a-z0-9+.-]*:|^\//i.test(specifier)) return undefined;
   // A `paths` alias to a file is the tool's own source, as a relative import is.
   for (const candidate of tsconfig.paths?.(specifier) ?? []) {
-    const target = resolveRelative(dirname(candidate), `./${basename(candidate)}`);
-    if (target !== undefined && !target.split(sep).includes("node_modules"))
-      return { kind: "file", path: target };
+    const link = ownFile(resolveRelative(dirname(candidate), `./${basename(candidate)}`));
+    if (link !== undefined) return link;
   }
-  return hasPackage(dirname(path), specifier, memo.packages) ? { kind: "native" } : undefined;
+  // oxc's helpers (`using` lowered) must not link to whatever copy a project has.
+  if (specifier.startsWith("@oxc-project/")) return undefined;
+  return nodeResolvesAsBundler(dirname(path), specifier, memo.packages) ? { kind: "native" } : undefined;
+}
+
+/** A resolved file as a link, when it is one of the tool's own sources compiled file by file. */
+function ownFile(target: string | undefined): Link | undefined {
+  if (target === undefined || !COMPILED.has(extname(target)) || target.split(sep).includes("node_modules"))
+    return undefined;
+  return { kind: "file", path: target };
 }
 
 /** The file a relative specifier names, as the bundler resolves it (TypeScript's `.js` → `.ts`). */
 function resolveRelative(folder: string, specifier: string): string | undefined {
   const base = resolve(folder, specifier);
   const extension = extname(base);
-  const candidates: string[] = [];
-  if (COMPILED.has(extension)) candidates.push(base);
-  if (extension === ".js") candidates.push(`${base.slice(0, -3)}.ts`);
-  if (extension === ".mjs") candidates.push(`${base.slice(0, -4)}.mts`);
-  if (!COMPILED.has(extension)) {
-    // An extension the bundle loads another way (`.json`, `.tsx`) is found here only to
-    // send the entry to it.
-    if (extension !== "" && isFile(base)) return undefined;
-    candidates.push(
-      ...TRIED.map((tried) => base + tried),
-      ...TRIED.map((tried) => join(base, `index${tried}`)),
-    );
+  const rewritten = TS_FOR_JS[extension] ?? [];
+  const candidates = [
+    base,
+    ...RESOLVE_EXTENSIONS.map((tried) => base + tried),
+    ...rewritten.map((tried) => base.slice(0, -extension.length) + tried),
+    ...RESOLVE_EXTENSIONS.map((tried) => join(base, `index${tried}`)),
+  ];
+  // A folder with a package.json names its entry there: the bundle reads it.
+  if (isFile(join(base, "package.json"))) return undefined;
+  const found = candidates.find(isFile);
+  if (found === undefined) return undefined;
+  try {
+    return realpathSync(found); // one module per file, however it is reached, as in the bundle
+  } catch {
+    return undefined;
   }
-  return candidates.find(isFile);
 }
 
-/** Whether the package `specifier` names is installed where Node looks for it from `folder`. */
-function hasPackage(folder: string, specifier: string, memo: Map<string, boolean>): boolean {
-  const name = specifier
-    .split("/")
-    .slice(0, specifier.startsWith("@") ? 2 : 1)
-    .join("/");
-  const key = `${folder}\0${name}`;
+/**
+ * Whether Node's ES module resolution finds what the bundler finds for a package import from
+ * `folder`: the package is installed and exports what is imported (see {@link exportsAsBundler}).
+ */
+function nodeResolvesAsBundler(folder: string, specifier: string, memo: Map<string, boolean>): boolean {
+  const parts = specifier.split("/");
+  const length = specifier.startsWith("@") ? 2 : 1;
+  const name = parts.slice(0, length).join("/");
+  const subpath = parts.length > length ? `./${parts.slice(length).join("/")}` : ".";
+  const key = `${folder}\0${name}\0${subpath}`;
   let found = memo.get(key);
   if (found === undefined) {
     found = false;
     for (let at = folder; ; at = dirname(at)) {
-      if (isFile(join(at, "node_modules", name, "package.json"))) found = true;
-      if (found || dirname(at) === at) break;
+      const manifest = join(at, "node_modules", name, "package.json");
+      if (isFile(manifest)) {
+        found = exportsAsBundler(manifest, subpath);
+        break;
+      }
+      if (dirname(at) === at) break;
     }
     memo.set(key, found);
   }
   return found;
+}
+
+/**
+ * Whether Node resolves `subpath` of the package as the bundler does: through `exports` that
+ * name it (a key, or a `*` pattern), or, without `exports`, only the package itself (its
+ * `main`; Node tries no extension for a subpath there).
+ */
+function exportsAsBundler(manifest: string, subpath: string): boolean {
+  let exports: unknown;
+  try {
+    exports = (JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown }).exports;
+  } catch {
+    return false;
+  }
+  if (exports === undefined) return subpath === ".";
+  if (typeof exports === "string" || Array.isArray(exports)) return subpath === ".";
+  if (exports === null || typeof exports !== "object") return false;
+  const keys = Object.keys(exports);
+  if (!keys.some((key) => key.startsWith("."))) return subpath === "."; // conditions of "."
+  return keys.some((key) => {
+    if (key === subpath) return true;
+    const star = key.indexOf("*");
+    return star !== -1 && subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1));
+  });
 }
 
 /** The tsconfig verdict for `path`'s folder (one per folder and load). */
@@ -266,6 +317,8 @@ function tsconfigOf(path: string, memo: Map<string, TsconfigVerdict | string>): 
     walked.push(folder);
     const candidate = join(folder, "tsconfig.json");
     if (isFile(candidate)) found = readTsconfig(candidate);
+    else if (isFile(join(folder, "jsconfig.json")))
+      found = `${join(folder, "jsconfig.json")} is read by the bundler`;
     else if (dirname(folder) === folder) found = DEFAULT_SETTINGS;
     else folder = dirname(folder);
   }
@@ -282,9 +335,12 @@ function readTsconfig(path: string): TsconfigVerdict | string {
   }
   const options = config.compilerOptions ?? {};
   const matcher = createPathsMatcher({ path, config });
+  // As esbuild decides it: the option, else define semantics unless `target` is before ES2022.
+  const target = options.target?.toLowerCase();
+  const modern = target === undefined || target === "esnext" || /^es20(?:2[2-9]|[3-9]\d)$/.test(target);
   return {
     settings: {
-      defineClassFields: options.useDefineForClassFields !== false,
+      defineClassFields: options.useDefineForClassFields ?? modern,
       onlyRemoveTypeImports:
         options.verbatimModuleSyntax === true ||
         options.preserveValueImports === true ||

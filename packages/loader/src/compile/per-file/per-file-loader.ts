@@ -33,13 +33,9 @@ const sources = new Map<string, string>();
 const entryUrls = new Set<string>();
 /** Module URL → (specifier → the URL it imports). */
 const links = new Map<string, Map<string, string>>();
-/** Paths some graph of this process already gave a module: the next one gets its own copy. */
-const usedPaths = new Set<string>();
 /** Entry path → a hash of its graph's code when it was served, and the entry's URL. */
 const loadedEntries = new Map<string, { key: string; url: string }>();
 let hooked = false;
-/** Copies made of files another graph had already: each gets its own URL query. */
-let copies = 0;
 
 const HOST_SCHEME = "tooldock-host:";
 
@@ -61,21 +57,26 @@ export function servedPerFile(entry: string): boolean {
  * `entry` compiled file by file and evaluated through Node's module system (a cold load's
  * fast path: no bundle to wait for), or `undefined` when it must be bundled (see
  * `planPerFile`) or this runtime cannot (see {@link perFileAvailable}). Each file is its
- * own module with its real URL, so `import.meta.url` and stack traces name the source; a
- * file another entry of this process already evaluated is evaluated again for this one
- * (`?tooldock=` in its URL), as each member of a pack evaluates its own modules. An entry
- * loaded again unchanged gets the module it got before.
+ * own module, at its own `file:` URL with `?tooldock=<the graph's key>`: `import.meta.*` are
+ * rewritten to the source's location as in a pack, the source map names the source, and a
+ * file two entries import is evaluated once for each, as each member of a pack evaluates its
+ * own modules. An entry loaded again unchanged gets the module it got before.
  */
 export async function preparePerFile(entry: string, memo: PlanMemo): Promise<PreparedModule | undefined> {
   if (!perFileAvailable()) return undefined;
   const transform = await loadOxcTransform();
   if (transform === undefined) return undefined;
-  const plan = await planPerFile(entry, transform, memo);
-  if (!("graph" in plan)) return undefined;
-  const { graph } = plan;
-  await ensureHostModules([...graph.hostSpecifiers]);
-  if (missingImport(graph, hostExportNames) !== undefined) return undefined;
-  const url = serve(graph);
+  let url: string;
+  try {
+    const plan = await planPerFile(entry, transform, memo);
+    if (!("graph" in plan)) return undefined;
+    const { graph } = plan;
+    await ensureHostModules([...graph.hostSpecifiers]);
+    if (missingImport(graph, hostExportNames) !== undefined) return undefined;
+    url = serve(graph);
+  } catch {
+    return undefined; // whatever failed here, the bundle reports it as it does
+  }
   return preparedModule(() => import(url));
 }
 
@@ -89,14 +90,10 @@ function serve(graph: PerFileGraph): string {
   const loaded = loadedEntries.get(graph.entry);
   if (loaded?.key === key) return loaded.url;
   installHooks();
+  // Every URL carries the graph's key: never one the host (or another graph) imported.
+  const query = `?tooldock=${key.slice(0, 16)}`;
   const urls = new Map<string, string>();
-  copies += 1;
-  const copy = `?tooldock=${copies}`;
-  for (const path of graph.files.keys()) {
-    const plain = pathToFileURL(path).href;
-    urls.set(path, usedPaths.has(path) ? plain + copy : plain);
-    usedPaths.add(path);
-  }
+  for (const path of graph.files.keys()) urls.set(path, pathToFileURL(path).href + query);
   for (const [path, file] of graph.files) {
     const url = urls.get(path) as string;
     const targets = new Map<string, string>();
@@ -139,10 +136,10 @@ function installHooks(): void {
         const source = hostModuleSource(url.slice(HOST_SCHEME.length));
         return { format: "module", source, shortCircuit: true };
       }
+      // Kept for the life of the process: Node 24+ loads a URL again after its first import
+      // failed before evaluation, and a module may import a file of its graph later.
       const source = sources.get(url);
-      if (source === undefined) return next(url, context);
-      sources.delete(url); // Node keeps the module: a URL is loaded once per process
-      return { format: "module", source, shortCircuit: true };
+      return source === undefined ? next(url, context) : { format: "module", source, shortCircuit: true };
     },
   });
 }
@@ -170,7 +167,9 @@ export function loadOxcTransform(): Promise<Transform | undefined> {
           assumptions: { setPublicClassFields: !settings.defineClassFields },
         });
         if (result.errors.length > 0 || result.map === undefined) return undefined;
-        return { code: result.code, map: { ...result.map, sources: [pathToFileURL(path).href] } };
+        // The map names the source by URL; no copy of the source (Node keeps each map).
+        const { sourcesContent: _content, ...map } = result.map;
+        return { code: result.code, map: { ...map, sources: [pathToFileURL(path).href] } };
       },
     () => undefined,
   );
