@@ -54,10 +54,8 @@ process.exitCode = await run(argv, processIo(controller.signal));
 // compiled file by file on Node 22.15+) is written before the exit, so the next run is warm.
 const cacheWarnings = await (await import("./load/cache-writes.js")).cacheWritesSettled(CACHE_WRITE_CAP_MS);
 for (const warning of cacheWarnings) {
-  const text = `${warning.code}: ${warning.message}
-  ${warning.hint ?? ""}`.trimEnd();
-  process.stderr.write(`tooldock: ${escapeTerminalText(text, { multiline: true })}
-`);
+  const text = `${warning.code}: ${warning.message}\n  ${warning.hint ?? ""}`.trimEnd();
+  process.stderr.write(`tooldock: ${escapeTerminalText(text, { multiline: true })}\n`);
 }
 // A loaded module can leave an interval or a socket that keeps the event loop alive forever; the
 // report is out, so end the process after a short grace. Unref'd: a clean process exits at once.

@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runProcess } from "../../../scripts/run-process.mjs";
 
 /** The repository root and the built CLI the end-to-end tests spawn. */
 export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -88,29 +88,7 @@ export function runCli(
  * Runs `binary …args` to completion (another runtime, a script), as {@link runCli} runs the
  * CLI: in the repository unless `cwd`, without colour, output piped.
  */
-export function runProcess(
-  binary: string,
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, {
-      cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+export { runProcess };
 
 /** A temporary folder seeded with files; `remove()` deletes it. */
 export async function tempDir(files: Record<string, string> = {}) {

@@ -7,8 +7,9 @@ import { EsbuildBatch } from "../compile/esbuild-batch.js";
 import { reportingMissingExports } from "../compile/host-packages/missing-exports.js";
 import { reportingImportFailures } from "../compile/import-failure.js";
 import { prepareWithJiti } from "../compile/jiti-compiler.js";
-import { planMemo } from "../compile/per-file/per-file-graph.js";
-import { perFileAvailable, preparePerFile, servedPerFile } from "../compile/per-file/per-file-loader.js";
+import { perFileAvailable } from "../compile/per-file/per-file-available.js";
+import type { PlanMemo } from "../compile/per-file/per-file-graph.js";
+import type * as PerFileLoader from "../compile/per-file/per-file-loader.js";
 import { catchingEvaluation, type PreparedModule } from "../compile/prepared-module.js";
 import { isWithin } from "../discover/expand-path.js";
 import type { CompilerName } from "../options.js";
@@ -76,10 +77,19 @@ export function createModuleCompiler(
     builder ??= new EsbuildQueue(cacheDir, batch, groups);
     return builder;
   };
-  const planning = planMemo();
+  /** What the file-by-file plans of this batch share (see `planMemo`). */
+  let planning: PlanMemo | undefined;
   let cached: Promise<Diagnostic[]> = Promise.resolve([]);
   /** Misses evaluated file by file: their packs are built when the batch ends. */
   const unbuilt: string[] = [];
+  /** `entry` evaluated file by file (its pack built after the batch), or `undefined`: bundle it. */
+  const fileByFile = async (entry: string): Promise<PreparedModule | undefined> => {
+    perFileLoader ??= await import("../compile/per-file/per-file-loader.js");
+    planning ??= perFileLoader.planMemo();
+    const prepared = await perFileLoader.preparePerFile(entry, planning);
+    if (prepared !== undefined) unbuilt.push(entry);
+    return prepared;
+  };
   const packs: PackPlanner = new PackPlanner((entry) => (builder ?? queue).alone(entry));
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
@@ -130,25 +140,21 @@ export function createModuleCompiler(
       openCache(entry);
       if (!useJiti) {
         try {
-          // Evaluated file by file before in this process: again so, so that an unchanged
+          const reporting = (prepared: PreparedModule) =>
+            reportingMissingExports(reportingImportFailures(prepared, entry), entry, onWarning);
+          // Evaluated file by file before in this process: so again, so that an unchanged
           // module is not evaluated a second time from its pack (one evaluation per process).
-          if (perFile && servedPerFile(entry)) {
-            const prepared = await preparePerFile(entry, planning);
-            if (prepared !== undefined) {
-              unbuilt.push(entry); // checked after the load, built if its pack is missing
-              return reportingMissingExports(reportingImportFailures(prepared, entry), entry, onWarning);
-            }
-          }
+          const servedBefore = perFile && perFileLoader?.servedPerFile(entry) === true;
+          const again = servedBefore ? await fileByFile(entry) : undefined;
+          if (again !== undefined) return reporting(again);
           let bundle: CompiledMember;
           try {
             bundle = await queue.compile(entry);
           } catch (error) {
             if (!perFile || !(error instanceof PackMissing)) throw error;
-            const prepared = await preparePerFile(entry, planning);
-            if (prepared !== undefined) {
-              unbuilt.push(entry);
-              return reportingMissingExports(reportingImportFailures(prepared, entry), entry, onWarning);
-            }
+            // A miss: file by file, unless that was just tried; else built now.
+            const prepared = servedBefore ? undefined : await fileByFile(entry);
+            if (prepared !== undefined) return reporting(prepared);
             bundle = await building().compile(entry);
           }
           let evaluator = packs.evaluator(entry, bundle);
@@ -160,8 +166,7 @@ export function createModuleCompiler(
               throw error;
             });
           }
-          const prepared = reportingImportFailures(evaluator, entry);
-          return reportingMissingExports(prepared, entry, onWarning);
+          return reporting(evaluator);
         } catch (error) {
           if (error instanceof PackMissing) {
             // Changed since the host built it (or refused there): jiti reads it as it is now.
@@ -230,18 +235,18 @@ function afterLoadWarnings(
   entries: readonly string[],
   batch: EsbuildBatch,
 ): Diagnostic[] {
-  const warnings: Diagnostic[] = [];
+  const warnings = new Map<string, Diagnostic>(); // one per code
   for (const [at, outcome] of outcomes.entries()) {
     if (outcome.status === "fulfilled") continue;
     const entry = entries[at] as string;
     const error = outcome.reason as unknown;
-    if (
-      error instanceof CacheWriteError &&
-      !warnings.some((warning) => warning.code === "W_CACHE_UNWRITABLE")
-    )
-      warnings.push(cacheUnwritableWarning(error.cacheDir, error.reason, entry, "after-load"));
-    else if (batch.failedToImport && !warnings.some((warning) => warning.code === "W_COMPILER_FALLBACK"))
-      warnings.push({
+    if (error instanceof CacheWriteError && !warnings.has("W_CACHE_UNWRITABLE"))
+      warnings.set(
+        "W_CACHE_UNWRITABLE",
+        cacheUnwritableWarning(error.cacheDir, error.reason, entry, "after-load"),
+      );
+    else if (batch.failedToImport && !warnings.has("W_COMPILER_FALLBACK"))
+      warnings.set("W_COMPILER_FALLBACK", {
         code: "W_COMPILER_FALLBACK",
         severity: "warning",
         message: `esbuild could not be loaded (${error instanceof Error ? error.message : String(error)}); the modules this load compiled file by file are not cached and are compiled again by the next load.`,
@@ -249,8 +254,14 @@ function afterLoadWarnings(
         hint: 'Reinstall esbuild for this platform, or pass compiler: "jiti" to compile with jiti and its cache.',
       });
   }
-  return warnings;
+  return [...warnings.values()];
 }
+
+/**
+ * The file-by-file loader, imported on the first miss where Node can load that way: a warm
+ * load, Node 20, Bun and a tool host never load it.
+ */
+let perFileLoader: typeof PerFileLoader | undefined;
 
 /** The codes of a write the disk refused: full, over quota, a file too large, read only. */
 const WRITE_REFUSED = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS"]);

@@ -33,9 +33,10 @@ export function* toolSources(entry: string): Generator<{ file: string; source: s
   }
 }
 
-function isFile(path: string): boolean {
+/** Whether `path` is a file (`false` for anything that cannot be stat'ed). */
+export function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true; // no error built for a miss
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { parse } from "es-module-lexer";
@@ -6,6 +6,7 @@ import { createPathsMatcher, parseTsconfig, type TsConfigResult } from "get-tsco
 import { canonicalHostSpecifier, isStandInSpecifier } from "../host-modules.js";
 import { esmValueImports } from "../host-packages/value-imports.js";
 import { rewriteSourceLocation } from "../source-location-rewrite.js";
+import { isFile } from "../tool-sources.js";
 
 /**
  * TypeScript or JavaScript source → ES module JavaScript and its source map, or
@@ -120,27 +121,24 @@ export async function planPerFile(
   const hostSpecifiers = new Set<string>();
   // Level by level: the files one level imports are read here and compiled all at once.
   for (let level = [entry]; level.length > 0; ) {
-    const fresh = [...new Set(level)].filter((path) => !files.has(path));
-    const sources: Array<{ text: string; tsconfig: TsconfigVerdict }> = [];
-    for (const path of fresh) {
+    const read: Array<{ path: string; text: string; tsconfig: TsconfigVerdict }> = [];
+    for (const path of new Set(level)) {
+      if (files.has(path)) continue;
       const source = readSource(path, memo);
       if ("bundle" in source) return source;
-      sources.push(source);
+      read.push({ path, ...source });
     }
     const compiled = await Promise.all(
-      fresh.map((path, at) => {
-        const { text, tsconfig } = sources[at] as { text: string; tsconfig: TsconfigVerdict };
-        return transform(path, text, tsconfig.settings);
-      }),
+      read.map(({ path, text, tsconfig }) => transform(path, text, tsconfig.settings)),
     );
     level = [];
-    for (const [at, path] of fresh.entries()) {
+    for (const [at, { path, tsconfig }] of read.entries()) {
       const output = compiled[at];
       if (output === undefined) return { bundle: `${path} does not compile` };
       if (COMMONJS.test(output.code)) return { bundle: `${path} may be CommonJS` };
       if (DECORATOR.test(output.code.replace(BLOCK_COMMENT, "")))
         return { bundle: `${path} may use decorators or accessors` };
-      const file = lex(path, output, (sources[at] as { tsconfig: TsconfigVerdict }).tsconfig, memo);
+      const file = lex(path, output, tsconfig, memo);
       if (typeof file === "string") return { bundle: file };
       for (const [specifier, link] of file.links) {
         if (link.kind === "file") level.push(link.path);
@@ -212,14 +210,14 @@ function linkOf(
   memo: PlanMemo,
 ): Link | undefined {
   if (specifier.startsWith("./") || specifier.startsWith("../"))
-    return ownFile(resolveRelative(dirname(path), specifier));
+    return ownFile(resolveAsBundler(dirname(path), specifier));
   if (isBuiltin(specifier)) return { kind: "native" };
   if (canonicalHostSpecifier(specifier) !== undefined)
     return isStandInSpecifier(specifier) ? undefined : { kind: "host", specifier };
   if (/^[a-z][a-z0-9+.-]*:|^\//i.test(specifier)) return undefined;
   // A `paths` alias to a file is the tool's own source, as a relative import is.
   for (const candidate of tsconfig.paths?.(specifier) ?? []) {
-    const link = ownFile(resolveRelative(dirname(candidate), `./${basename(candidate)}`));
+    const link = ownFile(resolveAsBundler(dirname(candidate), `./${basename(candidate)}`));
     if (link !== undefined) return link;
   }
   // oxc's helpers (`using` lowered) must not link to whatever copy a project has.
@@ -234,8 +232,13 @@ function ownFile(target: string | undefined): Link | undefined {
   return { kind: "file", path: target };
 }
 
-/** The file a relative specifier names, as the bundler resolves it (TypeScript's `.js` → `.ts`). */
-function resolveRelative(folder: string, specifier: string): string | undefined {
+/**
+ * The file a relative specifier names, as esbuild resolves it: the path, its default
+ * `resolveExtensions` in order (`.tsx` first), TypeScript's `.js` → `.ts`, then `index`, to the
+ * real path. Not `tool-sources`' `resolveRelative`, which finds a diagnostic's file in
+ * TypeScript's order: the file-by-file graph must hold the very files the bundle would.
+ */
+function resolveAsBundler(folder: string, specifier: string): string | undefined {
   const base = resolve(folder, specifier);
   const extension = extname(base);
   const rewritten = TS_FOR_JS[extension] ?? [];
@@ -348,14 +351,6 @@ function readTsconfig(path: string): TsconfigVerdict | string {
     },
     paths: matcher ?? undefined,
   };
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import * as nodeModule from "node:module";
 import { pathToFileURL } from "node:url";
 import { ensureHostModules, getHostModule, hostModuleSource } from "../host-modules.js";
 import { type PreparedModule, preparedModule } from "../prepared-module.js";
+import { perFileAvailable, registerHooks } from "./per-file-available.js";
 import {
   missingImport,
   type PerFileGraph,
@@ -11,21 +11,7 @@ import {
   type Transform,
 } from "./per-file-graph.js";
 
-/** Node's in-thread module hooks (22.15+, 23.5+); absent on Node 20 and Bun. */
-type RegisterHooks = (hooks: {
-  resolve: (
-    specifier: string,
-    context: { parentURL?: string | undefined },
-    next: (specifier: string, context?: object) => { url: string },
-  ) => { url: string; format?: string; shortCircuit?: boolean };
-  load: (
-    url: string,
-    context: object,
-    next: (url: string, context?: object) => object,
-  ) => { format: string; source: string; shortCircuit: true } | object;
-}) => unknown;
-
-const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
+export { planMemo } from "./per-file-graph.js";
 
 /** Module URL → its compiled source, for every file loaded file by file in this process. */
 const sources = new Map<string, string>();
@@ -38,15 +24,6 @@ const loadedEntries = new Map<string, { key: string; url: string }>();
 let hooked = false;
 
 const HOST_SCHEME = "tooldock-host:";
-
-/**
- * Whether a cache miss can be loaded file by file: Node with `module.registerHooks`, so the
- * compiled files are served from memory through the module system itself (not Bun, whose
- * module hooks differ). Elsewhere a miss waits for its bundle.
- */
-export function perFileAvailable(): boolean {
-  return typeof registerHooks === "function" && process.versions.bun === undefined;
-}
 
 /** Whether this process evaluated `entry` file by file (its next load keeps doing so, see {@link preparePerFile}). */
 export function servedPerFile(entry: string): boolean {

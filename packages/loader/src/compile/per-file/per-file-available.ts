@@ -1,0 +1,26 @@
+import * as nodeModule from "node:module";
+
+/** Node's in-thread module hooks (22.15+, 23.5+); absent on Node 20 and Bun. */
+export type RegisterHooks = (hooks: {
+  resolve: (
+    specifier: string,
+    context: { parentURL?: string | undefined },
+    next: (specifier: string, context?: object) => { url: string },
+  ) => { url: string; format?: string; shortCircuit?: boolean };
+  load: (
+    url: string,
+    context: object,
+    next: (url: string, context?: object) => object,
+  ) => { format: string; source: string; shortCircuit: true } | object;
+}) => unknown;
+
+export const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
+
+/**
+ * Whether a cache miss can be loaded file by file: Node with `module.registerHooks`, so the
+ * compiled files are served from memory through the module system itself (not Bun, whose
+ * module hooks differ). Elsewhere a miss waits for its bundle.
+ */
+export function perFileAvailable(): boolean {
+  return typeof registerHooks === "function" && process.versions.bun === undefined;
+}
