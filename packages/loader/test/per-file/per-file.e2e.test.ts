@@ -135,8 +135,11 @@ export const id: string = \`copy-\${globalThis.tooldockTestEvaluations.length}-\
       await writeFile(join(root, path), text);
     }
     const run = await runNode(node, [join(here, "reloads.mjs"), root]);
-    const { first, again, edited } = JSON.parse(run.stdout);
-    // Each entry evaluated the shared file for itself; the first copy has the file's own URL.
+    const { first, again, edited, packsAtReturn } = JSON.parse(run.stdout);
+    // The first load went file by file (no pack yet when it returned), the next ones had packs.
+    expect(packsAtReturn[0]).toBe(0);
+    expect(packsAtReturn[1]).toBeGreaterThan(0);
+    // Each entry evaluated the shared file for itself; `import.meta.url` names the source.
     expect(first.evaluated).toEqual(["state", "state"]);
     expect(first.answers.tool_a.text).toBe("copy-1-1 a/index.ts");
     expect(first.answers.tool_b.text).toMatch(/^copy-2-1 b\/index\.ts$/);
