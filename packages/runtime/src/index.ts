@@ -1,6 +1,22 @@
 // Everything exported here is public API. Keep this list curated; never `export *`.
 // The surface test (index.test.ts) fails when this list changes by accident.
 
+export {
+  type JournalMove,
+  type JournalRecord,
+  type JournalState,
+  type JournalTransition,
+  type PendingActionJournal,
+  type ProcessIdentity,
+  THIS_PROCESS,
+  type TransitionKind,
+} from "./pending/journal/pending-journal.js";
+export {
+  openSqliteJournal,
+  type SqliteDatabase,
+  SqliteJournal,
+  type SqliteJournalOptions,
+} from "./pending/journal/sqlite-journal.js";
 // Pending actions and the hidden `resolve` tool (docs/contract.md §3).
 export type {
   PendingActionEvent,

@@ -1,5 +1,6 @@
 // Everything exported here is public API. Keep this list curated; the surface test pins it.
 export { defineTool, defineToolFactory } from "./define-tool.js";
+export { durableAction } from "./durable-action.js";
 export type {
   Diagnostic,
   DiagnosticCode,
@@ -14,7 +15,14 @@ export { errorResult, textResult } from "./results.js";
 export type { ConversationEntry, ToolModel, ToolSessionManager } from "./types/conversation.js";
 export type { CustomTool, CustomToolFactory, ToolUpdateCallback } from "./types/custom-tool.js";
 export type { EventBus, EventHandler, ToolMessage } from "./types/event-bus.js";
-export type { CustomToolPendingAction } from "./types/pending-action.js";
+export type {
+  CustomToolDurableAction,
+  CustomToolPendingAction,
+  PayloadOf,
+  PendingActionHandler,
+  PendingActionHandlerContext,
+  PendingActionHandlers,
+} from "./types/pending-action.js";
 export type { InferParams, ToolParameters } from "./types/schema.js";
 export type { CustomToolSessionDetails, CustomToolSessionEvent } from "./types/session-event.js";
 export type { ToolAnnotations } from "./types/tool-annotations.js";

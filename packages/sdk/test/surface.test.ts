@@ -29,6 +29,7 @@ describe("@tooldock/sdk public surface (built)", () => {
         "TooldockError",
         "defineTool",
         "defineToolFactory",
+        "durableAction",
         "errorResult",
         "textResult",
       ]

@@ -1,7 +1,14 @@
 import { resolve } from "node:path";
 import * as TypeBox from "@sinclair/typebox";
 import { runningToolCall, trackToolCalls } from "@tooldock/runtime";
-import type { CustomToolAPI, CustomToolPendingAction, EventBus, Logger, UIContext } from "@tooldock/sdk";
+import type {
+  CustomToolAPI,
+  CustomToolDurableAction,
+  CustomToolPendingAction,
+  EventBus,
+  Logger,
+  UIContext,
+} from "@tooldock/sdk";
 import * as Sdk from "@tooldock/sdk";
 import type * as Zod from "zod";
 import { registerHostModule, registerHostModuleWith } from "../compile/host-modules.js";
@@ -21,7 +28,7 @@ export const PENDING_STORE_UNAVAILABLE_MESSAGE =
 
 /** What the host needs of a session: its pending action store. A runtime `Session` fits. */
 export interface ToolHostSession {
-  readonly pending: { push(action: CustomToolPendingAction): unknown };
+  readonly pending: { push(action: CustomToolPendingAction | CustomToolDurableAction): unknown };
 }
 
 /**

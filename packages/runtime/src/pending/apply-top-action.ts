@@ -1,5 +1,8 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
+import { entryCallback } from "./entry-callbacks.js";
+import type { JournalMove } from "./journal/pending-journal.js";
+import { mayBeRunning } from "./journal/pending-journal.js";
 import {
   type ResolveDetails,
   type ResolveExtra,
@@ -12,9 +15,13 @@ import {
   applyFailedText,
   applyTimedOutAfterClearText,
   applyTimedOutText,
+  handlerMissingText,
+  heldElsewhereText,
+  interruptedText,
+  lostText,
+  resolvedElsewhereText,
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
-import { callApply } from "./snapshot-pending-action.js";
 import type { PendingEntry, StoreInternals } from "./store-internals.js";
 
 /**
@@ -22,6 +29,12 @@ import type { PendingEntry, StoreInternals } from "./store-internals.js";
  * success the action is gone; when `apply` throws, returns an `isError` result or does not
  * settle in time, the same entry goes back on top (unless the store was cleared meanwhile)
  * and the caller's lock can be released: this never waits past the deadline.
+ *
+ * With a durable store, the record is first taken for this process (`applying`; another
+ * process that took it first wins, and this resolve does nothing), and each outcome is kept.
+ * An entry that cannot be applied here is answered without running anything: interrupted
+ * (never applied again), a durable action whose handler no loaded tool declares (kept), a
+ * callback action of another process (kept while that process may run, else lost).
  */
 export async function applyTopAction(
   internals: StoreInternals,
@@ -29,13 +42,38 @@ export async function applyTopAction(
   reason: string,
   timeoutMs: number,
 ): Promise<AgentToolResult<ResolveDetails>> {
-  const { record, action } = entry;
+  const { record } = entry;
   const clearCountAtStart = internals.clearCount;
+  if (entry.interrupted === true) {
+    internals.restore(entry);
+    return failure(interruptedText(record), reason, entry, {});
+  }
+  const callback = entryCallback(internals, entry, "apply", reason);
+  if (callback.kind === "foreign") {
+    if (mayBeRunning(callback.owner, internals.process)) {
+      internals.restore(entry);
+      return failure(heldElsewhereText(record, callback.owner), reason, entry, {});
+    }
+    const why = `lost with its process (pid ${callback.owner.pid} on ${callback.owner.host})`;
+    await internals.move(entry, moveTo(internals, "lost", why));
+    internals.emit({ type: "action-discarded", record, reason: why });
+    return failure(lostText(record, callback.owner), reason, entry, {});
+  }
+  if (callback.kind !== "run") {
+    internals.restore(entry);
+    const handler = callback.kind === "no-handler" ? callback.handler : (record.handler ?? "");
+    return failure(handlerMissingText(record, handler), reason, entry, {});
+  }
+  // Without a journal the move answers at once: the apply starts in this turn.
+  let claimed = internals.move(entry, { from: ["pending"], to: "applying", owner: internals.process });
+  if (claimed instanceof Promise) claimed = await claimed;
+  if (!claimed) return failure(resolvedElsewhereText(record), reason, entry, {});
+
   const settlement = await runActionCallback(
     (event) => internals.emit(event),
     record,
     "apply",
-    () => callApply(action, reason),
+    callback.run,
     timeoutMs,
   );
   const cleared = internals.clearCount !== clearCountAtStart;
@@ -43,6 +81,11 @@ export async function applyTopAction(
     const error = actionTimeoutError(record, "apply", timeoutMs);
     const extra = { error: describeError(error), timedOut: true };
     if (cleared) {
+      await keep(
+        internals,
+        entry,
+        moveTo(internals, "discarded", "cleared while applying", error, "applying"),
+      );
       internals.emit({
         type: "action-discarded",
         record,
@@ -53,6 +96,7 @@ export async function applyTopAction(
       return failure(applyTimedOutAfterClearText(record, timeoutMs), reason, entry, extra);
     }
     internals.restore(entry);
+    await keep(internals, entry, failedMove(internals, reason, error));
     internals.emit({ type: "action-apply-failed", record, error, timedOut: true });
     return failure(applyTimedOutText(record, timeoutMs), reason, entry, extra);
   }
@@ -64,19 +108,82 @@ export async function applyTopAction(
         : new Error(result?.text ?? "apply returned an error result");
     const extra = { error: describeError(error) };
     if (cleared) {
+      await keep(
+        internals,
+        entry,
+        moveTo(internals, "discarded", "cleared while applying", error, "applying"),
+      );
       internals.emit({ type: "action-discarded", record, reason: "cleared while applying", error });
       return failure(applyFailedAfterClearText(record, error), reason, entry, extra);
     }
     internals.restore(entry);
+    await keep(internals, entry, failedMove(internals, reason, error));
     internals.emit({ type: "action-apply-failed", record, error });
     return failure(applyFailedText(record, error), reason, entry, extra);
   }
+  const journaled = await keep(internals, entry, {
+    from: ["applying"],
+    to: "applied",
+    transition: { kind: "applied", at: Date.now(), reason, process: internals.process },
+  });
+  const text = appliedText(record) + journaled;
   const applied: AgentToolResult<ResolveDetails> = {
-    content: result.content ?? [{ type: "text", text: appliedText(record) }],
+    content: result.content ?? [{ type: "text", text }],
     details: resolveDetails("apply", reason, record, result.details),
   };
   internals.emit({ type: "action-applied", record, result: applied });
   return applied;
+}
+
+/** A move of the entry's record to an end state (or `pending`), with its step. */
+export function moveTo(
+  internals: Pick<StoreInternals, "process">,
+  to: "discarded" | "lost",
+  reason: string,
+  error?: unknown,
+  from: "pending" | "applying" | "interrupted" = "pending",
+): JournalMove {
+  return {
+    from: [from],
+    to,
+    transition: {
+      kind: to,
+      at: Date.now(),
+      reason,
+      error: error === undefined ? undefined : describeError(error),
+      process: internals.process,
+    },
+  };
+}
+
+/** A failed apply: the record is pending again. */
+function failedMove(internals: StoreInternals, reason: string, error: unknown): JournalMove {
+  return {
+    from: ["applying"],
+    to: "pending",
+    transition: {
+      kind: "apply-failed",
+      at: Date.now(),
+      reason,
+      error: describeError(error),
+      process: internals.process,
+    },
+  };
+}
+
+/**
+ * Keeps an outcome in the journal after the callback ran; `""`, or a sentence saying the
+ * store could not keep it (the outcome stands: the record stays `applying`, so a later
+ * process finds it interrupted, and never applies it again).
+ */
+async function keep(internals: StoreInternals, entry: PendingEntry, move: JournalMove): Promise<string> {
+  try {
+    const moved = internals.move(entry, move);
+    if (moved instanceof Promise) await moved;
+    return "";
+  } catch (error) {
+    return ` (The durable store could not record this: ${describeError(error)}.)`;
+  }
 }
 
 function failure(

@@ -1,33 +1,69 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
+import { moveTo } from "./apply-top-action.js";
 import type { Settlement } from "./callback-deadline.js";
-import type { PendingActionEvent } from "./pending-action-record.js";
+import { entryCallback } from "./entry-callbacks.js";
+import { mayBeRunning } from "./journal/pending-journal.js";
 import { type ResolveDetails, readCallbackResult, resolveDetails } from "./resolve-details.js";
-import { discardedText, rejectFailedText, rejectTimedOutText } from "./resolve-messages.js";
+import {
+  discardedText,
+  interruptedDiscardedText,
+  lostText,
+  rejectFailedText,
+  rejectTimedOutText,
+  resolvedElsewhereText,
+} from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
-import { callReject } from "./snapshot-pending-action.js";
 import type { PendingEntry, StoreInternals } from "./store-internals.js";
 
+/** What the store needs to discard an entry (the `resolve` tool and `clear`). */
+export type DiscardInternals = Pick<StoreInternals, "emit" | "move" | "binding" | "process">;
+
 /**
- * Discards an entry already taken off the stack: runs `reject(reason)` when present, for at
- * most `timeoutMs`, then emits `action-discarded`, with the error when `reject` threw or
- * rejected, and with an `E_CALLBACK_TIMEOUT` error and `timedOut: true` when it did not
- * settle in time. Never rejects. Used by the `resolve` tool and by `clear`.
+ * How a discard ended: `reject` ran (`ran`, with how it settled), there was none to run here
+ * (`skipped`: none declared, an interrupted entry, or a callback action of another process
+ * that may still run), the entry's process had ended (`lost`), or another process resolved
+ * the record first (`elsewhere`: nothing done here).
+ */
+export type DiscardOutcome =
+  | { kind: "ran"; settlement: Settlement<unknown> }
+  | { kind: "skipped" }
+  | { kind: "lost"; owner: { pid: number; host: string } }
+  | { kind: "elsewhere" };
+
+/**
+ * Discards an entry already taken off the stack: with a durable store, its record is
+ * discarded first (another process that resolved it first wins, and nothing runs here);
+ * then `reject(reason)` runs when there is one to run here, for at most `timeoutMs`, and
+ * `action-discarded` is emitted, with the error when `reject` threw or rejected, and with
+ * an `E_CALLBACK_TIMEOUT` error and `timedOut: true` when it did not settle in time. A
+ * callback action whose process has ended is recorded lost. Never rejects unless the
+ * durable store fails. Used by the `resolve` tool and by `clear`.
  */
 export async function discardEntry(
-  emit: (event: PendingActionEvent) => void,
+  internals: DiscardInternals,
   entry: PendingEntry,
   reason: string,
   timeoutMs: number,
-): Promise<Settlement<unknown>> {
-  const { record, action } = entry;
-  const settlement = await runActionCallback(
-    emit,
-    record,
-    "reject",
-    () => callReject(action, reason),
-    timeoutMs,
-  );
+): Promise<DiscardOutcome> {
+  const { record } = entry;
+  const emit = internals.emit;
+  const callback = entryCallback(internals, entry, "reject", reason);
+  if (callback.kind === "foreign" && !mayBeRunning(callback.owner, internals.process)) {
+    const why = `lost with its process (pid ${callback.owner.pid} on ${callback.owner.host})`;
+    await internals.move(entry, moveTo(internals, "lost", why));
+    emit({ type: "action-discarded", record, reason: why });
+    return { kind: "lost", owner: callback.owner };
+  }
+  const from = entry.interrupted === true ? "interrupted" : "pending";
+  let moved = internals.move(entry, moveTo(internals, "discarded", reason, undefined, from));
+  if (moved instanceof Promise) moved = await moved;
+  if (!moved) return { kind: "elsewhere" };
+  if (entry.interrupted === true || callback.kind !== "run") {
+    emit({ type: "action-discarded", record, reason });
+    return { kind: "skipped" };
+  }
+  const settlement = await runActionCallback(emit, record, "reject", callback.run, timeoutMs);
   if (settlement.status === "timed-out") {
     const error = actionTimeoutError(record, "reject", timeoutMs);
     emit({ type: "action-discarded", record, reason, error, timedOut: true });
@@ -36,7 +72,7 @@ export async function discardEntry(
   } else {
     emit({ type: "action-discarded", record, reason });
   }
-  return settlement;
+  return { kind: "ran", settlement };
 }
 
 /**
@@ -51,7 +87,18 @@ export async function discardTopAction(
   timeoutMs: number,
 ): Promise<AgentToolResult<ResolveDetails>> {
   const { record } = entry;
-  const settlement = await discardEntry((event) => internals.emit(event), entry, reason, timeoutMs);
+  const outcome = await discardEntry(internals, entry, reason, timeoutMs);
+  if (outcome.kind === "elsewhere") return errorText(resolvedElsewhereText(record), reason, entry);
+  if (outcome.kind === "lost") return errorText(lostText(record, outcome.owner), reason, entry);
+  if (outcome.kind === "skipped") {
+    const text =
+      entry.interrupted === true ? interruptedDiscardedText(record, reason) : discardedText(record, reason);
+    return {
+      content: [{ type: "text", text }],
+      details: resolveDetails("discard", reason, record, undefined),
+    };
+  }
+  const { settlement } = outcome;
   if (settlement.status === "timed-out") {
     const error = actionTimeoutError(record, "reject", timeoutMs);
     return {
@@ -78,4 +125,12 @@ export async function discardTopAction(
   };
   if (result.isError) discarded.isError = true;
   return discarded;
+}
+
+function errorText(text: string, reason: string, entry: PendingEntry): AgentToolResult<ResolveDetails> {
+  return {
+    content: [{ type: "text", text }],
+    details: resolveDetails("discard", reason, entry.record, undefined),
+    isError: true,
+  };
 }

@@ -13,6 +13,17 @@ export interface PendingActionRecord {
   details: unknown;
   /** When the action was pushed (milliseconds, from the store's `now`). */
   createdAt: number;
+  /** A durable action's handler: the key in its source tool's `actions`. */
+  handler?: string;
+  /** A durable action's payload (a frozen JSON copy). */
+  payload?: unknown;
+  /**
+   * Restored from a durable store after its apply was cut off (its process ended): it may be
+   * partly applied, so it is never applied again, only discarded.
+   */
+  interrupted?: true;
+  /** Restored from a durable store: a callback action staged by another process, which only it can apply. */
+  stagedBy?: { host: string; pid: number };
 }
 
 /**

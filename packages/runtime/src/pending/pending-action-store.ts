@@ -1,14 +1,25 @@
-import type { CustomToolPendingAction } from "@tooldock/sdk";
+import { type CustomToolDurableAction, type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
+import { describeError } from "../util/describe-error.js";
 import { SafeEmitter } from "../util/safe-emitter.js";
+import { moveTo } from "./apply-top-action.js";
 import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "./callback-deadline.js";
 import { discardEntry } from "./discard-top-action.js";
+import { findHandler } from "./entry-callbacks.js";
+import {
+  type JournalRecord,
+  type JournalTransition,
+  mayBeRunning,
+  type PendingActionJournal,
+  type ProcessIdentity,
+  THIS_PROCESS,
+} from "./journal/pending-journal.js";
 import type {
   PendingActionEvent,
   PendingActionListener,
   PendingActionRecord,
 } from "./pending-action-record.js";
-import { snapshotPendingAction } from "./snapshot-pending-action.js";
-import { type PendingEntry, registerStoreInternals } from "./store-internals.js";
+import { deepFreeze, snapshotPendingAction } from "./snapshot-pending-action.js";
+import { type PendingEntry, registerStoreInternals, type StoreInternals } from "./store-internals.js";
 
 /** The `sourceToolName` of an action whose producer did not name itself. */
 export const DEFAULT_SOURCE_TOOL_NAME = "custom_tool";
@@ -32,6 +43,16 @@ export interface PendingActionStoreOptions {
    * instead, for its own resolve tool and `dispose()`.
    */
   callbackTimeoutMs?: number;
+  /**
+   * Where the actions are kept so that they outlive this process (see `openSqliteJournal`),
+   * with `sessionId`; open such a store with {@link PendingActionStore.open}, which reads
+   * the session's actions back. Default: none, the actions live in this process only.
+   */
+  journal?: PendingActionJournal;
+  /** The session whose actions the store holds in `journal`. Required with `journal`. */
+  sessionId?: string;
+  /** This process as durable records name it (tests make several). Default: this process. */
+  process?: ProcessIdentity;
 }
 
 /** Options of {@link PendingActionStore.push}. */
@@ -65,7 +86,39 @@ export interface ClearOptions {
  * ```
  */
 export class PendingActionStore {
+  /**
+   * A store whose actions live in `journal` under `sessionId`, with the session's actions
+   * read back (a restart, or another process): durable actions are bound to the handlers of
+   * the tools the session loads; a callback action of another process can only be
+   * discarded, or is reported lost once that process has ended; an action whose apply was cut
+   * off by the end of its process comes back `interrupted`, and is never applied again.
+   *
+   * @example
+   * ```ts
+   * const journal = openSqliteJournal("/var/lib/chat/pending.db");
+   * const pending = await PendingActionStore.open(journal, "chat-42");
+   * const session = new Session({ sessionId: "chat-42", pending });
+   * ```
+   */
+  static async open(
+    journal: PendingActionJournal,
+    sessionId: string,
+    options: Omit<PendingActionStoreOptions, "journal" | "sessionId"> = {},
+  ): Promise<PendingActionStore> {
+    const store = new PendingActionStore({ ...options, journal, sessionId });
+    await store.#sync();
+    return store;
+  }
+
   readonly #entries: PendingEntry[] = [];
+  readonly #journal: PendingActionJournal | undefined;
+  readonly #sessionId: string | undefined;
+  readonly #process: ProcessIdentity;
+  readonly #internals: StoreInternals;
+  /** Journal writes started by `push`, `pop` and `remove` (synchronous methods), not yet settled. */
+  readonly #writes = new Set<Promise<unknown>>();
+  /** The first journal write of those that failed, reported by the next resolve. */
+  #writeFailure: { error: unknown } | undefined;
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #emitter: SafeEmitter<PendingActionEvent>;
@@ -80,10 +133,15 @@ export class PendingActionStore {
       "PendingActionStore option callbackTimeoutMs",
       options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
     );
+    if (options.journal !== undefined && (typeof options.sessionId !== "string" || options.sessionId === ""))
+      throw new TypeError("PendingActionStore: a journal needs the sessionId whose actions it keeps.");
+    this.#journal = options.journal;
+    this.#sessionId = options.sessionId;
+    this.#process = options.process ?? THIS_PROCESS;
     const callbackTimeoutMs = this.#callbackTimeoutMs;
     const entries = this.#entries;
     const store = this;
-    registerStoreInternals(this, {
+    this.#internals = {
       take: () => entries.pop(),
       restore: (entry) => {
         entries.push(entry);
@@ -94,7 +152,12 @@ export class PendingActionStore {
       },
       resolving: false,
       callbackTimeoutMs,
-    });
+      binding: undefined,
+      process: this.#process,
+      move: (entry, move) => (this.#journal === undefined ? true : this.#journal.move(entry.record.id, move)),
+      sync: () => (this.#journal === undefined ? undefined : this.#sync()),
+    };
+    registerStoreInternals(this, this.#internals);
   }
 
   /**
@@ -107,16 +170,36 @@ export class PendingActionStore {
    * function, `reject` or `sourceToolName` has the wrong type, `details` are not JSON data,
    * or reading a field throws; nothing is pushed then.
    */
-  push(action: CustomToolPendingAction, options: PushOptions = {}): PendingActionRecord {
+  push(
+    action: CustomToolPendingAction | CustomToolDurableAction,
+    options: PushOptions = {},
+  ): PendingActionRecord {
     const snapshot = snapshotPendingAction(action);
-    const record: PendingActionRecord = Object.freeze({
+    const sourceToolName = snapshot.sourceToolName ?? options.sourceToolName ?? DEFAULT_SOURCE_TOOL_NAME;
+    if (
+      snapshot.form === "data" &&
+      this.#internals.binding !== undefined &&
+      findHandler(this.#internals, sourceToolName, snapshot.handler) === undefined
+    )
+      throw new TooldockError(
+        "E_INVALID_PENDING_ACTION",
+        `Invalid pending action: the tool ${JSON.stringify(sourceToolName)} declares no action handler ${JSON.stringify(snapshot.handler)} (label ${JSON.stringify(snapshot.label)}). Declare it in the tool's actions: { ${snapshot.handler}: { apply(payload, reason, ctx) { … } } }.`,
+      );
+    const fields: PendingActionRecord = {
       id: this.#createId(),
       label: snapshot.label,
-      sourceToolName: snapshot.sourceToolName ?? options.sourceToolName ?? DEFAULT_SOURCE_TOOL_NAME,
+      sourceToolName,
       details: deepFreeze(snapshot.details),
       createdAt: this.#now(),
-    });
-    this.#entries.push(Object.freeze({ record, action: snapshot }));
+    };
+    if (snapshot.form === "data") {
+      fields.handler = snapshot.handler;
+      fields.payload = snapshot.payload;
+    }
+    const record = Object.freeze(fields);
+    const entry: PendingEntry = Object.freeze({ record, action: snapshot });
+    if (this.#journal !== undefined) this.#stage(entry); // throws when the store refuses it: nothing pushed
+    this.#entries.push(entry);
     this.#emit({ type: "action-pending", record });
     return record;
   }
@@ -133,6 +216,7 @@ export class PendingActionStore {
   pop(): PendingActionRecord | undefined {
     const entry = this.#entries.pop();
     if (entry === undefined) return undefined;
+    this.#write(entry, "discarded", "removed by pop()");
     this.#emit({ type: "action-discarded", record: entry.record, reason: "removed by pop()" });
     return entry.record;
   }
@@ -147,6 +231,7 @@ export class PendingActionStore {
     const index = this.#entries.findIndex((entry) => entry.record.id === id);
     if (index === -1) return undefined;
     const [entry] = this.#entries.splice(index, 1) as [PendingEntry];
+    this.#write(entry, "lost", reason);
     this.#emit({ type: "action-discarded", record: entry.record, reason });
     return entry.record;
   }
@@ -182,9 +267,124 @@ export class PendingActionStore {
         : checkCallbackTimeout("clear option timeoutMs", options.timeoutMs);
     this.#clearCount += 1;
     const entries = this.#entries.splice(0).reverse();
-    const emit = (event: PendingActionEvent) => this.#emit(event);
     // Side by side: one after another, 1,000 slow rejects kept a dispose() for 151 s.
-    await Promise.all(entries.map((entry) => discardEntry(emit, entry, reason, timeoutMs)));
+    await Promise.all(
+      entries.map((entry) =>
+        discardEntry(this.#internals, entry, reason, timeoutMs).catch((error: unknown) => {
+          // The durable store failed: the action left this stack all the same.
+          this.#emit({ type: "action-discarded", record: entry.record, reason, error });
+        }),
+      ),
+    );
+  }
+
+  /**
+   * The history of this store's session as its journal keeps it (staged, applied, apply
+   * failed, discarded, lost, interrupted: each with its time, reason and process), oldest
+   * first; empty without a journal.
+   */
+  async history(): Promise<readonly JournalTransition[]> {
+    if (this.#journal === undefined || this.#sessionId === undefined) return [];
+    return await this.#journal.history({ sessionId: this.#sessionId });
+  }
+
+  /** Adds the entry's record to the journal; a journal that refuses it throws `E_PENDING_STORE`. */
+  #stage(entry: PendingEntry): void {
+    const journal = this.#journal as PendingActionJournal;
+    const { record, action } = entry;
+    const stored: JournalRecord = {
+      id: record.id,
+      sessionId: this.#sessionId as string,
+      state: "pending",
+      label: record.label,
+      sourceToolName: record.sourceToolName,
+      details: record.details,
+      createdAt: record.createdAt,
+      form: action.form === "data" ? "data" : "closure",
+      handler: record.handler,
+      payload: record.payload,
+      owner: this.#process,
+    };
+    let staged: unknown;
+    try {
+      staged = journal.stage(stored, this.#process);
+    } catch (error) {
+      throw new TooldockError(
+        "E_PENDING_STORE",
+        `The pending action ${JSON.stringify(record.label)} could not be kept in the durable store: ${describeError(error)}. Nothing was staged; try again once the store is reachable.`,
+      );
+    }
+    if (staged instanceof Promise) this.#track(staged);
+  }
+
+  /** Records a removal made by a synchronous method (`pop`, `remove`) in the journal. */
+  #write(entry: PendingEntry, to: "discarded" | "lost", reason: string): void {
+    if (this.#journal === undefined) return;
+    const from = entry.interrupted === true ? "interrupted" : "pending";
+    try {
+      const moved = this.#internals.move(entry, moveTo(this.#internals, to, reason, undefined, from));
+      if (moved instanceof Promise) this.#track(moved);
+    } catch (error) {
+      this.#writeFailure ??= { error };
+    }
+  }
+
+  #track(write: Promise<unknown>): void {
+    const tracked = write.then(
+      () => undefined,
+      (error: unknown) => {
+        this.#writeFailure ??= { error };
+      },
+    );
+    this.#writes.add(tracked);
+    tracked.then(() => this.#writes.delete(tracked));
+  }
+
+  /**
+   * Brings the stack in line with the journal: records other processes staged are added
+   * (durable ones runnable here, callback ones as another process's, an apply cut off by the
+   * end of its process as interrupted), records resolved elsewhere are dropped; this
+   * process's own entries keep their callbacks. Throws when the journal fails, or when an
+   * earlier write failed (its record may be missing from the store).
+   */
+  async #sync(): Promise<void> {
+    const journal = this.#journal;
+    if (journal === undefined) return;
+    while (this.#writes.size > 0) await Promise.all([...this.#writes]);
+    if (this.#writeFailure !== undefined) {
+      const { error } = this.#writeFailure;
+      this.#writeFailure = undefined;
+      throw new TooldockError(
+        "E_PENDING_STORE",
+        `The durable store failed to record a pending action earlier: ${describeError(error)}. The stack shown may differ from the store's.`,
+      );
+    }
+    const records = await journal.open(this.#sessionId as string);
+    const mine = new Map(this.#entries.map((entry) => [entry.record.id, entry]));
+    const next: PendingEntry[] = [];
+    for (const stored of records) {
+      const own = mine.get(stored.id);
+      if (stored.state === "applying") {
+        // Being applied here or by a process that may still run it: not on the stack.
+        if (mayBeRunning(stored.owner, this.#process)) continue;
+        const moved = await journal.move(stored.id, {
+          from: ["applying"],
+          to: "interrupted",
+          transition: {
+            kind: "interrupted",
+            at: Date.now(),
+            reason: `its process (pid ${stored.owner.pid} on ${stored.owner.host}) ended while applying it`,
+            process: this.#process,
+          },
+        });
+        if (!moved) continue;
+        next.push(restoredEntry({ ...stored, state: "interrupted" }, this.#process));
+        continue;
+      }
+      if (own !== undefined && own.interrupted !== true && stored.state === "pending") next.push(own);
+      else next.push(restoredEntry(stored, this.#process));
+    }
+    this.#entries.splice(0, this.#entries.length, ...next);
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -197,11 +397,34 @@ export class PendingActionStore {
   }
 }
 
-/** Freezes a JSON copy all the way down, so a record's `details` cannot change either. */
-function deepFreeze(value: unknown): unknown {
-  if (typeof value === "object" && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
+/** A stack entry for a record read from a journal. */
+function restoredEntry(stored: JournalRecord, self: ProcessIdentity): PendingEntry {
+  const fields: PendingActionRecord = {
+    id: stored.id,
+    label: stored.label,
+    sourceToolName: stored.sourceToolName,
+    details: deepFreeze(stored.details),
+    createdAt: stored.createdAt,
+  };
+  if (stored.form === "data") {
+    fields.handler = stored.handler ?? "";
+    fields.payload = deepFreeze(stored.payload);
+  } else if (stored.owner.token !== self.token) {
+    fields.stagedBy = { host: stored.owner.host, pid: stored.owner.pid };
   }
-  return value;
+  const interrupted = stored.state === "interrupted";
+  if (interrupted) fields.interrupted = true;
+  const record = Object.freeze(fields);
+  const action: PendingEntry["action"] =
+    stored.form === "data"
+      ? Object.freeze({
+          form: "data",
+          label: stored.label,
+          sourceToolName: stored.sourceToolName,
+          details: record.details,
+          handler: record.handler as string,
+          payload: record.payload,
+        })
+      : Object.freeze({ form: "foreign", owner: stored.owner });
+  return Object.freeze(interrupted ? { record, action, interrupted } : { record, action });
 }

@@ -74,3 +74,45 @@ export function rejectTimedOutText(record: PendingActionRecord, reason: string, 
     "The action is no longer pending; tell the user the cleanup may be incomplete."
   );
 }
+
+/** A durable action whose handler no loaded tool declares: kept. */
+export function handlerMissingText(record: PendingActionRecord, handler: string): string {
+  return (
+    `Cannot apply ${quoted(record.label)}: no loaded tool named ${quoted(record.sourceToolName)} declares the action handler ${quoted(handler)}. ` +
+    `The action is still pending (id ${record.id}). Load the tool that staged it and call resolve again, or call resolve with action "discard" to drop it.`
+  );
+}
+
+/** An action a resolve found interrupted: its apply was cut off in a process that ended. */
+export function interruptedText(record: PendingActionRecord): string {
+  return (
+    `${quoted(record.label)} was interrupted while it was being applied (its process ended), so the change may be partly made. ` +
+    `It is never applied again. Check the current state, then call resolve with action "discard" to drop it (id ${record.id}), and stage the change again if it is still wanted.`
+  );
+}
+
+/** A discard of an interrupted action: no cleanup runs (what the apply left is unknown). */
+export function interruptedDiscardedText(record: PendingActionRecord, reason: string): string {
+  return `${discardedText(record, reason)}\nIt had been interrupted while it was being applied: check what it changed; its cleanup was not run.`;
+}
+
+/** A callback action of a process that ended: it cannot run anywhere now. */
+export function lostText(record: PendingActionRecord, owner: { pid: number; host: string }): string {
+  return (
+    `${quoted(record.label)} was lost with the process that staged it (pid ${owner.pid} on ${owner.host}), which has ended: its callbacks ran there, so it cannot be applied. ` +
+    "It was discarded. Stage the change again if it is still wanted (a durable action, with a handler and a payload, survives a restart)."
+  );
+}
+
+/** A callback action of another process that may still run: only that process can apply it. */
+export function heldElsewhereText(record: PendingActionRecord, owner: { pid: number; host: string }): string {
+  return (
+    `${quoted(record.label)} was staged by another process (pid ${owner.pid} on ${owner.host}), which may still be running: its callbacks are there, so only it can apply it. ` +
+    `The action is still pending (id ${record.id}). Resolve it from that process, or call resolve with action "discard" to drop it.`
+  );
+}
+
+/** An action another process resolved between this process's look at the stack and its resolve. */
+export function resolvedElsewhereText(record: PendingActionRecord): string {
+  return `${quoted(record.label)} was resolved by another process meanwhile (id ${record.id}); nothing was done here. Call resolve again if another action is pending.`;
+}

@@ -63,10 +63,13 @@ export function createResolveTool(
     async execute(_toolCallId, params) {
       if (!isResolveParams(params)) return errorResult(INVALID_RESOLVE_ARGUMENTS_MESSAGE);
       if (internals.resolving) return errorResult(RESOLVE_BUSY_MESSAGE);
-      const entry = internals.take();
-      if (entry === undefined) return errorResult(NOTHING_PENDING_MESSAGE);
       internals.resolving = true;
       try {
+        // A durable store: what other processes staged or resolved since, first.
+        const syncing = internals.sync();
+        if (syncing !== undefined) await syncing;
+        const entry = internals.take();
+        if (entry === undefined) return errorResult(NOTHING_PENDING_MESSAGE);
         return params.action === "apply"
           ? await applyTopAction(internals, entry, params.reason, timeoutMs)
           : await discardTopAction(internals, entry, params.reason, timeoutMs);

@@ -9,29 +9,49 @@ const reflectApply = Reflect.apply;
 
 /**
  * A pending action as the store keeps it: every field read exactly once, at push, into
- * values that cannot change afterwards. `apply` and `reject` are the functions read then;
- * they are called with the pushed object as `this`, so actions that are class instances
- * keep their methods and state.
+ * values that cannot change afterwards. A closure action (`form: "closure"`) keeps the
+ * `apply` and `reject` functions read then, called with the pushed object as `this`, so
+ * actions that are class instances keep their methods and state. A durable action
+ * (`form: "data"`) keeps the name of its tool's handler and a JSON copy of its payload.
  */
-export interface PendingActionSnapshot {
+export type PendingActionSnapshot = ClosureActionSnapshot | DataActionSnapshot;
+
+interface SnapshotBase {
   readonly label: string;
   /** Undefined when the action named none; the store fills in its default. */
   readonly sourceToolName: string | undefined;
   /** A JSON copy of `details`; undefined when there were none. */
   readonly details: unknown;
+}
+
+/** A pending action given as callbacks (`CustomToolPendingAction`). */
+export interface ClosureActionSnapshot extends SnapshotBase {
+  readonly form: "closure";
   readonly apply: (reason: string) => unknown;
   readonly reject: ((reason: string) => unknown) | undefined;
   /** The pushed object, `this` of `apply` and `reject`. */
   readonly target: object;
 }
 
+/** A pending action given as data (`CustomToolDurableAction`). */
+export interface DataActionSnapshot extends SnapshotBase {
+  readonly form: "data";
+  /** The key of the handler in the source tool's `actions`. */
+  readonly handler: string;
+  /** A frozen JSON copy of the payload. */
+  readonly payload: unknown;
+}
+
 /**
- * Reads a pushed value once, field by field (`label`, `apply`, `reject`, `sourceToolName`,
- * `details`: one read each, so a getter or a proxy trap runs once), and checks what it read.
- * Throws a `TooldockError` `E_INVALID_PENDING_ACTION` unless the label is a non-empty string,
- * `apply` a function, `reject` a function or absent, `sourceToolName` a string or absent, and
- * `details` absent or serialisable to JSON (a cycle, a `BigInt`, a throwing getter or
- * `toJSON`, a function or a symbol are refused). A read that throws is refused the same way.
+ * Reads a pushed value once, field by field (`label`, `handler`, `apply`, `reject`,
+ * `payload`, `sourceToolName`, `details`: one read each, so a getter or a proxy trap runs
+ * once), and checks what it read. A value with a `handler` is a durable action: a non-empty
+ * string `handler`, JSON `payload` (required), and no `apply` or `reject`. Otherwise `apply`
+ * must be a function and `reject` a function or absent. Throws a `TooldockError`
+ * `E_INVALID_PENDING_ACTION` unless the label is a non-empty string, `sourceToolName` a
+ * string or absent, and `details` absent or serialisable to JSON (a cycle, a `BigInt`, a
+ * throwing getter or `toJSON`, a function or a symbol are refused). A read that throws is
+ * refused the same way.
  */
 export function snapshotPendingAction(value: unknown): PendingActionSnapshot {
   if (typeof value !== "object" || value === null) {
@@ -42,18 +62,39 @@ export function snapshotPendingAction(value: unknown): PendingActionSnapshot {
     throw invalid(`label must be a non-empty string, got ${describeKind(label)}`);
   }
   const named = `(label ${quoted(label)})`;
+  const handler = read(value, "handler", named);
   const apply = read(value, "apply", named);
-  if (typeof apply !== "function") throw invalid(`apply must be a function ${named}`);
   const reject = read(value, "reject", named);
-  if (reject !== undefined && typeof reject !== "function") {
-    throw invalid(`reject must be a function when given ${named}`);
-  }
   const sourceToolName = read(value, "sourceToolName", named);
   if (sourceToolName !== undefined && typeof sourceToolName !== "string") {
     throw invalid(`sourceToolName must be a string when given ${named}`);
   }
-  const details = snapshotDetails(read(value, "details", named), named);
+  if (handler !== undefined) {
+    if (typeof handler !== "string" || handler.trim() === "")
+      throw invalid(`handler must be the non-empty name of one of the tool's actions ${named}`);
+    if (apply !== undefined || reject !== undefined)
+      throw invalid(
+        `give either a handler (a durable action) or apply and reject (callbacks), not both ${named}`,
+      );
+    const payload = snapshotJsonField(read(value, "payload", named), "payload", named);
+    if (payload === undefined) throw invalid(`a durable action needs a JSON payload ${named}`);
+    const details = snapshotJsonField(read(value, "details", named), "details", named);
+    return Object.freeze({
+      form: "data",
+      label,
+      sourceToolName,
+      details,
+      handler,
+      payload: deepFreeze(payload),
+    });
+  }
+  if (typeof apply !== "function") throw invalid(`apply must be a function ${named}`);
+  if (reject !== undefined && typeof reject !== "function") {
+    throw invalid(`reject must be a function when given ${named}`);
+  }
+  const details = snapshotJsonField(read(value, "details", named), "details", named);
   return Object.freeze({
+    form: "closure",
     label,
     sourceToolName,
     details,
@@ -63,28 +104,37 @@ export function snapshotPendingAction(value: unknown): PendingActionSnapshot {
   });
 }
 
-/** Calls the action's `apply(reason)` with the pushed object as `this`. */
-export function callApply(action: PendingActionSnapshot, reason: string): unknown {
+/** Calls a closure action's `apply(reason)` with the pushed object as `this`. */
+export function callApply(action: ClosureActionSnapshot, reason: string): unknown {
   return reflectApply(action.apply, action.target, [reason]);
 }
 
-/** Calls the action's `reject(reason)` with the pushed object as `this`; undefined without one. */
-export function callReject(action: PendingActionSnapshot, reason: string): unknown {
+/** Calls a closure action's `reject(reason)` with the pushed object as `this`; undefined without one. */
+export function callReject(action: ClosureActionSnapshot, reason: string): unknown {
   return action.reject === undefined ? undefined : reflectApply(action.reject, action.target, [reason]);
 }
 
-function snapshotDetails(details: unknown, named: string): unknown {
-  if (details === undefined) return undefined;
-  if (typeof details === "function" || typeof details === "symbol") {
-    throw invalid(`details must be JSON data when given, got a ${typeof details} ${named}`);
+function snapshotJsonField(value: unknown, field: "details" | "payload", named: string): unknown {
+  if (value === undefined) return undefined;
+  if (typeof value === "function" || typeof value === "symbol") {
+    throw invalid(`${field} must be JSON data when given, got a ${typeof value} ${named}`);
   }
-  const copy = snapshotJson(details);
+  const copy = snapshotJson(value);
   if (!copy.ok) {
     throw invalid(
-      `details must be JSON data when given; serialising them failed (${describeError(copy.error)}) ${named}`,
+      `${field} must be JSON data when given; serialising them failed (${describeError(copy.error)}) ${named}`,
     );
   }
   return copy.value;
+}
+
+/** Freezes a JSON copy all the way down. */
+export function deepFreeze(value: unknown): unknown {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function read(value: object, field: string, named = ""): unknown {
@@ -98,7 +148,7 @@ function read(value: object, field: string, named = ""): unknown {
 function invalid(problem: string): TooldockError {
   return new TooldockError(
     "E_INVALID_PENDING_ACTION",
-    `Invalid pending action: ${problem}. Push an object with a non-empty label, an async apply(reason) function and JSON details.`,
+    `Invalid pending action: ${problem}. Push an object with a non-empty label and an async apply(reason) function (or a handler name and a JSON payload), and JSON details.`,
   );
 }
 

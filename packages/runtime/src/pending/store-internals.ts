@@ -1,10 +1,32 @@
+import type { PendingActionHandlerContext, PendingActionHandlers } from "@tooldock/sdk";
+import type { JournalMove, ProcessIdentity } from "./journal/pending-journal.js";
 import type { PendingActionEvent, PendingActionRecord } from "./pending-action-record.js";
 import type { PendingActionSnapshot } from "./snapshot-pending-action.js";
 
-/** One stack entry: the public record and the action's snapshot with its callbacks. */
+/**
+ * A callback action restored from a durable store, staged by another process: its
+ * callbacks are there, so it can only be discarded here (or reported lost).
+ */
+export interface ForeignActionSnapshot {
+  readonly form: "foreign";
+  readonly owner: ProcessIdentity;
+}
+
+/**
+ * One stack entry: the public record and the action's snapshot with its callbacks (or its
+ * handler and payload). `interrupted`: restored from a store after its apply was cut off.
+ */
 export interface PendingEntry {
   readonly record: PendingActionRecord;
-  readonly action: PendingActionSnapshot;
+  readonly action: PendingActionSnapshot | ForeignActionSnapshot;
+  readonly interrupted?: boolean;
+}
+
+/** The durable actions' handlers of the tools a session runs, and what they are told. */
+export interface HandlerBinding {
+  /** The `actions` of the tool named `toolName`, when a tool of that name is registered. */
+  handlers(toolName: string): PendingActionHandlers | undefined;
+  context: Pick<PendingActionHandlerContext, "sessionId" | "cwd">;
 }
 
 /**
@@ -23,6 +45,20 @@ export interface StoreInternals {
   resolving: boolean;
   /** The store's `callbackTimeoutMs`: the default deadline of its resolve tools. */
   readonly callbackTimeoutMs: number;
+  /** Where durable actions find their handlers (set by the session that owns the store). */
+  binding: HandlerBinding | undefined;
+  /** This process, as the store's durable records name it. */
+  readonly process: ProcessIdentity;
+  /**
+   * Moves the entry's durable record (see `PendingActionJournal.move`); `true` at once
+   * without a journal. A journal that fails throws (or rejects).
+   */
+  move(entry: PendingEntry, move: JournalMove): boolean | Promise<boolean>;
+  /**
+   * Brings the stack in line with the journal (what other processes staged or resolved);
+   * `undefined` at once without one, so a resolve takes its entry in the same turn.
+   */
+  sync(): Promise<void> | undefined;
 }
 
 const internals = new WeakMap<object, StoreInternals>();

@@ -1,5 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { type CustomTool, type CustomToolContext, defineTool, textResult } from "@tooldock/sdk";
+import {
+  type CustomTool,
+  type CustomToolContext,
+  type CustomToolDurableAction,
+  type CustomToolPendingAction,
+  defineTool,
+  textResult,
+} from "@tooldock/sdk";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { PendingActionStore } from "../pending/pending-action-store.js";
@@ -35,7 +42,9 @@ describe("Session types", () => {
 
   it("gives built-ins a context that is a CustomToolContext plus pushPendingAction", () => {
     expectTypeOf<SessionToolContext>().toExtend<CustomToolContext>();
-    expectTypeOf<SessionToolContext["pushPendingAction"]>().parameter(0).toHaveProperty("apply");
+    expectTypeOf<SessionToolContext["pushPendingAction"]>()
+      .parameter(0)
+      .toEqualTypeOf<CustomToolPendingAction | CustomToolDurableAction>();
     expectTypeOf(createResolveTool(new PendingActionStore())).toExtend<CustomTool>();
   });
 

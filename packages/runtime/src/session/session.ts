@@ -6,9 +6,11 @@ import {
   TooldockError,
 } from "@tooldock/sdk";
 import { settleWithin } from "../pending/callback-deadline.js";
+import type { PendingActionJournal } from "../pending/journal/pending-journal.js";
 import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
+import { storeInternals } from "../pending/store-internals.js";
 import {
   type ConversationView,
   conversationView,
@@ -53,6 +55,31 @@ export const RESOLVE_TOOL_ORIGIN = "@tooldock/runtime (built-in resolve)";
  * ```
  */
 export class Session {
+  /**
+   * A session whose pending actions live in `journal` (see `openSqliteJournal`), with the
+   * actions of `sessionId` read back: after a restart, or in another process of the same
+   * service. Durable actions (a handler and a payload) are applied by the handlers of the
+   * tools this session registers; see `PendingActionStore.open` for the rest.
+   *
+   * @example
+   * ```ts
+   * const journal = openSqliteJournal("/var/lib/chat/pending.db");
+   * const session = await Session.open({ sessionId: "chat-42", journal, cwd });
+   * await loadCustomTools({ paths: ["./tools"], cwd, session });
+   * session.pending.list(); // what was pending before the restart
+   * ```
+   */
+  static async open(
+    options: Omit<SessionOptions, "pending"> & { sessionId: string; journal: PendingActionJournal },
+  ): Promise<Session> {
+    const { journal, ...rest } = options;
+    const resolveTimeoutMs = resolveSessionOptions(rest).resolveTimeoutMs;
+    const pending = await PendingActionStore.open(journal, options.sessionId, {
+      callbackTimeoutMs: resolveTimeoutMs,
+    });
+    return new Session({ ...rest, pending });
+  }
+
   readonly id: string;
   readonly cwd: string;
   readonly pending: PendingActionStore;
@@ -119,6 +146,12 @@ export class Session {
       if (event.type === "action-pending" && !pushingToolCallScope()?.noteStaged(contextSource, event.record))
         this.#emitter.emit({ type: "reminder", text: reminderText(event.record), record: event.record });
     });
+    // Durable actions are applied by the handlers of the tools registered here.
+    const registry = this.#registry;
+    storeInternals(this.pending).binding = {
+      handlers: (toolName) => registry.get(toolName)?.tool.actions,
+      context: { sessionId: this.id, cwd: this.cwd },
+    };
     const resolve = createResolveTool(this.pending, { timeoutMs: this.#config.resolveTimeoutMs });
     // Bounded by resolveTimeoutMs inside, so the execute deadline does not cut its answer.
     this.#registry.register(resolve, RESOLVE_TOOL_ORIGIN, { ownDeadline: true });

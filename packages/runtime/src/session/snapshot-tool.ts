@@ -27,6 +27,7 @@ const TOOL_FIELDS = [
   "deferrable",
   "annotations",
   "outputSchema",
+  "actions",
   "execute",
   "onSession",
 ] as const;
@@ -135,6 +136,8 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   const legacyExecuteOrder = isLegacyExecuteOrder(written);
   const execute = legacyExecuteOrder ? adaptLegacyExecute(written) : written;
   const onSession = readValue(reads, "onSession") as CustomTool["onSession"];
+  const actions = readActions(readValue(reads, "actions"), problems);
+  if (problems.length > 0) return { ok: false, name: name as string, problems };
   const record: CustomTool = {
     name: name as string,
     label: readValue(reads, "label") as string,
@@ -149,6 +152,7 @@ export function snapshotTool(value: unknown): ToolSnapshot {
   if (annotations.annotations !== undefined) record.annotations = annotations.annotations;
   const outputSchema = readValue(reads, "outputSchema");
   if (outputSchema !== undefined) record.outputSchema = outputSchema as CustomTool["outputSchema"];
+  if (actions !== undefined) record.actions = actions;
   if (onSession !== undefined) record.onSession = (...args) => reflectApply(onSession, tool, args);
   if (!proxy && accessors.includes("description")) liveDescription(record, tool);
   freeze(record);
@@ -161,6 +165,48 @@ export function snapshotTool(value: unknown): ToolSnapshot {
     legacyExecuteOrder,
     unknownAnnotations: annotations.unknownKeys,
   };
+}
+
+/**
+ * A tool's `actions` (the handlers of its durable pending actions), each handler's `apply`
+ * and `reject` read once into a frozen record whose functions call them with the handler as
+ * `this`; `undefined` when absent. What is wrong is pushed onto `problems`.
+ */
+function readActions(value: unknown, problems: string[]): CustomTool["actions"] {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || isArraySafe(value)) {
+    problems.push(`"actions" is ${describeToolValue(value)}, not an object of handlers`);
+    return undefined;
+  }
+  const handlers: NonNullable<CustomTool["actions"]> = {};
+  try {
+    for (const name of Object.keys(value)) {
+      const handler = (value as Record<string, unknown>)[name];
+      if (typeof handler !== "object" || handler === null) {
+        problems.push(`"actions.${name}" is ${describeToolValue(handler)}, not a handler object`);
+        continue;
+      }
+      const apply = (handler as { apply?: unknown }).apply;
+      const reject = (handler as { reject?: unknown }).reject;
+      if (typeof apply !== "function") {
+        problems.push(`"actions.${name}.apply" is ${describeToolValue(apply)}, not a function`);
+        continue;
+      }
+      if (reject !== undefined && typeof reject !== "function") {
+        problems.push(`"actions.${name}.reject" is ${describeToolValue(reject)}, not a function`);
+        continue;
+      }
+      const bound: NonNullable<CustomTool["actions"]>[string] = {
+        apply: (...args) => reflectApply(apply, handler, args),
+      };
+      if (reject !== undefined) bound.reject = (...args) => reflectApply(reject, handler, args);
+      handlers[name] = freeze(bound);
+    }
+  } catch (error) {
+    problems.push(`reading "actions" threw (${describeError(error)})`);
+    return undefined;
+  }
+  return freeze(handlers);
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   type CustomToolContext,
+  type CustomToolDurableAction,
   type CustomToolPendingAction,
   TooldockError,
   type ToolSessionManager,
@@ -24,7 +25,7 @@ export interface SessionToolContext extends CustomToolContext {
    * Pushes onto `session.pending` and returns the record. `sourceToolName` defaults to the
    * calling tool's name (the bare store's default is `"custom_tool"`).
    */
-  pushPendingAction(action: CustomToolPendingAction): PendingActionRecord;
+  pushPendingAction(action: CustomToolPendingAction | CustomToolDurableAction): PendingActionRecord;
 }
 
 /** What the context of one call is built from. */

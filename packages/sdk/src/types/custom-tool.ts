@@ -1,3 +1,4 @@
+import type { PendingActionHandlers } from "./pending-action.js";
 import type { InferParams, ToolParameters } from "./schema.js";
 import type { CustomToolSessionEvent } from "./session-event.js";
 import type { ToolAnnotations } from "./tool-annotations.js";
@@ -39,6 +40,12 @@ export interface CustomTool<TParams = ToolParameters, TDetails = unknown> {
    * lists it as the tool's `outputSchema`.
    */
   outputSchema?: ToolParameters;
+  /**
+   * The handlers of the durable actions this tool stages (`ctx.pushPendingAction` with a
+   * `handler` and a JSON `payload`), by name. Any process that loaded the tool can apply such
+   * an action, so a session opened from a durable store resolves it after a restart.
+   */
+  actions?: PendingActionHandlers;
   execute(
     toolCallId: string,
     params: InferParams<TParams>,

@@ -2,7 +2,7 @@ import type * as TypeBox from "@sinclair/typebox";
 import type { z } from "zod";
 import type * as Sdk from "../index.js";
 import type { EventBus, ToolMessage } from "./event-bus.js";
-import type { CustomToolPendingAction } from "./pending-action.js";
+import type { CustomToolDurableAction, CustomToolPendingAction } from "./pending-action.js";
 
 /** Options of {@link CustomToolAPI.exec}. */
 export interface ExecOptions {
@@ -95,5 +95,5 @@ export interface CustomToolAPI {
    * call it uses the host's active session, and throws
    * `Pending action store unavailable for custom tools in this runtime.` when there is none.
    */
-  pushPendingAction(action: CustomToolPendingAction): void;
+  pushPendingAction(action: CustomToolPendingAction | CustomToolDurableAction): void;
 }

@@ -1,5 +1,5 @@
 import type { ToolModel, ToolSessionManager } from "./conversation.js";
-import type { CustomToolPendingAction } from "./pending-action.js";
+import type { CustomToolDurableAction, CustomToolPendingAction } from "./pending-action.js";
 
 /** What a tool sees of the session that runs it, on each call. */
 export interface CustomToolContext {
@@ -15,8 +15,9 @@ export interface CustomToolContext {
    * Stages a pending action on the stack of the session running this call, whatever other
    * sessions share the host. Throws a `TooldockError` `E_CALL_ENDED` once the call has ended
    * (the model would never see its preview); in an `onSession` hook it throws `E_NO_CALL`.
+   * A {@link CustomToolDurableAction} names a handler of this tool's `actions`.
    */
-  pushPendingAction(action: CustomToolPendingAction): void;
+  pushPendingAction(action: CustomToolPendingAction | CustomToolDurableAction): void;
   /**
    * The conversation so far, read-only (pi's `ctx.sessionManager`). A runtime `Session`
    * always provides it (empty unless its host supplies the conversation); optional because

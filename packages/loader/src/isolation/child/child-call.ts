@@ -5,6 +5,7 @@ import {
   type AgentToolResult,
   type CustomTool,
   type CustomToolContext,
+  type CustomToolDurableAction,
   type CustomToolPendingAction,
   TooldockError,
 } from "@tooldock/sdk";
@@ -75,21 +76,26 @@ function jsonText(value: unknown): string | undefined {
 }
 
 /** Checks an action as the store would, so a bad one throws in the tool's own code. */
-export function checkAction(action: CustomToolPendingAction): void {
+export function checkAction(
+  value: CustomToolPendingAction | CustomToolDurableAction,
+): asserts value is CustomToolPendingAction {
+  const action = value as Partial<CustomToolPendingAction> & { handler?: unknown };
   const problem =
     typeof action !== "object" || action === null
       ? "it is not an object"
       : typeof action.label !== "string" || action.label.trim() === ""
         ? "its label is not a non-empty string"
-        : typeof action.apply !== "function"
-          ? "its apply is not a function"
-          : action.reject !== undefined && typeof action.reject !== "function"
-            ? "its reject is not a function"
-            : action.sourceToolName !== undefined && typeof action.sourceToolName !== "string"
-              ? "its sourceToolName is not a string"
-              : action.details !== undefined && jsonCopy(action.details) === undefined
-                ? "its details are not JSON data"
-                : undefined;
+        : action.handler !== undefined
+          ? "it is a durable action (a handler and a payload), which tools in a tool host cannot stage yet: give it apply and reject callbacks"
+          : typeof action.apply !== "function"
+            ? "its apply is not a function"
+            : action.reject !== undefined && typeof action.reject !== "function"
+              ? "its reject is not a function"
+              : action.sourceToolName !== undefined && typeof action.sourceToolName !== "string"
+                ? "its sourceToolName is not a string"
+                : action.details !== undefined && jsonCopy(action.details) === undefined
+                  ? "its details are not JSON data"
+                  : undefined;
   if (problem !== undefined)
     throw new TooldockError("E_INVALID_PENDING_ACTION", `Cannot stage the pending action: ${problem}.`);
 }
@@ -100,7 +106,11 @@ export interface CallRunner {
   sendResult(id: number, resultText: string): void;
   /** The call answers now: called before its last message is sent. */
   end(call: ChildCall): void;
-  stage(action: CustomToolPendingAction, via: "ctx" | "pi", call: ChildCall | undefined): void;
+  stage(
+    action: CustomToolPendingAction | CustomToolDurableAction,
+    via: "ctx" | "pi",
+    call: ChildCall | undefined,
+  ): void;
 }
 
 /**

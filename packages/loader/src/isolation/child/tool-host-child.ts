@@ -7,6 +7,7 @@ import { asSchema } from "@tooldock/runtime";
 import {
   type CustomTool,
   type CustomToolAPI,
+  type CustomToolDurableAction,
   type CustomToolPendingAction,
   TooldockError,
   type UIContext,
@@ -164,7 +165,8 @@ class ChildToolHost extends ToolHost {
       enumerable: true,
     };
     own.pushPendingAction = {
-      value: (action: CustomToolPendingAction) => runner.stage(action, "pi", currentCall.getStore()),
+      value: (action: CustomToolPendingAction | CustomToolDurableAction) =>
+        runner.stage(action, "pi", currentCall.getStore()),
       enumerable: true,
     };
     return Object.defineProperties({}, own) as CustomToolAPI;

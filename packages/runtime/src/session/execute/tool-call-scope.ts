@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
+import { type CustomToolDurableAction, type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
 import type { PendingActionRecord } from "../../pending/pending-action-record.js";
 import type { PendingActionStore } from "../../pending/pending-action-store.js";
 import { quoted } from "../../util/quoted.js";
@@ -27,7 +27,7 @@ export interface RunningToolCall {
    * `sourceToolName` is the calling tool's name unless the action names one (as for
    * `ctx.pushPendingAction`). Throws a `TooldockError` `E_CALL_ENDED` once the call has ended.
    */
-  pushPendingAction(action: CustomToolPendingAction): PendingActionRecord;
+  pushPendingAction(action: CustomToolPendingAction | CustomToolDurableAction): PendingActionRecord;
 }
 
 /** What a scope needs from its session. */
@@ -82,7 +82,7 @@ export class ToolCallScope implements RunningToolCall {
     return this.#source.pending;
   }
 
-  pushPendingAction(action: CustomToolPendingAction): PendingActionRecord {
+  pushPendingAction(action: CustomToolPendingAction | CustomToolDurableAction): PendingActionRecord {
     return this.push(action, this.toolName);
   }
 
@@ -90,7 +90,10 @@ export class ToolCallScope implements RunningToolCall {
    * Pushes `action` onto the session's store (`sourceToolName` the default when the action
    * names none), noting the record for the call's reminder; throws `E_CALL_ENDED` once ended.
    */
-  push(action: CustomToolPendingAction, sourceToolName: string | undefined): PendingActionRecord {
+  push(
+    action: CustomToolPendingAction | CustomToolDurableAction,
+    sourceToolName: string | undefined,
+  ): PendingActionRecord {
     if (this.ended) {
       const error = latePushError(this, action);
       this.#report("late-push-refused", error);

@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+
+/**
+ * Where a durable record stands. `pending`: on its session's stack. `applying`: a resolve
+ * took it and runs its `apply` (in the process named by `owner`). `interrupted`: that process
+ * ended in the middle of the apply; the change may be partly made, so it is never applied
+ * again, only discarded. The others are ends: `applied`, `discarded`, `lost` (a callback
+ * action whose process ended before it was resolved).
+ */
+export type JournalState = "pending" | "applying" | "interrupted" | "applied" | "discarded" | "lost";
+
+/** What happened to an action, as its history keeps it. */
+export type TransitionKind = "staged" | "applied" | "apply-failed" | "discarded" | "lost" | "interrupted";
+
+/** A process that staged or is applying an action: its host, its pid and a token of its own. */
+export interface ProcessIdentity {
+  readonly host: string;
+  readonly pid: number;
+  /** Unique to one run of the process (a pid is reused). */
+  readonly token: string;
+}
+
+/** One action as a durable store keeps it. */
+export interface JournalRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly state: JournalState;
+  readonly label: string;
+  readonly sourceToolName: string;
+  /** JSON data; `undefined` when the action had none. */
+  readonly details: unknown;
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number;
+  /** `data`: a durable action (`handler` and `payload`); `closure`: callbacks, bound to `owner`. */
+  readonly form: "data" | "closure";
+  readonly handler?: string | undefined;
+  readonly payload?: unknown;
+  /** The process that staged it, or the one applying it (`applying`, `interrupted`). */
+  readonly owner: ProcessIdentity;
+}
+
+/** One step of an action's history. */
+export interface JournalTransition {
+  readonly actionId: string;
+  readonly sessionId: string;
+  readonly kind: TransitionKind;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+  /** The reason the model or the user gave, or the store's own (`lost with its process …`). */
+  readonly reason?: string | undefined;
+  /** What an apply or a reject threw, as text. */
+  readonly error?: string | undefined;
+  /** The process that made the step. */
+  readonly process: ProcessIdentity;
+}
+
+/** A change of a record's state, made only when the record is in one of `from`. */
+export interface JournalMove {
+  readonly from: readonly JournalState[];
+  readonly to: JournalState;
+  /** The record's owner from now on (the applying process); unchanged when absent. */
+  readonly owner?: ProcessIdentity | undefined;
+  /** The step to keep in the history, when the move is one. */
+  readonly transition?: Omit<JournalTransition, "actionId" | "sessionId"> | undefined;
+}
+
+/**
+ * Where a {@link PendingActionStore} keeps its actions so that they outlive the process: an
+ * SQLite file (`openSqliteJournal`), PostgreSQL, or any store that can do these few things
+ * atomically. Each method may answer synchronously (SQLite) or with a promise.
+ */
+export interface PendingActionJournal {
+  /** The session's records that are not settled (`pending`, `applying`, `interrupted`), oldest first. */
+  open(sessionId: string): readonly JournalRecord[] | Promise<readonly JournalRecord[]>;
+  /** Adds a `pending` record (its `staged` step with it); the store orders records as it adds them. */
+  stage(record: JournalRecord, process: ProcessIdentity): void | Promise<void>;
+  /**
+   * Moves record `id` to `move.to` if and only if it is in one of `move.from`, keeping the
+   * transition: `true` when it moved. Two processes moving the same record: one wins.
+   */
+  move(id: string, move: JournalMove): boolean | Promise<boolean>;
+  /** The history of a session or of one action, oldest first. */
+  history(filter: {
+    sessionId?: string;
+    actionId?: string;
+  }): readonly JournalTransition[] | Promise<readonly JournalTransition[]>;
+  /** Closes the connection or file; the journal is not used afterwards. */
+  close(): void | Promise<void>;
+}
+
+/** This process, as durable records name it. */
+export const THIS_PROCESS: ProcessIdentity = Object.freeze({
+  host: hostname(),
+  pid: process.pid,
+  token: randomUUID(),
+});
+
+/**
+ * Whether the process `owner` names may still be running: this one; one on this host whose
+ * pid answers a signal 0 (a reused pid is taken for the same process: it is never assumed
+ * dead when it may be alive); and any process on another host, which cannot be asked.
+ */
+export function mayBeRunning(owner: ProcessIdentity, self: ProcessIdentity = THIS_PROCESS): boolean {
+  if (owner.token === self.token) return true;
+  if (owner.host !== self.host) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code !== "ESRCH";
+  }
+}

@@ -1,0 +1,351 @@
+import { closeSync, lstatSync, openSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, resolve } from "node:path";
+import { TooldockError } from "@tooldock/sdk";
+import { checkPrivateFolderSync } from "../../util/private-folder.js";
+import type {
+  JournalMove,
+  JournalRecord,
+  JournalState,
+  JournalTransition,
+  PendingActionJournal,
+  ProcessIdentity,
+} from "./pending-journal.js";
+
+/** The part of `node:sqlite`'s `DatabaseSync` and of `better-sqlite3`'s `Database` used here. */
+export interface SqliteDatabase {
+  exec(sql: string): unknown;
+  prepare(sql: string): SqliteStatement;
+  close(): unknown;
+}
+
+interface SqliteStatement {
+  run(...params: unknown[]): { changes: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+/** Options of {@link openSqliteJournal}. */
+export interface SqliteJournalOptions {
+  /**
+   * An open database to use instead of opening `path` (a `node:sqlite` `DatabaseSync` or a
+   * `better-sqlite3` `Database`); the journal still sets WAL mode and creates its tables.
+   */
+  database?: SqliteDatabase;
+  /** How long a statement waits for another process's lock, in milliseconds. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tooldock_pending_actions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  session_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  form TEXT NOT NULL,
+  label TEXT NOT NULL,
+  source_tool TEXT NOT NULL,
+  details TEXT,
+  handler TEXT,
+  payload TEXT,
+  owner TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tooldock_pending_actions_open ON tooldock_pending_actions (session_id, state, seq);
+CREATE TABLE IF NOT EXISTS tooldock_pending_transitions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  action_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  reason TEXT,
+  error TEXT,
+  process TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_action ON tooldock_pending_transitions (action_id, seq);
+CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_session ON tooldock_pending_transitions (session_id, seq);
+`;
+
+/** States a record is still on (or taken from) its session's stack in. */
+const OPEN_STATES: readonly JournalState[] = ["pending", "applying", "interrupted"];
+
+/**
+ * A {@link PendingActionJournal} in one SQLite file: `node:sqlite` where the Node version
+ * has it (22.13+, 23.4+), else the `better-sqlite3` package when the host installed it. WAL
+ * mode, full sync (a committed step survives a power cut), a busy timeout, so several
+ * processes can share the file; a record moves with one conditional `UPDATE` in a
+ * transaction, so one of them wins.
+ *
+ * The file holds the payloads of the actions, which the next resolve applies: its folder
+ * must be private (yours, not writable by group or others), or another user could plant a
+ * database, or its `-wal` file, and have their actions applied. A new file is created with
+ * mode `0600`. Throws a `TooldockError` (`E_PENDING_STORE`) when the folder is shared, the
+ * file is not a regular file of yours, or no SQLite driver is available.
+ *
+ * @example
+ * ```ts
+ * const journal = openSqliteJournal("/var/lib/chat/pending.db");
+ * const session = await Session.open({ sessionId: "chat-42", journal });
+ * ```
+ */
+export function openSqliteJournal(path: string, options: SqliteJournalOptions = {}): SqliteJournal {
+  const file = resolve(path);
+  let database = options.database;
+  if (database === undefined) {
+    checkDatabaseFile(file);
+    database = openDatabase(file);
+  }
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  database.exec(
+    `PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))};`,
+  );
+  database.exec(SCHEMA);
+  return new SqliteJournal(database);
+}
+
+/** See {@link openSqliteJournal}. */
+export class SqliteJournal implements PendingActionJournal {
+  readonly #db: SqliteDatabase;
+  readonly #open: SqliteStatement;
+  readonly #insert: SqliteStatement;
+  readonly #transition: SqliteStatement;
+  #closed = false;
+
+  constructor(database: SqliteDatabase) {
+    this.#db = database;
+    this.#open = database.prepare(
+      `SELECT * FROM tooldock_pending_actions WHERE session_id = ? AND state IN (${OPEN_STATES.map(() => "?").join(", ")}) ORDER BY seq`,
+    );
+    this.#insert = database.prepare(
+      "INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.#transition = database.prepare(
+      "INSERT INTO tooldock_pending_transitions (action_id, session_id, kind, at, reason, error, process) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+  }
+
+  open(sessionId: string): JournalRecord[] {
+    return this.#open.all(sessionId, ...OPEN_STATES).map((row) => toRecord(row as Row));
+  }
+
+  stage(record: JournalRecord, process: ProcessIdentity): void {
+    this.#transaction(() => {
+      this.#insert.run(
+        record.id,
+        record.sessionId,
+        record.state,
+        record.form,
+        record.label,
+        record.sourceToolName,
+        toJson(record.details),
+        record.handler ?? null,
+        toJson(record.payload),
+        JSON.stringify(record.owner),
+        record.createdAt,
+        record.createdAt,
+      );
+      this.#transition.run(
+        record.id,
+        record.sessionId,
+        "staged",
+        record.createdAt,
+        null,
+        null,
+        JSON.stringify(process),
+      );
+    });
+  }
+
+  move(id: string, move: JournalMove): boolean {
+    return this.#transaction(() => {
+      const row = this.#db
+        .prepare("SELECT session_id, state FROM tooldock_pending_actions WHERE id = ?")
+        .get(id) as { session_id: string; state: JournalState } | undefined;
+      if (row === undefined || !move.from.includes(row.state)) return false;
+      const at = move.transition?.at ?? Date.now();
+      if (move.owner === undefined)
+        this.#db
+          .prepare("UPDATE tooldock_pending_actions SET state = ?, updated_at = ? WHERE id = ?")
+          .run(move.to, at, id);
+      else
+        this.#db
+          .prepare("UPDATE tooldock_pending_actions SET state = ?, owner = ?, updated_at = ? WHERE id = ?")
+          .run(move.to, JSON.stringify(move.owner), at, id);
+      const step = move.transition;
+      if (step !== undefined)
+        this.#transition.run(
+          id,
+          row.session_id,
+          step.kind,
+          step.at,
+          step.reason ?? null,
+          step.error ?? null,
+          JSON.stringify(step.process),
+        );
+      return true;
+    });
+  }
+
+  history(filter: { sessionId?: string; actionId?: string }): JournalTransition[] {
+    const where: string[] = [];
+    const params: string[] = [];
+    if (filter.sessionId !== undefined) {
+      where.push("session_id = ?");
+      params.push(filter.sessionId);
+    }
+    if (filter.actionId !== undefined) {
+      where.push("action_id = ?");
+      params.push(filter.actionId);
+    }
+    const sql = `SELECT * FROM tooldock_pending_transitions${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
+    return this.#db
+      .prepare(sql)
+      .all(...params)
+      .map((row) => toTransition(row as TransitionRow));
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  /** Runs `work` in one immediate transaction (the write lock taken first, so one process wins). */
+  #transaction<T>(work: () => T): T {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = work();
+      this.#db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+}
+
+interface Row {
+  id: string;
+  session_id: string;
+  state: JournalState;
+  form: "data" | "closure";
+  label: string;
+  source_tool: string;
+  details: string | null;
+  handler: string | null;
+  payload: string | null;
+  owner: string;
+  created_at: number | bigint;
+}
+
+interface TransitionRow {
+  action_id: string;
+  session_id: string;
+  kind: JournalTransition["kind"];
+  at: number | bigint;
+  reason: string | null;
+  error: string | null;
+  process: string;
+}
+
+function toRecord(row: Row): JournalRecord {
+  const record: JournalRecord = {
+    id: row.id,
+    sessionId: row.session_id,
+    state: row.state,
+    form: row.form,
+    label: row.label,
+    sourceToolName: row.source_tool,
+    details: fromJson(row.details),
+    createdAt: Number(row.created_at),
+    owner: JSON.parse(row.owner) as ProcessIdentity,
+  };
+  if (row.form === "data") return { ...record, handler: row.handler ?? "", payload: fromJson(row.payload) };
+  return record;
+}
+
+function toTransition(row: TransitionRow): JournalTransition {
+  return {
+    actionId: row.action_id,
+    sessionId: row.session_id,
+    kind: row.kind,
+    at: Number(row.at),
+    ...(row.reason === null ? {} : { reason: row.reason }),
+    ...(row.error === null ? {} : { error: row.error }),
+    process: JSON.parse(row.process) as ProcessIdentity,
+  };
+}
+
+function toJson(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function fromJson(text: string | null): unknown {
+  return text === null ? undefined : JSON.parse(text);
+}
+
+/**
+ * Refuses a database another user could have written: its folder must be private, and the
+ * file (and its `-wal` and `-shm`, when present) regular files of yours, not writable by
+ * group or others. Creates a missing file with mode `0600` (SQLite gives its `-wal` and
+ * `-shm` the same mode).
+ */
+function checkDatabaseFile(file: string): void {
+  const folder = dirname(file);
+  const check = checkPrivateFolderSync(folder, folder);
+  if (!check.ok)
+    throw storeError(
+      `The pending-action database ${file} cannot be used: its folder ${check.folder} ${check.reason}.`,
+      "Keep the database in a folder only you can write, e.g. ~/.local/state/tooldock (mode 0700).",
+    );
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    let stats: ReturnType<typeof lstatSync> | undefined;
+    try {
+      stats = lstatSync(path);
+    } catch {
+      stats = undefined;
+    }
+    if (stats === undefined) {
+      if (path === file) closeSync(openSync(file, "a", 0o600));
+      continue;
+    }
+    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+    const problem = !stats.isFile()
+      ? "is not a regular file"
+      : uid !== undefined && stats.uid !== uid
+        ? `is owned by user id ${stats.uid}, not by you`
+        : (stats.mode & 0o022) !== 0
+          ? "is writable by group or others"
+          : undefined;
+    if (problem !== undefined)
+      throw storeError(
+        `The pending-action database file ${basename(path)} in ${folder} ${problem}.`,
+        "Remove it if it is not yours, and keep the database in a folder only you can write.",
+      );
+  }
+}
+
+/** The SQLite driver of this runtime: `node:sqlite`, else `better-sqlite3`. */
+function openDatabase(file: string): SqliteDatabase {
+  const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  const sqlite = getBuiltin?.call(process, "node:sqlite") as
+    | { DatabaseSync: new (path: string) => SqliteDatabase }
+    | undefined;
+  if (sqlite?.DatabaseSync !== undefined) return new sqlite.DatabaseSync(file);
+  let BetterSqlite: (new (path: string) => SqliteDatabase) | undefined;
+  try {
+    BetterSqlite = createRequire(import.meta.url)("better-sqlite3") as new (path: string) => SqliteDatabase;
+  } catch {
+    BetterSqlite = undefined;
+  }
+  if (BetterSqlite !== undefined) return new BetterSqlite(file);
+  throw storeError(
+    `No SQLite driver for the pending-action database ${file}: this Node (${process.version}) has no node:sqlite, and better-sqlite3 is not installed.`,
+    "Run Node 22.13 or later, or install better-sqlite3 beside @tooldock/runtime (npm install better-sqlite3).",
+  );
+}
+
+function storeError(message: string, hint: string): TooldockError {
+  return new TooldockError("E_PENDING_STORE", `${message} ${hint}`);
+}
