@@ -1,0 +1,151 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { runProcess } from "../../../../scripts/run-process.mjs";
+import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+
+/**
+ * Durable pending actions in a real SQLite file, across real processes (issue 28): each
+ * step runs `scenario.mjs` in a process of its own under Node 24 (`node:sqlite`; the suite's
+ * Node 20 has none), so a restart is a new process and a crash is a SIGKILL.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const scenario = join(here, "scenario.mjs");
+let node = "";
+let scratch = "";
+let db = "";
+let log = "";
+let session = "";
+
+beforeAll(async () => {
+  node = await ensureRuntime("node@24", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
+  scratch = await realpath(await mkdtemp(join(tmpdir(), "tooldock-durable-")));
+}, 600_000);
+afterAll(async () => {
+  if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+});
+let count = 0;
+beforeEach(() => {
+  count += 1;
+  db = join(scratch, `pending-${count}.db`);
+  log = join(scratch, `applied-${count}.log`);
+  session = `chat-${count}`;
+});
+
+/** One step in a process of its own: its JSON lines. */
+async function step(...args: string[]): Promise<unknown[]> {
+  const run = await runProcess(node, [scenario, db, session, ...args]);
+  if (run.code !== 0) throw new Error(`scenario ${args.join(" ")} exited with ${run.code}:\n${run.stderr}`);
+  return run.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+async function applied(): Promise<string[]> {
+  const text = await readFile(log, "utf8").catch(() => "");
+  return text.split("\n").filter(Boolean);
+}
+
+/** A step left running, read line by line. */
+function started(...args: string[]): { child: ChildProcessWithoutNullStreams; next: () => Promise<unknown> } {
+  const child = spawn(node, [scenario, db, session, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    child,
+    async next() {
+      const line = await lines.next();
+      if (line.done === true) throw new Error(`scenario ${args.join(" ")} ended without a line`);
+      return JSON.parse(line.value) as unknown;
+    },
+  };
+}
+
+function ended(child: ChildProcessWithoutNullStreams): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("close", () => resolve());
+  });
+}
+
+describe("durable pending actions in SQLite", { timeout: 120_000 }, () => {
+  it("survive a restart: the next process applies the durable one, and reports the callback one lost with its process", async () => {
+    expect(await step("stage", log, "t1", "closure")).toEqual([
+      { isError: false, pending: ["Callback action", "Rename t1"] },
+    ]);
+    const [listed] = (await step("list")) as [Array<{ label: string; handler?: string; stagedBy?: unknown }>];
+    expect(listed.map(({ label, handler }) => [label, handler])).toEqual([
+      ["Callback action", undefined],
+      ["Rename t1", "rename"],
+    ]);
+    expect(listed[0]?.stagedBy).toMatchObject({ pid: expect.any(Number) });
+
+    const [lost] = (await step("resolve", "apply", "ship it")) as [{ isError: boolean; text: string }];
+    expect(lost.isError).toBe(true);
+    expect(lost.text).toMatch(
+      /"Callback action" was lost with the process that staged it \(pid \d+ on .*\), which has ended/,
+    );
+    expect(await step("resolve", "apply", "ship it")).toEqual([{ isError: false, text: "renamed t1" }]);
+    expect(await applied()).toEqual(["t1 ship it"]);
+    expect(await step("list")).toEqual([[]]);
+    expect(await step("history")).toEqual([["staged", "staged", "lost", "applied"]]);
+  });
+
+  it("a process killed with SIGKILL in the middle of an apply leaves it interrupted: reported, never applied again", async () => {
+    const hanging = started("hang", log);
+    expect(await hanging.next()).toEqual({ applying: true });
+    hanging.child.kill("SIGKILL");
+    await ended(hanging.child);
+
+    const [refused] = (await step("resolve", "apply", "try again")) as [{ isError: boolean; text: string }];
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('"Hanging rename" was interrupted while it was being applied');
+    expect(refused.text).toContain("It is never applied again");
+    const [discarded] = (await step("resolve", "discard", "checked by hand")) as [
+      { isError: boolean; text: string },
+    ];
+    expect(discarded).toMatchObject({ isError: false });
+    expect(discarded.text).toContain("Discarded: Hanging rename. Reason: checked by hand");
+    expect(await applied()).toEqual(["hang"]);
+    expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
+  });
+
+  it("two processes resolving the same action apply it exactly once", async () => {
+    await step("stage", log, "once");
+    const first = started("race", "apply");
+    const second = started("race", "apply");
+    expect(await first.next()).toEqual({ ready: true, pending: 1 });
+    expect(await second.next()).toEqual({ ready: true, pending: 1 });
+    first.child.stdin.write("go\n");
+    second.child.stdin.write("go\n");
+    const results = (await Promise.all([first.next(), second.next()])) as Array<{
+      isError: boolean;
+      text: string;
+    }>;
+    await Promise.all([ended(first.child), ended(second.child)]);
+    expect(results.filter((result) => !result.isError).map((result) => result.text)).toEqual([
+      "renamed once",
+    ]);
+    expect(results.find((result) => result.isError)?.text).toMatch(
+      /No pending action to resolve|was resolved by another process meanwhile/,
+    );
+    expect(await applied()).toEqual(["once race"]);
+    expect(await step("history")).toEqual([["staged", "applied"]]);
+  });
+
+  it("a handler the loaded tools no longer declare is an error that keeps the action", async () => {
+    await step("stage", log, "kept");
+    const [refused] = (await step("resolve", "apply", "now", "--no-handler")) as [
+      { isError: boolean; text: string },
+    ];
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('declares the action handler "rename"');
+    expect(await applied()).toEqual([]);
+    expect(await step("resolve", "apply", "now")).toEqual([{ isError: false, text: "renamed kept" }]);
+    expect(await step("history")).toEqual([["staged", "applied"]]);
+  });
+});
