@@ -1,11 +1,14 @@
-// Shows: a deferrable tool. The call only previews; the renames happen when the model calls
-// `resolve` with `apply`. `apply` re-checks the disk and throws on any conflict, which keeps
-// the action pending (docs/contract.md §3: nothing is lost); `reject` reports that nothing changed.
+// Shows: a deferrable tool with a durable action. The call only previews; the renames happen
+// when the model calls `resolve` with `apply`. The action is data (the plan) and the name of a
+// handler the tool declares in `actions`, so a session opened from a durable store applies it
+// after a restart or in another process. `apply` re-checks the disk and throws on any
+// conflict, which keeps the action pending (docs/contract.md §3: nothing is lost); `reject`
+// reports that nothing changed.
 import { randomUUID } from "node:crypto";
 import { access, rename } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { AgentToolResult, CustomToolAPI } from "@tooldock/sdk";
-import { defineTool, defineToolFactory, errorResult, textResult } from "@tooldock/sdk";
+import type { AgentToolResult, CustomToolAPI, PendingActionHandlers } from "@tooldock/sdk";
+import { defineTool, defineToolFactory, durableAction, errorResult, textResult } from "@tooldock/sdk";
 
 /** One planned rename; paths are relative to the session's working directory. */
 export interface PlannedRename {
@@ -90,6 +93,28 @@ async function applyRenames(renames: PlannedRename[], cwd: string): Promise<void
 
 const describePlan = (renames: PlannedRename[]) => renames.map((r) => `  ${r.from} → ${r.to}`).join("\n");
 
+const fileCount = (renames: PlannedRename[]) =>
+  `${renames.length} ${renames.length === 1 ? "file" : "files"}`;
+
+/** The handler of the staged renames: any process that loaded this tool can run it. */
+const actions = {
+  rename: {
+    async apply(renames: PlannedRename[], _reason, ctx) {
+      // The disk may have changed since the preview: check again, and throw so the action
+      // stays pending when the plan no longer fits.
+      const problems = await findConflicts(renames, ctx.cwd);
+      if (problems.length > 0) throw new Error(`the files changed since the preview: ${problems.join("; ")}`);
+      await applyRenames(renames, ctx.cwd);
+      return textResult(`Renamed ${fileCount(renames)}:\n${describePlan(renames)}`, { renamed: renames });
+    },
+    async reject(renames: PlannedRename[], reason, ctx) {
+      return textResult(`Discarded: ${ctx.label}. No file was renamed. Reason: ${reason}`, {
+        discarded: renames,
+      });
+    },
+  },
+} satisfies PendingActionHandlers;
+
 export default defineToolFactory((pi: CustomToolAPI) => {
   const { Type } = pi.typebox;
   return defineTool({
@@ -99,6 +124,7 @@ export default defineToolFactory((pi: CustomToolAPI) => {
       "Preview renaming several files by replacing text in their file names. Nothing is renamed by this " +
       "call: it stages a pending action that you then apply or discard with the `resolve` tool.",
     deferrable: true,
+    actions,
     parameters: Type.Object(
       {
         files: Type.Array(Type.String({ description: "A file path, relative to the working directory" }), {
@@ -143,27 +169,10 @@ export default defineToolFactory((pi: CustomToolAPI) => {
           { renames, conflicts },
         );
       }
-      const files = `${renames.length} ${renames.length === 1 ? "file" : "files"}`;
-      const label = `Rename ${files}: "${params.find}" → "${params.replace}"`;
-      pi.pushPendingAction({
-        label,
-        sourceToolName: "batch_rename_preview",
-        details: { renames },
-        async apply() {
-          // The disk may have changed since the preview: check again, and throw so the action
-          // stays pending when the plan no longer fits.
-          const problems = await findConflicts(renames, cwd);
-          if (problems.length > 0)
-            throw new Error(`the files changed since the preview: ${problems.join("; ")}`);
-          await applyRenames(renames, cwd);
-          return textResult(`Renamed ${files}:\n${describePlan(renames)}`, { renamed: renames });
-        },
-        async reject(reason) {
-          return textResult(`Discarded: ${label}. No file was renamed. Reason: ${reason}`, {
-            discarded: renames,
-          });
-        },
-      });
+      const label = `Rename ${fileCount(renames)}: "${params.find}" → "${params.replace}"`;
+      ctx.pushPendingAction(
+        durableAction(actions, "rename", { label, details: { renames }, payload: renames }),
+      );
       const skipped =
         unchanged.length === 0
           ? ""

@@ -1,10 +1,16 @@
 import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
 import { runningToolCall } from "@tooldock/runtime";
 import { count } from "@tooldock/runtime/internal";
-import type { CustomToolAPI, CustomToolContext, ToolUpdateCallback } from "@tooldock/sdk";
+import type {
+  CustomToolAPI,
+  CustomToolContext,
+  PendingActionHandlerContext,
+  ToolUpdateCallback,
+} from "@tooldock/sdk";
 import {
   type AgentToolResult,
   type CustomTool,
+  type CustomToolDurableAction,
   type CustomToolPendingAction,
   type CustomToolSessionEvent,
   type Diagnostic,
@@ -157,7 +163,68 @@ export class IsolatedToolHost {
     if (descriptor.outputSchema !== undefined) tool.outputSchema = proxyParameters(descriptor.outputSchema);
     if (descriptor.onSession) tool.onSession = (event, ctx) => this.#session(descriptor.name, event, ctx);
     if (descriptor.liveDescription === true) this.#liveDescription(tool, descriptor.description);
+    if (descriptor.actions !== undefined)
+      tool.actions = this.#proxyActions(descriptor.name, descriptor.actions);
     return tool;
+  }
+
+  /**
+   * The handlers of a tool's durable actions, each run by the tool host (a fresh one when the
+   * last has stopped): a durable action is data, so it outlives the tool host that staged it.
+   * A tool host that stops while running one fails the apply, which keeps the action pending.
+   */
+  #proxyActions(
+    tool: string,
+    declared: Record<string, { reject: boolean }>,
+  ): NonNullable<CustomTool["actions"]> {
+    const handlers: NonNullable<CustomTool["actions"]> = {};
+    for (const [name, { reject }] of Object.entries(declared)) {
+      const run =
+        (callback: "apply" | "reject") =>
+        (payload: unknown, reason: string, ctx: PendingActionHandlerContext) =>
+          this.#runHandler(tool, name, callback, payload, reason, ctx);
+      handlers[name] = reject ? { apply: run("apply"), reject: run("reject") } : { apply: run("apply") };
+    }
+    return handlers;
+  }
+
+  async #runHandler(
+    tool: string,
+    handler: string,
+    callback: "apply" | "reject",
+    payload: unknown,
+    reason: string,
+    ctx: PendingActionHandlerContext,
+  ): Promise<AgentToolResult> {
+    const process = await this.#current();
+    if (!("request" in process)) throw new Error(`The tool host stopped. ${process.reason}`);
+    this.#syncUI(process);
+    const sessionId = runningToolCall()?.sessionId;
+    const hasUI = this.#host.uiFor(sessionId) !== undefined;
+    let requestId = -1;
+    const { reply } = process.request(
+      (id) => {
+        requestId = id;
+        this.#settling.set(id, sessionId);
+        return {
+          t: "action",
+          id,
+          tool,
+          handler,
+          callback,
+          payload,
+          reason,
+          context: { sessionId: ctx.sessionId, cwd: ctx.cwd, actionId: ctx.actionId, label: ctx.label },
+          hasUI,
+        };
+      },
+      { keepAliveMs: 0 },
+    );
+    const message = await reply.finally(() => this.#settling.delete(requestId));
+    if (!("t" in message))
+      throw new Error(`The tool host stopped while it ran the ${callback}. ${message.reason}`);
+    if (message.t === "error") throw rebuildError(message.error);
+    return message.t === "result" ? message.result : { content: [] };
   }
 
   /**
@@ -435,6 +502,10 @@ export class IsolatedToolHost {
 
   #push(process: ToolHostProcess, message: Extract<ChildMessage, { t: "push" }>): void {
     const call = message.call === undefined ? undefined : this.#calls.get(message.call);
+    if (message.handler !== undefined) {
+      this.#pushDurable(call, message);
+      return;
+    }
     const staged: StagedAction = { process, childId: message.action, record: undefined, store: undefined };
     const action: CustomToolPendingAction = {
       label: message.label,
@@ -470,6 +541,27 @@ export class IsolatedToolHost {
         kind: "protocol",
         reason: `It staged more than ${MAX_STAGED_ACTIONS} pending actions.`,
       });
+  }
+
+  /** A durable action: kept by the session's store as data, whatever becomes of this tool host. */
+  #pushDurable(call: CallState | undefined, message: Extract<ChildMessage, { t: "push" }>): void {
+    const action: CustomToolDurableAction = {
+      label: message.label,
+      handler: message.handler as string,
+      payload: message.payload,
+      ...(message.details === undefined ? {} : { details: message.details }),
+      ...(message.sourceToolName === undefined ? {} : { sourceToolName: message.sourceToolName }),
+    };
+    try {
+      if (call !== undefined) {
+        if (message.via === "ctx" && call.ctx !== undefined) call.ctx.pushPendingAction(action);
+        else call.running?.pushPendingAction(action);
+      } else if (message.call === undefined) {
+        (this.#host.activeSession?.pending as PendingActionStore | undefined)?.push(action);
+      }
+    } catch (error) {
+      this.#warn(describe(error));
+    }
   }
 
   async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {

@@ -54,6 +54,18 @@ export type HostMessage =
   /** `hasUI`: whether the session resolving it has a user interface (`pi.ui` in the callback). */
   | { t: "apply" | "reject"; id: number; action: number; reason: string; hasUI?: boolean }
   | { t: "forget"; action: number }
+  /** A durable action's handler, run by the tool that declares it (see `ToolDescriptor.actions`). */
+  | {
+      t: "action";
+      id: number;
+      tool: string;
+      handler: string;
+      callback: "apply" | "reject";
+      payload: unknown;
+      reason: string;
+      context: { sessionId: string; cwd: string; actionId: string; label: string };
+      hasUI?: boolean;
+    }
   | { t: "session"; id: number; tool: string; event: unknown; context: CallContext }
   | { t: "ui-reply"; id: number; value?: unknown; error?: string }
   | { t: "ui-state"; hasUI: boolean }
@@ -77,6 +89,8 @@ export interface ToolDescriptor {
   onSession: boolean;
   /** Whether its description is a getter, read again at every use (see `describe`). */
   liveDescription?: boolean;
+  /** The handlers of its durable actions, by name: whether each has a `reject`. */
+  actions?: Record<string, { reject: boolean }>;
   path: string;
   resolvedPath: string;
 }
@@ -111,6 +125,9 @@ export type ChildMessage =
       details?: unknown;
       sourceToolName?: string;
       reject: boolean;
+      /** A durable action: the handler it names and its payload (no callbacks to keep). */
+      handler?: string;
+      payload?: unknown;
     }
   | { t: "call-abort"; id: number }
   | {
@@ -163,6 +180,7 @@ function isDescriptor(value: unknown): value is ToolDescriptor {
     (value.annotations === undefined || isRecord(value.annotations)) &&
     typeof value.onSession === "boolean" &&
     (value.liveDescription === undefined || typeof value.liveDescription === "boolean") &&
+    (value.actions === undefined || isActions(value.actions)) &&
     isString(value.path) &&
     isString(value.resolvedPath)
   );
@@ -177,6 +195,10 @@ function isDiagnostic(value: unknown): value is Diagnostic {
     isString(value.path)
   );
 }
+
+const isActions = (value: unknown): boolean =>
+  isRecord(value) &&
+  Object.values(value).every((handler) => isRecord(handler) && typeof handler.reject === "boolean");
 
 const isModule = (value: unknown): value is { path: string; resolvedPath: string } =>
   isRecord(value) && isString(value.path) && isString(value.resolvedPath);
@@ -220,7 +242,13 @@ export function parseChildMessage(line: string): Check<ChildMessage> {
       if ((via !== "ctx" && via !== "pi") || !isId(action) || !isString(label)) return bad("push");
       if (sourceToolName !== undefined && !isString(sourceToolName)) return bad("push");
       if (typeof reject !== "boolean") return bad("push");
+      if (value.handler !== undefined && (!isString(value.handler) || value.payload === undefined))
+        return bad("push");
       const message: ChildMessage = { t: "push", via, action, label, reject };
+      if (value.handler !== undefined) {
+        message.handler = value.handler;
+        message.payload = value.payload;
+      }
       if (call !== undefined) message.call = call;
       if (value.details !== undefined) message.details = value.details;
       if (sourceToolName !== undefined) message.sourceToolName = sourceToolName;

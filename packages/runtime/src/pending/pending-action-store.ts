@@ -279,6 +279,32 @@ export class PendingActionStore {
   }
 
   /**
+   * Lets go of the stack at the end of this process's use of it (a `Session`'s `dispose()`
+   * calls it). Without a journal it is {@link clear}. With one, the actions that can outlive
+   * this process stay pending in the journal for the next one (durable actions, another
+   * process's, interrupted ones: taken off this stack without a callback or an event), and
+   * this process's callback actions, which cannot, are discarded as `clear` discards them.
+   */
+  async release(reason: string, options: ClearOptions = {}): Promise<void> {
+    if (this.#journal === undefined) return this.clear(reason, options);
+    const timeoutMs =
+      options.timeoutMs === undefined
+        ? this.#callbackTimeoutMs
+        : checkCallbackTimeout("release option timeoutMs", options.timeoutMs);
+    this.#clearCount += 1;
+    const entries = this.#entries.splice(0).reverse();
+    const own = entries.filter((entry) => entry.action.form === "closure");
+    await Promise.all(
+      own.map((entry) =>
+        discardEntry(this.#internals, entry, reason, timeoutMs).catch((error: unknown) => {
+          this.#emit({ type: "action-discarded", record: entry.record, reason, error });
+        }),
+      ),
+    );
+    while (this.#writes.size > 0) await Promise.all([...this.#writes]);
+  }
+
+  /**
    * The history of this store's session as its journal keeps it (staged, applied, apply
    * failed, discarded, lost, interrupted: each with its time, reason and process), oldest
    * first; empty without a journal.

@@ -346,7 +346,8 @@ export class Session {
     this.#deadlines.close();
     const timeoutMs = this.#config.resolveTimeoutMs;
     await settleWithin(() => Promise.all(this.#hooksInFlight), timeoutMs);
-    await this.pending.clear("session disposed", { timeoutMs });
+    // A durable store keeps its durable actions for the next process (see `release`).
+    await this.pending.release("session disposed", { timeoutMs });
     await notifyTools(
       this.tools(),
       this.#event("shutdown"),

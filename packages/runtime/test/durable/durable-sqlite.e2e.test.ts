@@ -54,12 +54,21 @@ async function applied(): Promise<string[]> {
 /** A step left running, read line by line. */
 function started(...args: string[]): { child: ChildProcessWithoutNullStreams; next: () => Promise<unknown> } {
   const child = spawn(node, [scenario, db, session, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     child,
     async next() {
       const line = await lines.next();
-      if (line.done === true) throw new Error(`scenario ${args.join(" ")} ended without a line`);
+      if (line.done === true) {
+        await ended(child);
+        throw new Error(
+          `scenario ${args.join(" ")} ended without a line (exit ${child.exitCode}):\n${stderr}`,
+        );
+      }
       return JSON.parse(line.value) as unknown;
     },
   };
@@ -112,6 +121,16 @@ describe("durable pending actions in SQLite", { timeout: 120_000 }, () => {
     expect(discarded.text).toContain("Discarded: Hanging rename. Reason: checked by hand");
     expect(await applied()).toEqual(["hang"]);
     expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
+  });
+
+  it("a session disposed at shutdown leaves its durable actions to the next process and discards its callback ones", async () => {
+    await step("stage", log, "t2", "closure", "dispose");
+    const [listed] = (await step("list")) as [Array<{ label: string }>];
+    expect(listed.map(({ label }) => label)).toEqual(["Rename t2"]);
+    expect(await step("resolve", "apply", "after the restart")).toEqual([
+      { isError: false, text: "renamed t2" },
+    ]);
+    expect(await step("history")).toEqual([["staged", "staged", "discarded", "applied"]]);
   });
 
   it("two processes resolving the same action apply it exactly once", async () => {

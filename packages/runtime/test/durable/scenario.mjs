@@ -1,7 +1,7 @@
 // One process of the durable pending-action tests (durable-sqlite.e2e.test.ts), run under a
 // Node with node:sqlite:  node scenario.mjs <db> <sessionId> <step> [...]
-// Steps: stage <log> <tag> (a durable action, and a callback action on top of it when
-// `closure` follows); resolve <apply|discard> <reason>; hang <log> (stages an action whose
+// Steps: stage <log> <tag> [closure] [dispose] (a durable action, a callback action on top
+// of it with `closure`, then `session.dispose()` with `dispose`); resolve <apply|discard> <reason>; hang <log> (stages an action whose
 // apply appends to <log>, says "applying" and never settles, then resolves it);
 // race <apply|discard> (opens the session, says "ready", resolves once "go" comes on stdin);
 // list; history. Prints one JSON line per result. `--no-handler` registers the tool without
@@ -63,6 +63,8 @@ if (step === "stage") {
     });
   const result = await call("rename_preview", { action: actions });
   print({ isError: result.isError === true, pending: session.pending.list().map((record) => record.label) });
+  // A server's graceful shutdown.
+  if (args.includes("dispose")) await session.dispose();
 } else if (step === "resolve") {
   await resolve(args[0], args[1]);
 } else if (step === "hang") {

@@ -76,9 +76,7 @@ function jsonText(value: unknown): string | undefined {
 }
 
 /** Checks an action as the store would, so a bad one throws in the tool's own code. */
-export function checkAction(
-  value: CustomToolPendingAction | CustomToolDurableAction,
-): asserts value is CustomToolPendingAction {
+export function checkAction(value: CustomToolPendingAction | CustomToolDurableAction): void {
   const action = value as Partial<CustomToolPendingAction> & { handler?: unknown };
   const problem =
     typeof action !== "object" || action === null
@@ -86,7 +84,7 @@ export function checkAction(
       : typeof action.label !== "string" || action.label.trim() === ""
         ? "its label is not a non-empty string"
         : action.handler !== undefined
-          ? "it is a durable action (a handler and a payload), which tools in a tool host cannot stage yet: give it apply and reject callbacks"
+          ? durableProblem(value as CustomToolDurableAction)
           : typeof action.apply !== "function"
             ? "its apply is not a function"
             : action.reject !== undefined && typeof action.reject !== "function"
@@ -98,6 +96,22 @@ export function checkAction(
                   : undefined;
   if (problem !== undefined)
     throw new TooldockError("E_INVALID_PENDING_ACTION", `Cannot stage the pending action: ${problem}.`);
+}
+
+/** What is wrong with a durable action, as the store would say it; `undefined` when nothing. */
+function durableProblem(action: CustomToolDurableAction): string | undefined {
+  const loose = action as CustomToolDurableAction & { apply?: unknown; reject?: unknown };
+  if (typeof action.handler !== "string" || action.handler.trim() === "")
+    return "its handler is not the non-empty name of one of the tool's actions";
+  if (loose.apply !== undefined || loose.reject !== undefined)
+    return "it gives both a handler and callbacks (give either)";
+  if (action.payload === undefined || jsonCopy(action.payload) === undefined)
+    return "its payload is not JSON data";
+  if (action.sourceToolName !== undefined && typeof action.sourceToolName !== "string")
+    return "its sourceToolName is not a string";
+  if (action.details !== undefined && jsonCopy(action.details) === undefined)
+    return "its details are not JSON data";
+  return undefined;
 }
 
 export interface CallRunner {

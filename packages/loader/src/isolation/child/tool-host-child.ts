@@ -81,8 +81,10 @@ const runner: CallRunner = {
     if (call?.ended) throw callEndedError(call, action);
     checkAction(action);
     const id = nextAction++;
-    actions.set(id, action);
     if (call !== undefined) call.pending += 1;
+    // A durable action is data: the host keeps it, and asks the declaring tool to run it.
+    const durable = "handler" in action && action.handler !== undefined;
+    if (!durable) actions.set(id, action as CustomToolPendingAction);
     send({
       t: "push",
       ...(call === undefined ? {} : { call: call.id }),
@@ -91,7 +93,13 @@ const runner: CallRunner = {
       label: action.label,
       ...(action.details === undefined ? {} : { details: jsonCopy(action.details) }),
       ...(action.sourceToolName === undefined ? {} : { sourceToolName: action.sourceToolName }),
-      reject: typeof action.reject === "function",
+      reject: durable ? false : typeof (action as CustomToolPendingAction).reject === "function",
+      ...(durable
+        ? {
+            handler: (action as CustomToolDurableAction).handler,
+            payload: jsonCopy((action as CustomToolDurableAction).payload),
+          }
+        : {}),
     });
   },
 };
@@ -189,6 +197,13 @@ function describeTool(tool: CustomTool, path: string, resolvedPath: string): Too
   };
   if (tool.outputSchema !== undefined) descriptor.outputSchema = asSchema(tool.outputSchema).jsonSchema;
   if (tool.annotations !== undefined) descriptor.annotations = jsonCopy(tool.annotations) as never;
+  if (tool.actions !== undefined)
+    descriptor.actions = Object.fromEntries(
+      Object.entries(tool.actions).map(([name, handler]) => [
+        name,
+        { reject: typeof handler.reject === "function" },
+      ]),
+    );
   return descriptor;
 }
 
@@ -260,6 +275,28 @@ async function settleAction(id: number, action: number, kind: "apply" | "reject"
   }
 }
 
+/** Runs a durable action's handler of one of the loaded tools and sends its outcome. */
+async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promise<void> {
+  const handler = tools.get(message.tool)?.actions?.[message.handler];
+  const callback = handler?.[message.callback];
+  if (typeof callback !== "function") {
+    send({
+      t: "error",
+      id: message.id,
+      error: {
+        message: `The tool "${message.tool}" here declares no ${message.callback} for the action handler "${message.handler}".`,
+      },
+    });
+    return;
+  }
+  try {
+    const result = await callback(message.payload as never, message.reason, message.context);
+    send({ t: "result", id: message.id, result: wireResult(result ?? { content: [] }) });
+  } catch (error) {
+    send({ t: "error", id: message.id, error: wireError(error) });
+  }
+}
+
 /** The answer to a request that names a tool this tool host does not have. */
 function noSuchTool(id: number, name: string): void {
   send({ t: "error", id, error: { message: `The tool host has no tool "${name}".` } });
@@ -309,6 +346,9 @@ function handle(message: HostMessage): void {
       return;
     case "forget":
       actions.delete(message.action);
+      return;
+    case "action":
+      void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, () => runHandler(message));
       return;
     case "session": {
       const tool = tools.get(message.tool);
