@@ -39,7 +39,7 @@ describe("run (in-process)", () => {
     const unknown = memoryIo(process.cwd());
     expect(await run(["frobnicate"], unknown.io)).toBe(2);
     expect(unknown.stderr()).toContain(
-      'unknown command "frobnicate" (commands: list, validate, call, schema, init, demo',
+      'unknown command "frobnicate" (commands: list, validate, call, pending, schema, init, demo',
     );
   });
 

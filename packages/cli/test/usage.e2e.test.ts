@@ -31,7 +31,7 @@ describe("tooldock usage", () => {
     const unknown = await runCli(["lsit"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "lsit"');
-    expect(unknown.stderr).toContain("usage: tooldock <list|validate|call|schema|init|demo");
+    expect(unknown.stderr).toContain("usage: tooldock <list|validate|call|pending|schema|init|demo");
     const option = await runCli(["validate", examplesDir, "--frmat", "json"]);
     expect(option.code).toBe(2);
     expect(option.stderr).toContain("--frmat");

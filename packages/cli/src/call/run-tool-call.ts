@@ -1,6 +1,12 @@
 import { createAstEditTool } from "@tooldock/ast-edit";
 import { type IsolationOptions, ToolHost } from "@tooldock/loader";
-import { type PendingActionRecord, Session, type ToolCallError, type ToolChoice } from "@tooldock/runtime";
+import {
+  type PendingActionJournal,
+  type PendingActionRecord,
+  Session,
+  type ToolCallError,
+  type ToolChoice,
+} from "@tooldock/runtime";
 import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
@@ -31,6 +37,11 @@ export interface ToolCallOptions {
   isolation?: IsolationOptions;
   /** Load opencode tools too (`--opencode`, the loader's `opencode`). Default: false. */
   opencode?: boolean;
+  /**
+   * A durable store (`--store`): the session is opened from it, and the durable actions still
+   * pending at the end stay there (the others are discarded on exit).
+   */
+  store?: { journal: PendingActionJournal; sessionId: string };
 }
 
 /** What one `tooldock call` did. */
@@ -58,13 +69,21 @@ export interface ToolCallOutcome {
  * Loads tools into a fresh session (with the built-in `ast_edit`), runs one tool, and with
  * `resolve` applies or discards what that call staged, top first. Actions staged by anything
  * else (a factory at load time) are discarded through their `reject` before the call and are
- * never applied. The session is disposed at the end, which discards whatever is still pending:
- * a bare `call` never changes anything a deferrable tool only previewed. Waiting for `reject`
+ * never applied. The session is disposed at the end, which discards whatever is still pending
+ * (with a store: the callback actions; durable ones stay in it): a bare `call` never changes
+ * anything a deferrable tool only previewed. Waiting for `reject`
  * callbacks is bounded ({@link DISCARD_BOUND_MS}), so a callback that never settles cannot hold the CLI.
  */
 export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOutcome> {
   const { io } = options;
-  const session = new Session({ cwd: io.cwd });
+  const session =
+    options.store === undefined
+      ? new Session({ cwd: io.cwd })
+      : await Session.open({
+          cwd: io.cwd,
+          sessionId: options.store.sessionId,
+          journal: options.store.journal,
+        });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
   const ours = new Set<string>();

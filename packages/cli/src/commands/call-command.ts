@@ -1,3 +1,4 @@
+import { type PendingActionJournal, PendingActionStore } from "@tooldock/runtime";
 import { count, quoted } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -10,6 +11,7 @@ import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "
 import { formatResult, formatResultContent } from "../output/format-result.js";
 import { formatToolError } from "../output/format-tool-error.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
+import { openStoreJournal, pendingCommand, readStore, type StoreChoice } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
@@ -22,6 +24,7 @@ function prettyOutcome(
   toolName: string,
   action: string | undefined,
   colors: Colors,
+  stored: { store: StoreChoice; paths: string[] } | undefined,
 ): string[] {
   const lines = formatResult(escapeTerminalText(toolName), outcome.result, colors);
   if (outcome.staged.length > 0) {
@@ -51,7 +54,19 @@ function prettyOutcome(
       ),
     );
   }
-  if (outcome.staged.length === 0 && action !== undefined) {
+  // With a store, durable actions stay pending in it; callback ones cannot outlive the process.
+  const kept = stored === undefined ? [] : outcome.pending.filter((record) => record.handler !== undefined);
+  const lost = outcome.pending.length - kept.length;
+  if (stored !== undefined && kept.length > 0) {
+    lines.push(
+      "",
+      colors.yellow(
+        `${count(kept.length, "action")} ${kept.length === 1 ? "stays" : "stay"} pending in ${stored.store.url} (session ${quoted(stored.store.sessionId)})` +
+          `${lost > 0 ? `; ${count(lost, "callback action")} ${lost === 1 ? "was" : "were"} discarded on exit` : ""}. ` +
+          `Nothing has changed yet: resolve with ${pendingCommand(stored.store, "apply|discard", stored.paths)}`,
+      ),
+    );
+  } else if (outcome.staged.length === 0 && action !== undefined) {
     lines.push("", colors.dim(`The tool staged no action: nothing to ${action}.`));
   } else if (outcome.staged.length > 0 && action === undefined) {
     lines.push(
@@ -99,6 +114,28 @@ function callNotes(outcome: ToolCallOutcome, toolName: string, colors: Colors): 
   return notes;
 }
 
+/**
+ * The journal of `--store`, once no action of its session waits (the pending policy would
+ * refuse the call meanwhile: they are the operator's to resolve); a message when it cannot be
+ * opened or actions wait.
+ */
+async function openCallStore(
+  store: StoreChoice,
+  paths: string[],
+): Promise<{ journal: PendingActionJournal } | { error: string }> {
+  const opened = openStoreJournal(store);
+  if ("error" in opened) return opened;
+  const waiting = (await PendingActionStore.open(opened.journal, store.sessionId)).list();
+  if (waiting.length === 0) return opened;
+  await opened.journal.close();
+  return {
+    error:
+      `session ${quoted(store.sessionId)} of ${store.url} has ${count(waiting.length, "pending action")} ` +
+      `(${waiting.map((record) => quoted(escapeTerminalText(record.label))).join(", ")}). ` +
+      `Resolve ${waiting.length === 1 ? "it" : "them"} first: ${pendingCommand(store, "apply|discard", paths)}, or use another --session.`,
+  };
+}
+
 /** Runs `tooldock call` (spec: `callSpec`): one tool in a fresh session, its result, preview and pending stack. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
   const [toolName = ""] = args.positionals;
@@ -112,20 +149,35 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "call");
   const json = flagOption(args, "json");
   const isolation = readIsolation(args, io.env, "call", false);
+  const store = readStore(args, io.cwd, "call");
   const { errorColors } = output;
-  const outcome = await runToolCall({
-    io,
-    output,
-    toolName,
-    paths: toolPathArgs(args, 1),
-    params,
-    resolve: action ? { action, reason } : undefined,
-    isolation,
-    opencode: readOpencode(args),
-    onUpdate: json
-      ? undefined
-      : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),
-  });
+  const paths = toolPathArgs(args, 1);
+  const opened = store === undefined ? undefined : await openCallStore(store, paths);
+  if (opened !== undefined && "error" in opened) {
+    output.printError(`${errorColors.red("tooldock call:")} ${escapeTerminalText(opened.error)}`);
+    return 1;
+  }
+  let outcome: ToolCallOutcome;
+  try {
+    outcome = await runToolCall({
+      io,
+      output,
+      toolName,
+      paths,
+      params,
+      ...(opened === undefined || store === undefined
+        ? {}
+        : { store: { journal: opened.journal, sessionId: store.sessionId } }),
+      resolve: action ? { action, reason } : undefined,
+      isolation,
+      opencode: readOpencode(args),
+      onUpdate: json
+        ? undefined
+        : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),
+    });
+  } finally {
+    await opened?.journal.close();
+  }
   const { diagnostics } = outcome.loaded.report;
   if (diagnostics.length > 0) output.printError(...formatDiagnostics(diagnostics, errorColors, io.cwd), "");
   if (outcome.error !== undefined)
@@ -140,7 +192,8 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
       ...(outcome.stopped === undefined ? {} : { stopped: outcome.stopped }),
     });
   } else {
-    output.print(...prettyOutcome(outcome, toolName, action, output.colors));
+    const stored = store === undefined ? undefined : { store, paths };
+    output.print(...prettyOutcome(outcome, toolName, action, output.colors, stored));
   }
   const failed =
     outcome.result.isError === true ||

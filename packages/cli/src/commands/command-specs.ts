@@ -2,6 +2,7 @@
 // apart from the command modules so that none of them is imported to print help.
 import type { CommandSpec } from "../args/command-spec.js";
 import { ISOLATION_USAGE, isolationHelp, isolationOptions } from "../isolate/isolation-flags.js";
+import { DEFAULT_STORE_SESSION, STORE_HELP, STORE_USAGE, storeOptions } from "../store/store-option.js";
 import { DEFAULT_PATHS_HELP, OPENCODE_USAGE, opencodeOption, toolsOption } from "./tool-path-options.js";
 
 /** `tooldock list [paths…] [--json]`: the tools a host would load, and every diagnostic. */
@@ -66,7 +67,7 @@ export const validateSpec: CommandSpec = {
 export const callSpec: CommandSpec = {
   name: "call",
   summary: "Run one tool in a fresh session; show its result, preview and pending stack",
-  usage: `tooldock call <tool> [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--args JSON] [--apply | --discard] [--reason TEXT] [--json] ${ISOLATION_USAGE}`,
+  usage: `tooldock call <tool> [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--args JSON] [--apply | --discard] [--reason TEXT] [--json] ${STORE_USAGE} ${ISOLATION_USAGE}`,
   options: {
     tools: toolsOption,
     opencode: opencodeOption,
@@ -83,6 +84,7 @@ export const callSpec: CommandSpec = {
       description: "The reason passed to resolve (default: from the command line)",
     },
     json: { type: "boolean", description: "Print { result, pending, resolved } as JSON" },
+    ...storeOptions,
     ...isolationOptions(false),
   },
   positionals: { min: 1, max: Number.POSITIVE_INFINITY },
@@ -90,8 +92,36 @@ export const callSpec: CommandSpec = {
     DEFAULT_PATHS_HELP,
     "The built-in ast_edit tool is always available. Without --apply or --discard, staged actions are " +
       "only previewed and discarded on exit: nothing changes. Exit code 1 when the result or a resolution is an error.",
+    STORE_HELP,
     isolationHelp(false),
     'Example:\n  tooldock call batch_rename_preview ./tools --args \'{"files":["a.md"],"find":"a","replace":"b","regex":false}\' --apply',
+  ],
+};
+
+/** `tooldock pending list|apply|discard --store URL [--session ID] [paths…]`: a durable store's actions. */
+export const pendingSpec: CommandSpec = {
+  name: "pending",
+  summary: "List, apply or discard the pending actions a durable store keeps",
+  usage: `tooldock pending list|apply|discard --store sqlite:PATH [--session ID] [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--reason TEXT] [--json]`,
+  options: {
+    ...storeOptions,
+    tools: toolsOption,
+    opencode: opencodeOption,
+    reason: {
+      type: "string",
+      valueName: "TEXT",
+      description: "The reason passed to resolve (default: from the command line)",
+    },
+    json: { type: "boolean", description: "Print the session's records (list) or the resolution as JSON" },
+  },
+  positionals: { min: 1, max: Number.POSITIVE_INFINITY },
+  details: [
+    `list prints the session's pending actions, top first (default session ${DEFAULT_STORE_SESSION}). apply and discard load ` +
+      "the tools from the paths (the handlers of durable actions are theirs), then resolve the top action once, as the model's " +
+      "resolve does: an action another process resolved first, an interrupted one and a lost one are reported, never applied.",
+    DEFAULT_PATHS_HELP,
+    "Exit code 1 when the resolution is an error, nothing is pending, or the store cannot be opened.",
+    "Example:\n  tooldock pending apply --store sqlite:.tooldock/pending.db ./tools --reason 'reviewed'",
   ],
 };
 

@@ -5,6 +5,7 @@ import {
   initSpec,
   listSpec,
   mcpSpec,
+  pendingSpec,
   schemaSpec,
   validateSpec,
 } from "./command-specs.js";
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   { spec: listSpec, load: () => import("./list-command.js") },
   { spec: validateSpec, load: () => import("./validate-command.js") },
   { spec: callSpec, load: () => import("./call-command.js") },
+  { spec: pendingSpec, load: () => import("./pending-command.js") },
   { spec: schemaSpec, load: () => import("./schema-command.js") },
   { spec: initSpec, load: () => import("./init-command.js") },
   { spec: demoSpec, load: () => import("./demo-command.js") },

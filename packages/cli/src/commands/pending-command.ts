@@ -1,0 +1,135 @@
+import { createAstEditTool } from "@tooldock/ast-edit";
+import { ToolHost } from "@tooldock/loader";
+import { type PendingActionRecord, PendingActionStore, Session } from "@tooldock/runtime";
+import { quoted } from "@tooldock/runtime/internal";
+import { flagOption, stringOption } from "../args/parse-command-args.js";
+import { UsageError } from "../args/usage-error.js";
+import { settleWithin } from "../call/settle-within.js";
+import { loadTools } from "../load/load-tools.js";
+import { formatDiagnostics } from "../output/format-diagnostics.js";
+import { formatResult } from "../output/format-result.js";
+import { escapeTerminalText } from "../output/terminal-text.js";
+import { openStoreJournal, readStore, type StoreChoice } from "../store/store-option.js";
+import type { CommandContext } from "./command.js";
+import { readOpencode, toolPathArgs } from "./tool-path-options.js";
+
+/** Longest the command waits for the session's shutdown (its tools' hooks) on the way out. */
+const DISPOSE_BOUND_MS = 5_000;
+
+/** Runs `tooldock pending list|apply|discard` (spec: `pendingSpec`): the actions a durable store keeps. */
+export async function run(context: CommandContext): Promise<number> {
+  const { io, output, args } = context;
+  const [verb = ""] = args.positionals;
+  if (verb !== "list" && verb !== "apply" && verb !== "discard")
+    throw new UsageError(`unknown pending command "${verb}" (list, apply or discard)`, "pending");
+  const store = readStore(args, io.cwd, "pending", true) as StoreChoice;
+  const reason = stringOption(args, "reason") ?? `${verb} requested on the tooldock command line`;
+  if (reason.trim() === "") throw new UsageError("--reason may not be empty", "pending");
+  const json = flagOption(args, "json");
+  const opened = openStoreJournal(store);
+  if ("error" in opened) {
+    output.printError(`${output.errorColors.red("tooldock pending:")} ${escapeTerminalText(opened.error)}`);
+    return 1;
+  }
+  const { journal } = opened;
+  try {
+    if (verb === "list") {
+      const pending = await PendingActionStore.open(journal, store.sessionId);
+      const records = pending.list();
+      const history = await pending.history();
+      if (json) output.printJson({ session: store.sessionId, pending: records, history });
+      else output.print(...listLines(store, records, output.colors));
+      return 0;
+    }
+    return await resolveTop(verb, reason, store, context, journal, json);
+  } finally {
+    await journal.close();
+  }
+}
+
+function listLines(
+  store: StoreChoice,
+  records: PendingActionRecord[],
+  colors: CommandContext["output"]["colors"],
+): string[] {
+  if (records.length === 0)
+    return [`No pending action in session ${quoted(store.sessionId)} of ${store.url}.`];
+  const lines = [colors.bold(`Pending in session ${quoted(store.sessionId)} of ${store.url}, top first:`)];
+  for (const record of records) {
+    const kind =
+      record.interrupted === true
+        ? colors.red("interrupted while applying: discard only")
+        : record.handler !== undefined
+          ? `durable, handler ${quoted(record.handler)} of ${record.sourceToolName}`
+          : record.stagedBy !== undefined
+            ? colors.yellow(`callbacks of process ${record.stagedBy.pid} on ${record.stagedBy.host}`)
+            : "callbacks";
+    lines.push(`  ${escapeTerminalText(record.label)}  ${colors.dim(`(${kind}; id ${record.id})`)}`);
+  }
+  return lines;
+}
+
+/** Loads the tools the actions need, then resolves the session's top action once. */
+async function resolveTop(
+  verb: "apply" | "discard",
+  reason: string,
+  store: StoreChoice,
+  { io, output, args }: CommandContext,
+  journal: Parameters<typeof Session.open>[0]["journal"],
+  json: boolean,
+): Promise<number> {
+  const session = await Session.open({ sessionId: store.sessionId, journal, cwd: io.cwd });
+  const host = new ToolHost({ cwd: io.cwd });
+  host.setActiveSession(session);
+  let loaded: Awaited<ReturnType<typeof loadTools>> | undefined;
+  try {
+    session.register(createAstEditTool({ cwd: io.cwd }), "built-in");
+    const top = session.pending.peek();
+    if (top === undefined) {
+      if (json) output.printJson({ session: store.sessionId, resolved: null });
+      else
+        output.print(
+          `No pending action in session ${quoted(store.sessionId)} of ${store.url}: nothing to ${verb}.`,
+        );
+      return 1;
+    }
+    loaded = await loadTools({
+      io,
+      output,
+      paths: toolPathArgs(args, 1),
+      command: "pending",
+      session,
+      host,
+      opencode: readOpencode(args),
+    });
+    const { diagnostics } = loaded.report;
+    if (diagnostics.length > 0)
+      output.printError(...formatDiagnostics(diagnostics, output.errorColors, io.cwd), "");
+    await session.start();
+    const result = await session.execute({
+      toolCallId: `pending-${verb}`,
+      name: "resolve",
+      params: { action: verb, reason },
+      signal: io.signal,
+    });
+    if (json)
+      output.printJson({ session: store.sessionId, resolved: result, pending: session.pending.list() });
+    else
+      output.print(
+        ...formatResult(`${verb} ${escapeTerminalText(top.label)}`, result, output.colors),
+        ...(session.pending.size > 0
+          ? [
+              "",
+              output.colors.dim(
+                `${session.pending.size} more pending in session ${quoted(store.sessionId)}.`,
+              ),
+            ]
+          : []),
+      );
+    return result.isError === true ? 1 : 0;
+  } finally {
+    host.setActiveSession(undefined);
+    await settleWithin(session.dispose(), DISPOSE_BOUND_MS);
+    await loaded?.close();
+  }
+}

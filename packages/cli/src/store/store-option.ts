@@ -1,0 +1,87 @@
+import { resolve } from "node:path";
+import { openSqliteJournal, type PendingActionJournal } from "@tooldock/runtime";
+import type { OptionSpec } from "../args/command-spec.js";
+import { type ParsedArgs, stringOption } from "../args/parse-command-args.js";
+import { UsageError } from "../args/usage-error.js";
+
+/** The session a command keeps its actions under when `--session` is not given. */
+export const DEFAULT_STORE_SESSION = "tooldock-cli";
+
+/** The usage-line fragment of `--store` and `--session`. */
+export const STORE_USAGE = "[--store sqlite:PATH] [--session ID]";
+
+/** `--store` and `--session`. */
+export const storeOptions: Readonly<Record<string, OptionSpec>> = {
+  store: {
+    type: "string",
+    valueName: "URL",
+    description:
+      "Keep pending actions in a durable store, sqlite:PATH (a file in a folder only you can write)",
+  },
+  session: {
+    type: "string",
+    valueName: "ID",
+    description: `The session whose actions the store keeps (default ${DEFAULT_STORE_SESSION})`,
+  },
+};
+
+/** Help text on what `--store` changes. */
+export const STORE_HELP =
+  "With --store, the session's pending actions are kept in the store: durable actions (a handler and a payload) stay " +
+  "pending after the command, for `tooldock pending apply|discard` (or a host's Session.open) to resolve in a later process; " +
+  "callback actions cannot outlive the process and are discarded on exit.";
+
+/** A durable store named on the command line. */
+export interface StoreChoice {
+  /** As given, for messages. */
+  url: string;
+  /** The SQLite file, absolute. */
+  path: string;
+  sessionId: string;
+}
+
+/** `--store` and `--session` of `args`; `undefined` without `--store` (`required`: bad usage then). */
+export function readStore(
+  args: ParsedArgs,
+  cwd: string,
+  command: string,
+  required = false,
+): StoreChoice | undefined {
+  const url = stringOption(args, "store");
+  const sessionId = stringOption(args, "session");
+  if (url === undefined) {
+    if (required) throw new UsageError("--store is required (sqlite:PATH)", command);
+    if (sessionId !== undefined) throw new UsageError("--session needs --store", command);
+    return undefined;
+  }
+  if (!url.startsWith("sqlite:") || url.length === "sqlite:".length)
+    throw new UsageError(`--store takes sqlite:PATH (a file), got "${url}"`, command);
+  if (sessionId !== undefined && sessionId.trim() === "")
+    throw new UsageError("--session may not be empty", command);
+  return {
+    url,
+    path: resolve(cwd, url.slice("sqlite:".length)),
+    sessionId: sessionId ?? DEFAULT_STORE_SESSION,
+  };
+}
+
+/** The command that resolves a stored session's top action, as the CLI prints it. */
+export function pendingCommand(
+  store: StoreChoice,
+  verb: "apply" | "discard" | "apply|discard",
+  paths: string[],
+): string {
+  const session = store.sessionId === DEFAULT_STORE_SESSION ? "" : ` --session ${store.sessionId}`;
+  return `tooldock pending ${verb} --store ${store.url}${session}${paths.length > 0 ? ` ${paths.join(" ")}` : ""}`;
+}
+
+/** The store opened, or why it could not be (`E_PENDING_STORE`: a shared folder, no SQLite driver, …). */
+export function openStoreJournal(store: StoreChoice): { journal: PendingActionJournal } | { error: string } {
+  try {
+    return { journal: openSqliteJournal(store.path) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    return { error: `${typeof code === "string" ? `${code}: ` : ""}${message}` };
+  }
+}

@@ -1,0 +1,96 @@
+import { chmod, mkdir, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureRuntime } from "../../../scripts/runtimes.mjs";
+import { assertBuilt, cliBin, examplesDir, runCli, runProcess, tempDir } from "./cli-process.js";
+
+/**
+ * `tooldock call --store` and `tooldock pending` (issue 28, item 4): a preview staged by one
+ * process is kept in an SQLite file and applied by another. The CLI runs under Node 24
+ * (`node:sqlite`); the suite's Node 20 has no SQLite driver, and says so.
+ */
+const renameTool = join(examplesDir, "tools/batch-rename-preview.ts");
+let node = "";
+let work: Awaited<ReturnType<typeof tempDir>>;
+let state = "";
+
+beforeAll(async () => {
+  assertBuilt();
+  node = await ensureRuntime("node@24", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
+  work = await tempDir({ "notes-draft.md": "a note\n" });
+  state = join(work.path, "state");
+  await mkdir(state, { mode: 0o700 });
+}, 600_000);
+afterAll(async () => {
+  await work?.remove();
+});
+
+const cli = (...args: string[]) => runProcess(node, [cliBin, ...args], { cwd: work.path });
+
+describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, () => {
+  it("a call's preview is kept in the store and applied by `tooldock pending apply` in a later process", async () => {
+    const store = `sqlite:${join(state, "pending.db")}`;
+    const args = JSON.stringify({ files: ["notes-draft.md"], find: "draft", replace: "final", regex: false });
+    const call = await cli("call", "batch_rename_preview", renameTool, "--args", args, "--store", store);
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain(`1 action stays pending in ${store} (session "tooldock-cli")`);
+    expect(call.stdout).toContain(`tooldock pending apply|discard --store ${store} ${renameTool}`);
+    expect(await readdir(work.path)).toContain("notes-draft.md");
+
+    const listed = await cli("pending", "list", "--store", store, "--json");
+    expect(listed.code).toBe(0);
+    const { pending } = JSON.parse(listed.stdout) as { pending: Array<{ label: string; handler: string }> };
+    expect(pending.map(({ label, handler }) => [label, handler])).toEqual([
+      ['Rename 1 file: "draft" → "final"', "rename"],
+    ]);
+
+    // The store's session waits for its action: another call is refused until it is resolved.
+    const refused = await cli("call", "batch_rename_preview", renameTool, "--args", args, "--store", store);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('session "tooldock-cli" of');
+    expect(refused.stderr).toContain("has 1 pending action");
+
+    const applied = await cli("pending", "apply", "--store", store, renameTool, "--reason", "reviewed");
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("notes-draft.md → notes-final.md");
+    expect((await readdir(work.path)).sort()).toEqual(["notes-final.md", "state"]);
+
+    const history = await cli("pending", "list", "--store", store, "--json");
+    const listedAfter = JSON.parse(history.stdout) as {
+      pending: unknown[];
+      history: Array<{ kind: string }>;
+    };
+    expect(listedAfter.pending).toEqual([]);
+    expect(listedAfter.history.map(({ kind }) => kind)).toEqual(["staged", "applied"]);
+    const nothing = await cli("pending", "apply", "--store", store, renameTool);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toContain("No pending action in session");
+  });
+
+  it("says what is missing on a Node without a SQLite driver", async () => {
+    const run = await runCli(["pending", "list", "--store", `sqlite:${join(state, "other.db")}`], {
+      cwd: work.path,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("E_PENDING_STORE: No SQLite driver for the pending-action database");
+    expect(run.stderr).toContain("Run Node 22.13 or later, or install better-sqlite3");
+  });
+
+  it("refuses a store another user could have planted (a folder writable by others)", async () => {
+    const shared = join(work.path, "shared");
+    await mkdir(shared);
+    await chmod(shared, 0o1777);
+    const run = await cli("pending", "list", "--store", `sqlite:${join(shared, "pending.db")}`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /E_PENDING_STORE: The pending-action database .* its folder .* is writable by group or others/,
+    );
+  });
+
+  it("is bad usage without --store, or with a store it cannot open", async () => {
+    expect((await cli("pending", "list")).code).toBe(2);
+    const postgres = await cli("pending", "list", "--store", "postgres://localhost/db");
+    expect(postgres.code).toBe(2);
+    expect(postgres.stderr).toContain('--store takes sqlite:PATH (a file), got "postgres://localhost/db"');
+  });
+});
