@@ -16,7 +16,26 @@ const actions = {
   },
 } satisfies PendingActionHandlers;
 
+const withReject = {
+  rename: {
+    async apply(plan: { from: string; to: string }[]) {
+      return textResult(`Renamed ${plan.length}`);
+    },
+    async reject(_plan, reason) {
+      return textResult(`Nothing renamed: ${reason}`);
+    },
+  },
+} satisfies PendingActionHandlers;
+
 describe("durableAction", () => {
+  it("takes the payload type from apply even when reject leaves its own unannotated", () => {
+    expectTypeOf(
+      durableAction(withReject, "rename", { label: "x", payload: [{ from: "a", to: "b" }] }).payload,
+    ).toEqualTypeOf<{ from: string; to: string }[]>();
+    // @ts-expect-error: a number is not a list of moves
+    durableAction(withReject, "rename", { label: "x", payload: 12345 });
+  });
+
   it("types the payload by the handler it names", () => {
     const action = durableAction(actions, "rename", { label: "Rename 1", payload: [{ from: "a", to: "b" }] });
     expectTypeOf(action).toEqualTypeOf<CustomToolDurableAction<{ from: string; to: string }[]>>();

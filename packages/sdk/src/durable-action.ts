@@ -22,7 +22,7 @@ export function durableAction<
 >(
   _actions: THandlers,
   handler: TName,
-  action: Omit<CustomToolDurableAction<PayloadOf<THandlers[TName]>>, "handler">,
+  action: Omit<CustomToolDurableAction<PayloadOf<THandlers[TName]>>, "handler" | "sourceToolName">,
 ): CustomToolDurableAction<PayloadOf<THandlers[TName]>> {
   return { ...action, handler };
 }

@@ -11,7 +11,8 @@ import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "
 import { formatResult, formatResultContent } from "../output/format-result.js";
 import { formatToolError } from "../output/format-tool-error.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
-import { openStoreJournal, pendingCommand, readStore, type StoreChoice } from "../store/store-option.js";
+import { openStoreJournal } from "../store/open-store.js";
+import { pendingCommand, readStore, type StoreChoice } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
@@ -123,7 +124,7 @@ async function openCallStore(
   store: StoreChoice,
   paths: string[],
 ): Promise<{ journal: PendingActionJournal } | { error: string }> {
-  const opened = openStoreJournal(store);
+  const opened = await openStoreJournal(store);
   if ("error" in opened) return opened;
   const waiting = (await PendingActionStore.open(opened.journal, store.sessionId)).list();
   if (waiting.length === 0) return opened;

@@ -9,7 +9,8 @@ import { loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatResult } from "../output/format-result.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
-import { openStoreJournal, readStore, type StoreChoice } from "../store/store-option.js";
+import { openStoreJournal } from "../store/open-store.js";
+import { readStore, type StoreChoice } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
@@ -26,7 +27,7 @@ export async function run(context: CommandContext): Promise<number> {
   const reason = stringOption(args, "reason") ?? `${verb} requested on the tooldock command line`;
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "pending");
   const json = flagOption(args, "json");
-  const opened = openStoreJournal(store);
+  const opened = await openStoreJournal(store);
   if ("error" in opened) {
     output.printError(`${output.errorColors.red("tooldock pending:")} ${escapeTerminalText(opened.error)}`);
     return 1;

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { openSqliteJournal, type PendingActionJournal } from "@tooldock/runtime";
 import type { OptionSpec } from "../args/command-spec.js";
 import { type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -73,15 +72,4 @@ export function pendingCommand(
 ): string {
   const session = store.sessionId === DEFAULT_STORE_SESSION ? "" : ` --session ${store.sessionId}`;
   return `tooldock pending ${verb} --store ${store.url}${session}${paths.length > 0 ? ` ${paths.join(" ")}` : ""}`;
-}
-
-/** The store opened, or why it could not be (`E_PENDING_STORE`: a shared folder, no SQLite driver, …). */
-export function openStoreJournal(store: StoreChoice): { journal: PendingActionJournal } | { error: string } {
-  try {
-    return { journal: openSqliteJournal(store.path) };
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const message = error instanceof Error ? error.message : String(error);
-    return { error: `${typeof code === "string" ? `${code}: ` : ""}${message}` };
-  }
 }

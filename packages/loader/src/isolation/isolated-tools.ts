@@ -44,6 +44,8 @@ const HOST_CHANNEL_PREFIX = "tooldock:";
 export const MAX_CHANNELS = 1_000;
 /** Most pending actions one tool host may have staged at once. */
 export const MAX_STAGED_ACTIONS = 1_000;
+/** Longest payload (JSON characters) of a durable action a tool host stages. */
+export const MAX_DURABLE_PAYLOAD_CHARS = 1_000_000;
 /** How long an `onSession` hook keeps the host alive at most (the store's default deadline). */
 const BOUNDED_KEEP_ALIVE_MS = 600_000;
 const CLOSED: ToolHostStop = { kind: "closed", reason: "The host closed it." };
@@ -94,6 +96,8 @@ export class IsolatedToolHost {
   readonly #calls = new Map<number, CallState>();
   /** The apply and reject requests in flight, by request id: the session that resolves each. */
   readonly #settling = new Map<number, string | undefined>();
+  /** Durable actions this tool host staged (see {@link MAX_STAGED_ACTIONS}). */
+  #durablePushes = 0;
   /** What each tool host was last told of the UI outside any call (`ui-state`). */
   readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
   readonly #staged = new Set<StagedAction>();
@@ -503,7 +507,7 @@ export class IsolatedToolHost {
   #push(process: ToolHostProcess, message: Extract<ChildMessage, { t: "push" }>): void {
     const call = message.call === undefined ? undefined : this.#calls.get(message.call);
     if (message.handler !== undefined) {
-      this.#pushDurable(call, message);
+      this.#pushDurable(process, call, message);
       return;
     }
     const staged: StagedAction = { process, childId: message.action, record: undefined, store: undefined };
@@ -544,7 +548,39 @@ export class IsolatedToolHost {
   }
 
   /** A durable action: kept by the session's store as data, whatever becomes of this tool host. */
-  #pushDurable(call: CallState | undefined, message: Extract<ChildMessage, { t: "push" }>): void {
+  /**
+   * A durable action: kept by the session's store as data, whatever becomes of this tool host.
+   * Only during a call of one of its tools (the store binds it to that tool's handlers: a name
+   * the child gives for another tool is refused there), with a payload of at most
+   * {@link MAX_DURABLE_PAYLOAD_CHARS} characters of JSON, and at most {@link MAX_STAGED_ACTIONS}
+   * per tool host: it outlives the tool host, in the host's store.
+   */
+  #pushDurable(
+    process: ToolHostProcess,
+    call: CallState | undefined,
+    message: Extract<ChildMessage, { t: "push" }>,
+  ): void {
+    if (call === undefined) {
+      this.#warn(
+        `The tool host staged the durable action ${JSON.stringify(message.label)} outside a call: refused.`,
+      );
+      return;
+    }
+    const size = JSON.stringify(message.payload ?? null).length;
+    if (size > MAX_DURABLE_PAYLOAD_CHARS) {
+      this.#warn(
+        `The tool host staged the durable action ${JSON.stringify(message.label)} with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS}): refused.`,
+      );
+      return;
+    }
+    this.#durablePushes += 1;
+    if (this.#durablePushes > MAX_STAGED_ACTIONS) {
+      void process.kill({
+        kind: "protocol",
+        reason: `It staged more than ${MAX_STAGED_ACTIONS} durable actions.`,
+      });
+      return;
+    }
     const action: CustomToolDurableAction = {
       label: message.label,
       handler: message.handler as string,
@@ -553,12 +589,8 @@ export class IsolatedToolHost {
       ...(message.sourceToolName === undefined ? {} : { sourceToolName: message.sourceToolName }),
     };
     try {
-      if (call !== undefined) {
-        if (message.via === "ctx" && call.ctx !== undefined) call.ctx.pushPendingAction(action);
-        else call.running?.pushPendingAction(action);
-      } else if (message.call === undefined) {
-        (this.#host.activeSession?.pending as PendingActionStore | undefined)?.push(action);
-      }
+      if (message.via === "ctx" && call.ctx !== undefined) call.ctx.pushPendingAction(action);
+      else call.running?.pushPendingAction(action);
     } catch (error) {
       this.#warn(describe(error));
     }

@@ -55,7 +55,9 @@ export async function applyTopAction(
       return failure(heldElsewhereText(record, callback.owner), reason, entry, {});
     }
     const why = `lost with its process (pid ${callback.owner.pid} on ${callback.owner.host})`;
-    await internals.move(entry, moveTo(internals, "lost", why));
+    const lost = await journaled(internals, entry, moveTo(internals, "lost", why));
+    if (lost !== true)
+      return lost === false ? failure(resolvedElsewhereText(record), reason, entry, {}) : lost;
     internals.emit({ type: "action-discarded", record, reason: why });
     return failure(lostText(record, callback.owner), reason, entry, {});
   }
@@ -64,10 +66,12 @@ export async function applyTopAction(
     const handler = callback.kind === "no-handler" ? callback.handler : (record.handler ?? "");
     return failure(handlerMissingText(record, handler), reason, entry, {});
   }
-  // Without a journal the move answers at once: the apply starts in this turn.
-  let claimed = internals.move(entry, { from: ["pending"], to: "applying", owner: internals.process });
+  // Without a journal the move answers at once: the apply starts in this turn. A record still
+  // `applying` here is one whose apply timed out in this process: only this process may retry it.
+  let claimed = claim(internals, entry);
   if (claimed instanceof Promise) claimed = await claimed;
-  if (!claimed) return failure(resolvedElsewhereText(record), reason, entry, {});
+  if (claimed !== true)
+    return claimed === false ? failure(resolvedElsewhereText(record), reason, entry, {}) : claimed;
 
   const settlement = await runActionCallback(
     (event) => internals.emit(event),
@@ -81,11 +85,12 @@ export async function applyTopAction(
     const error = actionTimeoutError(record, "apply", timeoutMs);
     const extra = { error: describeError(error), timedOut: true };
     if (cleared) {
-      await keep(
+      const note = keep(
         internals,
         entry,
         moveTo(internals, "discarded", "cleared while applying", error, "applying"),
       );
+      if (note instanceof Promise) await note;
       internals.emit({
         type: "action-discarded",
         record,
@@ -96,7 +101,8 @@ export async function applyTopAction(
       return failure(applyTimedOutAfterClearText(record, timeoutMs), reason, entry, extra);
     }
     internals.restore(entry);
-    await keep(internals, entry, failedMove(internals, reason, error));
+    // The journal keeps it `applying` (this process's) while its apply may still run: no other
+    // process takes it meanwhile, and should this one end, the next finds it interrupted.
     internals.emit({ type: "action-apply-failed", record, error, timedOut: true });
     return failure(applyTimedOutText(record, timeoutMs), reason, entry, extra);
   }
@@ -108,25 +114,28 @@ export async function applyTopAction(
         : new Error(result?.text ?? "apply returned an error result");
     const extra = { error: describeError(error) };
     if (cleared) {
-      await keep(
+      const note = keep(
         internals,
         entry,
         moveTo(internals, "discarded", "cleared while applying", error, "applying"),
       );
+      if (note instanceof Promise) await note;
       internals.emit({ type: "action-discarded", record, reason: "cleared while applying", error });
       return failure(applyFailedAfterClearText(record, error), reason, entry, extra);
     }
     internals.restore(entry);
-    await keep(internals, entry, failedMove(internals, reason, error));
+    let note = keep(internals, entry, failedMove(internals, reason, error));
+    if (note instanceof Promise) note = await note;
     internals.emit({ type: "action-apply-failed", record, error });
-    return failure(applyFailedText(record, error), reason, entry, extra);
+    return failure(applyFailedText(record, error) + note, reason, entry, extra);
   }
-  const journaled = await keep(internals, entry, {
+  let note = keep(internals, entry, {
     from: ["applying"],
     to: "applied",
     transition: { kind: "applied", at: Date.now(), reason, process: internals.process },
   });
-  const text = appliedText(record) + journaled;
+  if (note instanceof Promise) note = await note;
+  const text = appliedText(record) + note;
   const applied: AgentToolResult<ResolveDetails> = {
     content: result.content ?? [{ type: "text", text }],
     details: resolveDetails("apply", reason, record, result.details),
@@ -172,18 +181,73 @@ function failedMove(internals: StoreInternals, reason: string, error: unknown): 
 }
 
 /**
- * Keeps an outcome in the journal after the callback ran; `""`, or a sentence saying the
- * store could not keep it (the outcome stands: the record stays `applying`, so a later
- * process finds it interrupted, and never applies it again).
+ * Keeps an outcome in the journal after the callback ran; `""` (at once without a journal),
+ * or a sentence saying the store could not keep it (the outcome stands: the record stays
+ * `applying`, so a later process finds it interrupted, and never applies it again).
  */
-async function keep(internals: StoreInternals, entry: PendingEntry, move: JournalMove): Promise<string> {
+function keep(internals: StoreInternals, entry: PendingEntry, move: JournalMove): string | Promise<string> {
+  const unkept = (error: unknown) => ` (The durable store could not record this: ${describeError(error)}.)`;
   try {
     const moved = internals.move(entry, move);
-    if (moved instanceof Promise) await moved;
-    return "";
+    return moved instanceof Promise ? moved.then(() => "", unkept) : "";
   } catch (error) {
-    return ` (The durable store could not record this: ${describeError(error)}.)`;
+    return unkept(error);
   }
+}
+
+/**
+ * Takes the entry's record for this process (`pending → applying`, or still `applying` here
+ * after a timed-out apply): `true`, `false` when another process has it, or, when the
+ * journal fails, the answer to give (the entry back on top, nothing run).
+ */
+function claim(
+  internals: StoreInternals,
+  entry: PendingEntry,
+): boolean | AgentToolResult<ResolveDetails> | Promise<boolean | AgentToolResult<ResolveDetails>> {
+  return journaled(internals, entry, {
+    from: ["pending", "applying"],
+    to: "applying",
+    owner: internals.process,
+    applyingOwner: internals.process,
+  });
+}
+
+/**
+ * `internals.move`, with a journal that fails answered: the entry goes back on top and the
+ * answer says the store failed (`E_PENDING_STORE`) and that nothing was run.
+ */
+export function journaled(
+  internals: StoreInternals,
+  entry: PendingEntry,
+  move: JournalMove,
+): boolean | AgentToolResult<ResolveDetails> | Promise<boolean | AgentToolResult<ResolveDetails>> {
+  const failed = (error: unknown): AgentToolResult<ResolveDetails> => {
+    internals.restore(entry);
+    return storeFailure(entry, error);
+  };
+  try {
+    const moved = internals.move(entry, move);
+    return moved instanceof Promise ? moved.then((value) => value, failed) : moved;
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** The answer when the durable store fails before anything ran: the action is still pending. */
+function storeFailure(entry: PendingEntry, error: unknown): AgentToolResult<ResolveDetails> {
+  const { record } = entry;
+  return {
+    content: [
+      {
+        type: "text",
+        text:
+          `E_PENDING_STORE: the durable store failed before ${JSON.stringify(record.label)} was resolved: ${describeError(error)}. ` +
+          `Nothing was run; the action is still pending (id ${record.id}). Call resolve again once the store is reachable.`,
+      },
+    ],
+    details: resolveDetails("apply", "", record, undefined, { error: describeError(error) }),
+    isError: true,
+  };
 }
 
 function failure(

@@ -2,7 +2,7 @@ import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import { moveTo } from "./apply-top-action.js";
 import type { Settlement } from "./callback-deadline.js";
-import { entryCallback } from "./entry-callbacks.js";
+import { type EntryCallback, entryCallback } from "./entry-callbacks.js";
 import { mayBeRunning } from "./journal/pending-journal.js";
 import { type ResolveDetails, readCallbackResult, resolveDetails } from "./resolve-details.js";
 import {
@@ -48,10 +48,14 @@ export async function discardEntry(
 ): Promise<DiscardOutcome> {
   const { record } = entry;
   const emit = internals.emit;
-  const callback = entryCallback(internals, entry, "reject", reason);
+  // An interrupted record (whatever its form) is discarded as it is: nothing runs.
+  const callback: EntryCallback =
+    entry.interrupted === true ? { kind: "none" } : entryCallback(internals, entry, "reject", reason);
   if (callback.kind === "foreign" && !mayBeRunning(callback.owner, internals.process)) {
     const why = `lost with its process (pid ${callback.owner.pid} on ${callback.owner.host})`;
-    await internals.move(entry, moveTo(internals, "lost", why));
+    let lost = internals.move(entry, moveTo(internals, "lost", why));
+    if (lost instanceof Promise) lost = await lost;
+    if (!lost) return { kind: "elsewhere" };
     emit({ type: "action-discarded", record, reason: why });
     return { kind: "lost", owner: callback.owner };
   }
@@ -59,7 +63,7 @@ export async function discardEntry(
   let moved = internals.move(entry, moveTo(internals, "discarded", reason, undefined, from));
   if (moved instanceof Promise) moved = await moved;
   if (!moved) return { kind: "elsewhere" };
-  if (entry.interrupted === true || callback.kind !== "run") {
+  if (callback.kind !== "run") {
     emit({ type: "action-discarded", record, reason });
     return { kind: "skipped" };
   }
@@ -87,7 +91,19 @@ export async function discardTopAction(
   timeoutMs: number,
 ): Promise<AgentToolResult<ResolveDetails>> {
   const { record } = entry;
-  const outcome = await discardEntry(internals, entry, reason, timeoutMs);
+  let outcome: DiscardOutcome;
+  try {
+    outcome = await discardEntry(internals, entry, reason, timeoutMs);
+  } catch (error) {
+    // The durable store failed before anything ran: the action stays, on top.
+    internals.restore(entry);
+    return errorText(
+      `E_PENDING_STORE: the durable store failed before ${JSON.stringify(record.label)} was discarded: ${describeError(error)}. ` +
+        `Nothing was run; the action is still pending (id ${record.id}). Call resolve again once the store is reachable.`,
+      reason,
+      entry,
+    );
+  }
   if (outcome.kind === "elsewhere") return errorText(resolvedElsewhereText(record), reason, entry);
   if (outcome.kind === "lost") return errorText(lostText(record, outcome.owner), reason, entry);
   if (outcome.kind === "skipped") {

@@ -136,6 +136,12 @@ describe("durable pending actions (a handler and a payload)", () => {
     expect(calls).toEqual([]);
   });
 
+  it("leave a tool whose actions field is something else (not handlers) as it was", () => {
+    const session = new Session();
+    session.register(renameTool([], { actions: ["list", "create"] as never }));
+    expect(session.get("rename_preview")?.actions).toBeUndefined();
+  });
+
   it("are refused by a tool whose actions are not handlers", () => {
     const session = new Session();
     expect(() =>

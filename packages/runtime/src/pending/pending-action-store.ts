@@ -176,6 +176,17 @@ export class PendingActionStore {
   ): PendingActionRecord {
     const snapshot = snapshotPendingAction(action);
     const sourceToolName = snapshot.sourceToolName ?? options.sourceToolName ?? DEFAULT_SOURCE_TOOL_NAME;
+    // A durable action runs a handler of the tool that stages it, never another tool's.
+    if (
+      snapshot.form === "data" &&
+      options.sourceToolName !== undefined &&
+      snapshot.sourceToolName !== undefined &&
+      snapshot.sourceToolName !== options.sourceToolName
+    )
+      throw new TooldockError(
+        "E_INVALID_PENDING_ACTION",
+        `Invalid pending action: the tool ${JSON.stringify(options.sourceToolName)} staged a durable action naming the tool ${JSON.stringify(snapshot.sourceToolName)} (label ${JSON.stringify(snapshot.label)}); a durable action runs a handler of the tool that stages it. Leave sourceToolName out.`,
+      );
     if (
       snapshot.form === "data" &&
       this.#internals.binding !== undefined &&
@@ -271,8 +282,13 @@ export class PendingActionStore {
     await Promise.all(
       entries.map((entry) =>
         discardEntry(this.#internals, entry, reason, timeoutMs).catch((error: unknown) => {
-          // The durable store failed: the action left this stack all the same.
-          this.#emit({ type: "action-discarded", record: entry.record, reason, error });
+          // The durable store failed: the action left this stack, and stays pending there.
+          this.#emit({
+            type: "action-discarded",
+            record: entry.record,
+            reason: unrecorded(reason, error),
+            error,
+          });
         }),
       ),
     );
@@ -291,13 +307,18 @@ export class PendingActionStore {
       options.timeoutMs === undefined
         ? this.#callbackTimeoutMs
         : checkCallbackTimeout("release option timeoutMs", options.timeoutMs);
-    this.#clearCount += 1;
+    // Not counted as a clear: an apply running now keeps its record (pending again if it fails).
     const entries = this.#entries.splice(0).reverse();
     const own = entries.filter((entry) => entry.action.form === "closure");
     await Promise.all(
       own.map((entry) =>
         discardEntry(this.#internals, entry, reason, timeoutMs).catch((error: unknown) => {
-          this.#emit({ type: "action-discarded", record: entry.record, reason, error });
+          this.#emit({
+            type: "action-discarded",
+            record: entry.record,
+            reason: unrecorded(reason, error),
+            error,
+          });
         }),
       ),
     );
@@ -385,11 +406,17 @@ export class PendingActionStore {
         `The durable store failed to record a pending action earlier: ${describeError(error)}. The stack shown may differ from the store's.`,
       );
     }
+    // What this stack holds now, and the clears so far: a push, a pop or a clear while the
+    // journal answers is kept as it happened (the journal's answer is older).
+    const before = new Set(this.#entries.map((entry) => entry.record.id));
+    const clears = this.#clearCount;
     const records = await journal.open(this.#sessionId as string);
+    if (this.#clearCount !== clears) return;
     const mine = new Map(this.#entries.map((entry) => [entry.record.id, entry]));
     const next: PendingEntry[] = [];
     for (const stored of records) {
       const own = mine.get(stored.id);
+      if (own === undefined && before.has(stored.id)) continue; // popped or removed meanwhile
       if (stored.state === "applying") {
         // Being applied here or by a process that may still run it: not on the stack.
         if (mayBeRunning(stored.owner, this.#process)) continue;
@@ -410,6 +437,10 @@ export class PendingActionStore {
       if (own !== undefined && own.interrupted !== true && stored.state === "pending") next.push(own);
       else next.push(restoredEntry(stored, this.#process));
     }
+    // Pushed while the journal answered: newer than what it read, so on top.
+    const listed = new Set(next.map((entry) => entry.record.id));
+    for (const entry of this.#entries)
+      if (!before.has(entry.record.id) && !listed.has(entry.record.id)) next.push(entry);
     this.#entries.splice(0, this.#entries.length, ...next);
   }
 
@@ -421,6 +452,11 @@ export class PendingActionStore {
   #emit(event: PendingActionEvent): void {
     this.#emitter.emit(event);
   }
+}
+
+/** The reason of a discard the durable store could not record. */
+function unrecorded(reason: string, error: unknown): string {
+  return `${reason} (the durable store could not record it, so it stays pending there: ${describeError(error)})`;
 }
 
 /** A stack entry for a record read from a journal. */

@@ -173,21 +173,23 @@ export function snapshotTool(value: unknown): ToolSnapshot {
  * `this`; `undefined` when absent. What is wrong is pushed onto `problems`.
  */
 function readActions(value: unknown, problems: string[]): CustomTool["actions"] {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || isArraySafe(value)) {
-    problems.push(`"actions" is ${describeToolValue(value)}, not an object of handlers`);
-    return undefined;
-  }
+  // Not a map of handlers (an array of names, a string): some other use of the name, ignored.
+  if (typeof value !== "object" || value === null || isArraySafe(value)) return undefined;
   const handlers: NonNullable<CustomTool["actions"]> = {};
   try {
-    for (const name of Object.keys(value)) {
+    const names = Object.keys(value);
+    const fields = names.map((name) => {
       const handler = (value as Record<string, unknown>)[name];
-      if (typeof handler !== "object" || handler === null) {
-        problems.push(`"actions.${name}" is ${describeToolValue(handler)}, not a handler object`);
-        continue;
-      }
-      const apply = (handler as { apply?: unknown }).apply;
-      const reject = (handler as { reject?: unknown }).reject;
+      const isObject = typeof handler === "object" && handler !== null;
+      return {
+        name,
+        handler,
+        apply: isObject ? handlerField(handler, "apply") : undefined,
+        reject: isObject ? handlerField(handler, "reject") : undefined,
+      };
+    });
+    if (!fields.some((field) => field.apply !== undefined)) return undefined;
+    for (const { name, handler, apply, reject } of fields) {
       if (typeof apply !== "function") {
         problems.push(`"actions.${name}.apply" is ${describeToolValue(apply)}, not a function`);
         continue;
@@ -207,6 +209,24 @@ function readActions(value: unknown, problems: string[]): CustomTool["actions"] 
     return undefined;
   }
   return freeze(handlers);
+}
+
+/**
+ * A handler's `apply` or `reject`: own or from its class, never from `Object.prototype` (a
+ * polluted prototype cannot give a handler a function).
+ */
+function handlerField(handler: object, field: "apply" | "reject"): unknown {
+  let holder: object | null = handler;
+  while (holder !== null && holder !== objectPrototype) {
+    if (isProxy(holder)) return reflectGet(holder, field, handler);
+    const descriptor = getOwnPropertyDescriptor(holder, field);
+    if (descriptor !== undefined)
+      return hasOwn(descriptor, "get")
+        ? reflectApply(descriptor.get as () => unknown, handler, [])
+        : descriptor.value;
+    holder = getPrototypeOf(holder) as object | null;
+  }
+  return undefined;
 }
 
 /**

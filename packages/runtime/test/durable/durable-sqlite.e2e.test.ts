@@ -123,6 +123,35 @@ describe("durable pending actions in SQLite", { timeout: 120_000 }, () => {
     expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
   });
 
+  it("a callback action interrupted by a SIGKILL can be discarded (it never comes back)", async () => {
+    const hanging = started("hang-closure");
+    expect(await hanging.next()).toEqual({ applying: true });
+    hanging.child.kill("SIGKILL");
+    await ended(hanging.child);
+    const [refused] = (await step("resolve", "apply", "again")) as [{ isError: boolean; text: string }];
+    expect(refused.text).toContain('"Hanging callback" was interrupted while it was being applied');
+    const [discarded] = (await step("resolve", "discard", "checked")) as [{ isError: boolean; text: string }];
+    expect(discarded).toMatchObject({ isError: false });
+    expect(await step("list")).toEqual([[]]);
+    expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
+  });
+
+  it("an apply that outlives its deadline is not applied again by another process meanwhile", async () => {
+    const slow = started("slow", log);
+    expect(await slow.next()).toEqual({ applying: true });
+    const timedOut = (await slow.next()) as { isError: boolean; text: string };
+    expect(timedOut.isError).toBe(true);
+    expect(timedOut.text).toContain('Apply of "Slow rename" did not finish within');
+    // The record is the first process's while its apply may run: not on another's stack.
+    expect(await step("resolve", "apply", "me too")).toEqual([
+      { isError: true, text: "No pending action to resolve. Nothing to apply or discard." },
+    ]);
+    slow.child.stdin.write("go\n");
+    expect(await slow.next()).toEqual({ late: true });
+    await ended(slow.child);
+    expect(await applied()).toEqual(["slow"]);
+  });
+
   it("a session disposed at shutdown leaves its durable actions to the next process and discards its callback ones", async () => {
     await step("stage", log, "t2", "closure", "dispose");
     const [listed] = (await step("list")) as [Array<{ label: string }>];

@@ -1,6 +1,8 @@
 // One process of the durable pending-action tests (durable-sqlite.e2e.test.ts), run under a
 // Node with node:sqlite:  node scenario.mjs <db> <sessionId> <step> [...]
-// Steps: stage <log> <tag> [closure] [dispose] (a durable action, a callback action on top
+// Steps: hang-closure (a callback action whose apply never settles; the test kills it);
+// slow <log> (an action whose apply outlives its resolve's deadline, and writes once "go"
+// comes on stdin); stage <log> <tag> [closure] [dispose] (a durable action, a callback action on top
 // of it with `closure`, then `session.dispose()` with `dispose`); resolve <apply|discard> <reason>; hang <log> (stages an action whose
 // apply appends to <log>, says "applying" and never settles, then resolves it);
 // race <apply|discard> (opens the session, says "ready", resolves once "go" comes on stdin);
@@ -30,7 +32,29 @@ const handlers = {
       return new Promise(() => {});
     },
   },
+  // Runs until "go" comes on stdin (past its resolve's deadline), then writes.
+  slow: {
+    async apply(payload) {
+      print({ applying: true });
+      await go();
+      appendFileSync(payload.log, "slow\n");
+      slowDone();
+      return { content: [{ type: "text", text: "slow done" }] };
+    },
+  },
 };
+
+let slowDone = () => {};
+const slowFinished = new Promise((resolve) => {
+  slowDone = resolve;
+});
+
+/** Resolves at the first "go" line on stdin, then lets stdin go (the process may end). */
+async function go() {
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) if (line === "go") break;
+  lines.close();
+}
 
 const tool = {
   name: "rename_preview",
@@ -45,7 +69,12 @@ const tool = {
 };
 
 const journal = openSqliteJournal(db);
-const session = await Session.open({ sessionId, journal });
+// `slow` gives resolve a short deadline: its apply outlives it.
+const session = await Session.open({
+  sessionId,
+  journal,
+  ...(step === "slow" ? { resolveTimeoutMs: 300 } : {}),
+});
 session.register(tool);
 const call = (name, params) => session.execute({ toolCallId: `${step}-${Date.now()}`, name, params });
 const resolve = async (action, reason) => {
@@ -72,11 +101,23 @@ if (step === "stage") {
     action: [{ label: "Hanging rename", handler: "hang", payload: { log: args[0] } }],
   });
   await resolve("apply", "go ahead"); // never returns: the test kills this process
+} else if (step === "hang-closure") {
+  const apply = async () => {
+    print({ applying: true });
+    return new Promise(() => {});
+  };
+  await call("rename_preview", { action: [{ label: "Hanging callback", apply }] });
+  await resolve("apply", "go ahead"); // never returns: the test kills this process
+} else if (step === "slow") {
+  await call("rename_preview", {
+    action: [{ label: "Slow rename", handler: "slow", payload: { log: args[0] } }],
+  });
+  await resolve("apply", "go ahead"); // times out while the apply runs on
+  await slowFinished; // the apply writes, late, once "go" comes
+  print({ late: true });
 } else if (step === "race") {
   print({ ready: true, pending: session.pending.size });
-  const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) if (line === "go") break;
-  lines.close();
+  await go();
   await resolve(args[0], "race");
 } else if (step === "list") {
   print(session.pending.list());

@@ -34,7 +34,10 @@ export interface CustomToolDurableAction<TPayload = unknown> {
   payload: TPayload;
   /** Anything the host may show beside the label (a diff, a list of files). */
   details?: unknown;
-  /** The tool that declares the handler. Default: the tool whose call staged the action. */
+  /**
+   * The tool that declares the handler: the tool whose call stages the action (a tool cannot
+   * stage an action for another tool's handler). Only host code staging outside a call names it.
+   */
   sourceToolName?: string;
 }
 
@@ -73,5 +76,10 @@ export interface PendingActionHandler<TPayload = unknown> {
 // biome-ignore lint/suspicious/noExplicitAny: each handler has its own payload type.
 export type PendingActionHandlers = Record<string, PendingActionHandler<any>>;
 
-/** The payload type of a handler. */
-export type PayloadOf<THandler> = THandler extends PendingActionHandler<infer TPayload> ? TPayload : never;
+/** The payload type of a handler: what its `apply` takes (a `reject` without annotations does not widen it). */
+export type PayloadOf<THandler> = THandler extends {
+  // biome-ignore lint/suspicious/noExplicitAny: the rest of apply's parameters do not matter here.
+  apply(payload: infer TPayload, ...rest: any[]): unknown;
+}
+  ? TPayload
+  : never;

@@ -61,6 +61,8 @@ export interface JournalMove {
   readonly to: JournalState;
   /** The record's owner from now on (the applying process); unchanged when absent. */
   readonly owner?: ProcessIdentity | undefined;
+  /** When given, a record that is `applying` moves only if this process owns it (a retry after a timeout). */
+  readonly applyingOwner?: ProcessIdentity | undefined;
   /** The step to keep in the history, when the move is one. */
   readonly transition?: Omit<JournalTransition, "actionId" | "sessionId"> | undefined;
 }
@@ -98,12 +100,16 @@ export const THIS_PROCESS: ProcessIdentity = Object.freeze({
 
 /**
  * Whether the process `owner` names may still be running: this one; one on this host whose
- * pid answers a signal 0 (a reused pid is taken for the same process: it is never assumed
- * dead when it may be alive); and any process on another host, which cannot be asked.
+ * pid answers a signal 0, unless that pid is this process's own (an earlier run of a
+ * container whose process is pid 1 again); and any process on another host, which cannot be
+ * asked. Another reused pid is taken for the same process: never assumed dead when it may be
+ * alive.
  */
 export function mayBeRunning(owner: ProcessIdentity, self: ProcessIdentity = THIS_PROCESS): boolean {
   if (owner.token === self.token) return true;
   if (owner.host !== self.host) return true;
+  // This process's own pid with another token: an earlier run (a container restarts as pid 1).
+  if (owner.pid === self.pid) return false;
   try {
     process.kill(owner.pid, 0);
     return true;

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, resolve } from "node:path";
 import { TooldockError } from "@tooldock/sdk";
@@ -94,11 +94,14 @@ export function openSqliteJournal(path: string, options: SqliteJournalOptions = 
   let database = options.database;
   if (database === undefined) {
     checkDatabaseFile(file);
-    database = openDatabase(file);
+    const Driver = sqliteDriver(file); // before the file is made: none without a driver
+    if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+    database = new Driver(file);
   }
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   database.exec(
-    `PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))};`,
+    // The busy timeout first: two processes creating the file at once wait for each other.
+    `PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;`,
   );
   database.exec(SCHEMA);
   return new SqliteJournal(database);
@@ -160,9 +163,15 @@ export class SqliteJournal implements PendingActionJournal {
   move(id: string, move: JournalMove): boolean {
     return this.#transaction(() => {
       const row = this.#db
-        .prepare("SELECT session_id, state FROM tooldock_pending_actions WHERE id = ?")
-        .get(id) as { session_id: string; state: JournalState } | undefined;
+        .prepare("SELECT session_id, state, owner FROM tooldock_pending_actions WHERE id = ?")
+        .get(id) as { session_id: string; state: JournalState; owner: string } | undefined;
       if (row === undefined || !move.from.includes(row.state)) return false;
+      if (
+        row.state === "applying" &&
+        move.applyingOwner !== undefined &&
+        (JSON.parse(row.owner) as ProcessIdentity).token !== move.applyingOwner.token
+      )
+        return false;
       const at = move.transition?.at ?? Date.now();
       if (move.owner === undefined)
         this.#db
@@ -219,7 +228,11 @@ export class SqliteJournal implements PendingActionJournal {
       this.#db.exec("COMMIT");
       return result;
     } catch (error) {
-      this.#db.exec("ROLLBACK");
+      try {
+        this.#db.exec("ROLLBACK");
+      } catch {
+        // SQLite rolled back already (a full disk, an I/O error): the first error says why.
+      }
       throw error;
     }
   }
@@ -288,8 +301,8 @@ function fromJson(text: string | null): unknown {
 /**
  * Refuses a database another user could have written: its folder must be private, and the
  * file (and its `-wal` and `-shm`, when present) regular files of yours, not writable by
- * group or others. Creates a missing file with mode `0600` (SQLite gives its `-wal` and
- * `-shm` the same mode).
+ * group or others. (A missing file is then created with mode `0600`; SQLite gives its `-wal`
+ * and `-shm` the same mode.)
  */
 function checkDatabaseFile(file: string): void {
   const folder = dirname(file);
@@ -306,10 +319,7 @@ function checkDatabaseFile(file: string): void {
     } catch {
       stats = undefined;
     }
-    if (stats === undefined) {
-      if (path === file) closeSync(openSync(file, "a", 0o600));
-      continue;
-    }
+    if (stats === undefined) continue;
     const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
     const problem = !stats.isFile()
       ? "is not a regular file"
@@ -327,19 +337,19 @@ function checkDatabaseFile(file: string): void {
 }
 
 /** The SQLite driver of this runtime: `node:sqlite`, else `better-sqlite3`. */
-function openDatabase(file: string): SqliteDatabase {
+function sqliteDriver(file: string): new (path: string) => SqliteDatabase {
   const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   const sqlite = getBuiltin?.call(process, "node:sqlite") as
     | { DatabaseSync: new (path: string) => SqliteDatabase }
     | undefined;
-  if (sqlite?.DatabaseSync !== undefined) return new sqlite.DatabaseSync(file);
-  let BetterSqlite: (new (path: string) => SqliteDatabase) | undefined;
+  if (sqlite?.DatabaseSync !== undefined) return sqlite.DatabaseSync;
   try {
-    BetterSqlite = createRequire(import.meta.url)("better-sqlite3") as new (path: string) => SqliteDatabase;
+    return createRequire(import.meta.url)("better-sqlite3") as new (
+      path: string,
+    ) => SqliteDatabase;
   } catch {
-    BetterSqlite = undefined;
+    // Neither driver: said below.
   }
-  if (BetterSqlite !== undefined) return new BetterSqlite(file);
   throw storeError(
     `No SQLite driver for the pending-action database ${file}: this Node (${process.version}) has no node:sqlite, and better-sqlite3 is not installed.`,
     "Run Node 22.13 or later, or install better-sqlite3 beside @tooldock/runtime (npm install better-sqlite3).",
