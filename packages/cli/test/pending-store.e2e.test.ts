@@ -28,7 +28,7 @@ afterAll(async () => {
 const cli = (...args: string[]) => runProcess(node, [cliBin, ...args], { cwd: work.path });
 
 describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, () => {
-  it("a call's preview is kept in the store and applied by `tooldock pending apply` in a later process", async () => {
+  it("a call's preview is kept in the store and applied by `tooldock pending apply` in a later process, in the call's folder", async () => {
     const store = `sqlite:${join(state, "pending.db")}`;
     const args = JSON.stringify({ files: ["notes-draft.md"], find: "draft", replace: "final", regex: false });
     const call = await cli("call", "batch_rename_preview", renameTool, "--args", args, "--store", store);
@@ -50,7 +50,12 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     expect(refused.stderr).toContain('session "tooldock-cli" of');
     expect(refused.stderr).toContain("has 1 pending action");
 
-    const applied = await cli("pending", "apply", "--store", store, renameTool, "--reason", "reviewed");
+    // From another folder: the action renames in the folder it was planned in.
+    const applied = await runProcess(
+      node,
+      [cliBin, "pending", "apply", "--store", store, renameTool, "--reason", "reviewed"],
+      { cwd: state },
+    );
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain("notes-draft.md → notes-final.md");
     expect((await readdir(work.path)).sort()).toEqual(["notes-final.md", "state"]);

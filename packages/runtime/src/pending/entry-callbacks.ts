@@ -37,7 +37,13 @@ export function entryCallback(
   const method = handler[callback];
   if (typeof method !== "function") return { kind: "none" };
   const binding = internals.binding as NonNullable<StoreInternals["binding"]>;
-  const ctx = { ...binding.context, actionId: record.id, label: record.label };
+  // The folder it was planned in, wherever it is applied.
+  const ctx = {
+    ...binding.context,
+    cwd: action.cwd ?? binding.context.cwd,
+    actionId: record.id,
+    label: record.label,
+  };
   return { kind: "run", run: () => reflectApply(method, handler, [action.payload, reason, ctx]) };
 }
 

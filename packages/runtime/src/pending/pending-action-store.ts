@@ -208,7 +208,11 @@ export class PendingActionStore {
       fields.payload = snapshot.payload;
     }
     const record = Object.freeze(fields);
-    const entry: PendingEntry = Object.freeze({ record, action: snapshot });
+    // A durable action keeps the folder it was planned in (the session's), for wherever it runs.
+    const cwd = this.#internals.binding?.context.cwd;
+    const kept =
+      snapshot.form === "data" && cwd !== undefined ? Object.freeze({ ...snapshot, cwd }) : snapshot;
+    const entry: PendingEntry = Object.freeze({ record, action: kept });
     if (this.#journal !== undefined) this.#stage(entry); // throws when the store refuses it: nothing pushed
     this.#entries.push(entry);
     this.#emit({ type: "action-pending", record });
@@ -350,6 +354,7 @@ export class PendingActionStore {
       form: action.form === "data" ? "data" : "closure",
       handler: record.handler,
       payload: record.payload,
+      cwd: action.form === "data" ? action.cwd : undefined,
       owner: this.#process,
     };
     let staged: unknown;
@@ -486,6 +491,7 @@ function restoredEntry(stored: JournalRecord, self: ProcessIdentity): PendingEnt
           details: record.details,
           handler: record.handler as string,
           payload: record.payload,
+          cwd: stored.cwd,
         })
       : Object.freeze({ form: "foreign", owner: stored.owner });
   return Object.freeze(interrupted ? { record, action, interrupted } : { record, action });

@@ -40,6 +40,8 @@ export interface DataActionSnapshot extends SnapshotBase {
   readonly handler: string;
   /** A frozen JSON copy of the payload. */
   readonly payload: unknown;
+  /** The working folder of the session that staged it: its handler's `ctx.cwd` wherever it runs. */
+  readonly cwd?: string | undefined;
 }
 
 /**

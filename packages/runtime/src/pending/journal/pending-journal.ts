@@ -36,6 +36,8 @@ export interface JournalRecord {
   readonly form: "data" | "closure";
   readonly handler?: string | undefined;
   readonly payload?: unknown;
+  /** A durable action's working folder: the staging session's (its handler's `ctx.cwd`). */
+  readonly cwd?: string | undefined;
   /** The process that staged it, or the one applying it (`applying`, `interrupted`). */
   readonly owner: ProcessIdentity;
 }

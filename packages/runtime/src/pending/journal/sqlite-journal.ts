@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS tooldock_pending_actions (
   details TEXT,
   handler TEXT,
   payload TEXT,
+  cwd TEXT,
   owner TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
@@ -121,7 +122,7 @@ export class SqliteJournal implements PendingActionJournal {
       `SELECT * FROM tooldock_pending_actions WHERE session_id = ? AND state IN (${OPEN_STATES.map(() => "?").join(", ")}) ORDER BY seq`,
     );
     this.#insert = database.prepare(
-      "INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.#transition = database.prepare(
       "INSERT INTO tooldock_pending_transitions (action_id, session_id, kind, at, reason, error, process) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -144,6 +145,7 @@ export class SqliteJournal implements PendingActionJournal {
         toJson(record.details),
         record.handler ?? null,
         toJson(record.payload),
+        record.cwd ?? null,
         JSON.stringify(record.owner),
         record.createdAt,
         record.createdAt,
@@ -248,6 +250,7 @@ interface Row {
   details: string | null;
   handler: string | null;
   payload: string | null;
+  cwd: string | null;
   owner: string;
   created_at: number | bigint;
 }
@@ -274,7 +277,13 @@ function toRecord(row: Row): JournalRecord {
     createdAt: Number(row.created_at),
     owner: JSON.parse(row.owner) as ProcessIdentity,
   };
-  if (row.form === "data") return { ...record, handler: row.handler ?? "", payload: fromJson(row.payload) };
+  if (row.form === "data")
+    return {
+      ...record,
+      handler: row.handler ?? "",
+      payload: fromJson(row.payload),
+      ...(row.cwd === null ? {} : { cwd: row.cwd }),
+    };
   return record;
 }
 
