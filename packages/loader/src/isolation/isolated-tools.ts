@@ -21,7 +21,14 @@ import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-me
 import type { ToolHost } from "../host-api/tool-host.js";
 import type { IsolationContext } from "./isolation-options.js";
 import { jsonCopy } from "./json-copy.js";
-import type { CallContext, ChildMessage, InitMessage, ToolDescriptor, WireError } from "./protocol.js";
+import type {
+  CallContext,
+  ChildMessage,
+  HostMessage,
+  InitMessage,
+  ToolDescriptor,
+  WireError,
+} from "./protocol.js";
 import { proxyParameters } from "./proxy-schema.js";
 import { stoppedResult, type ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
 
@@ -202,29 +209,18 @@ export class IsolatedToolHost {
   ): Promise<AgentToolResult> {
     const process = await this.#current();
     if (!("request" in process)) throw new Error(`The tool host stopped. ${process.reason}`);
-    this.#syncUI(process);
-    const sessionId = runningToolCall()?.sessionId;
-    const hasUI = this.#host.uiFor(sessionId) !== undefined;
-    let requestId = -1;
-    const { reply } = process.request(
-      (id) => {
-        requestId = id;
-        this.#settling.set(id, sessionId);
-        return {
-          t: "action",
-          id,
-          tool,
-          handler,
-          callback,
-          payload,
-          reason,
-          context: { sessionId: ctx.sessionId, cwd: ctx.cwd, actionId: ctx.actionId, label: ctx.label },
-          hasUI,
-        };
-      },
-      { keepAliveMs: 0 },
-    );
-    const message = await reply.finally(() => this.#settling.delete(requestId));
+    const context = { sessionId: ctx.sessionId, cwd: ctx.cwd, actionId: ctx.actionId, label: ctx.label };
+    const message = await this.#resolving(process, (id, hasUI) => ({
+      t: "action",
+      id,
+      tool,
+      handler,
+      callback,
+      payload,
+      reason,
+      context,
+      hasUI,
+    }));
     if (!("t" in message))
       throw new Error(`The tool host stopped while it ran the ${callback}. ${message.reason}`);
     if (message.t === "error") throw rebuildError(message.error);
@@ -596,24 +592,39 @@ export class IsolatedToolHost {
     }
   }
 
-  async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
-    const { process } = staged;
+  /**
+   * Sends a request a resolve makes (an apply, a reject, a durable action's handler) and waits
+   * for its answer: the resolving session's UI answers what the callback asks through `pi.ui`.
+   * Whoever waits (a resolve, with its deadline's timer) keeps the host alive; once it gives
+   * up, this request does not: the host may then exit.
+   */
+  #resolving(
+    process: ToolHostProcess,
+    message: (id: number, hasUI: boolean) => HostMessage,
+  ): ReturnType<ToolHostProcess["request"]>["reply"] {
     this.#syncUI(process);
-    // The resolving session's UI answers what the callback asks through pi.ui.
     const sessionId = runningToolCall()?.sessionId;
     const hasUI = this.#host.uiFor(sessionId) !== undefined;
     let requestId = -1;
-    // Whoever waits for an apply or a reject (a resolve, with its deadline's timer) keeps the
-    // host alive; once it gives up, this request does not: the host may then exit.
     const { reply } = process.request(
       (id) => {
         requestId = id;
         this.#settling.set(id, sessionId);
-        return { t: kind, id, action: staged.childId, reason, hasUI };
+        return message(id, hasUI);
       },
       { keepAliveMs: 0 },
     );
-    const message = await reply.finally(() => this.#settling.delete(requestId));
+    return reply.finally(() => this.#settling.delete(requestId));
+  }
+
+  async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
+    const message = await this.#resolving(staged.process, (id, hasUI) => ({
+      t: kind,
+      id,
+      action: staged.childId,
+      reason,
+      hasUI,
+    }));
     if (!("t" in message)) {
       // The action is lost: it goes from the stack once resolve has put it back.
       setImmediate(() => this.#remove(staged, message));

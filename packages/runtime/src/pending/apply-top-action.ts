@@ -2,7 +2,7 @@ import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import { entryCallback } from "./entry-callbacks.js";
 import type { JournalMove } from "./journal/pending-journal.js";
-import { mayBeRunning } from "./journal/pending-journal.js";
+import { lostReason, mayBeRunning, moveTo } from "./journal/pending-journal.js";
 import {
   type ResolveDetails,
   type ResolveExtra,
@@ -54,7 +54,7 @@ export async function applyTopAction(
       internals.restore(entry);
       return failure(heldElsewhereText(record, callback.owner), reason, entry, {});
     }
-    const why = `lost with its process (pid ${callback.owner.pid} on ${callback.owner.host})`;
+    const why = lostReason(callback.owner);
     const lost = await journaled(internals, entry, moveTo(internals, "lost", why));
     if (lost !== true)
       return lost === false ? failure(resolvedElsewhereText(record), reason, entry, {}) : lost;
@@ -144,27 +144,6 @@ export async function applyTopAction(
   return applied;
 }
 
-/** A move of the entry's record to an end state (or `pending`), with its step. */
-export function moveTo(
-  internals: Pick<StoreInternals, "process">,
-  to: "discarded" | "lost",
-  reason: string,
-  error?: unknown,
-  from: "pending" | "applying" | "interrupted" = "pending",
-): JournalMove {
-  return {
-    from: [from],
-    to,
-    transition: {
-      kind: to,
-      at: Date.now(),
-      reason,
-      error: error === undefined ? undefined : describeError(error),
-      process: internals.process,
-    },
-  };
-}
-
 /** A failed apply: the record is pending again. */
 function failedMove(internals: StoreInternals, reason: string, error: unknown): JournalMove {
   return {
@@ -216,7 +195,7 @@ function claim(
  * `internals.move`, with a journal that fails answered: the entry goes back on top and the
  * answer says the store failed (`E_PENDING_STORE`) and that nothing was run.
  */
-export function journaled(
+function journaled(
   internals: StoreInternals,
   entry: PendingEntry,
   move: JournalMove,

@@ -1,9 +1,8 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
-import { moveTo } from "./apply-top-action.js";
 import type { Settlement } from "./callback-deadline.js";
 import { type EntryCallback, entryCallback } from "./entry-callbacks.js";
-import { mayBeRunning } from "./journal/pending-journal.js";
+import { lostReason, mayBeRunning, moveTo } from "./journal/pending-journal.js";
 import { type ResolveDetails, readCallbackResult, resolveDetails } from "./resolve-details.js";
 import {
   discardedText,
@@ -52,7 +51,7 @@ export async function discardEntry(
   const callback: EntryCallback =
     entry.interrupted === true ? { kind: "none" } : entryCallback(internals, entry, "reject", reason);
   if (callback.kind === "foreign" && !mayBeRunning(callback.owner, internals.process)) {
-    const why = `lost with its process (pid ${callback.owner.pid} on ${callback.owner.host})`;
+    const why = lostReason(callback.owner);
     let lost = internals.move(entry, moveTo(internals, "lost", why));
     if (lost instanceof Promise) lost = await lost;
     if (!lost) return { kind: "elsewhere" };

@@ -1,7 +1,6 @@
 import { type CustomToolDurableAction, type CustomToolPendingAction, TooldockError } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import { SafeEmitter } from "../util/safe-emitter.js";
-import { moveTo } from "./apply-top-action.js";
 import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "./callback-deadline.js";
 import { discardEntry } from "./discard-top-action.js";
 import { findHandler } from "./entry-callbacks.js";
@@ -9,6 +8,7 @@ import {
   type JournalRecord,
   type JournalTransition,
   mayBeRunning,
+  moveTo,
   type PendingActionJournal,
   type ProcessIdentity,
   THIS_PROCESS,
@@ -281,21 +281,7 @@ export class PendingActionStore {
         ? this.#callbackTimeoutMs
         : checkCallbackTimeout("clear option timeoutMs", options.timeoutMs);
     this.#clearCount += 1;
-    const entries = this.#entries.splice(0).reverse();
-    // Side by side: one after another, 1,000 slow rejects kept a dispose() for 151 s.
-    await Promise.all(
-      entries.map((entry) =>
-        discardEntry(this.#internals, entry, reason, timeoutMs).catch((error: unknown) => {
-          // The durable store failed: the action left this stack, and stays pending there.
-          this.#emit({
-            type: "action-discarded",
-            record: entry.record,
-            reason: unrecorded(reason, error),
-            error,
-          });
-        }),
-      ),
-    );
+    await this.#discardAll(this.#entries.splice(0).reverse(), reason, timeoutMs);
   }
 
   /**
@@ -313,9 +299,22 @@ export class PendingActionStore {
         : checkCallbackTimeout("release option timeoutMs", options.timeoutMs);
     // Not counted as a clear: an apply running now keeps its record (pending again if it fails).
     const entries = this.#entries.splice(0).reverse();
-    const own = entries.filter((entry) => entry.action.form === "closure");
+    await this.#discardAll(
+      entries.filter((entry) => entry.action.form === "closure"),
+      reason,
+      timeoutMs,
+    );
+    await this.#settleWrites();
+  }
+
+  /**
+   * Discards `entries` (taken off the stack, top first) side by side: one after another,
+   * 1,000 slow rejects kept a dispose() for 151 s. A durable store that fails leaves the action
+   * pending there; its event says so.
+   */
+  async #discardAll(entries: PendingEntry[], reason: string, timeoutMs: number): Promise<void> {
     await Promise.all(
-      own.map((entry) =>
+      entries.map((entry) =>
         discardEntry(this.#internals, entry, reason, timeoutMs).catch((error: unknown) => {
           this.#emit({
             type: "action-discarded",
@@ -326,6 +325,10 @@ export class PendingActionStore {
         }),
       ),
     );
+  }
+
+  /** Waits for the journal writes of `push`, `pop` and `remove` still running. */
+  async #settleWrites(): Promise<void> {
     while (this.#writes.size > 0) await Promise.all([...this.#writes]);
   }
 
@@ -402,7 +405,7 @@ export class PendingActionStore {
   async #sync(): Promise<void> {
     const journal = this.#journal;
     if (journal === undefined) return;
-    while (this.#writes.size > 0) await Promise.all([...this.#writes]);
+    await this.#settleWrites();
     if (this.#writeFailure !== undefined) {
       const { error } = this.#writeFailure;
       this.#writeFailure = undefined;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { describeError } from "../../util/describe-error.js";
 
 /**
  * Where a durable record stands. `pending`: on its session's stack. `applying`: a resolve
@@ -118,4 +119,30 @@ export function mayBeRunning(owner: ProcessIdentity, self: ProcessIdentity = THI
   } catch (error) {
     return (error as { code?: unknown }).code !== "ESRCH";
   }
+}
+
+/** A move of the entry's record to an end state (or `pending`), with its step. */
+export function moveTo(
+  internals: { readonly process: ProcessIdentity },
+  to: "discarded" | "lost",
+  reason: string,
+  error?: unknown,
+  from: "pending" | "applying" | "interrupted" = "pending",
+): JournalMove {
+  return {
+    from: [from],
+    to,
+    transition: {
+      kind: to,
+      at: Date.now(),
+      reason,
+      error: error === undefined ? undefined : describeError(error),
+      process: internals.process,
+    },
+  };
+}
+
+/** Why a callback action is dropped once the process that staged it has ended. */
+export function lostReason(owner: ProcessIdentity): string {
+  return `lost with its process (pid ${owner.pid} on ${owner.host})`;
 }
