@@ -12,6 +12,12 @@ export {
   type TransitionKind,
 } from "./pending/journal/pending-journal.js";
 export {
+  openPostgresJournal,
+  PostgresJournal,
+  type PostgresJournalOptions,
+  type PostgresQueryable,
+} from "./pending/journal/postgres-journal.js";
+export {
   openSqliteJournal,
   type SqliteDatabase,
   SqliteJournal,

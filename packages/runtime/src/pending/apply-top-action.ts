@@ -22,7 +22,7 @@ import {
   resolvedElsewhereText,
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
-import type { PendingEntry, StoreInternals } from "./store-internals.js";
+import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
 
 /**
  * Runs `apply(reason)` of an entry already taken off the stack, for at most `timeoutMs`. On
@@ -41,7 +41,8 @@ export async function applyTopAction(
   entry: PendingEntry,
   reason: string,
   timeoutMs: number,
-): Promise<AgentToolResult<ResolveDetails>> {
+  top = false,
+): Promise<AgentToolResult<ResolveDetails> | typeof STALE_STACK> {
   const { record } = entry;
   const clearCountAtStart = internals.clearCount;
   if (entry.interrupted === true) {
@@ -55,9 +56,8 @@ export async function applyTopAction(
       return failure(heldElsewhereText(record, callback.owner), reason, entry, {});
     }
     const why = lostReason(callback.owner);
-    const lost = await journaled(internals, entry, moveTo(internals, "lost", why));
-    if (lost !== true)
-      return lost === false ? failure(resolvedElsewhereText(record), reason, entry, {}) : lost;
+    const lost = await journaled(internals, entry, { ...moveTo(internals, "lost", why), top });
+    if (lost !== true) return lost === false ? elsewhere(internals, entry, reason, top) : lost;
     internals.emit({ type: "action-discarded", record, reason: why });
     return failure(lostText(record, callback.owner), reason, entry, {});
   }
@@ -68,10 +68,9 @@ export async function applyTopAction(
   }
   // Without a journal the move answers at once: the apply starts in this turn. A record still
   // `applying` here is one whose apply timed out in this process: only this process may retry it.
-  let claimed = claim(internals, entry);
+  let claimed = claim(internals, entry, top);
   if (claimed instanceof Promise) claimed = await claimed;
-  if (claimed !== true)
-    return claimed === false ? failure(resolvedElsewhereText(record), reason, entry, {}) : claimed;
+  if (claimed !== true) return claimed === false ? elsewhere(internals, entry, reason, top) : claimed;
 
   const settlement = await runActionCallback(
     (event) => internals.emit(event),
@@ -182,13 +181,30 @@ function keep(internals: StoreInternals, entry: PendingEntry, move: JournalMove)
 function claim(
   internals: StoreInternals,
   entry: PendingEntry,
+  top: boolean,
 ): boolean | AgentToolResult<ResolveDetails> | Promise<boolean | AgentToolResult<ResolveDetails>> {
   return journaled(internals, entry, {
     from: ["pending", "applying"],
     to: "applying",
     owner: internals.process,
     applyingOwner: internals.process,
+    top,
   });
+}
+
+/**
+ * The record did not move: claimed with `top`, the stack was stale (the entry goes back, and
+ * the resolve reads the store and tries again); else another process resolved it first.
+ */
+function elsewhere(
+  internals: StoreInternals,
+  entry: PendingEntry,
+  reason: string,
+  top: boolean,
+): AgentToolResult<ResolveDetails> | typeof STALE_STACK {
+  if (!top) return failure(resolvedElsewhereText(entry.record), reason, entry, {});
+  internals.restore(entry);
+  return STALE_STACK;
 }
 
 /**

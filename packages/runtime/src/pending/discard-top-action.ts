@@ -13,7 +13,7 @@ import {
   resolvedElsewhereText,
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
-import type { PendingEntry, StoreInternals } from "./store-internals.js";
+import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
 
 /** What the store needs to discard an entry (the `resolve` tool and `clear`). */
 export type DiscardInternals = Pick<StoreInternals, "emit" | "move" | "binding" | "process">;
@@ -44,6 +44,7 @@ export async function discardEntry(
   entry: PendingEntry,
   reason: string,
   timeoutMs: number,
+  top = false,
 ): Promise<DiscardOutcome> {
   const { record } = entry;
   const emit = internals.emit;
@@ -52,14 +53,14 @@ export async function discardEntry(
     entry.interrupted === true ? { kind: "none" } : entryCallback(internals, entry, "reject", reason);
   if (callback.kind === "foreign" && !mayBeRunning(callback.owner, internals.process)) {
     const why = lostReason(callback.owner);
-    let lost = internals.move(entry, moveTo(internals, "lost", why));
+    let lost = internals.move(entry, { ...moveTo(internals, "lost", why), top });
     if (lost instanceof Promise) lost = await lost;
     if (!lost) return { kind: "elsewhere" };
     emit({ type: "action-discarded", record, reason: why });
     return { kind: "lost", owner: callback.owner };
   }
   const from = entry.interrupted === true ? "interrupted" : "pending";
-  let moved = internals.move(entry, moveTo(internals, "discarded", reason, undefined, from));
+  let moved = internals.move(entry, { ...moveTo(internals, "discarded", reason, undefined, from), top });
   if (moved instanceof Promise) moved = await moved;
   if (!moved) return { kind: "elsewhere" };
   if (callback.kind !== "run") {
@@ -88,11 +89,12 @@ export async function discardTopAction(
   entry: PendingEntry,
   reason: string,
   timeoutMs: number,
-): Promise<AgentToolResult<ResolveDetails>> {
+  top = false,
+): Promise<AgentToolResult<ResolveDetails> | typeof STALE_STACK> {
   const { record } = entry;
   let outcome: DiscardOutcome;
   try {
-    outcome = await discardEntry(internals, entry, reason, timeoutMs);
+    outcome = await discardEntry(internals, entry, reason, timeoutMs, top);
   } catch (error) {
     // The durable store failed before anything ran: the action stays, on top.
     internals.restore(entry);
@@ -103,7 +105,12 @@ export async function discardTopAction(
       entry,
     );
   }
-  if (outcome.kind === "elsewhere") return errorText(resolvedElsewhereText(record), reason, entry);
+  if (outcome.kind === "elsewhere") {
+    if (!top) return errorText(resolvedElsewhereText(record), reason, entry);
+    // Claimed with `top` on a stale stack: the resolve reads the store and tries again.
+    internals.restore(entry);
+    return STALE_STACK;
+  }
   if (outcome.kind === "lost") return errorText(lostText(record, outcome.owner), reason, entry);
   if (outcome.kind === "skipped") {
     const text =

@@ -119,6 +119,8 @@ export class PendingActionStore {
   readonly #writes = new Set<Promise<unknown>>();
   /** The first journal write of those that failed, reported by the next resolve. */
   #writeFailure: { error: unknown } | undefined;
+  /** Actions the journal failed to keep when they were pushed (taken off the stack), for `flush`. */
+  #unkept: Array<{ record: PendingActionRecord; error: unknown }> = [];
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #emitter: SafeEmitter<PendingActionEvent>;
@@ -155,7 +157,8 @@ export class PendingActionStore {
       binding: undefined,
       process: this.#process,
       move: (entry, move) => (this.#journal === undefined ? true : this.#journal.move(entry.record.id, move)),
-      sync: () => (this.#journal === undefined ? undefined : this.#sync()),
+      sync: (whenEmpty) => (this.#journal === undefined ? undefined : this.#sync(whenEmpty)),
+      flushing: () => (this.#unflushed ? this.flush() : undefined),
     };
     registerStoreInternals(this, this.#internals);
   }
@@ -369,7 +372,47 @@ export class PendingActionStore {
         `The pending action ${JSON.stringify(record.label)} could not be kept in the durable store: ${describeError(error)}. Nothing was staged; try again once the store is reachable.`,
       );
     }
-    if (staged instanceof Promise) this.#track(staged);
+    if (!(staged instanceof Promise)) return;
+    // Kept later: until then the action is on this stack only. A journal that fails takes it
+    // off (an action-discarded event), and `flush` (a session's tool call awaits it) says so.
+    this.#track(staged, (error) => {
+      const index = this.#entries.indexOf(entry);
+      if (index !== -1) this.#entries.splice(index, 1);
+      this.#unkept.push({ record, error });
+      this.#emit({
+        type: "action-discarded",
+        record,
+        reason: `not kept: the durable store failed (${describeError(error)})`,
+        error,
+      });
+    });
+  }
+
+  /**
+   * Waits until the durable store has kept every action pushed so far and recorded every
+   * `pop` and `remove` (at once without a journal, or with a synchronous one such as
+   * SQLite). Rejects with a `TooldockError` (`E_PENDING_STORE`) naming the actions the store
+   * failed to keep: those were taken off the stack (with an `action-discarded` event), so
+   * nothing is pending that another process, or this one after a restart, would not see. A
+   * `Session` awaits it before answering a tool call that staged an action.
+   */
+  async flush(): Promise<void> {
+    await this.#settleWrites();
+    if (this.#unkept.length === 0) return;
+    const unkept = this.#unkept.splice(0);
+    throw new TooldockError(
+      "E_PENDING_STORE",
+      `The durable store could not keep ${unkept.length === 1 ? "the pending action" : `${unkept.length} pending actions`} ${unkept
+        .map(({ record, error }) => `${JSON.stringify(record.label)} (${describeError(error)})`)
+        .join(
+          ", ",
+        )}; ${unkept.length === 1 ? "it was" : "they were"} not staged, and nothing will change. Try again once the store is reachable.`,
+    );
+  }
+
+  /** True while journal writes started by `push`, `pop` or `remove` run, or a failed one is unreported. */
+  get #unflushed(): boolean {
+    return this.#writes.size > 0 || this.#unkept.length > 0;
   }
 
   /** Records a removal made by a synchronous method (`pop`, `remove`) in the journal. */
@@ -384,11 +427,12 @@ export class PendingActionStore {
     }
   }
 
-  #track(write: Promise<unknown>): void {
+  #track(write: Promise<unknown>, onError?: (error: unknown) => void): void {
     const tracked = write.then(
       () => undefined,
       (error: unknown) => {
-        this.#writeFailure ??= { error };
+        if (onError === undefined) this.#writeFailure ??= { error };
+        else onError(error);
       },
     );
     this.#writes.add(tracked);
@@ -399,12 +443,13 @@ export class PendingActionStore {
    * Brings the stack in line with the journal: records other processes staged are added
    * (durable ones runnable here, callback ones as another process's, an apply cut off by the
    * end of its process as interrupted), records resolved elsewhere are dropped; this
-   * process's own entries keep their callbacks. Throws when the journal fails, or when an
-   * earlier write failed (its record may be missing from the store).
+   * process's own entries keep their callbacks. With `whenEmpty`, reads the journal only when
+   * the stack is empty; resolves to whether it read. Throws when the journal fails, or when
+   * an earlier write failed (its record may be missing from the store).
    */
-  async #sync(): Promise<void> {
+  async #sync(whenEmpty = false): Promise<boolean> {
     const journal = this.#journal;
-    if (journal === undefined) return;
+    if (journal === undefined) return false;
     await this.#settleWrites();
     if (this.#writeFailure !== undefined) {
       const { error } = this.#writeFailure;
@@ -414,12 +459,13 @@ export class PendingActionStore {
         `The durable store failed to record a pending action earlier: ${describeError(error)}. The stack shown may differ from the store's.`,
       );
     }
+    if (whenEmpty && this.#entries.length > 0) return false;
     // What this stack holds now, and the clears so far: a push, a pop or a clear while the
     // journal answers is kept as it happened (the journal's answer is older).
     const before = new Set(this.#entries.map((entry) => entry.record.id));
     const clears = this.#clearCount;
     const records = await journal.open(this.#sessionId as string);
-    if (this.#clearCount !== clears) return;
+    if (this.#clearCount !== clears) return true;
     const mine = new Map(this.#entries.map((entry) => [entry.record.id, entry]));
     const next: PendingEntry[] = [];
     for (const stored of records) {
@@ -450,6 +496,7 @@ export class PendingActionStore {
     for (const entry of this.#entries)
       if (!before.has(entry.record.id) && !listed.has(entry.record.id)) next.push(entry);
     this.#entries.splice(0, this.#entries.length, ...next);
+    return true;
   }
 
   /** Adds a listener; returns the function that removes it. */

@@ -1,4 +1,4 @@
-import { type CustomTool, errorResult } from "@tooldock/sdk";
+import { type AgentToolResult, type CustomTool, errorResult } from "@tooldock/sdk";
 import { applyTopAction } from "./apply-top-action.js";
 import { checkCallbackTimeout } from "./callback-deadline.js";
 import { discardTopAction } from "./discard-top-action.js";
@@ -10,7 +10,7 @@ import {
   RESOLVE_BUSY_MESSAGE,
 } from "./resolve-messages.js";
 import { isResolveParams, ResolveParameters } from "./resolve-parameters.js";
-import { storeInternals } from "./store-internals.js";
+import { STALE_STACK, storeInternals } from "./store-internals.js";
 
 /** The name of the hidden tool that applies or discards the newest pending action. */
 export const RESOLVE_TOOL_NAME = "resolve";
@@ -65,14 +65,26 @@ export function createResolveTool(
       if (internals.resolving) return errorResult(RESOLVE_BUSY_MESSAGE);
       internals.resolving = true;
       try {
-        // A durable store: what other processes staged or resolved since, first.
-        const syncing = internals.sync();
-        if (syncing !== undefined) await syncing;
-        const entry = internals.take();
-        if (entry === undefined) return errorResult(NOTHING_PENDING_MESSAGE);
-        return params.action === "apply"
-          ? await applyTopAction(internals, entry, params.reason, timeoutMs)
-          : await discardTopAction(internals, entry, params.reason, timeoutMs);
+        const resolveTop = async (top: boolean) => {
+          const entry = internals.take();
+          if (entry === undefined) return errorResult(NOTHING_PENDING_MESSAGE);
+          return params.action === "apply"
+            ? await applyTopAction(internals, entry, params.reason, timeoutMs, top)
+            : await discardTopAction(internals, entry, params.reason, timeoutMs, top);
+        };
+        // A durable store: the stack this process holds is claimed as it is, on the condition
+        // that no newer action is open in the store (one round trip); the store is read first
+        // only when the stack is empty, or when that condition fails (another process staged
+        // or resolved something meanwhile).
+        const syncing = internals.sync(true);
+        const read = syncing === undefined ? true : await syncing;
+        let result = await resolveTop(!read);
+        if (result === STALE_STACK) {
+          await internals.sync();
+          result = await resolveTop(false);
+        }
+        // Claimed without `top`, a resolve never answers STALE_STACK.
+        return result as AgentToolResult<ResolveDetails>;
       } finally {
         internals.resolving = false;
       }

@@ -56,10 +56,17 @@ export interface StoreInternals {
   move(entry: PendingEntry, move: JournalMove): boolean | Promise<boolean>;
   /**
    * Brings the stack in line with the journal (what other processes staged or resolved);
-   * `undefined` at once without one, so a resolve takes its entry in the same turn.
+   * `undefined` at once without one, so a resolve takes its entry in the same turn. With
+   * `whenEmpty`, reads the journal only when the stack is empty (a resolve then claims its
+   * top with `top: true` and reads it only if that fails). Resolves to whether it read.
    */
-  sync(): Promise<void> | undefined;
+  sync(whenEmpty?: boolean): Promise<boolean> | undefined;
+  /** `flush()` while journal writes run (or one failed unreported); else `undefined`, at once. */
+  flushing(): Promise<void> | undefined;
 }
+
+/** What a resolve that claimed its top with `top: true` answers when the stack was stale. */
+export const STALE_STACK: unique symbol = Symbol("stale stack");
 
 const internals = new WeakMap<object, StoreInternals>();
 

@@ -11,6 +11,7 @@ import type { PendingActionRecord } from "../pending/pending-action-record.js";
 import { PendingActionStore } from "../pending/pending-action-store.js";
 import { createResolveTool, RESOLVE_TOOL_NAME } from "../pending/resolve-tool.js";
 import { storeInternals } from "../pending/store-internals.js";
+import { describeError } from "../util/describe-error.js";
 import {
   type ConversationView,
   conversationView,
@@ -278,6 +279,17 @@ export class Session {
     const answer = (result: AgentToolResult): void => {
       if (answered) return;
       answered = true;
+      // A durable store that keeps what the call staged later (PostgreSQL): answer once it
+      // has, so the action outlives this process when the caller sees the answer.
+      const flushing = slot.scope?.hasStaged === true ? storeInternals(this.pending).flushing() : undefined;
+      if (flushing === undefined) finish(result);
+      else
+        flushing.then(
+          () => finish(result),
+          (error: unknown) => finish(unkeptResult(result, error)),
+        );
+    };
+    const finish = (result: AgentToolResult): void => {
       try {
         if (emitter.hasListeners) {
           const { error } = slot;
@@ -387,4 +399,16 @@ export class Session {
     this.#hooksInFlight.add(hook);
     return hook.finally(() => this.#hooksInFlight.delete(hook));
   }
+}
+
+/**
+ * A call's answer when the durable store failed to keep what it staged: the tool's content,
+ * then what happened (the action was not staged), as an error the model reads.
+ */
+function unkeptResult(result: AgentToolResult, error: unknown): AgentToolResult {
+  return {
+    ...result,
+    content: [...result.content, { type: "text", text: `E_PENDING_STORE: ${describeError(error)}` }],
+    isError: true,
+  };
 }

@@ -1,5 +1,6 @@
-// One process of the durable pending-action tests (durable-sqlite.e2e.test.ts), run under a
-// Node with node:sqlite:  node scenario.mjs <db> <sessionId> <step> [...]
+// One process of the durable pending-action tests (durable-store.e2e.test.ts):
+//   node scenario.mjs <store> <sessionId> <step> [...]
+// <store> is an SQLite file (under a Node with node:sqlite) or a postgresql:// URL.
 // Steps: hang-closure (a callback action whose apply never settles; the test kills it);
 // slow <log> (an action whose apply outlives its resolve's deadline, and writes once "go"
 // comes on stdin); stage <log> <tag> [closure] [dispose] (a durable action, a callback action on top
@@ -11,7 +12,7 @@
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { Type } from "@sinclair/typebox";
-import { openSqliteJournal, Session } from "@tooldock/runtime";
+import { openPostgresJournal, openSqliteJournal, Session } from "@tooldock/runtime";
 
 const [db, sessionId, step, ...rest] = process.argv.slice(2);
 const withHandlers = !rest.includes("--no-handler");
@@ -68,7 +69,7 @@ const tool = {
   },
 };
 
-const journal = openSqliteJournal(db);
+const journal = db.startsWith("postgresql:") ? await openPostgresJournal(db) : openSqliteJournal(db);
 // `slow` gives resolve a short deadline: its apply outlives it.
 const session = await Session.open({
   sessionId,
@@ -124,4 +125,4 @@ if (step === "stage") {
 } else if (step === "history") {
   print((await session.pending.history()).map((transition) => transition.kind));
 }
-journal.close();
+await journal.close();

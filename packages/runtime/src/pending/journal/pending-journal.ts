@@ -66,6 +66,12 @@ export interface JournalMove {
   readonly owner?: ProcessIdentity | undefined;
   /** When given, a record that is `applying` moves only if this process owns it (a retry after a timeout). */
   readonly applyingOwner?: ProcessIdentity | undefined;
+  /**
+   * When `true`, the record moves only while no record of its session staged after it is
+   * open (`pending`, `applying`, `interrupted`): a resolve claims the top of the stack it
+   * holds without reading the stack first, and reads it only when this answers `false`.
+   */
+  readonly top?: boolean | undefined;
   /** The step to keep in the history, when the move is one. */
   readonly transition?: Omit<JournalTransition, "actionId" | "sessionId"> | undefined;
 }

@@ -114,6 +114,7 @@ export class SqliteJournal implements PendingActionJournal {
   readonly #open: SqliteStatement;
   readonly #insert: SqliteStatement;
   readonly #transition: SqliteStatement;
+  readonly #newer: SqliteStatement;
   #closed = false;
 
   constructor(database: SqliteDatabase) {
@@ -123,6 +124,9 @@ export class SqliteJournal implements PendingActionJournal {
     );
     this.#insert = database.prepare(
       "INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.#newer = database.prepare(
+      `SELECT 1 FROM tooldock_pending_actions WHERE session_id = ? AND seq > ? AND state IN (${OPEN_STATES.map(() => "?").join(", ")}) LIMIT 1`,
     );
     this.#transition = database.prepare(
       "INSERT INTO tooldock_pending_transitions (action_id, session_id, kind, at, reason, error, process) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -165,9 +169,11 @@ export class SqliteJournal implements PendingActionJournal {
   move(id: string, move: JournalMove): boolean {
     return this.#transaction(() => {
       const row = this.#db
-        .prepare("SELECT session_id, state, owner FROM tooldock_pending_actions WHERE id = ?")
-        .get(id) as { session_id: string; state: JournalState; owner: string } | undefined;
+        .prepare("SELECT seq, session_id, state, owner FROM tooldock_pending_actions WHERE id = ?")
+        .get(id) as { seq: number; session_id: string; state: JournalState; owner: string } | undefined;
       if (row === undefined || !move.from.includes(row.state)) return false;
+      if (move.top === true && this.#newer.get(row.session_id, row.seq, ...OPEN_STATES) !== undefined)
+        return false;
       if (
         row.state === "applying" &&
         move.applyingOwner !== undefined &&

@@ -125,6 +125,11 @@ export class ToolCallScope implements RunningToolCall {
     this.#report(fault, error);
   }
 
+  /** True when the call staged an action not yet taken by {@link takeStaged}. */
+  get hasStaged(): boolean {
+    return this.#staged !== undefined;
+  }
+
   /** The records staged during the call, in push order, once; `undefined` when none. */
   takeStaged(): PendingActionRecord[] | undefined {
     const staged = this.#staged;

@@ -1,0 +1,318 @@
+import { createRequire } from "node:module";
+import { TooldockError } from "@tooldock/sdk";
+import { describeError } from "../../util/describe-error.js";
+import type {
+  JournalMove,
+  JournalRecord,
+  JournalState,
+  JournalTransition,
+  PendingActionJournal,
+  ProcessIdentity,
+} from "./pending-journal.js";
+
+/**
+ * The part of a `pg` `Pool` (or `Client`) the journal uses: `query` with `$1`-style values.
+ * Any client with that method works (a pool is best: several resolves at once).
+ */
+export interface PostgresQueryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** Options of {@link openPostgresJournal}. */
+export interface PostgresJournalOptions {
+  /** Connections of the pool made from a connection string. Default 4. */
+  maxConnections?: number;
+}
+
+/** States a record is still on (or taken from) its session's stack in. */
+const OPEN_STATES: readonly JournalState[] = ["pending", "applying", "interrupted"];
+const OPEN_LIST = OPEN_STATES.map((state) => `'${state}'`).join(", ");
+
+// One transaction, under an advisory lock: two processes creating the tables at once wait
+// for each other (CREATE TABLE IF NOT EXISTS alone can fail on the catalog's unique index).
+const SCHEMA = `
+BEGIN;
+SELECT pg_advisory_xact_lock(7238160421);
+CREATE TABLE IF NOT EXISTS tooldock_pending_actions (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  session_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  form TEXT NOT NULL,
+  label TEXT NOT NULL,
+  source_tool TEXT NOT NULL,
+  details TEXT,
+  handler TEXT,
+  payload TEXT,
+  cwd TEXT,
+  owner TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tooldock_pending_actions_open ON tooldock_pending_actions (session_id, state, seq);
+CREATE TABLE IF NOT EXISTS tooldock_pending_transitions (
+  seq BIGSERIAL PRIMARY KEY,
+  action_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  at BIGINT NOT NULL,
+  reason TEXT,
+  error TEXT,
+  process TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_action ON tooldock_pending_transitions (action_id, seq);
+CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_session ON tooldock_pending_transitions (session_id, seq);
+COMMIT;
+`;
+
+const OPEN = `SELECT id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at
+FROM tooldock_pending_actions WHERE session_id = $1 AND state IN (${OPEN_LIST}) ORDER BY seq`;
+
+const STAGE = `WITH added AS (
+  INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
+  RETURNING id, session_id
+)
+INSERT INTO tooldock_pending_transitions (action_id, session_id, kind, at, process)
+SELECT id, session_id, 'staged', $12, $13 FROM added`;
+
+// One statement: the row is locked by the UPDATE, so of two processes moving the same record
+// the second waits, finds it moved (PostgreSQL re-checks the condition on the new row) and
+// moves nothing. `$7`: only while no newer record of the session is open (a resolve's claim).
+const MOVE = `WITH moved AS (
+  UPDATE tooldock_pending_actions a
+  SET state = $2, owner = COALESCE($3, a.owner), updated_at = $4
+  WHERE a.id = $1
+    AND a.state = ANY($5::text[])
+    AND (a.state <> 'applying' OR $6::text IS NULL OR (a.owner::jsonb ->> 'token') = $6)
+    AND (NOT $7::boolean OR NOT EXISTS (
+      SELECT 1 FROM tooldock_pending_actions n
+      WHERE n.session_id = a.session_id AND n.seq > a.seq AND n.state IN (${OPEN_LIST})
+    ))
+  RETURNING a.session_id
+), step AS (
+  INSERT INTO tooldock_pending_transitions (action_id, session_id, kind, at, reason, error, process)
+  SELECT $1, session_id, $8, $9, $10, $11, $12 FROM moved WHERE $8::text IS NOT NULL
+)
+SELECT count(*)::int AS moved FROM moved`;
+
+/**
+ * A {@link PendingActionJournal} in PostgreSQL, for several processes (a server behind a
+ * load balancer): any of them opens a session and resolves its actions. Each transition is
+ * one statement, one round trip: a record moves with a conditional `UPDATE` that locks its
+ * row, so one action is applied at most once across every process; the stack's order is the
+ * sequence the database assigns as records are added. The tables
+ * (`tooldock_pending_actions`, `tooldock_pending_transitions`) are created when missing.
+ *
+ * `connection` is a connection string (the `pg` package, installed beside
+ * `@tooldock/runtime`, makes a pool that {@link PostgresJournal.close} ends) or a `pg`
+ * `Pool` of your own (left open: give it an `error` listener, as `pg` asks). Rejects with
+ * a `TooldockError` (`E_PENDING_STORE`) when `pg` is missing or the server cannot be
+ * reached. Keep the password out of the string when other users can see your processes:
+ * `pg` reads `PGPASSWORD` and `~/.pgpass`.
+ *
+ * @example
+ * ```ts
+ * const journal = await openPostgresJournal("postgresql://chat@db.internal/chat");
+ * const session = await Session.open({ sessionId: "chat-42", journal });
+ * ```
+ */
+export async function openPostgresJournal(
+  connection: string | PostgresQueryable,
+  options: PostgresJournalOptions = {},
+): Promise<PostgresJournal> {
+  const owned = typeof connection === "string";
+  const client = owned ? makePool(connection, options) : connection;
+  try {
+    await client.query(SCHEMA);
+  } catch (error) {
+    if (owned) await (client as unknown as { end(): Promise<void> }).end().catch(() => {});
+    throw storeError(
+      `The pending-action database could not be opened: ${describeError(error)}.`,
+      "Check the connection string (or PGHOST, PGUSER, PGDATABASE) and that the server accepts this user.",
+    );
+  }
+  return new PostgresJournal(client, owned);
+}
+
+/** See {@link openPostgresJournal}. */
+export class PostgresJournal implements PendingActionJournal {
+  readonly #client: PostgresQueryable;
+  readonly #owned: boolean;
+  #closed: Promise<void> | undefined;
+
+  constructor(client: PostgresQueryable, owned = false) {
+    this.#client = client;
+    this.#owned = owned;
+  }
+
+  async open(sessionId: string): Promise<JournalRecord[]> {
+    const { rows } = await this.#query(OPEN, [sessionId]);
+    return rows.map((row) => toRecord(row as Row));
+  }
+
+  async stage(record: JournalRecord, process: ProcessIdentity): Promise<void> {
+    await this.#query(STAGE, [
+      record.id,
+      record.sessionId,
+      record.state,
+      record.form,
+      record.label,
+      record.sourceToolName,
+      toJson(record.details),
+      record.handler ?? null,
+      toJson(record.payload),
+      record.cwd ?? null,
+      JSON.stringify(record.owner),
+      record.createdAt,
+      JSON.stringify(process),
+    ]);
+  }
+
+  async move(id: string, move: JournalMove): Promise<boolean> {
+    const step = move.transition;
+    const { rows } = await this.#query(MOVE, [
+      id,
+      move.to,
+      move.owner === undefined ? null : JSON.stringify(move.owner),
+      step?.at ?? Date.now(),
+      move.from,
+      move.applyingOwner?.token ?? null,
+      move.top === true,
+      step?.kind ?? null,
+      step?.at ?? null,
+      step?.reason ?? null,
+      step?.error ?? null,
+      step === undefined ? null : JSON.stringify(step.process),
+    ]);
+    return (rows[0] as { moved: number } | undefined)?.moved === 1;
+  }
+
+  async history(filter: { sessionId?: string; actionId?: string }): Promise<JournalTransition[]> {
+    const where: string[] = [];
+    const values: string[] = [];
+    if (filter.sessionId !== undefined) {
+      values.push(filter.sessionId);
+      where.push(`session_id = $${values.length}`);
+    }
+    if (filter.actionId !== undefined) {
+      values.push(filter.actionId);
+      where.push(`action_id = $${values.length}`);
+    }
+    const sql = `SELECT action_id, session_id, kind, at, reason, error, process FROM tooldock_pending_transitions${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
+    const { rows } = await this.#query(sql, values);
+    return rows.map((row) => toTransition(row as TransitionRow));
+  }
+
+  /** Ends the pool made from a connection string; a pool of your own is left open. */
+  close(): Promise<void> {
+    this.#closed ??= this.#owned
+      ? (this.#client as unknown as { end(): Promise<void> }).end()
+      : Promise.resolve();
+    return this.#closed;
+  }
+
+  #query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    if (this.#closed !== undefined) return Promise.reject(new Error("the PostgreSQL journal is closed"));
+    return this.#client.query(text, values);
+  }
+}
+
+interface Row {
+  id: string;
+  session_id: string;
+  state: JournalState;
+  form: "data" | "closure";
+  label: string;
+  source_tool: string;
+  details: string | null;
+  handler: string | null;
+  payload: string | null;
+  cwd: string | null;
+  owner: string;
+  created_at: string | number;
+}
+
+interface TransitionRow {
+  action_id: string;
+  session_id: string;
+  kind: JournalTransition["kind"];
+  at: string | number;
+  reason: string | null;
+  error: string | null;
+  process: string;
+}
+
+function toRecord(row: Row): JournalRecord {
+  const record: JournalRecord = {
+    id: row.id,
+    sessionId: row.session_id,
+    state: row.state,
+    form: row.form,
+    label: row.label,
+    sourceToolName: row.source_tool,
+    details: fromJson(row.details),
+    createdAt: Number(row.created_at),
+    owner: JSON.parse(row.owner) as ProcessIdentity,
+  };
+  if (row.form === "data")
+    return {
+      ...record,
+      handler: row.handler ?? "",
+      payload: fromJson(row.payload),
+      ...(row.cwd === null ? {} : { cwd: row.cwd }),
+    };
+  return record;
+}
+
+function toTransition(row: TransitionRow): JournalTransition {
+  return {
+    actionId: row.action_id,
+    sessionId: row.session_id,
+    kind: row.kind,
+    at: Number(row.at),
+    ...(row.reason === null ? {} : { reason: row.reason }),
+    ...(row.error === null ? {} : { error: row.error }),
+    process: JSON.parse(row.process) as ProcessIdentity,
+  };
+}
+
+function toJson(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function fromJson(text: string | null): unknown {
+  return text === null ? undefined : JSON.parse(text);
+}
+
+interface PgModule {
+  Pool: new (config: {
+    connectionString: string;
+    max: number;
+  }) => PostgresQueryable & {
+    on(event: "error", listener: (error: Error) => void): unknown;
+    end(): Promise<void>;
+  };
+}
+
+/** A `pg` pool whose idle connections may fail without ending the process. */
+function makePool(connectionString: string, options: PostgresJournalOptions): PostgresQueryable {
+  let pg: PgModule;
+  try {
+    pg = createRequire(import.meta.url)("pg") as PgModule;
+  } catch {
+    throw storeError(
+      "The PostgreSQL pending-action store needs the pg package, which is not installed.",
+      "Install it beside @tooldock/runtime (npm install pg).",
+    );
+  }
+  const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 4 });
+  // An idle connection the server ends (a restart, a failover) is an `error` event; without a
+  // listener it would end the host. The next query opens a new connection, or fails and says so.
+  pool.on("error", () => {});
+  return pool;
+}
+
+function storeError(message: string, hint: string): TooldockError {
+  return new TooldockError("E_PENDING_STORE", `${message} ${hint}`);
+}

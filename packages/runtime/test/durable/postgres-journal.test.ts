@@ -1,0 +1,182 @@
+import { Type } from "@sinclair/typebox";
+import { type CustomTool, textResult } from "@tooldock/sdk";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type PostgresCluster,
+  postgresForTests,
+  startPostgresCluster,
+} from "../../../../scripts/postgres-cluster.mjs";
+import {
+  openPostgresJournal,
+  type PendingActionEvent,
+  type PostgresQueryable,
+  Session,
+} from "../../src/index.js";
+import { textOf } from "../fake-context.js";
+
+/**
+ * The PostgreSQL journal in this process, against a real server started here (Debian's
+ * `postgresql`; skipped with the reason outside CI when it is missing): how many round
+ * trips each transition costs, and what a host sees when the server goes away.
+ */
+const postgres = postgresForTests();
+let cluster: PostgresCluster | undefined;
+
+beforeAll(async () => {
+  if (postgres.run) cluster = await startPostgresCluster();
+}, 120_000);
+afterAll(async () => {
+  await cluster?.destroy();
+});
+
+function renameTool(applied: string[]): CustomTool {
+  return {
+    name: "rename_preview",
+    label: "Rename preview",
+    description: "Stages a rename.",
+    parameters: Type.Object({ tag: Type.String() }),
+    actions: {
+      rename: {
+        async apply(payload: { tag: string }) {
+          applied.push(payload.tag);
+          return textResult(`renamed ${payload.tag}`);
+        },
+      },
+    },
+    async execute(_id, params, _onUpdate, ctx) {
+      const { tag } = params as { tag: string };
+      ctx.pushPendingAction({ label: `Rename ${tag}`, handler: "rename", payload: { tag } });
+      return textResult("staged");
+    },
+  };
+}
+
+/** A pool that counts the statements sent: each is one round trip to the server. */
+function countingPool(): { pool: pg.Pool; queries: string[] } {
+  const pool = new pg.Pool({ connectionString: (cluster as PostgresCluster).url, max: 2 });
+  pool.on("error", () => {});
+  const queries: string[] = [];
+  const query = pool.query.bind(pool) as PostgresQueryable["query"];
+  (pool as unknown as PostgresQueryable).query = (text, values) => {
+    queries.push(text.trim().split(/\s+/).slice(0, 3).join(" "));
+    return query(text, values);
+  };
+  return { pool, queries };
+}
+
+const stage = (session: Session, tag: string) =>
+  session.execute({ toolCallId: `stage-${tag}`, name: "rename_preview", params: { tag } });
+const resolve = (session: Session, action: "apply" | "discard", reason = "fine") =>
+  session.execute({ toolCallId: `resolve-${action}`, name: "resolve", params: { action, reason } });
+
+let sessions = 0;
+const nextSession = () => `pg-${++sessions}`;
+
+describe.skipIf(!postgres.run)(
+  `the PostgreSQL journal${postgres.run ? "" : ` (skipped: ${postgres.reason})`}`,
+  () => {
+    it("adds one round trip per transition: a push is one statement, an apply two, a discard one", async () => {
+      const { pool, queries } = countingPool();
+      const journal = await openPostgresJournal(pool as unknown as PostgresQueryable);
+      const applied: string[] = [];
+      const session = await Session.open({ sessionId: nextSession(), journal });
+      session.register(renameTool(applied));
+      queries.length = 0; // the schema and the session's first read
+
+      await stage(session, "a");
+      expect(queries).toEqual(["WITH added AS"]);
+      queries.length = 0;
+      expect(textOf(await resolve(session, "apply"))).toBe("renamed a");
+      expect(queries).toEqual(["WITH moved AS", "WITH moved AS"]); // applying, applied
+      queries.length = 0;
+
+      await stage(session, "b");
+      queries.length = 0;
+      expect(textOf(await resolve(session, "discard", "not now"))).toContain("Discarded: Rename b");
+      expect(queries).toEqual(["WITH moved AS"]);
+      expect(applied).toEqual(["a"]);
+      await session.dispose();
+      await journal.close();
+      await pool.end();
+    });
+
+    it("reads the stack again when another process staged a newer action meanwhile, and applies that one first", async () => {
+      const sessionId = nextSession();
+      const { pool, queries } = countingPool();
+      const journal = await openPostgresJournal(pool as unknown as PostgresQueryable);
+      const applied: string[] = [];
+      const here = await Session.open({ sessionId, journal });
+      here.register(renameTool(applied));
+      const elsewhere = await openPostgresJournal((cluster as PostgresCluster).url);
+      const other = await Session.open({ sessionId, journal: elsewhere });
+      other.register(renameTool(applied));
+
+      expect(textOf(await stage(here, "mine"))).toBe("staged");
+      expect(textOf(await stage(other, "theirs"))).toBe("staged"); // its stack did not see "mine"
+      queries.length = 0;
+      expect(textOf(await resolve(here, "apply"))).toBe("renamed theirs");
+      expect(queries).toEqual(["WITH moved AS", "SELECT id, session_id,", "WITH moved AS", "WITH moved AS"]);
+      expect(textOf(await resolve(here, "apply"))).toBe("renamed mine");
+      expect(applied).toEqual(["theirs", "mine"]);
+      await Promise.all([here.dispose(), other.dispose()]);
+      await Promise.all([journal.close(), elsewhere.close()]);
+      await pool.end();
+    });
+
+    it("the database server restarts while the host idles: the host lives on, a resolve says the store failed and keeps the action, and works once the server is back", async () => {
+      const c = cluster as PostgresCluster;
+      const journal = await openPostgresJournal(c.url);
+      const applied: string[] = [];
+      const session = await Session.open({ sessionId: nextSession(), journal });
+      session.register(renameTool(applied));
+      await stage(session, "kept");
+
+      await c.stop(); // the pool's idle connection is ended by the server: an `error` event
+      const down = await resolve(session, "apply");
+      expect(down.isError).toBe(true);
+      expect(textOf(down)).toContain("E_PENDING_STORE: the durable store failed before");
+      expect(textOf(down)).toContain("Nothing was run; the action is still pending");
+      expect(session.pending.list().map((record) => record.label)).toEqual(["Rename kept"]);
+
+      await c.start();
+      expect(textOf(await resolve(session, "apply"))).toBe("renamed kept");
+      expect(applied).toEqual(["kept"]);
+      await session.dispose();
+      await journal.close();
+    });
+
+    it("an action the store cannot keep is not staged: the call says so, and nothing is left pending", async () => {
+      const c = cluster as PostgresCluster;
+      const journal = await openPostgresJournal(c.url);
+      const session = await Session.open({ sessionId: nextSession(), journal });
+      session.register(renameTool([]));
+      const events: PendingActionEvent[] = [];
+      session.pending.subscribe((event) => events.push(event));
+
+      await c.stop();
+      try {
+        const result = await stage(session, "lost");
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain("staged");
+        expect(textOf(result)).toMatch(
+          /E_PENDING_STORE: The durable store could not keep the pending action "Rename lost" \(.+\); it was not staged, and nothing will change/,
+        );
+        expect(session.pending.hasPending).toBe(false);
+        expect(events.map((event) => event.type)).toEqual(["action-pending", "action-discarded"]);
+      } finally {
+        await c.start();
+      }
+      await session.dispose();
+      await journal.close();
+    });
+
+    it("a connection string that reaches no server rejects with E_PENDING_STORE", async () => {
+      const url = `postgresql://tooldock@localhost/postgres?host=${encodeURIComponent("/nonexistent-tooldock-socket")}`;
+      await expect(openPostgresJournal(url)).rejects.toMatchObject({
+        code: "E_PENDING_STORE",
+        message: expect.stringContaining("The pending-action database could not be opened"),
+      });
+    });
+  },
+);
