@@ -1,6 +1,11 @@
 import { chmod, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import {
+  type PostgresCluster,
+  postgresForTests,
+  startPostgresCluster,
+} from "../../../scripts/postgres-cluster.mjs";
 import { ensureRuntime } from "../../../scripts/runtimes.mjs";
 import { assertBuilt, cliBin, examplesDir, runCli, runProcess, tempDir } from "./cli-process.js";
 
@@ -10,6 +15,7 @@ import { assertBuilt, cliBin, examplesDir, runCli, runProcess, tempDir } from ".
  * (`node:sqlite`); the suite's Node 20 has no SQLite driver, and says so.
  */
 const renameTool = join(examplesDir, "tools/batch-rename-preview.ts");
+const postgres = postgresForTests();
 let node = "";
 let work: Awaited<ReturnType<typeof tempDir>>;
 let state = "";
@@ -92,8 +98,55 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
 
   it("is bad usage without --store, or with a store it cannot open", async () => {
     expect((await cli("pending", "list")).code).toBe(2);
-    const postgres = await cli("pending", "list", "--store", "postgres://localhost/db");
-    expect(postgres.code).toBe(2);
-    expect(postgres.stderr).toContain('--store takes sqlite:PATH (a file), got "postgres://localhost/db"');
+    const redis = await cli("pending", "list", "--store", "redis://localhost/0");
+    expect(redis.code).toBe(2);
+    expect(redis.stderr).toContain(
+      '--store takes sqlite:PATH (a file) or a postgresql:// connection string, got "redis://localhost/0"',
+    );
   });
 });
+
+describe.skipIf(!postgres.run)(
+  `tooldock call --store postgresql://…, then tooldock pending${postgres.run ? "" : ` (skipped: ${postgres.reason})`}`,
+  { timeout: 120_000 },
+  () => {
+    let cluster: PostgresCluster | undefined;
+    beforeAll(async () => {
+      cluster = await startPostgresCluster();
+    }, 120_000);
+    afterAll(async () => {
+      await cluster?.destroy();
+    });
+
+    it("a preview staged by one process is applied by another through the same server (the suite's Node)", async () => {
+      const folder = await tempDir({ "todo-draft.md": "a list\n" });
+      onTestFinished(folder.remove);
+      const store = (cluster as PostgresCluster).url;
+      const args = JSON.stringify({ files: ["todo-draft.md"], find: "draft", replace: "done", regex: false });
+      const call = await runCli(
+        ["call", "batch_rename_preview", renameTool, "--args", args, "--store", store, "--session", "ops-1"],
+        { cwd: folder.path },
+      );
+      expect(call.code).toBe(0);
+      expect(call.stdout).toContain(`1 action stays pending in ${store} (session "ops-1")`);
+
+      const applied = await runCli(
+        ["pending", "apply", "--store", store, "--session", "ops-1", renameTool, "--reason", "reviewed"],
+        { cwd: work.path },
+      );
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toContain("todo-draft.md → todo-done.md");
+      expect(await readdir(folder.path)).toEqual(["todo-done.md"]);
+      const listed = await runCli(["pending", "list", "--store", store, "--session", "ops-1", "--json"]);
+      const { history } = JSON.parse(listed.stdout) as { history: Array<{ kind: string }> };
+      expect(history.map(({ kind }) => kind)).toEqual(["staged", "applied"]);
+    });
+
+    it("says which server it could not reach", async () => {
+      const url = `postgresql://tooldock@localhost/postgres?host=${encodeURIComponent(join(work.path, "no-server"))}`;
+      const run = await runCli(["pending", "list", "--store", url]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("E_PENDING_STORE: The pending-action database could not be opened");
+    });
+  },
+);

@@ -102,7 +102,7 @@ export const callSpec: CommandSpec = {
 export const pendingSpec: CommandSpec = {
   name: "pending",
   summary: "List, apply or discard the pending actions a durable store keeps",
-  usage: `tooldock pending list|apply|discard --store sqlite:PATH [--session ID] [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--reason TEXT] [--json]`,
+  usage: `tooldock pending list|apply|discard --store sqlite:PATH|postgresql://… [--session ID] [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--reason TEXT] [--json]`,
   options: {
     ...storeOptions,
     tools: toolsOption,

@@ -7,7 +7,7 @@ import { UsageError } from "../args/usage-error.js";
 export const DEFAULT_STORE_SESSION = "tooldock-cli";
 
 /** The usage-line fragment of `--store` and `--session`. */
-export const STORE_USAGE = "[--store sqlite:PATH] [--session ID]";
+export const STORE_USAGE = "[--store sqlite:PATH|postgresql://…] [--session ID]";
 
 /** `--store` and `--session`. */
 export const storeOptions: Readonly<Record<string, OptionSpec>> = {
@@ -15,7 +15,7 @@ export const storeOptions: Readonly<Record<string, OptionSpec>> = {
     type: "string",
     valueName: "URL",
     description:
-      "Keep pending actions in a durable store, sqlite:PATH (a file in a folder only you can write)",
+      "Keep pending actions in a durable store: sqlite:PATH (a file in a folder only you can write) or postgresql://USER@HOST/DB (the password in PGPASSWORD or ~/.pgpass, never on the command line)",
   },
   session: {
     type: "string",
@@ -31,13 +31,18 @@ export const STORE_HELP =
   "callback actions cannot outlive the process and are discarded on exit.";
 
 /** A durable store named on the command line. */
-export interface StoreChoice {
+export type StoreChoice = {
   /** As given, for messages. */
   url: string;
-  /** The SQLite file, absolute. */
-  path: string;
   sessionId: string;
-}
+} & (
+  | {
+      kind: "sqlite";
+      /** The SQLite file, absolute. */
+      path: string;
+    }
+  | { kind: "postgres" }
+);
 
 /** `--store` and `--session` of `args`; `undefined` without `--store` (`required`: bad usage then). */
 export function readStore(
@@ -49,19 +54,42 @@ export function readStore(
   const url = stringOption(args, "store");
   const sessionId = stringOption(args, "session");
   if (url === undefined) {
-    if (required) throw new UsageError("--store is required (sqlite:PATH)", command);
+    if (required) throw new UsageError("--store is required (sqlite:PATH or postgresql://…)", command);
     if (sessionId !== undefined) throw new UsageError("--session needs --store", command);
     return undefined;
   }
-  if (!url.startsWith("sqlite:") || url.length === "sqlite:".length)
-    throw new UsageError(`--store takes sqlite:PATH (a file), got "${url}"`, command);
   if (sessionId !== undefined && sessionId.trim() === "")
     throw new UsageError("--session may not be empty", command);
-  return {
-    url,
-    path: resolve(cwd, url.slice("sqlite:".length)),
-    sessionId: sessionId ?? DEFAULT_STORE_SESSION,
-  };
+  const session = sessionId ?? DEFAULT_STORE_SESSION;
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    checkNoPassword(url, command);
+    return { kind: "postgres", url, sessionId: session };
+  }
+  if (!url.startsWith("sqlite:") || url.length === "sqlite:".length)
+    throw new UsageError(
+      `--store takes sqlite:PATH (a file) or a postgresql:// connection string, got "${url}"`,
+      command,
+    );
+  return { kind: "sqlite", url, path: resolve(cwd, url.slice("sqlite:".length)), sessionId: session };
+}
+
+/**
+ * Refuses a connection string that carries a password: every user of the machine can read a
+ * process's arguments (\`ps\`, /proc/PID/cmdline). pg reads PGPASSWORD and ~/.pgpass instead.
+ */
+function checkNoPassword(url: string, command: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--store: "${url}" is not a connection string (postgresql://USER@HOST/DB)`, command);
+  }
+  if (parsed.password !== "" || parsed.searchParams.has("password"))
+    throw new UsageError(
+      "--store: keep the password out of the command line, where other users of this machine can read it (ps, /proc): " +
+        "give it in PGPASSWORD or ~/.pgpass, and the connection string without it (postgresql://USER@HOST/DB)",
+      command,
+    );
 }
 
 /** The command that resolves a stored session's top action, as the CLI prints it. */
