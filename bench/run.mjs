@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Entry point of `pnpm bench`:
-//   node bench/run.mjs [load] [runtime] [cli] [--smoke] [--json] [--out FILE]
+//   node bench/run.mjs [load] [runtime] [cli] [pending] [--smoke] [--json] [--out FILE]
 //                      [--sizes 10,100,500] [--runs 5] [--variants a,b] [--keep] [--node 24|PATH]
-// With no benchmark named, runs all three. `--node` runs every measured child under another Node
+// With no benchmark named, runs all four. `--node` runs every measured child under another Node
 // (a version is installed from the npm registry by scripts/runtimes.mjs, once per user). `--smoke` runs tiny sizes once each (used by the
 // test suite); `--json` prints the JSON report instead of Markdown; `--out` also writes it to FILE.
 // Progress goes to stderr.
@@ -13,6 +13,7 @@ import { describeMachine } from "./lib/machine.mjs";
 import { currentNode, resolveChildNode } from "./lib/node.mjs";
 import { evaluateTargets, formatTargets } from "./lib/targets.mjs";
 import { formatLoadReport, runLoadBenchmark } from "./load/index.mjs";
+import { formatPendingReport, runPendingBenchmark } from "./pending/index.mjs";
 import { formatRuntimeReport, runRuntimeBenchmark } from "./runtime/index.mjs";
 
 const { values, positionals } = parseArgs({
@@ -33,16 +34,20 @@ const { values, positionals } = parseArgs({
 if (values.help) {
   process.stdout.write(
     [
-      "usage: node bench/run.mjs [load] [runtime] [cli] [options]   (measures packages/*/dist: build first)",
-      "  no benchmark named: all three (3-12 min on 2 cores); Markdown on stdout, progress on stderr",
+      "usage: node bench/run.mjs [load] [runtime] [cli] [pending] [options]   (measures packages/*/dist: build first)",
+      "  no benchmark named: all four (4-13 min on 2 cores); Markdown on stdout, progress on stderr",
+      "  pending: durable pending-action stores (memory, SQLite, PostgreSQL; 1 and 8 clients); starts a",
+      "           private PostgreSQL server when Debian's postgresql is installed; SQLite needs node:sqlite",
+      "           (Node 22.13+): under Node 20 its rows are skipped, --node 24 measures them",
       "  --smoke            tiny sizes, one run each (what the test suite runs)",
       "  --json             print the JSON report instead of Markdown",
       "  --out FILE         also write the JSON report (every sample) to FILE",
       "  --sizes 10,100,500 tool counts of the load benchmark (also 1000, 2000; see bench/load/stages.mjs)",
-      "  --runs 5           rounds of the load benchmark (the CLI runs max(runs, 10) times)",
+      "  --runs 5           rounds of the load benchmark (the CLI runs max(runs, 10) times, pending",
+      "                     max(runs, 9) rounds)",
       "  --variants a,b     load variants to run (ids in BENCHMARKS.md)",
       "  --keep             keep the generated tool folders",
-      "  --node 24|PATH     run every measured child (load variants, runtime, cli) under this Node: a version",
+      "  --node 24|PATH     run every measured child (load variants, runtime, cli, pending) under this Node: a version",
       "                     (24, 24.22.3, node@24; installed once from the npm registry into the per-user",
       "                     runtime cache by scripts/runtimes.mjs) or the path of a node binary; default:",
       "                     the Node running this script. The report names the version that ran them",
@@ -52,7 +57,7 @@ if (values.help) {
   process.exit(0);
 }
 
-const known = ["load", "runtime", "cli"];
+const known = ["load", "runtime", "cli", "pending"];
 const unknown = positionals.filter((name) => !known.includes(name));
 if (unknown.length > 0) {
   process.stderr.write(`bench: unknown benchmark ${unknown.join(", ")}; pick from ${known.join(", ")}\n`);
@@ -111,6 +116,17 @@ if (selected.includes("cli")) {
   const cli = await runCliBenchmark({ runs: smoke ? 1 : Math.max(runs, 10), log, node });
   report.benchmarks.cli = cli;
   sections.push(`## cli\n\n${formatCliReport(cli)}`);
+}
+if (selected.includes("pending")) {
+  const pending = await runPendingBenchmark({
+    cycles: smoke ? 20 : 200,
+    rounds: smoke ? 1 : Math.max(runs, 9),
+    roundMs: smoke ? 0 : 400,
+    log,
+    node,
+  });
+  report.benchmarks.pending = pending;
+  sections.push(`## pending\n\n${formatPendingReport(pending)}`);
 }
 report.durationMs = Date.now() - started;
 // A smoke run's figures say nothing (tiny sizes, one run): no verdict on the targets.

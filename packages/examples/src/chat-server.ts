@@ -2,7 +2,7 @@
 // OpenAI Chat Completions model. The README shows this file as it is (a test compares them),
 // and the type check compiles it, so the example cannot rot.
 import { loadCustomTools, ToolHost } from "@tooldock/loader";
-import { Session, toOpenAIRequest, toOpenAIToolMessage } from "@tooldock/runtime";
+import { type PendingActionJournal, Session, toOpenAIRequest, toOpenAIToolMessage } from "@tooldock/runtime";
 import type { Logger } from "@tooldock/sdk";
 import type OpenAI from "openai";
 
@@ -20,6 +20,12 @@ export interface ChatServerOptions {
   logger?: Logger;
   /** Model calls per user message before the server gives up. Default: 8. */
   maxSteps?: number;
+  /**
+   * Where pending actions outlive this process: `openSqliteJournal(path)` for one process
+   * that restarts, `await openPostgresJournal(url)` for several. A conversation opened again
+   * (after a restart, or in another process) gets its pending actions back. Default: memory.
+   */
+  journal?: PendingActionJournal;
 }
 
 export async function createChatServer(options: ChatServerOptions) {
@@ -35,7 +41,10 @@ export async function createChatServer(options: ChatServerOptions) {
   // One session per conversation: its own pending stack, its own `ctx.cwd`.
   async function open(id: string, cwd = options.cwd) {
     if (conversations.has(id)) throw new Error(`Conversation "${id}" is already open.`);
-    const session = new Session({ sessionId: id, cwd });
+    const { journal } = options;
+    const session = journal
+      ? await Session.open({ sessionId: id, cwd, journal })
+      : new Session({ sessionId: id, cwd });
     for (const loaded of tools) session.register(loaded.tool, loaded.path);
     await session.start();
     conversations.set(id, { session, messages: [], turn: Promise.resolve() });
@@ -53,6 +62,8 @@ export async function createChatServer(options: ChatServerOptions) {
       if (event.type === "reminder") reminders.push(event.text);
     });
     try {
+      // Another process may have staged or resolved this conversation's actions meanwhile.
+      await session.pending.refresh();
       messages.push({ role: "user", content: text });
       for (let step = 0; step < (options.maxSteps ?? 8); step++) {
         // Built from the session every step: `tool_choice` forces `resolve` while something is pending.
@@ -91,7 +102,10 @@ export async function createChatServer(options: ChatServerOptions) {
       return reply;
     },
     transcript: (id: string): readonly Message[] => conversations.get(id)?.messages ?? [],
-    /** Ends a conversation: what is still pending is discarded, its tools hear `shutdown`. */
+    /**
+     * Ends a conversation here: its tools hear `shutdown`; what is pending is discarded, but
+     * with a `journal` its durable actions stay for the next process that opens it.
+     */
     async close(id: string) {
       const conversation = conversations.get(id);
       conversations.delete(id);

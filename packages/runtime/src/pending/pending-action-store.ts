@@ -336,6 +336,26 @@ export class PendingActionStore {
   }
 
   /**
+   * Brings the stack in line with the journal: what other processes staged, resolved or left
+   * interrupted since this process last read it (at `open`, or when a resolve found its stack
+   * stale). A server whose conversation may be served by several processes calls it when a
+   * turn starts, so that steering sees another process's preview. Nothing to do without a
+   * journal. Rejects with a `TooldockError` (`E_PENDING_STORE`) when the journal fails.
+   */
+  async refresh(): Promise<void> {
+    if (this.#journal === undefined) return;
+    try {
+      await this.#sync();
+    } catch (error) {
+      if (TooldockError.isInstance(error)) throw error;
+      throw new TooldockError(
+        "E_PENDING_STORE",
+        `The durable store could not be read: ${describeError(error)}. The stack shown is the one read last.`,
+      );
+    }
+  }
+
+  /**
    * The history of this store's session as its journal keeps it (staged, applied, apply
    * failed, discarded, lost, interrupted: each with its time, reason and process), oldest
    * first; empty without a journal.
