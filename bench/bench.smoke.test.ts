@@ -1,5 +1,6 @@
 // Smoke run of every benchmark: tiny sizes, one run each. Correctness only (the report has its
-// shape, every loader loaded every tool, the runtime passed calls through); never timing.
+// shape, every loader loaded every tool, the runtime passed calls through, every pending store
+// that is not skipped ran its cycles); never timing.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -34,6 +35,22 @@ interface CliRow {
   wallMs: number;
 }
 
+interface PendingRow {
+  id: string;
+  store: "memory" | "sqlite" | "postgres";
+  concurrency: number;
+  cyclesPerRound: number;
+  usPerCycle: number;
+  cyclesPerSecond: number;
+  ratioToMemory: number;
+  statementsPerCycle?: number;
+}
+
+interface PendingSection extends Section<PendingRow> {
+  stores: Record<string, { status: "ok" | "skipped" | "error"; reason?: string }>;
+  statements?: Record<"push" | "apply" | "discard", { statements: number }> & { withinBar: boolean };
+}
+
 interface SmokeReport {
   machine: { node: string; cpus: number };
   benchmarks: {
@@ -45,13 +62,14 @@ interface SmokeReport {
     };
     runtime: Section<RuntimeRow>;
     cli: Section<CliRow>;
+    pending: PendingSection;
   };
 }
 
-/** The three benchmarks in smoke mode, side by side (their figures are not read). */
+/** The four benchmarks in smoke mode, side by side (their figures are not read). */
 async function smoke(): Promise<SmokeReport> {
   const reports = await Promise.all(
-    ["load", "runtime", "cli"].map(async (name) => {
+    ["load", "runtime", "cli", "pending"].map(async (name) => {
       const { stdout } = await run(process.execPath, [script, name, "--smoke", "--json"], {
         maxBuffer: 16 * 1024 * 1024,
         timeout: 80_000,
@@ -67,7 +85,7 @@ describe("pnpm bench --smoke", () => {
   it("reports every benchmark with its figures", { timeout: 90_000 }, async () => {
     const report = await smoke();
     expect(report.machine).toMatchObject({ node: process.version, cpus: expect.any(Number) });
-    expect(Object.keys(report.benchmarks).sort()).toEqual(["cli", "load", "runtime"]);
+    expect(Object.keys(report.benchmarks).sort()).toEqual(["cli", "load", "pending", "runtime"]);
 
     const load = report.benchmarks.load;
     expect(load.floor).toBe("native-file");
@@ -92,8 +110,8 @@ describe("pnpm bench --smoke", () => {
     }
     expect(rows.find((row) => row.variant === "native-file")?.ratioToFloor).toBe(1);
 
-    const { runtime, cli } = report.benchmarks;
-    for (const section of [runtime, cli]) {
+    const { runtime, cli, pending } = report.benchmarks;
+    for (const section of [runtime, cli, pending]) {
       if (section.status === "skipped") expect(section.reason).toMatch(/not built yet/);
       else expect(section.status, section.reason).toBe("ok");
     }
@@ -114,6 +132,32 @@ describe("pnpm bench --smoke", () => {
     if (cli.status === "ok") {
       expect(cli.results.map((row) => row.id)).toEqual(["node-e", "tooldock-list"]);
       expect(cli.results.every((row) => row.wallMs > 0)).toBe(true);
+    }
+    if (pending.status === "ok") {
+      // Every store measured, or skipped with its reason (no node:sqlite, no PostgreSQL); memory always.
+      for (const [store, state] of Object.entries(pending.stores)) {
+        if (state.status === "skipped") expect(state.reason, store).toMatch(/\S/);
+        else expect(state.status, `${store}: ${state.reason}`).toBe("ok");
+      }
+      const measured = Object.keys(pending.stores).filter((store) => pending.stores[store]?.status === "ok");
+      expect(measured).toContain("memory");
+      expect(pending.results.map((row) => row.id)).toEqual(
+        measured.flatMap((store) => [`${store}-1`, `${store}-8`]),
+      );
+      for (const row of pending.results) {
+        expect(row.cyclesPerRound, `${row.id} ran cycles`).toBeGreaterThan(0);
+        expect(row.usPerCycle, `${row.id} has a time`).toBeGreaterThan(0);
+        expect(Number.isFinite(row.cyclesPerSecond) && Number.isFinite(row.ratioToMemory), row.id).toBe(true);
+      }
+      if (pending.stores.postgres?.status === "ok") {
+        expect(pending.statements?.withinBar).toBe(true);
+        for (const row of pending.results.filter((r) => r.store === "postgres")) {
+          expect(row.statementsPerCycle, row.id).toBeGreaterThan(0);
+          expect(row.statementsPerCycle, row.id).toBeLessThanOrEqual(3); // one per transition
+        }
+      }
+      // As the PostgreSQL tests: in CI a missing server is a failure (postgresForTests).
+      if (process.env.CI === "true") expect(pending.stores.postgres?.status).toBe("ok");
     }
   });
 });

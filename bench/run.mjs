@@ -44,7 +44,7 @@ if (values.help) {
       "  --out FILE         also write the JSON report (every sample) to FILE",
       "  --sizes 10,100,500 tool counts of the load benchmark (also 1000, 2000; see bench/load/stages.mjs)",
       "  --runs 5           rounds of the load benchmark (the CLI runs max(runs, 10) times, pending",
-      "                     max(runs, 9) rounds)",
+      "                     max(runs, 11) rounds of about 0.5 s per store and concurrency)",
       "  --variants a,b     load variants to run (ids in BENCHMARKS.md)",
       "  --keep             keep the generated tool folders",
       "  --node 24|PATH     run every measured child (load variants, runtime, cli, pending) under this Node: a version",
@@ -120,8 +120,8 @@ if (selected.includes("cli")) {
 if (selected.includes("pending")) {
   const pending = await runPendingBenchmark({
     cycles: smoke ? 20 : 200,
-    rounds: smoke ? 1 : Math.max(runs, 9),
-    roundMs: smoke ? 0 : 400,
+    rounds: smoke ? 1 : Math.max(runs, 11),
+    roundMs: smoke ? 0 : 500,
     log,
     node,
   });

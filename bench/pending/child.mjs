@@ -2,7 +2,7 @@
 // that stages it with `ctx.pushPendingAction`, then `resolve` apply, whose handler does next to
 // nothing) in memory, in SQLite and in PostgreSQL, by 1 client and by N concurrent clients
 // (N sessions of one journal in this process), arms interleaved round by round.
-// Usage: node bench/pending/child.mjs '{"cycles":200,"rounds":9,"roundMs":400,"concurrencies":[1,8],
+// Usage: node bench/pending/child.mjs '{"cycles":200,"rounds":11,"roundMs":500,"concurrencies":[1,8],
 //   "sqliteDir":"/tmp/…","postgresUrl":"postgresql://…"|null,"postgresSkip":"why"|null}'
 // `cycles`: the least cycles of a round (split among the clients); `roundMs`: see the warm-up.
 // Prints one JSON line: per arm, one sample per round; the PostgreSQL statements per transition
@@ -235,14 +235,14 @@ for (const backend of backends) {
 
 // Warm-up (JIT, pool connections) at `cycles`. With `roundMs`, each arm's rounds are sized to
 // last about that long (a memory cycle takes microseconds, a durable one a thousand times
-// more): warmed-up rounds are grown until one lasts half of it (a cold first round would
-// undersize them). Then the rounds, in alternating order.
+// more), from warm-up rounds grown until their pace no longer asks for half as many again (the
+// first, cold rounds are slow and would undersize them). Then the rounds, in alternating order.
 for (const arm of arms) {
   let warm = await measure(arm);
-  for (let step = 0; roundMs > 0 && step < 6 && warm.wallMs < roundMs / 2; step += 1) {
+  for (let step = 0; roundMs > 0 && step < 6; step += 1) {
     const wanted = Math.min(MAX_CYCLES, Math.max(cycles, Math.ceil((roundMs * 1000) / warm.usPerCycle)));
     const perClient = Math.max(1, Math.ceil(wanted / arm.concurrency));
-    if (perClient <= arm.perClient) break;
+    if (perClient < arm.perClient * 1.5) break;
     arm.perClient = perClient;
     warm = await measure(arm);
   }
@@ -258,6 +258,18 @@ for (let round = 0; round < rounds; round += 1) {
   log(`round ${round + 1}/${rounds} done`);
 }
 
+// The durable stores kept every apply (a journal that wrote nothing would pass for a fast one).
+for (const arm of arms) {
+  if (arm.store === "memory") continue;
+  for (const c of arm.clients) {
+    const history = await c.session.pending.history();
+    const applied = history.filter((/** @type {any} */ step) => step.kind === "applied").length;
+    if (applied !== c.counter.applied)
+      throw new Error(
+        `${arm.id}: the journal kept ${applied} of ${c.counter.applied} applies of ${c.session.id}`,
+      );
+  }
+}
 for (const arm of arms) for (const c of arm.clients) await c.session.dispose();
 for (const close of closers) await close();
 

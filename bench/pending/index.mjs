@@ -40,32 +40,43 @@ async function runtimeAvailability() {
 }
 
 /**
- * Starts the private PostgreSQL server, or says why there is none. A Ctrl-C or SIGTERM while it
- * runs destroys it (its data folder) before this process ends.
+ * Starts the private PostgreSQL server, or says why there is none.
  * @param {(line: string) => void} [log]
+ * @returns {Promise<{ cluster: Awaited<ReturnType<typeof startPostgresCluster>> | undefined; reason: string }>}
  */
 async function startServer(log) {
   const found = findPostgres();
   if (!("bin" in found)) return { cluster: undefined, reason: found.missing };
   log?.(`pending: starting a private PostgreSQL server (${found.bin})`);
   try {
-    const cluster = await startPostgresCluster();
-    const onSignal = (/** @type {NodeJS.Signals} */ signal) => {
-      cluster.destroy().finally(() => process.kill(process.pid, signal));
-    };
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-    return {
-      cluster,
-      reason: "",
-      async destroy() {
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-        await cluster.destroy();
-      },
-    };
+    return { cluster: await startPostgresCluster(), reason: "" };
   } catch (error) {
-    return { cluster: undefined, reason: `the PostgreSQL server did not start: ${String(error).slice(0, 600)}` };
+    return {
+      cluster: undefined,
+      reason: `the PostgreSQL server did not start: ${String(error).slice(0, 600)}`,
+    };
+  }
+}
+
+/**
+ * Runs `work`; a Ctrl-C or SIGTERM meanwhile runs `cleanup` (the server's and the SQLite file's
+ * folders) before this process ends of that signal.
+ * @template T
+ * @param {() => Promise<void>} cleanup
+ * @param {() => Promise<T>} work
+ */
+async function withCleanup(cleanup, work) {
+  const onSignal = (/** @type {NodeJS.Signals} */ signal) => {
+    cleanup().finally(() => process.kill(process.pid, signal));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await work();
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await cleanup();
   }
 }
 
@@ -91,13 +102,17 @@ export async function runPendingBenchmark(options) {
     options.log?.(`pending: skipped (${availability.reason})`);
     return { ...base, status: "skipped", reason: availability.reason, stores: {}, results: [] };
   }
-  const server = await startServer(options.log);
-  if (server.cluster === undefined) options.log?.(`pending: PostgreSQL skipped (${server.reason})`);
   const sqliteDir = await mkdtemp(join(tmpdir(), "tooldock-bench-pending-"));
-  /** @type {Awaited<ReturnType<typeof runChild>>} */
-  let outcome;
-  try {
+  /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
+  let server;
+  const cleanup = async () => {
+    await server?.cluster?.destroy();
+    await rm(sqliteDir, { recursive: true, force: true });
+  };
+  const outcome = await withCleanup(cleanup, async () => {
     await chmod(sqliteDir, 0o700); // the SQLite journal refuses a folder others can write
+    server = await startServer(options.log);
+    if (server.cluster === undefined) options.log?.(`pending: PostgreSQL skipped (${server.reason})`);
     const task = {
       cycles: options.cycles,
       rounds: options.rounds,
@@ -110,14 +125,11 @@ export async function runPendingBenchmark(options) {
     options.log?.(
       `pending: ${options.rounds} round(s) of memory, SQLite, PostgreSQL × ${concurrencies.join(", ")} client(s) under Node ${base.node}`,
     );
-    outcome = await runChild([childScript, JSON.stringify(task)], {
+    return await runChild([childScript, JSON.stringify(task)], {
       execPath: options.node?.execPath,
       timeoutMs: options.timeoutMs ?? 900_000,
     });
-  } finally {
-    await server.destroy?.();
-    await rm(sqliteDir, { recursive: true, force: true });
-  }
+  });
   if (!outcome.ok) return { ...base, status: "error", reason: outcome.error, stores: {}, results: [] };
   const value = outcome.value;
   /** @type {Record<string, { status: string; reason?: string; version?: string }>} */
@@ -205,13 +217,16 @@ export function formatPendingReport(report) {
     "",
     `A cycle: a tool call staging one durable action + resolve apply (its handler only counts). µs/cycle: wall time of a round / its cycles (all clients), median of ${report.rounds} round(s) of ${first ? `${first.cyclesPerRound}+` : "–"} cycles; cycles/s: its inverse; × memory: against memory at the same concurrency. Latencies: mean per call as a client waits for it. Clients: sessions of one journal in one process (PostgreSQL: one pool of ${Math.max(...report.concurrencies)} connections).`,
   );
-  const versions = STORES.filter((store) => report.stores[store]?.status === "ok" && report.stores[store].version)
+  const versions = STORES.filter(
+    (store) => report.stores[store]?.status === "ok" && report.stores[store].version,
+  )
     .map((store) => `${STORE_LABELS[store]} ${report.stores[store].version}`)
     .join(", ");
   if (versions) lines.push("", `Versions: ${versions}; Node ${report.node}.`);
   for (const store of STORES) {
     const state = report.stores[store];
-    if (state && state.status !== "ok") lines.push("", `${STORE_LABELS[store]}: ${state.status} (${state.reason})`);
+    if (state && state.status !== "ok")
+      lines.push("", `${STORE_LABELS[store]}: ${state.status} (${state.reason})`);
   }
   const statements = report.statements;
   if (statements) {

@@ -8,9 +8,9 @@ import { hashContent } from "./hash-content.js";
 import { isInsideFolder } from "./inside-folder.js";
 import { openJournalFolder } from "./journal-folder.js";
 import { fileTooLargeError, type RewriteLimits } from "./limits.js";
-import type { FileRewrite, RewritePlan } from "./plan.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { type RewriteOperation, rewriteSource } from "./rewrite.js";
+import type { PlannedFile, PlannedRewrite } from "./rewrite-payload.js";
 
 /** `details` of the result of a successful apply. */
 export interface AstEditApplyDetails {
@@ -23,7 +23,7 @@ export interface AstEditApplyDetails {
 export interface ApplyRequest {
   fileSystem: AstEditFileSystem;
   cwd: string;
-  plan: RewritePlan;
+  plan: PlannedRewrite;
   operations: readonly RewriteOperation[];
   limit: number;
   limits: RewriteLimits;
@@ -114,7 +114,11 @@ export async function applyPlan(
  * directory, say, after a folder was replaced by a symbolic link), and `E_AST_EDIT_STALE`
  * when a file was changed, replaced or removed.
  */
-async function checkUnchanged(fileSystem: AstEditFileSystem, cwd: string, plan: RewritePlan): Promise<void> {
+async function checkUnchanged(
+  fileSystem: AstEditFileSystem,
+  cwd: string,
+  plan: PlannedRewrite,
+): Promise<void> {
   const moved: string[] = [];
   const stale: string[] = [];
   const realCwd = await fileSystem.realpath(resolve(cwd)).catch(() => undefined);
@@ -139,7 +143,7 @@ async function checkUnchanged(fileSystem: AstEditFileSystem, cwd: string, plan: 
 async function checkTarget(
   fileSystem: AstEditFileSystem,
   realCwd: string,
-  file: FileRewrite,
+  file: PlannedFile,
 ): Promise<{ moved: boolean; text: string } | undefined> {
   const name = file.relativePath;
   try {

@@ -1,7 +1,13 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { AgentToolResult, CustomToolContext, CustomToolPendingAction } from "@tooldock/sdk";
+import type {
+  AgentToolResult,
+  CustomTool,
+  CustomToolContext,
+  CustomToolDurableAction,
+  CustomToolPendingAction,
+} from "@tooldock/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AstEditToolOptions, createAstEditTool } from "./ast-edit-tool.js";
 import type { AstEditParameters } from "./parameters.js";
@@ -25,19 +31,44 @@ async function write(files: Record<string, string>): Promise<void> {
 
 const read = (relativePath: string) => readFile(join(cwd, relativePath), "utf8");
 
-/** Runs ast_edit with a context that collects what it pushes, like a Session would. */
-async function preview(params: unknown, options: Partial<AstEditToolOptions> = {}) {
-  const actions: CustomToolPendingAction[] = [];
+/**
+ * What a Session makes of the durable action a preview stages: the payload as a durable store
+ * keeps it (a JSON copy), applied by the tool's `rewrite` handler; `retry` applies it again as
+ * the same action, `elsewhere` as another process would (from the JSON, without this process's
+ * retries).
+ */
+interface Staged extends CustomToolDurableAction {
+  apply(reason: string): Promise<AgentToolResult<unknown>>;
+}
+
+function staged(tool: CustomTool, action: CustomToolDurableAction, actionId: string): Staged {
+  const payload = JSON.parse(JSON.stringify(action.payload)) as unknown;
+  const handler = tool.actions?.[action.handler];
+  if (handler === undefined) throw new Error(`ast_edit declares no handler ${action.handler}`);
+  const context = { sessionId: "test", cwd, actionId, label: action.label };
+  return { ...action, apply: (reason) => handler.apply(payload, reason, context) };
+}
+
+/** A context that collects what ast_edit stages, like a Session would. */
+function collectingContext(tool: () => CustomTool) {
+  const actions: Staged[] = [];
   const ctx = {
     sessionId: "test",
     cwd,
     hasPendingActions: () => actions.length > 0,
     abort: () => {},
-    pushPendingAction: (action: CustomToolPendingAction) => actions.push(action),
+    pushPendingAction: (action: CustomToolDurableAction) =>
+      actions.push(staged(tool(), action, `action-${actions.length + 1}`)),
   };
+  return { actions, ctx };
+}
+
+/** Runs ast_edit with a context that collects what it pushes, like a Session would. */
+async function preview(params: unknown, options: Partial<AstEditToolOptions> = {}) {
   const tool = createAstEditTool({ cwd, ...options });
+  const { actions, ctx } = collectingContext(() => tool);
   const result = await tool.execute("call-1", params as AstEditParameters, undefined, ctx);
-  return { result, actions };
+  return { result, actions, tool };
 }
 
 const text = (result: AgentToolResult<unknown>) =>
@@ -67,7 +98,17 @@ describe("ast_edit preview", () => {
 
     expect(actions).toHaveLength(1);
     expect(actions[0]?.label).toBe("AST Edit: 3 replacements in 2 files");
-    expect(actions[0]?.sourceToolName).toBe("ast_edit");
+    // A durable action: the `rewrite` handler and the plan as JSON data (what a store keeps).
+    expect(actions[0]?.handler).toBe("rewrite");
+    expect(actions[0]?.payload).toMatchObject({
+      version: 1,
+      cwd,
+      operations: [{ pat: "console.log($$$ARGS)", out: "logger.info($$$ARGS)" }],
+      files: [
+        { relativePath: "src/a.ts", language: "typescript", original: LOGS["src/a.ts"] },
+        { relativePath: "src/b.ts", language: "typescript", original: LOGS["src/b.ts"] },
+      ],
+    });
     expect(actions[0]?.details).toMatchObject({
       replacements: 3,
       files: [
@@ -304,6 +345,36 @@ describe("ast_edit apply", () => {
   });
 });
 
+describe("ast_edit's durable action (the plan as JSON data)", () => {
+  it("is applied by another ast_edit, as another process would, from the JSON its preview staged", async () => {
+    await write(LOGS);
+    const { actions } = await preview(LOG_TO_LOGGER);
+    const [action] = actions as [Staged];
+    // Another process's tool, set up for another folder: the action keeps the folder it was planned in.
+    const elsewhere = createAstEditTool({ cwd: tmpdir() });
+    const applied = await staged(elsewhere, action, "action-1").apply("from another process");
+    expect(text(applied as AgentToolResult<unknown>)).toContain(
+      "Applied AST Edit: wrote 3 replacements in 2 files.",
+    );
+    expect(await read("src/b.ts")).toBe("logger.info(b);\n");
+    expect(await read("src/a.ts")).toContain("logger.info('a', 1);");
+  });
+
+  it("refuses a staged rewrite it cannot read (another version of ast_edit, or changed in the store) and writes nothing", async () => {
+    await write(LOGS);
+    const { actions, tool } = await preview(LOG_TO_LOGGER);
+    const [action] = actions as [Staged];
+    const changed = { ...action, payload: { ...(action.payload as object), version: 2 } };
+    await expect(staged(tool, changed, "action-2").apply("go")).rejects.toMatchObject({
+      code: "E_AST_EDIT_STALE",
+      message: expect.stringMatching(
+        /^Cannot apply AST Edit: the staged rewrite is not one ast_edit can read \(\/version: .*\); .*Nothing was written\. Call resolve with action "discard"/,
+      ),
+    });
+    for (const [path, original] of Object.entries(LOGS)) expect(await read(path)).toBe(original);
+  });
+});
+
 describe("ast_edit crash recovery", () => {
   const TEMP = "src/.b.ts.0123456789ab.tooldock-tmp";
   let stateDirectory: string;
@@ -366,15 +437,8 @@ describe("ast_edit crash recovery", () => {
 
   it("recovers before the first call when the host sends no start event, and tells the model once", async () => {
     await interruptedApply();
-    const actions: CustomToolPendingAction[] = [];
-    const ctx = {
-      sessionId: "test",
-      cwd,
-      hasPendingActions: () => false,
-      abort: () => {},
-      pushPendingAction: (action: CustomToolPendingAction) => actions.push(action),
-    };
     const tool = createAstEditTool({ cwd, stateDirectory });
+    const { ctx } = collectingContext(() => tool);
     const first = await tool.execute("1", LOG_TO_LOGGER, undefined, ctx);
     const note = "An interrupted ast_edit apply of 1 file was completed: wrote src/b.ts.";
     expect(text(first)).toContain(note);

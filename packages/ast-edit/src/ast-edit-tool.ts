@@ -1,25 +1,34 @@
 import {
   type CustomTool,
   type CustomToolContext,
+  type CustomToolDurableAction,
   type CustomToolPendingAction,
   errorResult,
+  type PendingActionHandlerContext,
 } from "@tooldock/sdk";
 import { type AstEditFileSystem, resolveFileSystem } from "./file-system.js";
 import { resolveStateDirectory } from "./journal-folder.js";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_PREVIEW_BYTES, type RewriteLimits } from "./limits.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
+import type { StoredRewriteRequest } from "./preview.js";
 import { recoverInterruptedApplies } from "./recover.js";
 
 /** The name `ast_edit` registers under and stages its pending actions as. */
 export const AST_EDIT_TOOL_NAME = "ast_edit";
+
+/** The handler of the durable action a preview stages in a Session (`actions.rewrite`). */
+export const REWRITE_HANDLER = "rewrite";
 
 /** Options of {@link createAstEditTool}. */
 export interface AstEditToolOptions {
   /** Root of every rewrite: `path` is relative to it and may not leave it. */
   cwd: string;
   /**
-   * Where to stage the preview. Default: the `pushPendingAction` of the context a Tooldock
-   * `Session` passes to `execute`. Give it when the host runs the tool outside a Session.
+   * Where to stage the preview, as an action with `apply` and no handler: for a host that runs
+   * the tool outside a Session. Default: the `pushPendingAction` of the context a Tooldock
+   * `Session` passes to `execute`, which stages a durable action (the `rewrite` handler and
+   * the plan as JSON data): a durable store keeps it, and any process with `ast_edit` loaded
+   * applies it.
    */
   pushPendingAction?: (action: CustomToolPendingAction) => void;
   /** Replaces single `node:fs/promises` functions (tests, virtual file systems). */
@@ -56,9 +65,14 @@ export interface AstEditDetails {
   pendingLabel?: string;
 }
 
+/** Where a preview is staged (see `PreviewRequest.push`). */
+type PreviewPush =
+  | { durable: true; to: (action: CustomToolDurableAction) => void }
+  | { durable: false; to: (action: CustomToolPendingAction) => void };
+
 /** What `ast_edit` needs of the context beyond `CustomToolContext`: a Session provides it. */
 interface PendingActionContext {
-  pushPendingAction?: (action: CustomToolPendingAction) => void;
+  pushPendingAction?: (action: CustomToolPendingAction | CustomToolDurableAction) => void;
 }
 
 const DESCRIPTION = [
@@ -100,6 +114,7 @@ export function createAstEditTool(
     return recovery;
   };
   let recoveryReported = false;
+  const retries: StoredRewriteRequest["retries"] = new Map();
 
   return {
     name: AST_EDIT_TOOL_NAME,
@@ -110,10 +125,36 @@ export function createAstEditTool(
     async onSession(event) {
       if (event.reason === "start") await recover();
     },
+    actions: {
+      [REWRITE_HANDLER]: {
+        async apply(payload: unknown, reason: string, ctx: PendingActionHandlerContext) {
+          const engine = await import("./preview.js");
+          return engine.applyStoredRewrite({
+            payload,
+            reason,
+            actionId: ctx.actionId,
+            fileSystem,
+            limits,
+            stateDirectory,
+            retries,
+          });
+        },
+        async reject(_payload: unknown, _reason: string, ctx: PendingActionHandlerContext) {
+          retries.delete(ctx.actionId);
+          return undefined;
+        },
+      },
+    },
     async execute(_toolCallId, params: AstEditParameters, _onUpdate, ctx: CustomToolContext, signal) {
-      const push =
-        options.pushPendingAction ?? (ctx as CustomToolContext & PendingActionContext).pushPendingAction;
-      if (typeof push !== "function") {
+      // Outside a Session the host's push gets callbacks; a Session's gets a durable action.
+      const fromContext = (ctx as CustomToolContext & PendingActionContext).pushPendingAction;
+      const push: PreviewPush | undefined =
+        options.pushPendingAction !== undefined
+          ? { durable: false, to: options.pushPendingAction }
+          : typeof fromContext === "function"
+            ? { durable: true, to: fromContext }
+            : undefined;
+      if (push === undefined) {
         return errorResult(
           "ast_edit must run inside a Tooldock Session (its context stages the preview as a pending action). " +
             "Register it with session.register(createAstEditTool({ cwd })) and call it through session.execute, " +

@@ -2,13 +2,14 @@ import type { Lang } from "@ast-grep/napi";
 import { Value } from "@sinclair/typebox/value";
 import {
   type AgentToolResult,
+  type CustomToolDurableAction,
   type CustomToolPendingAction,
   errorResult,
   TooldockError,
   textResult,
 } from "@tooldock/sdk";
-import { applyPlan } from "./apply-plan.js";
-import { AST_EDIT_TOOL_NAME, type AstEditDetails } from "./ast-edit-tool.js";
+import { type AstEditApplyDetails, applyPlan } from "./apply-plan.js";
+import { AST_EDIT_TOOL_NAME, type AstEditDetails, REWRITE_HANDLER } from "./ast-edit-tool.js";
 import { collectFiles } from "./collect-files.js";
 import type { AstEditFileSystem } from "./file-system.js";
 import { formatNoReplacements, formatPreview, pendingLabel } from "./format-preview.js";
@@ -17,6 +18,7 @@ import type { RewriteLimits } from "./limits.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
 import { planRewrite } from "./plan.js";
 import type { RewriteOperation } from "./rewrite.js";
+import { fromRewritePayload, type PlannedRewrite, toRewritePayload } from "./rewrite-payload.js";
 
 /** The arguments of an `ast_edit` call, checked. */
 export interface CheckedArguments {
@@ -57,7 +59,10 @@ export interface PreviewRequest extends CheckedArguments {
   limits: RewriteLimits;
   /** Where apply journals go (see `resolveStateDirectory`). */
   stateDirectory: string;
-  push: (action: CustomToolPendingAction) => void;
+  /** Stages the preview: a durable action (`rewrite` handler, JSON payload) in a Session, else callbacks. */
+  push:
+    | { durable: true; to: (action: CustomToolDurableAction) => void }
+    | { durable: false; to: (action: CustomToolPendingAction) => void };
   /** What recovering an interrupted apply did, for the first result. */
   notes: string[];
   signal: AbortSignal | undefined;
@@ -100,13 +105,22 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
     const label = pendingLabel(plan);
     // A call stopped meanwhile (deadline, abort) stages nothing: its answer is already given.
     signal?.throwIfAborted();
-    push({
-      label,
-      sourceToolName: AST_EDIT_TOOL_NAME,
-      details: { replacements: plan.replacements, files: details.files, ops: operations },
-      apply: (reason) =>
-        applyPlan({ fileSystem, cwd, plan, operations, limit, limits, stateDirectory }, reason),
-    });
+    const stagedDetails = { replacements: plan.replacements, files: details.files, ops: operations };
+    if (push.durable)
+      push.to({
+        label,
+        handler: REWRITE_HANDLER,
+        payload: toRewritePayload(cwd, plan, operations, limit),
+        details: stagedDetails,
+      });
+    else
+      push.to({
+        label,
+        sourceToolName: AST_EDIT_TOOL_NAME,
+        details: stagedDetails,
+        apply: (reason) =>
+          applyPlan({ fileSystem, cwd, plan, operations, limit, limits, stateDirectory }, reason),
+      });
     return textResult(formatPreview(plan, operations, request.maxDiffCharacters), {
       ...details,
       pendingLabel: label,
@@ -118,5 +132,50 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
     return errorResult(
       `ast_edit failed: ${reason}. Nothing was changed or staged; check path and patterns and try again.`,
     );
+  }
+}
+
+/** What the durable action's `rewrite` handler needs: the tool's settings and this process's retries. */
+export interface StoredRewriteRequest {
+  payload: unknown;
+  reason: string;
+  actionId: string;
+  fileSystem: AstEditFileSystem;
+  limits: RewriteLimits;
+  stateDirectory: string;
+  /**
+   * Rewrites whose apply failed in this process, by action id: a failed apply that put a
+   * file's text back gave it a new identity, which the retry here must recognise.
+   */
+  retries: Map<string, ReturnType<typeof fromRewritePayload>>;
+}
+
+/**
+ * Applies a rewrite staged as a durable action, in this process or any other that loaded
+ * `ast_edit`: the same checks and writes as the callback form ({@link applyPlan}).
+ */
+export async function applyStoredRewrite(
+  request: StoredRewriteRequest,
+): Promise<AgentToolResult<AstEditApplyDetails>> {
+  const stored = request.retries.get(request.actionId) ?? fromRewritePayload(request.payload);
+  const { cwd, plan, operations, limit } = stored;
+  try {
+    const result = await applyPlan(
+      {
+        fileSystem: request.fileSystem,
+        cwd,
+        plan: plan satisfies PlannedRewrite,
+        operations,
+        limit,
+        limits: request.limits,
+        stateDirectory: request.stateDirectory,
+      },
+      request.reason,
+    );
+    request.retries.delete(request.actionId);
+    return result;
+  } catch (error) {
+    request.retries.set(request.actionId, stored);
+    throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
@@ -140,6 +140,29 @@ describe.skipIf(!postgres.run)(
       const listed = await runCli(["pending", "list", "--store", store, "--session", "ops-1", "--json"]);
       const { history } = JSON.parse(listed.stdout) as { history: Array<{ kind: string }> };
       expect(history.map(({ kind }) => kind)).toEqual(["staged", "applied"]);
+    });
+
+    it("an ast_edit preview is kept as data and applied by `tooldock pending apply` in another process", async () => {
+      const folder = await tempDir({ "src/log.ts": "console.log('a', 1);\n" });
+      onTestFinished(folder.remove);
+      const store = (cluster as PostgresCluster).url;
+      const ops = JSON.stringify({ ops: [{ pat: "console.log($$$A)", out: "logger.info($$$A)" }] });
+      const call = await runCli(
+        ["call", "ast_edit", renameTool, "--args", ops, "--store", store, "--session", "ops-2"],
+        { cwd: folder.path },
+      );
+      expect(call.code).toBe(0);
+      expect(call.stdout).toContain("1 action stays pending");
+      const listed = await runCli(["pending", "list", "--store", store, "--session", "ops-2", "--json"]);
+      const { pending } = JSON.parse(listed.stdout) as { pending: Array<{ handler: string }> };
+      expect(pending.map(({ handler }) => handler)).toEqual(["rewrite"]);
+
+      const applied = await runCli(["pending", "apply", "--store", store, "--session", "ops-2", renameTool], {
+        cwd: work.path,
+      });
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toContain("Applied AST Edit: wrote 1 replacement in 1 file.");
+      expect(await readFile(join(folder.path, "src/log.ts"), "utf8")).toBe("logger.info('a', 1);\n");
     });
 
     it("says which server it could not reach", async () => {
