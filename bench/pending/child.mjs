@@ -6,7 +6,8 @@
 //   "sqliteDir":"/tmp/…","postgresUrl":"postgresql://…"|null,"postgresSkip":"why"|null}'
 // `cycles`: the least cycles of a round (split among the clients); `roundMs`: see the warm-up.
 // Prints one JSON line: per arm, one sample per round; the PostgreSQL statements per transition
-// and the round trip of a `SELECT 1` on the same pool.
+// and the round trip of a `SELECT 1` on the same pool; an fdatasync beside the SQLite file.
+import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { packageUrl } from "../lib/resolve.mjs";
@@ -133,12 +134,27 @@ const closers = [];
 let statementsPerTransition;
 /** @type {(() => Promise<number>) | undefined} */
 let roundTrip;
+/** @type {(() => number) | undefined} */
+let diskSync;
 
 // SQLite: one journal (one file in the private folder the parent made) for every session.
 try {
   const journal = runtime.openSqliteJournal(join(sqliteDir, "pending.db"));
   closers.push(() => journal.close());
   stores.sqlite = { status: "ok", version: process.versions.sqlite ?? "better-sqlite3" };
+  // µs per small append + fdatasync beside the database: what a commit waits for at least.
+  diskSync = () => {
+    const fd = openSync(join(sqliteDir, "sync-floor"), "a", 0o600);
+    const calls = 50;
+    const started = performance.now();
+    for (let index = 0; index < calls; index += 1) {
+      writeSync(fd, "x".repeat(128));
+      fdatasyncSync(fd);
+    }
+    const us = ((performance.now() - started) * 1000) / calls;
+    closeSync(fd);
+    return us;
+  };
   backends.push({ name: "sqlite", open: (sessionId) => runtime.Session.open({ sessionId, journal }) });
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
@@ -252,9 +268,12 @@ for (const arm of arms) {
 const samples = Object.fromEntries(arms.map((arm) => [arm.id, []]));
 /** µs per `SELECT 1` on the pool, one sample per round: the floor of one round trip. */
 const floorSamples = [];
+/** µs per fdatasync beside the SQLite file, one sample per round. */
+const syncSamples = [];
 for (let round = 0; round < rounds; round += 1) {
   for (const arm of round % 2 === 0 ? arms : [...arms].reverse()) samples[arm.id].push(await measure(arm));
   if (roundTrip) floorSamples.push(await roundTrip());
+  if (diskSync) syncSamples.push(diskSync());
   log(`round ${round + 1}/${rounds} done`);
 }
 
@@ -281,6 +300,7 @@ process.stdout.write(
     stores,
     statementsPerTransition,
     roundTripUs: floorSamples,
+    fdatasyncUs: syncSamples,
     arms: arms.map((arm) => ({
       id: arm.id,
       store: arm.store,

@@ -206,7 +206,7 @@ export const mcpSpec: CommandSpec = {
   summary: "Serve the tools to an MCP client over stdio or HTTP, pending actions included",
   usage:
     `tooldock mcp [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--cwd DIR] [--watch] [--resolve always|pending] [--pending-policy block|allow] ` +
-    "[--builtin ast_edit] [--http [--port N] [--host H] [--token-file FILE | --no-token] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]] " +
+    `[--builtin ast_edit] [${STORE_USAGE}] [--http [--port N] [--host H] [--token-file FILE | --no-token] [--allow-host H]… [--allow-origin O]… [--idle-timeout MS]] ` +
     ISOLATION_USAGE,
   details: [
     DEFAULT_PATHS_HELP,
@@ -241,10 +241,16 @@ export const mcpSpec: CommandSpec = {
       'to the URL with the token:\n  { "mcpServers": { "tooldock": { "type": "http", "url": "http://127.0.0.1:7717/mcp", ' +
       '"headers": { "Authorization": "Bearer <token>" } } } }',
     `${isolationHelp(false)} With --watch, each reload starts a new tool host and stops the previous one, unless an action is pending or a module failed to reload (it keeps its previous tools); those wait for a later reload or the end.`,
+    "With --store (stdio only), the session is --session ID (default tooldock-cli) of that durable store: what " +
+      "was pending there is served at the start (`resolve` applies it through the loaded tools' handlers), and when " +
+      "the client disconnects the durable actions stay in the store for the next server or `tooldock pending`. " +
+      "--http refuses --store: each client gets a session of its own, which a client reconnecting to a restarted " +
+      "server cannot name.",
   ],
   options: {
     tools: toolsOption,
     opencode: opencodeOption,
+    ...storeOptions,
     watch: { type: "boolean", description: "Reload the tools when their files change and tell the client" },
     resolve: {
       type: "string",

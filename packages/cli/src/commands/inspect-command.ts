@@ -1,3 +1,4 @@
+import type { PendingActionJournal } from "@tooldock/runtime";
 import { count } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -7,6 +8,8 @@ import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js"
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
+import { openStoreJournal } from "../store/open-store.js";
+import { readStore } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
@@ -20,50 +23,70 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   if (host.trim() === "") throw new UsageError("--host may not be empty", "inspect");
   const isolation = readIsolation(args, io.env, "inspect", false);
   const given = toolPathArgs(args);
+  const stored = readStore(args, io.cwd, "inspect");
   const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect", readOpencode(args));
-  const server = await startInspect({
-    paths,
-    cwd: io.cwd,
-    version,
-    host,
-    port,
-    cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
-    isolation,
-    opencode: readOpencode(args),
-  }).catch((error: unknown) => {
-    const code = (error as { code?: unknown }).code;
-    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
-      throw new UsageError(
-        `cannot listen on ${host}:${port} (${String(code)}); pick another --port or --host`,
-        "inspect",
-      );
-    throw error;
-  });
-  const { errorColors } = output;
-  if (server.diagnostics.length > 0)
-    output.printError(...formatDiagnostics(server.diagnostics, errorColors, io.cwd));
-  output.print(
-    `tooldock inspect: ${count(server.tools.length, "tool")} from ${count(server.modules, "module")}, reloading on changes.`,
-    `Open ${server.url}`,
-    "Ctrl-C stops the server (pending actions are discarded).",
-  );
-  if (!isLoopbackHost(host)) {
-    output.printError(
-      errorColors.yellow(
-        `tooldock inspect: listening on ${host}, not only this machine: anyone who has the URL (its token) can run the tools.`,
-      ),
-    );
+  const opened = stored === undefined ? undefined : await openStoreJournal(stored);
+  if (opened !== undefined && "error" in opened) {
+    output.printError(`tooldock inspect: ${opened.error}`);
+    return 1;
   }
-  const removeOpener = flagOption(args, "no-open")
-    ? async () => {}
-    : await openInBrowser(server.url, (problem) =>
-        output.printError(`tooldock inspect: could not open a browser (${problem}); open the URL above.`),
+  const journal = opened?.journal;
+  try {
+    return await serve(journal === undefined || stored === undefined ? undefined : { ...stored, journal });
+  } finally {
+    await journal?.close();
+  }
+
+  async function serve(
+    store: { journal: PendingActionJournal; sessionId: string; url: string } | undefined,
+  ): Promise<number> {
+    const server = await startInspect({
+      paths,
+      cwd: io.cwd,
+      version,
+      host,
+      port,
+      cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
+      isolation,
+      opencode: readOpencode(args),
+      ...(store === undefined ? {} : { store }),
+    }).catch((error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+        throw new UsageError(
+          `cannot listen on ${host}:${port} (${String(code)}); pick another --port or --host`,
+          "inspect",
+        );
+      throw error;
+    });
+    const { errorColors } = output;
+    if (server.diagnostics.length > 0)
+      output.printError(...formatDiagnostics(server.diagnostics, errorColors, io.cwd));
+    output.print(
+      `tooldock inspect: ${count(server.tools.length, "tool")} from ${count(server.modules, "module")}, reloading on changes.`,
+      `Open ${server.url}`,
+      store === undefined
+        ? "Ctrl-C stops the server (pending actions are discarded)."
+        : `Pending actions are kept in ${store.url} (session "${store.sessionId}"); Ctrl-C stops the server, and the durable ones stay there.`,
+    );
+    if (!isLoopbackHost(host)) {
+      output.printError(
+        errorColors.yellow(
+          `tooldock inspect: listening on ${host}, not only this machine: anyone who has the URL (its token) can run the tools.`,
+        ),
       );
-  await stopRequested(io.signal);
-  output.printError("tooldock inspect: stopping");
-  await server.close();
-  await removeOpener();
-  return 0;
+    }
+    const removeOpener = flagOption(args, "no-open")
+      ? async () => {}
+      : await openInBrowser(server.url, (problem) =>
+          output.printError(`tooldock inspect: could not open a browser (${problem}); open the URL above.`),
+        );
+    await stopRequested(io.signal);
+    output.printError("tooldock inspect: stopping");
+    await server.close();
+    await removeOpener();
+    return 0;
+  }
 }
 
 /** `--port`: a whole number from 0 to 65535; default 0 (a free port). */

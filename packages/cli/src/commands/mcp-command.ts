@@ -8,6 +8,8 @@ import type { CliIo } from "../cli-io.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
+import { openStoreJournal } from "../store/open-store.js";
+import { readStore } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import type { MCP_BUILTINS, MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
 import { readMcpHttpOptions, stdinIsPipe } from "./mcp-http-options.js";
@@ -28,6 +30,17 @@ export async function run({ io, args }: CommandContext): Promise<number> {
   const builtins = listOption(args, "builtin") as (typeof MCP_BUILTINS)[number][];
   const given = toolPathArgs(args);
   const paths = given.length > 0 ? given : await defaultPaths(cwd, builtins.length > 0, readOpencode(args));
+  const stored = readStore(args, cwd, "mcp");
+  if (stored !== undefined && http !== undefined)
+    throw new UsageError(
+      "--store serves one durable session over stdio; with --http each client gets a session of its own, which a client reconnecting to a restarted server cannot name",
+      "mcp",
+    );
+  const opened = stored === undefined ? undefined : await openStoreJournal(stored);
+  if (opened !== undefined && "error" in opened) {
+    io.stderr.write(`tooldock mcp: ${opened.error}\n`);
+    return 1;
+  }
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
@@ -53,6 +66,9 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         ...common,
         stdin: process.stdin,
         stdout: asWritable(io.stdout),
+        ...(opened === undefined || stored === undefined
+          ? {}
+          : { store: { journal: opened.journal, sessionId: stored.sessionId, url: stored.url } }),
       });
     } else {
       const { serveMcpHttp } = await import("../mcp/http/serve-mcp-http.js");
@@ -74,6 +90,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    await opened?.journal.close();
   }
 }
 

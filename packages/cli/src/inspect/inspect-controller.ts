@@ -1,6 +1,12 @@
 import type { ServerResponse } from "node:http";
 import type { ToolsReload } from "@tooldock/loader";
-import { asSchema, RESOLVE_TOOL_NAME, type Session, type ToolCallError } from "@tooldock/runtime";
+import {
+  asSchema,
+  type JournalTransition,
+  RESOLVE_TOOL_NAME,
+  type Session,
+  type ToolCallError,
+} from "@tooldock/runtime";
 import { count } from "@tooldock/runtime/internal";
 import { type AgentToolResult, type Diagnostic, TooldockError } from "@tooldock/sdk";
 import { EventHub } from "./event-hub.js";
@@ -23,6 +29,8 @@ export interface InspectControllerOptions {
   diagnostics: readonly Diagnostic[];
   /** Default `Date.now`. */
   now?: () => number;
+  /** The durable store the session lives in (`--store`): its history is shown with each action. */
+  store?: { url: string; sessionId: string };
 }
 
 /** The code of the error {@link InspectController.call} throws for a call id in use (the server answers 409). */
@@ -45,12 +53,18 @@ export class InspectController {
   #diagnostics: readonly Diagnostic[];
   #resolveCount = 0;
   #stateQueued = false;
+  readonly #store: { url: string; sessionId: string } | undefined;
+  #history: readonly JournalTransition[] = [];
+  /** The history read in flight, and whether another is due once it ends. */
+  #reading: Promise<void> | undefined;
+  #readAgain = false;
 
   constructor(options: InspectControllerOptions) {
     this.#session = options.session;
     this.#version = options.version;
     this.#diagnostics = options.diagnostics;
     this.#now = options.now ?? Date.now;
+    this.#store = options.store;
     this.hub = new EventHub({ now: this.#now });
     this.#unsubscribe = this.#session.subscribe((event) => {
       if (event.type === "action-apply-failed") {
@@ -60,8 +74,36 @@ export class InspectController {
       }
       const line = logLineOf(event);
       if (line !== undefined) this.hub.log(line.kind, line.summary, line.detail);
+      if (event.type.startsWith("action-")) void this.readHistory();
       if (event.type !== "tool-call-start") this.#queueState();
     });
+  }
+
+  /**
+   * Reads the session's history from the durable store again (with `--store`), then sends the
+   * state. Reads one at a time: a change during a read is read once more after it. A store that
+   * fails is a warning in the event log; the history shown stays the last one read.
+   */
+  readHistory(): Promise<void> {
+    if (this.#store === undefined) return Promise.resolve();
+    if (this.#reading !== undefined) {
+      this.#readAgain = true;
+      return this.#reading;
+    }
+    const read = async () => {
+      do {
+        this.#readAgain = false;
+        try {
+          this.#history = await this.#session.pending.history();
+        } catch (error) {
+          this.hub.log("warning", "the durable store's history could not be read", messageOf(error));
+        }
+      } while (this.#readAgain);
+      this.#reading = undefined;
+      this.#queueState();
+    };
+    this.#reading = read();
+    return this.#reading;
   }
 
   /** Everything the page shows that is not a stream. */
@@ -72,6 +114,7 @@ export class InspectController {
       diagnostics: this.#diagnostics,
       applyFailures: this.#applyFailures,
       running: this.#running.keys(),
+      store: this.#store === undefined ? undefined : { ...this.#store, history: this.#history },
     });
   }
 

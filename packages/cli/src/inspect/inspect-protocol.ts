@@ -37,6 +37,34 @@ export interface PendingView {
   details: unknown;
   /** The last failed apply of this action, while it stays pending. */
   applyFailure?: { message: string; at: number };
+  /** A durable action: the handler of its tool that applies it (its payload stays on the server). */
+  handler?: string;
+  /** Read back from the store after its apply was cut off: it can only be discarded. */
+  interrupted?: true;
+  /** A callback action another process staged: only that process can apply it. */
+  stagedBy?: { host: string; pid: number };
+  /** Its steps as the durable store keeps them, oldest first (with `--store`). */
+  history?: TransitionView[];
+}
+
+/** One step of an action's history in the durable store. */
+export interface TransitionView {
+  kind: "staged" | "applied" | "apply-failed" | "discarded" | "lost" | "interrupted";
+  /** Ms since the epoch. */
+  at: number;
+  reason?: string;
+  error?: string;
+  /** The process that made the step. */
+  process: { host: string; pid: number };
+}
+
+/** The durable store the session lives in (`tooldock inspect --store`). */
+export interface StoreView {
+  /** `sqlite:PATH` or the `postgresql://` connection string, as given. */
+  url: string;
+  sessionId: string;
+  /** The session's actions that are settled (applied, discarded, lost), newest first, with their steps. */
+  settled: Array<{ actionId: string; label: string; steps: TransitionView[] }>;
 }
 
 /** Everything the page shows that is not a stream: `GET /api/state` and the `state` event. */
@@ -52,6 +80,8 @@ export interface InspectState {
   toolChoice: string;
   /** The tool calls still running (their ids as the page chose them). */
   running: string[];
+  /** With `--store`: where the actions are kept, and what became of those no longer pending. */
+  store?: StoreView;
 }
 
 /** What the event log lists. */

@@ -1,9 +1,22 @@
 import { formatDiagnostic } from "@tooldock/loader";
-import { asSchema, type PendingActionRecord, RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
+import {
+  asSchema,
+  type JournalTransition,
+  type PendingActionRecord,
+  RESOLVE_TOOL_NAME,
+  type Session,
+} from "@tooldock/runtime";
 import type { CustomTool, Diagnostic } from "@tooldock/sdk";
 import { annotationsOf } from "../mcp/tool-definition.js";
 import { displayPath } from "../report/diagnostic-text.js";
-import type { DiagnosticView, InspectState, PendingView, ToolView } from "./inspect-protocol.js";
+import type {
+  DiagnosticView,
+  InspectState,
+  PendingView,
+  StoreView,
+  ToolView,
+  TransitionView,
+} from "./inspect-protocol.js";
 
 /** What {@link buildInspectState} reads. */
 export interface InspectStateSources {
@@ -15,12 +28,16 @@ export interface InspectStateSources {
   applyFailures: ReadonlyMap<string, { message: string; at: number }>;
   /** The ids of the calls still running. */
   running: Iterable<string>;
+  /** With `--store`: the store, and the session's history as last read from it. */
+  store?: { url: string; sessionId: string; history: readonly JournalTransition[] } | undefined;
 }
 
 /** The whole state of an inspect server, as `GET /api/state` and the `state` event carry it. */
 export function buildInspectState(sources: InspectStateSources): InspectState {
   const { session } = sources;
   const choice = session.toolChoice();
+  const steps = stepsByAction(sources.store?.history ?? []);
+  const pending = session.pending.list();
   return {
     version: sources.version,
     cwd: session.cwd,
@@ -29,10 +46,56 @@ export function buildInspectState(sources: InspectStateSources): InspectState {
       .filter((tool) => tool.name !== RESOLVE_TOOL_NAME)
       .map((tool) => toolView(tool, session)),
     diagnostics: sources.diagnostics.map((diagnostic) => diagnosticView(diagnostic, session.cwd)),
-    pending: session.pending.list().map((record) => pendingView(record, sources.applyFailures)),
+    pending: pending.map((record) =>
+      pendingView(record, sources.applyFailures, sources.store === undefined ? undefined : steps),
+    ),
     toolChoice: typeof choice === "string" ? choice : choice.name,
     running: [...sources.running],
+    ...(sources.store === undefined ? {} : { store: storeView(sources.store, steps, pending) }),
   };
+}
+
+/** The steps of each action in the history, in order. */
+function stepsByAction(history: readonly JournalTransition[]): Map<string, JournalTransition[]> {
+  const steps = new Map<string, JournalTransition[]>();
+  for (const step of history) {
+    const list = steps.get(step.actionId);
+    if (list === undefined) steps.set(step.actionId, [step]);
+    else list.push(step);
+  }
+  return steps;
+}
+
+function transitionView(step: JournalTransition): TransitionView {
+  return {
+    kind: step.kind,
+    at: step.at,
+    ...(step.reason === undefined ? {} : { reason: step.reason }),
+    ...(step.error === undefined ? {} : { error: step.error }),
+    process: { host: step.process.host, pid: step.process.pid },
+  };
+}
+
+/** How many settled actions the page lists (the newest). */
+export const SETTLED_SHOWN = 50;
+
+/** The actions of the history that are no longer pending here, newest first (at most {@link SETTLED_SHOWN}). */
+function storeView(
+  store: { url: string; sessionId: string },
+  steps: ReadonlyMap<string, JournalTransition[]>,
+  pending: readonly PendingActionRecord[],
+): StoreView {
+  const open = new Set(pending.map((record) => record.id));
+  const settled = [...steps]
+    .filter(([actionId]) => !open.has(actionId))
+    .map(([actionId, list]) => ({
+      actionId,
+      label: list[0]?.label ?? actionId,
+      steps: list.map(transitionView),
+    }))
+    .reverse()
+    .slice(0, SETTLED_SHOWN);
+  return { url: store.url, sessionId: store.sessionId, settled };
 }
 
 /** A registered tool as the page lists it; `resolve` is left to the pending panel. */
@@ -73,8 +136,10 @@ export function diagnosticView(diagnostic: Diagnostic, cwd: string): DiagnosticV
 function pendingView(
   record: PendingActionRecord,
   failures: ReadonlyMap<string, { message: string; at: number }>,
+  steps: ReadonlyMap<string, JournalTransition[]> | undefined,
 ): PendingView {
   const failure = failures.get(record.id);
+  const history = steps?.get(record.id);
   return {
     id: record.id,
     label: record.label,
@@ -82,5 +147,9 @@ function pendingView(
     createdAt: record.createdAt,
     details: record.details,
     ...(failure === undefined ? {} : { applyFailure: failure }),
+    ...(record.handler === undefined ? {} : { handler: record.handler }),
+    ...(record.interrupted === true ? { interrupted: true as const } : {}),
+    ...(record.stagedBy === undefined ? {} : { stagedBy: { ...record.stagedBy } }),
+    ...(steps === undefined ? {} : { history: (history ?? []).map(transitionView) }),
   };
 }

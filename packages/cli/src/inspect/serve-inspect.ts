@@ -8,7 +8,7 @@ import {
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
-import { RESOLVE_TOOL_NAME, Session } from "@tooldock/runtime";
+import { type PendingActionJournal, RESOLVE_TOOL_NAME, Session } from "@tooldock/runtime";
 import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
@@ -53,6 +53,12 @@ export interface StartInspectOptions {
    * reload too. Default: false.
    */
   opencode?: boolean;
+  /**
+   * Keep the session's pending actions in a durable store (`--store`): the session is
+   * `sessionId` of `journal` (its actions read back), the page shows each action's history,
+   * and closing leaves the durable actions there. The caller closes the journal after `close()`.
+   */
+  store?: { journal: PendingActionJournal; sessionId: string; url: string };
 }
 
 /** A running inspect server. */
@@ -66,7 +72,10 @@ export interface InspectServer {
   readonly modules: number;
   readonly diagnostics: Diagnostic[];
   readonly controller: InspectController;
-  /** Stops serving and watching, aborts running calls and disposes the session (pending actions discarded). */
+  /**
+   * Stops serving and watching, aborts running calls and disposes the session (pending actions
+   * discarded; with a store, durable ones stay there).
+   */
   close(): Promise<void>;
 }
 
@@ -81,6 +90,12 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
   const bindHost = options.host ?? DEFAULT_INSPECT_HOST;
   const token = options.token ?? createAccessToken();
   let controller: InspectController | undefined;
+  const { store } = options;
+  // First: a store that cannot be read stops here, before anything needs undoing.
+  const session =
+    store === undefined
+      ? new Session({ cwd })
+      : await Session.open({ cwd, sessionId: store.sessionId, journal: store.journal });
   const releaseFaults = holdStrayFaults((fault) => {
     controller?.hub.log(
       "fault",
@@ -88,7 +103,6 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       describeStrayFault(fault),
     );
   });
-  const session = new Session({ cwd });
   const host = new ToolHost({ cwd, logger: eventLogLogger(() => controller) });
   host.setActiveSession(session);
   let watcher: ToolWatcher | undefined;
@@ -115,8 +129,14 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
     const loaded = watcher.initial;
     toolHosts.add(loaded);
     const diagnostics = [...loaded.diagnostics];
-    const started = new InspectController({ session, version: options.version, diagnostics });
+    const started = new InspectController({
+      session,
+      version: options.version,
+      diagnostics,
+      ...(store === undefined ? {} : { store: { url: store.url, sessionId: store.sessionId } }),
+    });
     controller = started;
+    await started.readHistory();
     reportSessionHookFailures(session, loaded.tools, (diagnostic) =>
       started.hub.log(
         "warning",

@@ -5,20 +5,30 @@ import { settleWithin } from "../call/settle-within.js";
 
 /**
  * Disposes a served session: says which pending actions are discarded (their `reject` runs,
- * through `session.dispose()`), and waits at most {@link DISCARD_BOUND_MS} for it, so a
- * callback that never settles cannot keep the server up. `prefix` starts each line
- * (`"session 1a2b3c4d: "` for one of many).
+ * through `session.dispose()`) and, with a durable store (`durable`), which stay there, and
+ * waits at most {@link DISCARD_BOUND_MS} for it, so a callback that never settles cannot keep
+ * the server up. `prefix` starts each line (`"session 1a2b3c4d: "` for one of many).
  */
 export async function disposeServedSession(
   session: Session,
   say: (text: string) => void,
   prefix = "",
+  durable = false,
 ): Promise<void> {
   const pending = session.pending.list();
-  if (pending.length > 0) {
-    const labels = pending.map((record) => record.label).join("; ");
-    say(`${prefix}discarding ${count(pending.length, "pending action")}: ${labels}`);
-  }
+  // With a store, what outlives the process (durable actions, another process's) stays there.
+  const kept = durable
+    ? pending.filter(
+        (record) =>
+          record.handler !== undefined || record.stagedBy !== undefined || record.interrupted === true,
+      )
+    : [];
+  const discarded = pending.filter((record) => !kept.includes(record));
+  const labels = (records: typeof pending) => records.map((record) => record.label).join("; ");
+  if (kept.length > 0)
+    say(`${prefix}keeping ${count(kept.length, "pending action")} in the store: ${labels(kept)}`);
+  if (discarded.length > 0)
+    say(`${prefix}discarding ${count(discarded.length, "pending action")}: ${labels(discarded)}`);
   if (!(await settleWithin(session.dispose(), DISCARD_BOUND_MS))) {
     say(
       `${prefix}discarding the pending actions (their reject) or the tools' shutdown did not finish within ${DISCARD_BOUND_MS} ms; ` +

@@ -9,7 +9,8 @@ import {
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
-import { type PendingPolicy, Session } from "@tooldock/runtime";
+import { type PendingActionJournal, type PendingPolicy, Session } from "@tooldock/runtime";
+import { count } from "@tooldock/runtime/internal";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
@@ -71,6 +72,11 @@ export interface ServeMcpOptions {
    * `watch`, every reload too. Default: false.
    */
   opencode?: boolean;
+  /**
+   * Serve a session of a durable store (`--store`): `sessionId` of `journal`, its actions read
+   * back; when the client is gone, the durable actions stay there. The caller closes the journal.
+   */
+  store?: { journal: PendingActionJournal; sessionId: string; url: string };
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -113,8 +119,18 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     say(text);
     mcp?.log("error", text);
   });
+  const { store } = options;
+  // Before anything that needs undoing: a store that cannot be read stops the server here.
+  const session =
+    store === undefined
+      ? new Session({ cwd, pendingPolicy: options.pendingPolicy })
+      : await Session.open({
+          cwd,
+          pendingPolicy: options.pendingPolicy,
+          sessionId: store.sessionId,
+          journal: store.journal,
+        });
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
-  const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
   let watcher: ToolWatcher | undefined;
   const toolHosts = new ToolHostGenerations(() => session.pending.hasPending);
   try {
@@ -156,7 +172,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     writeDiagnostics(loaded.diagnostics);
     registerBuiltins(session, options.builtins ?? [], cwd);
     const watching = watcher === undefined ? "" : ", reloading on changes";
-    say(`serving ${describeServed(loaded, options.builtins)} on stdio${watching}`);
+    const kept =
+      store === undefined
+        ? ""
+        : `, pending actions kept in ${store.url} (session "${store.sessionId}"${session.pending.size > 0 ? `: ${count(session.pending.size, "action")} pending` : ""})`;
+    say(`serving ${describeServed(loaded, options.builtins)} on stdio${watching}${kept}`);
     // A failing onSession (start now, shutdown on exit) is a W_ON_SESSION_FAILED on stderr.
     reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
     await session.start();
@@ -178,7 +198,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     await watcher?.close();
-    await disposeServedSession(session, say);
+    await disposeServedSession(session, say, "", store !== undefined);
     // After the session: discarding what is pending runs each action's reject in its tool host.
     await toolHosts.close();
     reserved?.release();

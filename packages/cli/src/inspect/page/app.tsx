@@ -6,6 +6,7 @@ import { EventLog } from "./event-log.js";
 import { openEventStream } from "./event-stream.js";
 import { pageToken } from "./page-token.js";
 import { PendingPanel } from "./pending-panel.js";
+import { StorePanel } from "./store-history.js";
 import { DiagnosticsPanel, ToolDetails, ToolList } from "./tools-panel.js";
 
 /** How many log entries the page keeps. */
@@ -109,6 +110,7 @@ export function App() {
           </div>
           <div class="column column-side">
             <PendingPanel pending={state.pending} toolChoice={state.toolChoice} />
+            {state.store !== undefined && <StorePanel store={state.store} />}
             <EventLog entries={log} />
           </div>
         </main>

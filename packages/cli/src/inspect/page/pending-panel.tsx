@@ -3,6 +3,7 @@ import type { CallResponse, PendingView } from "../inspect-protocol.js";
 import { ApiError, resolveTop } from "./api-client.js";
 import { DetailsView } from "./diff-view.js";
 import { ResultView } from "./result-view.js";
+import { StepList } from "./store-history.js";
 
 /**
  * The pending stack, top first, each action with its label, source tool, when it was staged
@@ -73,7 +74,29 @@ export function PendingPanel(props: { pending: PendingView[]; toolChoice: string
                 <dd>
                   <code>{action.id}</code>
                 </dd>
+                {action.handler !== undefined && (
+                  <>
+                    <dt>durable</dt>
+                    <dd data-testid="durable-handler">
+                      applied by the handler <code>{action.handler}</code> of its tool, in any process
+                    </dd>
+                  </>
+                )}
+                {action.stagedBy !== undefined && (
+                  <>
+                    <dt>staged by</dt>
+                    <dd>
+                      pid {action.stagedBy.pid} on {action.stagedBy.host}: only that process can apply it
+                    </dd>
+                  </>
+                )}
               </dl>
+              {action.interrupted === true && (
+                <p class="apply-failure" role="alert" data-testid="interrupted">
+                  Interrupted: its process ended while applying it, so the change may be partly made. It is
+                  never applied again: check the files, then discard it.
+                </p>
+              )}
               {action.applyFailure !== undefined && (
                 <p class="apply-failure" role="alert" data-testid="apply-failure">
                   Apply failed: {action.applyFailure.message}. The action is still pending: fix the cause and
@@ -81,6 +104,9 @@ export function PendingPanel(props: { pending: PendingView[]; toolChoice: string
                 </p>
               )}
               <DetailsView details={action.details} />
+              {action.history !== undefined && action.history.length > 0 && (
+                <StepList steps={action.history} />
+              )}
               {index === 0 && (
                 <form
                   class="resolve-form"

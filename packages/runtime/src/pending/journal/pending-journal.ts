@@ -48,6 +48,8 @@ export interface JournalTransition {
   readonly actionId: string;
   readonly sessionId: string;
   readonly kind: TransitionKind;
+  /** The action's label, when the journal has it (the built-in ones do, in `history`). */
+  readonly label?: string | undefined;
   /** Milliseconds since the epoch. */
   readonly at: number;
   /** The reason the model or the user gave, or the store's own (`lost with its process …`). */

@@ -193,13 +193,13 @@ export class PostgresJournal implements PendingActionJournal {
     const values: string[] = [];
     if (filter.sessionId !== undefined) {
       values.push(filter.sessionId);
-      where.push(`session_id = $${values.length}`);
+      where.push(`t.session_id = $${values.length}`);
     }
     if (filter.actionId !== undefined) {
       values.push(filter.actionId);
-      where.push(`action_id = $${values.length}`);
+      where.push(`t.action_id = $${values.length}`);
     }
-    const sql = `SELECT action_id, session_id, kind, at, reason, error, process FROM tooldock_pending_transitions${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
+    const sql = `SELECT t.action_id, t.session_id, t.kind, a.label, t.at, t.reason, t.error, t.process FROM tooldock_pending_transitions t LEFT JOIN tooldock_pending_actions a ON a.id = t.action_id${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY t.seq`;
     const { rows } = await this.#query(sql, values);
     return rows.map((row) => toTransition(row as TransitionRow));
   }
@@ -237,6 +237,7 @@ interface TransitionRow {
   action_id: string;
   session_id: string;
   kind: JournalTransition["kind"];
+  label: string | null;
   at: string | number;
   reason: string | null;
   error: string | null;
@@ -270,6 +271,7 @@ function toTransition(row: TransitionRow): JournalTransition {
     actionId: row.action_id,
     sessionId: row.session_id,
     kind: row.kind,
+    ...(row.label === null ? {} : { label: row.label }),
     at: Number(row.at),
     ...(row.reason === null ? {} : { reason: row.reason }),
     ...(row.error === null ? {} : { error: row.error }),

@@ -208,14 +208,14 @@ export class SqliteJournal implements PendingActionJournal {
     const where: string[] = [];
     const params: string[] = [];
     if (filter.sessionId !== undefined) {
-      where.push("session_id = ?");
+      where.push("t.session_id = ?");
       params.push(filter.sessionId);
     }
     if (filter.actionId !== undefined) {
-      where.push("action_id = ?");
+      where.push("t.action_id = ?");
       params.push(filter.actionId);
     }
-    const sql = `SELECT * FROM tooldock_pending_transitions${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
+    const sql = `SELECT t.*, a.label FROM tooldock_pending_transitions t LEFT JOIN tooldock_pending_actions a ON a.id = t.action_id${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY t.seq`;
     return this.#db
       .prepare(sql)
       .all(...params)
@@ -265,6 +265,7 @@ interface TransitionRow {
   action_id: string;
   session_id: string;
   kind: JournalTransition["kind"];
+  label: string | null;
   at: number | bigint;
   reason: string | null;
   error: string | null;
@@ -298,6 +299,7 @@ function toTransition(row: TransitionRow): JournalTransition {
     actionId: row.action_id,
     sessionId: row.session_id,
     kind: row.kind,
+    ...(row.label === null ? {} : { label: row.label }),
     at: Number(row.at),
     ...(row.reason === null ? {} : { reason: row.reason }),
     ...(row.error === null ? {} : { error: row.error }),
