@@ -166,20 +166,22 @@ for (const { name, skip, open } of stores) {
       expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
     });
 
-    it("a callback action interrupted by a SIGKILL can be discarded (it never comes back)", async () => {
-      const hanging = started("hang-closure");
-      expect(await hanging.next()).toEqual({ applying: true });
-      hanging.child.kill("SIGKILL");
-      await ended(hanging.child);
-      const [refused] = (await step("resolve", "apply", "again")) as [{ isError: boolean; text: string }];
-      expect(refused.text).toContain('"Hanging callback" was interrupted while it was being applied');
-      const [discarded] = (await step("resolve", "discard", "checked")) as [
-        { isError: boolean; text: string },
-      ];
-      expect(discarded).toMatchObject({ isError: false });
-      expect(await step("list")).toEqual([[]]);
-      expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
-    });
+    // What the store does above the journal: once, on SQLite.
+    if (name === "SQLite")
+      it("a callback action interrupted by a SIGKILL can be discarded (it never comes back)", async () => {
+        const hanging = started("hang-closure");
+        expect(await hanging.next()).toEqual({ applying: true });
+        hanging.child.kill("SIGKILL");
+        await ended(hanging.child);
+        const [refused] = (await step("resolve", "apply", "again")) as [{ isError: boolean; text: string }];
+        expect(refused.text).toContain('"Hanging callback" was interrupted while it was being applied');
+        const [discarded] = (await step("resolve", "discard", "checked")) as [
+          { isError: boolean; text: string },
+        ];
+        expect(discarded).toMatchObject({ isError: false });
+        expect(await step("list")).toEqual([[]]);
+        expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
+      });
 
     it("an apply that outlives its deadline is not applied again by another process meanwhile", async () => {
       const slow = started("slow", log);
@@ -230,16 +232,18 @@ for (const { name, skip, open } of stores) {
       expect(await step("history")).toEqual([["staged", "applied"]]);
     });
 
-    it("a handler the loaded tools no longer declare is an error that keeps the action", async () => {
-      await step("stage", log, "kept");
-      const [refused] = (await step("resolve", "apply", "now", "--no-handler")) as [
-        { isError: boolean; text: string },
-      ];
-      expect(refused.isError).toBe(true);
-      expect(refused.text).toContain('declares the action handler "rename"');
-      expect(await applied()).toEqual([]);
-      expect(await step("resolve", "apply", "now")).toEqual([{ isError: false, text: "renamed kept" }]);
-      expect(await step("history")).toEqual([["staged", "applied"]]);
-    });
+    // What the store does above the journal: once, on SQLite.
+    if (name === "SQLite")
+      it("a handler the loaded tools no longer declare is an error that keeps the action", async () => {
+        await step("stage", log, "kept");
+        const [refused] = (await step("resolve", "apply", "now", "--no-handler")) as [
+          { isError: boolean; text: string },
+        ];
+        expect(refused.isError).toBe(true);
+        expect(refused.text).toContain('declares the action handler "rename"');
+        expect(await applied()).toEqual([]);
+        expect(await step("resolve", "apply", "now")).toEqual([{ isError: false, text: "renamed kept" }]);
+        expect(await step("history")).toEqual([["staged", "applied"]]);
+      });
   });
 }
