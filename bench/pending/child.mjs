@@ -180,10 +180,10 @@ if (postgresUrl) {
   const sent = [];
   let count = 0;
   const query = pool.query.bind(pool);
-  pool.query = (/** @type {string} */ text, /** @type {unknown[]} */ values) => {
+  pool.query = (/** @type {{ text: string }} */ config) => {
     count += 1;
-    if (sent.length < 64) sent.push(text.trim().split(/\s+/).slice(0, 3).join(" "));
-    return query(text, values);
+    if (sent.length < 64) sent.push(config.text.trim().split(/\s+/).slice(0, 3).join(" "));
+    return query(config);
   };
   const journal = await runtime.openPostgresJournal(pool);
   roundTrip = async () => {

@@ -58,9 +58,9 @@ function countingPool(): { pool: pg.Pool; queries: string[] } {
   pool.on("error", () => {});
   const queries: string[] = [];
   const query = pool.query.bind(pool) as PostgresQueryable["query"];
-  (pool as unknown as PostgresQueryable).query = (text, values) => {
-    queries.push(text.trim().split(/\s+/).slice(0, 3).join(" "));
-    return query(text, values);
+  (pool as unknown as PostgresQueryable).query = (config) => {
+    queries.push(config.text.trim().split(/\s+/).slice(0, 3).join(" "));
+    return query(config);
   };
   return { pool, queries };
 }

@@ -11,11 +11,13 @@ import type {
 } from "./pending-journal.js";
 
 /**
- * The part of a `pg` `Pool` (or `Client`) the journal uses: `query` with `$1`-style values.
- * Any client with that method works (a pool is best: several resolves at once).
+ * The part of a `pg` `Pool` (or `Client`) the journal uses: `query` with a query config
+ * (`text` with `$1`-style `values`; `name` makes it a prepared statement, parsed and planned
+ * once per connection). Any client with that method works (a pool is best: several resolves
+ * at once).
  */
 export interface PostgresQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(query: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
 }
 
 /** Options of {@link openPostgresJournal}. */
@@ -124,7 +126,7 @@ export async function openPostgresJournal(
   const owned = typeof connection === "string";
   const client = owned ? makePool(connection, options) : connection;
   try {
-    await client.query(SCHEMA);
+    await client.query({ text: SCHEMA });
   } catch (error) {
     if (owned) await (client as unknown as { end(): Promise<void> }).end().catch(() => {});
     throw storeError(
@@ -147,44 +149,52 @@ export class PostgresJournal implements PendingActionJournal {
   }
 
   async open(sessionId: string): Promise<JournalRecord[]> {
-    const { rows } = await this.#query(OPEN, [sessionId]);
+    const { rows } = await this.#query(OPEN, [sessionId], "tooldock_pending_open");
     return rows.map((row) => toRecord(row as Row));
   }
 
   async stage(record: JournalRecord, process: ProcessIdentity): Promise<void> {
-    await this.#query(STAGE, [
-      record.id,
-      record.sessionId,
-      record.state,
-      record.form,
-      record.label,
-      record.sourceToolName,
-      toJson(record.details),
-      record.handler ?? null,
-      toJson(record.payload),
-      record.cwd ?? null,
-      JSON.stringify(record.owner),
-      record.createdAt,
-      JSON.stringify(process),
-    ]);
+    await this.#query(
+      STAGE,
+      [
+        record.id,
+        record.sessionId,
+        record.state,
+        record.form,
+        record.label,
+        record.sourceToolName,
+        toJson(record.details),
+        record.handler ?? null,
+        toJson(record.payload),
+        record.cwd ?? null,
+        JSON.stringify(record.owner),
+        record.createdAt,
+        JSON.stringify(process),
+      ],
+      "tooldock_pending_stage",
+    );
   }
 
   async move(id: string, move: JournalMove): Promise<boolean> {
     const step = move.transition;
-    const { rows } = await this.#query(MOVE, [
-      id,
-      move.to,
-      move.owner === undefined ? null : JSON.stringify(move.owner),
-      step?.at ?? Date.now(),
-      move.from,
-      move.applyingOwner?.token ?? null,
-      move.top === true,
-      step?.kind ?? null,
-      step?.at ?? null,
-      step?.reason ?? null,
-      step?.error ?? null,
-      step === undefined ? null : JSON.stringify(step.process),
-    ]);
+    const { rows } = await this.#query(
+      MOVE,
+      [
+        id,
+        move.to,
+        move.owner === undefined ? null : JSON.stringify(move.owner),
+        step?.at ?? Date.now(),
+        move.from,
+        move.applyingOwner?.token ?? null,
+        move.top === true,
+        step?.kind ?? null,
+        step?.at ?? null,
+        step?.reason ?? null,
+        step?.error ?? null,
+        step === undefined ? null : JSON.stringify(step.process),
+      ],
+      "tooldock_pending_move",
+    );
     return (rows[0] as { moved: number } | undefined)?.moved === 1;
   }
 
@@ -212,9 +222,10 @@ export class PostgresJournal implements PendingActionJournal {
     return this.#closed;
   }
 
-  #query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+  /** One statement; `name` (the fixed ones) prepares it once per connection. */
+  #query(text: string, values: unknown[], name?: string): Promise<{ rows: unknown[] }> {
     if (this.#closed !== undefined) return Promise.reject(new Error("the PostgreSQL journal is closed"));
-    return this.#client.query(text, values);
+    return this.#client.query(name === undefined ? { text, values } : { name, text, values });
   }
 }
 

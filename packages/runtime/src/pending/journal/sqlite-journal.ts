@@ -115,6 +115,8 @@ export class SqliteJournal implements PendingActionJournal {
   readonly #insert: SqliteStatement;
   readonly #transition: SqliteStatement;
   readonly #newer: SqliteStatement;
+  readonly #select: SqliteStatement;
+  readonly #update: SqliteStatement;
   #closed = false;
 
   constructor(database: SqliteDatabase) {
@@ -124,6 +126,12 @@ export class SqliteJournal implements PendingActionJournal {
     );
     this.#insert = database.prepare(
       "INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.#select = database.prepare(
+      "SELECT seq, session_id, state, owner FROM tooldock_pending_actions WHERE id = ?",
+    );
+    this.#update = database.prepare(
+      "UPDATE tooldock_pending_actions SET state = ?, owner = ?, updated_at = ? WHERE id = ?",
     );
     this.#newer = database.prepare(
       `SELECT 1 FROM tooldock_pending_actions WHERE session_id = ? AND seq > ? AND state IN (${OPEN_STATES.map(() => "?").join(", ")}) LIMIT 1`,
@@ -168,9 +176,9 @@ export class SqliteJournal implements PendingActionJournal {
 
   move(id: string, move: JournalMove): boolean {
     return this.#transaction(() => {
-      const row = this.#db
-        .prepare("SELECT seq, session_id, state, owner FROM tooldock_pending_actions WHERE id = ?")
-        .get(id) as { seq: number; session_id: string; state: JournalState; owner: string } | undefined;
+      const row = this.#select.get(id) as
+        | { seq: number; session_id: string; state: JournalState; owner: string }
+        | undefined;
       if (row === undefined || !move.from.includes(row.state)) return false;
       if (move.top === true && this.#newer.get(row.session_id, row.seq, ...OPEN_STATES) !== undefined)
         return false;
@@ -181,14 +189,7 @@ export class SqliteJournal implements PendingActionJournal {
       )
         return false;
       const at = move.transition?.at ?? Date.now();
-      if (move.owner === undefined)
-        this.#db
-          .prepare("UPDATE tooldock_pending_actions SET state = ?, updated_at = ? WHERE id = ?")
-          .run(move.to, at, id);
-      else
-        this.#db
-          .prepare("UPDATE tooldock_pending_actions SET state = ?, owner = ?, updated_at = ? WHERE id = ?")
-          .run(move.to, JSON.stringify(move.owner), at, id);
+      this.#update.run(move.to, move.owner === undefined ? row.owner : JSON.stringify(move.owner), at, id);
       const step = move.transition;
       if (step !== undefined)
         this.#transition.run(
