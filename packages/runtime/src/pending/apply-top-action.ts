@@ -2,7 +2,7 @@ import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import { entryCallback } from "./entry-callbacks.js";
 import type { JournalMove } from "./journal/pending-journal.js";
-import { lostReason, mayBeRunning, moveTo } from "./journal/pending-journal.js";
+import { lostReason, moveTo } from "./journal/pending-journal.js";
 import {
   type ResolveDetails,
   type ResolveExtra,
@@ -51,7 +51,9 @@ export async function applyTopAction(
   }
   const callback = entryCallback(internals, entry, "apply", reason);
   if (callback.kind === "foreign") {
-    if (mayBeRunning(callback.owner, internals.process)) {
+    let running = internals.mayRun(callback.owner);
+    if (running instanceof Promise) running = await running;
+    if (running) {
       internals.restore(entry);
       return failure(heldElsewhereText(record, callback.owner), reason, entry, {});
     }

@@ -2,7 +2,7 @@ import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import type { Settlement } from "./callback-deadline.js";
 import { type EntryCallback, entryCallback } from "./entry-callbacks.js";
-import { lostReason, mayBeRunning, moveTo } from "./journal/pending-journal.js";
+import { lostReason, moveTo } from "./journal/pending-journal.js";
 import { type ResolveDetails, readCallbackResult, resolveDetails } from "./resolve-details.js";
 import {
   discardedText,
@@ -16,7 +16,7 @@ import { actionTimeoutError, runActionCallback } from "./run-action-callback.js"
 import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
 
 /** What the store needs to discard an entry (the `resolve` tool and `clear`). */
-export type DiscardInternals = Pick<StoreInternals, "emit" | "move" | "binding" | "process">;
+export type DiscardInternals = Pick<StoreInternals, "emit" | "move" | "binding" | "process" | "mayRun">;
 
 /**
  * How a discard ended: `reject` ran (`ran`, with how it settled), there was none to run here
@@ -51,7 +51,9 @@ export async function discardEntry(
   // An interrupted record (whatever its form) is discarded as it is: nothing runs.
   const callback: EntryCallback =
     entry.interrupted === true ? { kind: "none" } : entryCallback(internals, entry, "reject", reason);
-  if (callback.kind === "foreign" && !mayBeRunning(callback.owner, internals.process)) {
+  let running = callback.kind === "foreign" ? internals.mayRun(callback.owner) : true;
+  if (running instanceof Promise) running = await running;
+  if (callback.kind === "foreign" && !running) {
     const why = lostReason(callback.owner);
     let lost = internals.move(entry, { ...moveTo(internals, "lost", why), top });
     if (lost instanceof Promise) lost = await lost;

@@ -156,6 +156,7 @@ export class PendingActionStore {
       callbackTimeoutMs,
       binding: undefined,
       process: this.#process,
+      mayRun: (owner) => this.#mayRun(owner),
       move: (entry, move) => (this.#journal === undefined ? true : this.#journal.move(entry.record.id, move)),
       sync: (whenEmpty) => (this.#journal === undefined ? undefined : this.#sync(whenEmpty)),
       flushing: () => (this.#unflushed ? this.flush() : undefined),
@@ -493,7 +494,7 @@ export class PendingActionStore {
       if (own === undefined && before.has(stored.id)) continue; // popped or removed meanwhile
       if (stored.state === "applying") {
         // Being applied here or by a process that may still run it: not on the stack.
-        if (mayBeRunning(stored.owner, this.#process)) continue;
+        if (await this.#mayRun(stored.owner)) continue;
         const moved = await journal.move(stored.id, {
           from: ["applying"],
           to: "interrupted",
@@ -517,6 +518,23 @@ export class PendingActionStore {
       if (!before.has(entry.record.id) && !listed.has(entry.record.id)) next.push(entry);
     this.#entries.splice(0, this.#entries.length, ...next);
     return true;
+  }
+
+  /**
+   * Whether the process `owner` may still run: this host's pids are asked; a process on another
+   * host is asked of the journal when it can tell, and taken for running otherwise (or when the
+   * journal fails to answer).
+   */
+  #mayRun(owner: ProcessIdentity): boolean | Promise<boolean> {
+    if (!mayBeRunning(owner, this.#process)) return false;
+    const journal = this.#journal;
+    if (owner.host === this.#process.host || journal?.processAlive === undefined) return true;
+    try {
+      const alive = journal.processAlive(owner);
+      return alive instanceof Promise ? alive.catch(() => true) : alive;
+    } catch {
+      return true;
+    }
   }
 
   /** Adds a listener; returns the function that removes it. */

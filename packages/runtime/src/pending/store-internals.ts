@@ -50,6 +50,11 @@ export interface StoreInternals {
   /** This process, as the store's durable records name it. */
   readonly process: ProcessIdentity;
   /**
+   * Whether the process `owner` may still run (see `mayBeRunning`), asking the journal about a
+   * process on another host when it can tell (`PendingActionJournal.processAlive`).
+   */
+  mayRun(owner: ProcessIdentity): boolean | Promise<boolean>;
+  /**
    * Moves the entry's durable record (see `PendingActionJournal.move`); `true` at once
    * without a journal. A journal that fails throws (or rejects).
    */

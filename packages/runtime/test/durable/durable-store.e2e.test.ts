@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { postgresForTests, startPostgresCluster } from "../../../../scripts/postgres-cluster.mjs";
 import { runProcess } from "../../../../scripts/run-process.mjs";
@@ -116,6 +117,18 @@ for (const { name, skip, open } of stores) {
       };
     }
 
+    /** Resolves once the server has dropped the liveness lock of `token` (the event itself: a lock wait). */
+    async function lockReleased(url: string, token: string): Promise<void> {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock(72381604, hashtext($1))", [token]);
+        await client.query("SELECT pg_advisory_unlock(72381604, hashtext($1))", [token]);
+      } finally {
+        await client.end();
+      }
+    }
+
     function ended(child: ChildProcessWithoutNullStreams): Promise<void> {
       return new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -180,6 +193,27 @@ for (const { name, skip, open } of stores) {
         ];
         expect(discarded).toMatchObject({ isError: false });
         expect(await step("list")).toEqual([[]]);
+        expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
+      });
+
+    if (name === "PostgreSQL")
+      it("a process on another host killed in the middle of an apply: its lock goes with its connection, and this host reports it interrupted", async () => {
+        const hanging = started("hang", log, "--host", "host-elsewhere");
+        const { process: owner } = (await hanging.next()) as { process: { token: string } };
+        expect(await hanging.next()).toEqual({ applying: true });
+        hanging.child.kill("SIGKILL");
+        await ended(hanging.child);
+        await lockReleased(db, owner.token);
+
+        const [refused] = (await step("resolve", "apply", "try again")) as [
+          { isError: boolean; text: string },
+        ];
+        expect(refused.isError).toBe(true);
+        expect(refused.text).toContain('"Hanging rename" was interrupted while it was being applied');
+        expect(await step("resolve", "discard", "checked")).toEqual([
+          expect.objectContaining({ isError: false }),
+        ]);
+        expect(await applied()).toEqual(["hang"]);
         expect(await step("history")).toEqual([["staged", "interrupted", "discarded"]]);
       });
 

@@ -8,15 +8,23 @@
 // apply appends to <log>, says "applying" and never settles, then resolves it);
 // race <apply|discard> (opens the session, says "ready", resolves once "go" comes on stdin);
 // list; history. Prints one JSON line per result. `--no-handler` registers the tool without
-// its handlers.
+// its handlers; `--host NAME` names this process as one on another host (printing it first).
+
+import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { Type } from "@sinclair/typebox";
-import { openPostgresJournal, openSqliteJournal, Session } from "@tooldock/runtime";
+import { openPostgresJournal, openSqliteJournal, PendingActionStore, Session } from "@tooldock/runtime";
 
 const [db, sessionId, step, ...rest] = process.argv.slice(2);
 const withHandlers = !rest.includes("--no-handler");
-const args = rest.filter((arg) => arg !== "--no-handler");
+// `--host NAME`: this process names itself as running on another host (its pid cannot be asked from here).
+const hostIndex = rest.indexOf("--host");
+const host = hostIndex === -1 ? undefined : rest[hostIndex + 1];
+const args = rest.filter(
+  (arg, index) =>
+    arg !== "--no-handler" && (hostIndex === -1 || (index !== hostIndex && index !== hostIndex + 1)),
+);
 const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 const handlers = {
@@ -71,11 +79,15 @@ const tool = {
 
 const journal = db.startsWith("postgresql:") ? await openPostgresJournal(db) : openSqliteJournal(db);
 // `slow` gives resolve a short deadline: its apply outlives it.
-const session = await Session.open({
-  sessionId,
-  journal,
-  ...(step === "slow" ? { resolveTimeoutMs: 300 } : {}),
-});
+const timeouts = step === "slow" ? { resolveTimeoutMs: 300 } : {};
+let session;
+if (host === undefined) session = await Session.open({ sessionId, journal, ...timeouts });
+else {
+  const identity = { host, pid: process.pid, token: randomUUID() };
+  print({ process: identity });
+  const pending = await PendingActionStore.open(journal, sessionId, { process: identity });
+  session = new Session({ sessionId, pending, ...timeouts });
+}
 session.register(tool);
 const call = (name, params) => session.execute({ toolCallId: `${step}-${Date.now()}`, name, params });
 const resolve = async (action, reason) => {

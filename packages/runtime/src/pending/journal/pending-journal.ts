@@ -100,6 +100,15 @@ export interface PendingActionJournal {
   }): readonly JournalTransition[] | Promise<readonly JournalTransition[]>;
   /** Closes the connection or file; the journal is not used afterwards. */
   close(): void | Promise<void>;
+  /**
+   * Whether the process `owner`, on another host (whose pids this process cannot ask), may
+   * still be running: `false` only when the store knows it has ended. PostgreSQL knows: each
+   * process holds a lock on its own connection while it has actions in the store, and the
+   * server drops the lock when the connection goes. Optional: without it, a process on another
+   * host is taken for running (its callback actions are never reported lost from here, its
+   * `applying` records never interrupted).
+   */
+  processAlive?(owner: ProcessIdentity): boolean | Promise<boolean>;
 }
 
 /** This process, as durable records name it. */

@@ -18,11 +18,28 @@ import type {
  */
 export interface PostgresQueryable {
   query(query: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+  /**
+   * A connection of its own (`pg`'s `Pool.connect`): the journal holds one per process that
+   * stages or applies, with a lock that tells other processes it is alive. Without it, a
+   * process on another host is always taken for running.
+   */
+  connect?(): Promise<PostgresClient>;
 }
+
+/** A connection checked out of a pool (`pg`'s `PoolClient`). */
+export interface PostgresClient {
+  query(query: { text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
+  /** `true`: close the connection instead of returning it to the pool (its locks go with it). */
+  release(destroy?: boolean): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** The first key of the advisory locks that say a process is alive (the second: its token's hash). */
+const LIVENESS_LOCK = 72381604;
 
 /** Options of {@link openPostgresJournal}. */
 export interface PostgresJournalOptions {
-  /** Connections of the pool made from a connection string. Default 4. */
+  /** Connections of the pool made from a connection string for statements (one more holds the liveness lock). Default 4. */
   maxConnections?: number;
 }
 
@@ -142,6 +159,8 @@ export class PostgresJournal implements PendingActionJournal {
   readonly #client: PostgresQueryable;
   readonly #owned: boolean;
   #closed: Promise<void> | undefined;
+  /** The connections holding each process's liveness lock, by token. */
+  readonly #held = new Map<string, Promise<PostgresClient | undefined>>();
 
   constructor(client: PostgresQueryable, owned = false) {
     this.#client = client;
@@ -154,6 +173,8 @@ export class PostgresJournal implements PendingActionJournal {
   }
 
   async stage(record: JournalRecord, process: ProcessIdentity): Promise<void> {
+    // Alive before its first record is: another host never takes a record of it for a dead process's.
+    await this.#hold(process);
     await this.#query(
       STAGE,
       [
@@ -176,6 +197,7 @@ export class PostgresJournal implements PendingActionJournal {
   }
 
   async move(id: string, move: JournalMove): Promise<boolean> {
+    if (move.owner !== undefined) await this.#hold(move.owner);
     const step = move.transition;
     const { rows } = await this.#query(
       MOVE,
@@ -214,12 +236,68 @@ export class PostgresJournal implements PendingActionJournal {
     return rows.map((row) => toTransition(row as TransitionRow));
   }
 
-  /** Ends the pool made from a connection string; a pool of your own is left open. */
+  /**
+   * Whether the process `owner` still holds its liveness lock: its connection to the server
+   * is open (a process that ends, however it ends, loses it; a host that vanishes loses it
+   * when the server's TCP keepalive gives up). `true` when this journal cannot tell (a pool
+   * without `connect`).
+   */
+  async processAlive(owner: ProcessIdentity): Promise<boolean> {
+    if (this.#client.connect === undefined) return true;
+    const { rows } = await this.#query(
+      "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = hashtext($2)::oid AND objsubid = 2 AND granted) AS alive",
+      [LIVENESS_LOCK, owner.token],
+      "tooldock_pending_alive",
+    );
+    return (rows[0] as { alive: boolean } | undefined)?.alive !== false;
+  }
+
+  /**
+   * Ends the liveness connections (their locks go), then the pool made from a connection
+   * string; a pool of your own is left open.
+   */
   close(): Promise<void> {
-    this.#closed ??= this.#owned
-      ? (this.#client as unknown as { end(): Promise<void> }).end()
-      : Promise.resolve();
+    this.#closed ??= (async () => {
+      const held = await Promise.all(this.#held.values());
+      this.#held.clear();
+      for (const client of held) client?.release(true);
+      if (this.#owned) await (this.#client as unknown as { end(): Promise<void> }).end();
+    })();
     return this.#closed;
+  }
+
+  /**
+   * Takes `process`'s liveness lock on a connection of its own, once (again after that
+   * connection failed). A pool without `connect` takes none.
+   */
+  async #hold(process: ProcessIdentity): Promise<void> {
+    const connect = this.#client.connect;
+    if (connect === undefined || this.#closed !== undefined) return;
+    let holding = this.#held.get(process.token);
+    if (holding === undefined) {
+      holding = (async () => {
+        const client = await connect.call(this.#client);
+        try {
+          // Shared: two journals of one process (one token) both hold it, and neither waits.
+          await client.query({
+            text: "SELECT pg_advisory_lock_shared($1, hashtext($2))",
+            values: [LIVENESS_LOCK, process.token],
+          });
+        } catch (error) {
+          client.release(true);
+          throw error;
+        }
+        // A connection the server ends (a restart) loses the lock: the next stage or claim takes it again.
+        client.on?.("error", () => {
+          this.#held.delete(process.token);
+          client.release(true);
+        });
+        return client;
+      })();
+      this.#held.set(process.token, holding);
+      holding.catch(() => this.#held.delete(process.token));
+    }
+    await holding;
   }
 
   /** One statement; `name` (the fixed ones) prepares it once per connection. */
@@ -319,7 +397,8 @@ function makePool(connectionString: string, options: PostgresJournalOptions): Po
       "Install it beside @tooldock/runtime (npm install pg).",
     );
   }
-  const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 4 });
+  // One more than asked: a connection stays checked out for this process's liveness lock.
+  const pool = new pg.Pool({ connectionString, max: (options.maxConnections ?? 4) + 1 });
   // An idle connection the server ends (a restart, a failover) is an `error` event; without a
   // listener it would end the host. The next query opens a new connection, or fails and says so.
   pool.on("error", () => {});
