@@ -45,18 +45,19 @@ export async function applyTopAction(
 ): Promise<AgentToolResult<ResolveDetails> | typeof STALE_STACK> {
   const { record } = entry;
   const clearCountAtStart = internals.clearCount;
-  if (entry.interrupted === true) {
+  // Answers made from this stack alone (interrupted, another process's, no handler): only once
+  // the store was read for this resolve, so that a stale entry is never answered for.
+  const fromStack = (answer: () => AgentToolResult<ResolveDetails>) => {
     internals.restore(entry);
-    return failure(interruptedText(record), reason, entry, {});
-  }
+    return top ? STALE_STACK : answer();
+  };
+  if (entry.interrupted === true) return fromStack(() => failure(interruptedText(record), reason, entry, {}));
   const callback = entryCallback(internals, entry, "apply", reason);
   if (callback.kind === "foreign") {
     let running = internals.mayRun(callback.owner);
     if (running instanceof Promise) running = await running;
-    if (running) {
-      internals.restore(entry);
-      return failure(heldElsewhereText(record, callback.owner), reason, entry, {});
-    }
+    if (running)
+      return fromStack(() => failure(heldElsewhereText(record, callback.owner), reason, entry, {}));
     const why = lostReason(callback.owner);
     const lost = await journaled(internals, entry, { ...moveTo(internals, "lost", why), top });
     if (lost !== true) return lost === false ? elsewhere(internals, entry, reason, top) : lost;
@@ -64,9 +65,8 @@ export async function applyTopAction(
     return failure(lostText(record, callback.owner), reason, entry, {});
   }
   if (callback.kind !== "run") {
-    internals.restore(entry);
     const handler = callback.kind === "no-handler" ? callback.handler : (record.handler ?? "");
-    return failure(handlerMissingText(record, handler), reason, entry, {});
+    return fromStack(() => failure(handlerMissingText(record, handler), reason, entry, {}));
   }
   // Without a journal the move answers at once: the apply starts in this turn. A record still
   // `applying` here is one whose apply timed out in this process: only this process may retry it.
@@ -167,9 +167,13 @@ function failedMove(internals: StoreInternals, reason: string, error: unknown): 
  */
 function keep(internals: StoreInternals, entry: PendingEntry, move: JournalMove): string | Promise<string> {
   const unkept = (error: unknown) => ` (The durable store could not record this: ${describeError(error)}.)`;
+  const taken = (moved: boolean) =>
+    moved
+      ? ""
+      : " (The durable store did not record this: another process took the action meanwhile, and may have reported it interrupted.)";
   try {
     const moved = internals.move(entry, move);
-    return moved instanceof Promise ? moved.then(() => "", unkept) : "";
+    return moved instanceof Promise ? moved.then(taken, unkept) : taken(moved);
   } catch (error) {
     return unkept(error);
   }

@@ -5,6 +5,7 @@ import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "./callback-de
 import { discardEntry } from "./discard-top-action.js";
 import { findHandler } from "./entry-callbacks.js";
 import {
+  type JournalMove,
   type JournalRecord,
   type JournalTransition,
   mayBeRunning,
@@ -121,6 +122,12 @@ export class PendingActionStore {
   #writeFailure: { error: unknown } | undefined;
   /** Actions the journal failed to keep when they were pushed (taken off the stack), for `flush`. */
   #unkept: Array<{ record: PendingActionRecord; error: unknown }> = [];
+  /** Each pushed entry's stage write while it runs: a move of that record waits for it. */
+  readonly #stages = new Map<string, Promise<unknown>>();
+  /** The last stage write while it runs (settled either way): the next one waits for it. */
+  #lastStage: Promise<void> | undefined;
+  /** The id of the entry a resolve took off the stack and has not put back (a read keeps it off). */
+  #inHand: string | undefined;
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #emitter: SafeEmitter<PendingActionEvent>;
@@ -144,9 +151,17 @@ export class PendingActionStore {
     const entries = this.#entries;
     const store = this;
     this.#internals = {
-      take: () => entries.pop(),
+      take: () => {
+        const entry = entries.pop();
+        this.#inHand = entry?.record.id;
+        return entry;
+      },
       restore: (entry) => {
+        if (this.#inHand === entry.record.id) this.#inHand = undefined;
         entries.push(entry);
+      },
+      letGo: () => {
+        this.#inHand = undefined;
       },
       emit: (event) => this.#emit(event),
       get clearCount() {
@@ -157,9 +172,9 @@ export class PendingActionStore {
       binding: undefined,
       process: this.#process,
       mayRun: (owner) => this.#mayRun(owner),
-      move: (entry, move) => (this.#journal === undefined ? true : this.#journal.move(entry.record.id, move)),
+      move: (entry, move) => this.#move(entry, move),
       sync: (whenEmpty) => (this.#journal === undefined ? undefined : this.#sync(whenEmpty)),
-      flushing: () => (this.#unflushed ? this.flush() : undefined),
+      flushing: (records) => (this.#unflushed ? this.#flush(records) : undefined),
     };
     registerStoreInternals(this, this.#internals);
   }
@@ -385,8 +400,14 @@ export class PendingActionStore {
       owner: this.#process,
     };
     let staged: unknown;
+    // One stage after the other: the store numbers records as they arrive, and two stages sent
+    // at once (a pool, two connections) could arrive in the other order (LIFO reversed).
+    const previous = this.#lastStage;
     try {
-      staged = journal.stage(stored, this.#process);
+      staged =
+        previous === undefined
+          ? journal.stage(stored, this.#process)
+          : previous.then(() => journal.stage(stored, this.#process));
     } catch (error) {
       throw new TooldockError(
         "E_PENDING_STORE",
@@ -396,6 +417,16 @@ export class PendingActionStore {
     if (!(staged instanceof Promise)) return;
     // Kept later: until then the action is on this stack only. A journal that fails takes it
     // off (an action-discarded event), and `flush` (a session's tool call awaits it) says so.
+    this.#stages.set(record.id, staged);
+    const settled = staged.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#lastStage = settled;
+    settled.then(() => {
+      this.#stages.delete(record.id);
+      if (this.#lastStage === settled) this.#lastStage = undefined;
+    });
     this.#track(staged, (error) => {
       const index = this.#entries.indexOf(entry);
       if (index !== -1) this.#entries.splice(index, 1);
@@ -417,10 +448,18 @@ export class PendingActionStore {
    * nothing is pending that another process, or this one after a restart, would not see. A
    * `Session` awaits it before answering a tool call that staged an action.
    */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    return this.#flush(undefined);
+  }
+
+  /** `flush`, reporting only the failures of `records` when given (a call's own). */
+  async #flush(records: readonly PendingActionRecord[] | undefined): Promise<void> {
     await this.#settleWrites();
-    if (this.#unkept.length === 0) return;
-    const unkept = this.#unkept.splice(0);
+    const mine = (failure: { record: PendingActionRecord }) =>
+      records === undefined || records.includes(failure.record);
+    const unkept = this.#unkept.filter(mine);
+    if (unkept.length === 0) return;
+    this.#unkept = this.#unkept.filter((failure) => !mine(failure));
     throw new TooldockError(
       "E_PENDING_STORE",
       `The durable store could not keep ${unkept.length === 1 ? "the pending action" : `${unkept.length} pending actions`} ${unkept
@@ -440,9 +479,18 @@ export class PendingActionStore {
   #write(entry: PendingEntry, to: "discarded" | "lost", reason: string): void {
     if (this.#journal === undefined) return;
     const from = entry.interrupted === true ? "interrupted" : "pending";
+    const unrecorded = new Error(
+      `the store had no ${from} record of "${entry.record.label}" (id ${entry.record.id}) to mark ${to}`,
+    );
     try {
       const moved = this.#internals.move(entry, moveTo(this.#internals, to, reason, undefined, from));
-      if (moved instanceof Promise) this.#track(moved);
+      if (moved instanceof Promise)
+        this.#track(
+          moved.then((done) => {
+            if (!done) throw unrecorded;
+          }),
+        );
+      else if (!moved) this.#writeFailure ??= { error: unrecorded };
     } catch (error) {
       this.#writeFailure ??= { error };
     }
@@ -490,6 +538,8 @@ export class PendingActionStore {
     const mine = new Map(this.#entries.map((entry) => [entry.record.id, entry]));
     const next: PendingEntry[] = [];
     for (const stored of records) {
+      // The entry a resolve holds: it comes back through the resolve, not through this read.
+      if (stored.id === this.#inHand) continue;
       const own = mine.get(stored.id);
       if (own === undefined && before.has(stored.id)) continue; // popped or removed meanwhile
       if (stored.state === "applying") {
@@ -518,6 +568,19 @@ export class PendingActionStore {
       if (!before.has(entry.record.id) && !listed.has(entry.record.id)) next.push(entry);
     this.#entries.splice(0, this.#entries.length, ...next);
     return true;
+  }
+
+  /**
+   * Moves the entry's record in the journal (`true` at once without one), after the write that
+   * stages it when that still runs: a pool sends them on different connections, and a move
+   * that overtook its stage would find no record while the stage then adds a pending one.
+   */
+  #move(entry: PendingEntry, move: JournalMove): boolean | Promise<boolean> {
+    const journal = this.#journal;
+    if (journal === undefined) return true;
+    const staging = this.#stages.get(entry.record.id);
+    if (staging === undefined) return journal.move(entry.record.id, move);
+    return staging.then(() => journal.move(entry.record.id, move));
   }
 
   /**

@@ -116,3 +116,8 @@ export function heldElsewhereText(record: PendingActionRecord, owner: { pid: num
 export function resolvedElsewhereText(record: PendingActionRecord): string {
   return `${quoted(record.label)} was resolved by another process meanwhile (id ${record.id}); nothing was done here. Call resolve again if another action is pending.`;
 }
+
+/** A resolve whose action is still pending, under a newer one another process staged meanwhile. */
+export function newerOnTopText(record: PendingActionRecord, top: PendingActionRecord): string {
+  return `${quoted(record.label)} is no longer the newest pending action: ${quoted(top.label)} (id ${top.id}) was staged by another process meanwhile and is on top now; nothing was done. Call resolve again to apply or discard it.`;
+}

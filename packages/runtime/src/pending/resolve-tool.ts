@@ -3,14 +3,16 @@ import { applyTopAction } from "./apply-top-action.js";
 import { checkCallbackTimeout } from "./callback-deadline.js";
 import { discardTopAction } from "./discard-top-action.js";
 import type { PendingActionStore } from "./pending-action-store.js";
-import type { ResolveDetails } from "./resolve-details.js";
+import { type ResolveDetails, resolveDetails } from "./resolve-details.js";
 import {
   INVALID_RESOLVE_ARGUMENTS_MESSAGE,
   NOTHING_PENDING_MESSAGE,
+  newerOnTopText,
   RESOLVE_BUSY_MESSAGE,
+  resolvedElsewhereText,
 } from "./resolve-messages.js";
 import { isResolveParams, ResolveParameters } from "./resolve-parameters.js";
-import { STALE_STACK, storeInternals } from "./store-internals.js";
+import { type PendingEntry, STALE_STACK, storeInternals } from "./store-internals.js";
 
 /** The name of the hidden tool that applies or discards the newest pending action. */
 export const RESOLVE_TOOL_NAME = "resolve";
@@ -65,27 +67,41 @@ export function createResolveTool(
       if (internals.resolving) return errorResult(RESOLVE_BUSY_MESSAGE);
       internals.resolving = true;
       try {
-        const resolveTop = async (top: boolean) => {
-          const entry = internals.take();
-          if (entry === undefined) return errorResult(NOTHING_PENDING_MESSAGE);
-          return params.action === "apply"
+        const resolveTop = async (entry: PendingEntry, top: boolean) =>
+          params.action === "apply"
             ? await applyTopAction(internals, entry, params.reason, timeoutMs, top)
             : await discardTopAction(internals, entry, params.reason, timeoutMs, top);
-        };
         // A durable store: the stack this process holds is claimed as it is, on the condition
         // that no newer action is open in the store (one round trip); the store is read first
         // only when the stack is empty, or when that condition fails (another process staged
         // or resolved something meanwhile).
         const syncing = internals.sync(true);
         const read = syncing === undefined ? true : await syncing;
-        let result = await resolveTop(!read);
-        if (result === STALE_STACK) {
-          await internals.sync();
-          result = await resolveTop(false);
-        }
-        // Claimed without `top`, a resolve never answers STALE_STACK.
-        return result as AgentToolResult<ResolveDetails>;
+        const entry = internals.take();
+        if (entry === undefined) return errorResult(NOTHING_PENDING_MESSAGE);
+        const result = await resolveTop(entry, !read);
+        if (result !== STALE_STACK) return result;
+        await internals.sync();
+        // The action the caller meant is gone (another process resolved it, or is resolving
+        // it): say so, never resolve the one below it in its place.
+        const again = internals.take();
+        if (again?.record.id === entry.record.id)
+          // Still the top here (what failed was, say, a newer record another process is
+          // applying): claimed without `top`, a resolve never answers STALE_STACK.
+          return (await resolveTop(again, false)) as AgentToolResult<ResolveDetails>;
+        if (again !== undefined) internals.restore(again);
+        // Never resolve another action in place of the one the caller saw on top.
+        const below = again === undefined ? [] : store.list();
+        const text = below.some((record) => record.id === entry.record.id)
+          ? newerOnTopText(entry.record, (again as PendingEntry).record)
+          : resolvedElsewhereText(entry.record);
+        return {
+          content: [{ type: "text", text }],
+          details: resolveDetails(params.action, params.reason, entry.record, undefined),
+          isError: true,
+        };
       } finally {
+        internals.letGo();
         internals.resolving = false;
       }
     },

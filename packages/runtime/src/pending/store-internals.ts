@@ -38,6 +38,8 @@ export interface StoreInternals {
   take(): PendingEntry | undefined;
   /** Puts an entry back on top, same record, without an `action-pending` event. */
   restore(entry: PendingEntry): void;
+  /** The resolve is done with the entry it took (a read of the journal may list it again). */
+  letGo(): void;
   emit(event: PendingActionEvent): void;
   /** Increases on every `clear`, so an in-flight resolve can tell it was overtaken. */
   readonly clearCount: number;
@@ -66,8 +68,11 @@ export interface StoreInternals {
    * top with `top: true` and reads it only if that fails). Resolves to whether it read.
    */
   sync(whenEmpty?: boolean): Promise<boolean> | undefined;
-  /** `flush()` while journal writes run (or one failed unreported); else `undefined`, at once. */
-  flushing(): Promise<void> | undefined;
+  /**
+   * `flush()` while journal writes run (or one failed unreported), reporting only the failures
+   * of `records` (a call's own); else `undefined`, at once.
+   */
+  flushing(records: readonly PendingActionRecord[]): Promise<void> | undefined;
 }
 
 /** What a resolve that claimed its top with `top: true` answers when the stack was stale. */

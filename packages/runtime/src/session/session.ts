@@ -281,7 +281,8 @@ export class Session {
       answered = true;
       // A durable store that keeps what the call staged later (PostgreSQL): answer once it
       // has, so the action outlives this process when the caller sees the answer.
-      const flushing = slot.scope?.hasStaged === true ? storeInternals(this.pending).flushing() : undefined;
+      const staged = slot.scope?.staged;
+      const flushing = staged === undefined ? undefined : storeInternals(this.pending).flushing(staged);
       if (flushing === undefined) finish(result);
       else
         flushing.then(

@@ -10,6 +10,7 @@ import {
 import {
   openPostgresJournal,
   type PendingActionEvent,
+  type PendingActionJournal,
   type PostgresQueryable,
   Session,
 } from "../../src/index.js";
@@ -101,7 +102,7 @@ describe.skipIf(!postgres.run)(
       await pool.end();
     });
 
-    it("reads the stack again when another process staged a newer action meanwhile, and applies that one first", async () => {
+    it("a newer action another process staged meanwhile is never resolved in place of the one on top here: the resolve says so, the next one resolves it", async () => {
       const sessionId = nextSession();
       const { pool, queries } = countingPool();
       const journal = await openPostgresJournal(pool as unknown as PostgresQueryable);
@@ -115,13 +116,106 @@ describe.skipIf(!postgres.run)(
       expect(textOf(await stage(here, "mine"))).toBe("staged");
       expect(textOf(await stage(other, "theirs"))).toBe("staged"); // its stack did not see "mine"
       queries.length = 0;
+      const refused = await resolve(here, "apply");
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(
+        /^"Rename mine" is no longer the newest pending action: "Rename theirs" \(id .+\) was staged by another process meanwhile and is on top now; nothing was done/,
+      );
+      // The claim of "mine" fails (a newer action is open), then one read of the stack.
+      expect(queries).toEqual(["WITH moved AS", "SELECT id, session_id,"]);
       expect(textOf(await resolve(here, "apply"))).toBe("renamed theirs");
-      expect(queries).toEqual(["WITH moved AS", "SELECT id, session_id,", "WITH moved AS", "WITH moved AS"]);
       expect(textOf(await resolve(here, "apply"))).toBe("renamed mine");
       expect(applied).toEqual(["theirs", "mine"]);
       await Promise.all([here.dispose(), other.dispose()]);
       await Promise.all([journal.close(), elsewhere.close()]);
       await pool.end();
+    });
+
+    it("a second apply of an action another process applied meanwhile never applies the one below it", async () => {
+      const sessionId = nextSession();
+      const applied: string[] = [];
+      const [one, two] = await Promise.all([
+        openPostgresJournal((cluster as PostgresCluster).url),
+        openPostgresJournal((cluster as PostgresCluster).url),
+      ]);
+      const here = await Session.open({ sessionId, journal: one, pendingPolicy: "allow" });
+      here.register(renameTool(applied));
+      await stage(here, "older");
+      await stage(here, "newer");
+      const other = await Session.open({ sessionId, journal: two, pendingPolicy: "allow" });
+      other.register(renameTool(applied));
+      // The user's "Apply" reaches both processes (a double click behind a load balancer).
+      expect(textOf(await resolve(here, "apply"))).toBe("renamed newer");
+      const second = await resolve(other, "apply");
+      expect(second.isError).toBe(true);
+      expect(textOf(second)).toContain('"Rename newer" was resolved by another process meanwhile');
+      expect(applied).toEqual(["newer"]);
+      expect(other.pending.list().map((record) => record.label)).toEqual(["Rename older"]);
+      await Promise.all([here.dispose(), other.dispose()]);
+      await Promise.all([one.close(), two.close()]);
+    });
+
+    it("pop() right after push() never brings the action back once the store has both", async () => {
+      const journal = await openPostgresJournal((cluster as PostgresCluster).url);
+      const sessionId = nextSession();
+      const session = await Session.open({ sessionId, journal });
+      session.register(renameTool([]));
+      for (const tag of ["a", "b", "c"]) {
+        session.pending.push(
+          { label: `Rename ${tag}`, handler: "rename", payload: { tag } },
+          { sourceToolName: "rename_preview" },
+        );
+        session.pending.pop();
+      }
+      await session.pending.flush();
+      const reopened = await Session.open({ sessionId, journal });
+      expect(reopened.pending.list()).toEqual([]);
+      const steps = new Map<string, string[]>();
+      for (const step of await reopened.pending.history())
+        steps.set(step.actionId, [...(steps.get(step.actionId) ?? []), step.kind]);
+      expect([...steps.values()]).toEqual([
+        ["staged", "discarded"],
+        ["staged", "discarded"],
+        ["staged", "discarded"],
+      ]);
+      await journal.close();
+    });
+
+    it("refresh() while a resolve claims the top action does not bring it back", async () => {
+      const real = await openPostgresJournal((cluster as PostgresCluster).url);
+      let reached: () => void = () => {};
+      const claiming = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // The real journal, with the resolve's claim held until the read below has run.
+      const journal: PendingActionJournal = {
+        open: (sessionId) => real.open(sessionId),
+        stage: (record, process) => real.stage(record, process),
+        history: (filter) => real.history(filter),
+        close: () => real.close(),
+        async move(id, move) {
+          if (move.to === "applying") {
+            reached();
+            await gate;
+          }
+          return real.move(id, move);
+        },
+      };
+      const session = await Session.open({ sessionId: nextSession(), journal });
+      session.register(renameTool([]));
+      await stage(session, "claimed");
+      const resolving = resolve(session, "apply");
+      await claiming;
+      await session.pending.refresh(); // reads the record while still pending in the store
+      release();
+      expect(textOf(await resolving)).toBe("renamed claimed");
+      expect(session.pending.list()).toEqual([]);
+      await session.dispose();
+      await real.close();
     });
 
     it("the database server restarts while the host idles: the host lives on, a resolve says the store failed and keeps the action, and works once the server is back", async () => {

@@ -18,20 +18,13 @@ import type {
  */
 export interface PostgresQueryable {
   query(query: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
-  /**
-   * A connection of its own (`pg`'s `Pool.connect`): the journal holds one per process that
-   * stages or applies, with a lock that tells other processes it is alive. Without it, a
-   * process on another host is always taken for running.
-   */
-  connect?(): Promise<PostgresClient>;
 }
 
-/** A connection checked out of a pool (`pg`'s `PoolClient`). */
-export interface PostgresClient {
+/** A connection of its own (`pg`'s `Client`), for the liveness lock. */
+interface LivenessClient {
   query(query: { text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
-  /** `true`: close the connection instead of returning it to the pool (its locks go with it). */
-  release(destroy?: boolean): void;
-  on?(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "error" | "end", listener: (error?: Error) => void): unknown;
+  end(): Promise<void>;
 }
 
 /** The first key of the advisory locks that say a process is alive (the second: its token's hash). */
@@ -39,7 +32,7 @@ const LIVENESS_LOCK = 72381604;
 
 /** Options of {@link openPostgresJournal}. */
 export interface PostgresJournalOptions {
-  /** Connections of the pool made from a connection string for statements (one more holds the liveness lock). Default 4. */
+  /** Connections of the pool made from a connection string (a connection of its own holds the liveness lock). Default 4. */
   maxConnections?: number;
 }
 
@@ -141,7 +134,8 @@ export async function openPostgresJournal(
   options: PostgresJournalOptions = {},
 ): Promise<PostgresJournal> {
   const owned = typeof connection === "string";
-  const client = owned ? makePool(connection, options) : connection;
+  const pg = owned ? loadPg() : undefined;
+  const client = owned ? makePool(pg as PgModule, connection, options) : connection;
   try {
     await client.query({ text: SCHEMA });
   } catch (error) {
@@ -151,7 +145,11 @@ export async function openPostgresJournal(
       "Check the connection string (or PGHOST, PGUSER, PGDATABASE) and that the server accepts this user.",
     );
   }
-  return new PostgresJournal(client, owned);
+  return new PostgresJournal(
+    client,
+    owned,
+    owned ? () => livenessClient(pg as PgModule, connection as string) : undefined,
+  );
 }
 
 /** See {@link openPostgresJournal}. */
@@ -159,12 +157,17 @@ export class PostgresJournal implements PendingActionJournal {
   readonly #client: PostgresQueryable;
   readonly #owned: boolean;
   #closed: Promise<void> | undefined;
-  /** The connections holding each process's liveness lock, by token. */
-  readonly #held = new Map<string, Promise<PostgresClient | undefined>>();
+  /** Opens a connection for the liveness lock; `undefined`: this journal cannot tell liveness. */
+  readonly #connect: (() => Promise<LivenessClient>) | undefined;
+  /** The tokens whose liveness lock this journal holds (or takes), and on which connection. */
+  readonly #held = new Map<string, Promise<LivenessClient>>();
+  /** The timer that takes the locks again after their connection failed. */
+  #retry: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(client: PostgresQueryable, owned = false) {
+  constructor(client: PostgresQueryable, owned = false, connect?: () => Promise<LivenessClient>) {
     this.#client = client;
     this.#owned = owned;
+    this.#connect = connect;
   }
 
   async open(sessionId: string): Promise<JournalRecord[]> {
@@ -237,13 +240,13 @@ export class PostgresJournal implements PendingActionJournal {
   }
 
   /**
-   * Whether the process `owner` still holds its liveness lock: its connection to the server
-   * is open (a process that ends, however it ends, loses it; a host that vanishes loses it
-   * when the server's TCP keepalive gives up). `true` when this journal cannot tell (a pool
-   * without `connect`).
+   * Whether the process `owner` still holds its liveness lock: its lock connection to the
+   * server is open (a process that ends, however it ends, loses it; a host that vanishes loses
+   * it when the server's TCP keepalive gives up). `true` when this journal cannot tell (a pool
+   * of your own).
    */
   async processAlive(owner: ProcessIdentity): Promise<boolean> {
-    if (this.#client.connect === undefined) return true;
+    if (this.#connect === undefined) return true;
     const { rows } = await this.#query(
       "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = hashtext($2)::oid AND objsubid = 2 AND granted) AS alive",
       [LIVENESS_LOCK, owner.token],
@@ -258,46 +261,74 @@ export class PostgresJournal implements PendingActionJournal {
    */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      const held = await Promise.all(this.#held.values());
+      clearTimeout(this.#retry);
+      const held = await Promise.allSettled(this.#held.values());
       this.#held.clear();
-      for (const client of held) client?.release(true);
+      for (const outcome of held)
+        if (outcome.status === "fulfilled") await outcome.value.end().catch(() => {});
       if (this.#owned) await (this.#client as unknown as { end(): Promise<void> }).end();
     })();
     return this.#closed;
   }
 
   /**
-   * Takes `process`'s liveness lock on a connection of its own, once (again after that
-   * connection failed). A pool without `connect` takes none.
+   * Takes `process`'s liveness lock, shared, on a connection of its own (one per journal),
+   * once; when that connection fails (a server restart, an idle cut, a terminated backend),
+   * takes it again at once, and every second until it holds or the journal closes.
    */
   async #hold(process: ProcessIdentity): Promise<void> {
-    const connect = this.#client.connect;
+    const connect = this.#connect;
     if (connect === undefined || this.#closed !== undefined) return;
     let holding = this.#held.get(process.token);
     if (holding === undefined) {
-      holding = (async () => {
-        const client = await connect.call(this.#client);
-        try {
-          // Shared: two journals of one process (one token) both hold it, and neither waits.
-          await client.query({
-            text: "SELECT pg_advisory_lock_shared($1, hashtext($2))",
-            values: [LIVENESS_LOCK, process.token],
-          });
-        } catch (error) {
-          client.release(true);
-          throw error;
-        }
-        // A connection the server ends (a restart) loses the lock: the next stage or claim takes it again.
-        client.on?.("error", () => {
-          this.#held.delete(process.token);
-          client.release(true);
-        });
-        return client;
-      })();
+      holding = this.#lock(connect, process.token);
       this.#held.set(process.token, holding);
-      holding.catch(() => this.#held.delete(process.token));
+      holding.catch(() => {
+        if (this.#held.get(process.token) === holding) this.#held.delete(process.token);
+      });
     }
     await holding;
+  }
+
+  async #lock(connect: () => Promise<LivenessClient>, token: string): Promise<LivenessClient> {
+    const client = await connect();
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      client.end().catch(() => {});
+      if (this.#closed !== undefined) return;
+      this.#held.delete(token);
+      this.#takeAgain(token);
+    };
+    client.on("error", onLost);
+    client.on("end", onLost);
+    try {
+      // Shared: two journals of one process (one token) both hold it, and neither waits.
+      await client.query({
+        text: "SELECT pg_advisory_lock_shared($1, hashtext($2))",
+        values: [LIVENESS_LOCK, token],
+      });
+    } catch (error) {
+      lost = true;
+      await client.end().catch(() => {});
+      throw error;
+    }
+    return client;
+  }
+
+  /** Takes `token`'s lock again, retrying every second while it fails (the timer keeps no process alive). */
+  #takeAgain(token: string): void {
+    const connect = this.#connect;
+    if (connect === undefined || this.#closed !== undefined || this.#held.has(token)) return;
+    const holding = this.#lock(connect, token);
+    this.#held.set(token, holding);
+    holding.catch(() => {
+      if (this.#held.get(token) === holding) this.#held.delete(token);
+      if (this.#closed !== undefined) return;
+      this.#retry = setTimeout(() => this.#takeAgain(token), 1000);
+      this.#retry.unref?.();
+    });
   }
 
   /** One statement; `name` (the fixed ones) prepares it once per connection. */
@@ -380,29 +411,57 @@ interface PgModule {
   Pool: new (config: {
     connectionString: string;
     max: number;
+    keepAlive: boolean;
+    connectionTimeoutMillis: number;
   }) => PostgresQueryable & {
     on(event: "error", listener: (error: Error) => void): unknown;
     end(): Promise<void>;
   };
+  Client: new (config: {
+    connectionString: string;
+    keepAlive: boolean;
+  }) => LivenessClient & {
+    connect(): Promise<void>;
+  };
 }
 
-/** A `pg` pool whose idle connections may fail without ending the process. */
-function makePool(connectionString: string, options: PostgresJournalOptions): PostgresQueryable {
-  let pg: PgModule;
+/** The `pg` package, or `E_PENDING_STORE` saying to install it. */
+function loadPg(): PgModule {
   try {
-    pg = createRequire(import.meta.url)("pg") as PgModule;
+    return createRequire(import.meta.url)("pg") as PgModule;
   } catch {
     throw storeError(
       "The PostgreSQL pending-action store needs the pg package, which is not installed.",
       "Install it beside @tooldock/runtime (npm install pg).",
     );
   }
-  // One more than asked: a connection stays checked out for this process's liveness lock.
-  const pool = new pg.Pool({ connectionString, max: (options.maxConnections ?? 4) + 1 });
+}
+
+/** A `pg` pool whose idle connections may fail without ending the process. */
+function makePool(
+  pg: PgModule,
+  connectionString: string,
+  options: PostgresJournalOptions,
+): PostgresQueryable {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? 4,
+    // A server gone without a word (a partition) is noticed, not waited for for a quarter of an hour.
+    keepAlive: true,
+    connectionTimeoutMillis: 10_000,
+  });
   // An idle connection the server ends (a restart, a failover) is an `error` event; without a
   // listener it would end the host. The next query opens a new connection, or fails and says so.
   pool.on("error", () => {});
   return pool;
+}
+
+/** A connection of its own for the liveness lock (an `error` on it never ends the host). */
+async function livenessClient(pg: PgModule, connectionString: string): Promise<LivenessClient> {
+  const client = new pg.Client({ connectionString, keepAlive: true });
+  client.on("error", () => {});
+  await client.connect();
+  return client;
 }
 
 function storeError(message: string, hint: string): TooldockError {

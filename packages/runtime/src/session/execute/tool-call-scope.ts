@@ -125,9 +125,9 @@ export class ToolCallScope implements RunningToolCall {
     this.#report(fault, error);
   }
 
-  /** True when the call staged an action not yet taken by {@link takeStaged}. */
-  get hasStaged(): boolean {
-    return this.#staged !== undefined;
+  /** The records staged during the call and not yet taken by {@link takeStaged}; `undefined` when none. */
+  get staged(): readonly PendingActionRecord[] | undefined {
+    return this.#staged;
   }
 
   /** The records staged during the call, in push order, once; `undefined` when none. */
