@@ -14,4 +14,4 @@ export interface PostgresCluster {
   /** Stops the server and removes its folder. */
   destroy(): Promise<void>;
 }
-export function startPostgresCluster(): Promise<PostgresCluster>;
+export function startPostgresCluster(found?: { bin: string } | { missing: string }): Promise<PostgresCluster>;

@@ -13,10 +13,7 @@ import { delimiter, join } from "node:path";
  * @returns {{ bin: string } | { missing: string }}
  */
 export function findPostgres() {
-  const candidates = [];
-  for (const folder of (process.env.PATH ?? "").split(delimiter))
-    if (folder !== "" && existsSync(join(folder, "initdb")) && existsSync(join(folder, "postgres")))
-      candidates.push(folder);
+  const candidates = (process.env.PATH ?? "").split(delimiter).filter((folder) => folder !== "");
   const debian = "/usr/lib/postgresql";
   if (existsSync(debian))
     for (const version of readdirSync(debian).sort((a, b) => Number(b) - Number(a)))
@@ -56,7 +53,7 @@ function serverAccount() {
 }
 
 /**
- * Starts a new cluster. Resolves once the server says it accepts connections (its own log
+ * Starts a new cluster, with the binaries `found` (default: {@link findPostgres}'s). Resolves once the server says it accepts connections (its own log
  * line, not a poll).
  *
  * @returns {Promise<{
@@ -67,8 +64,7 @@ function serverAccount() {
  *   destroy(): Promise<void>;
  * }>}
  */
-export async function startPostgresCluster() {
-  const found = findPostgres();
+export async function startPostgresCluster(found = findPostgres()) {
   if (!("bin" in found)) throw new Error(found.missing);
   const { bin } = found;
   const account = serverAccount();

@@ -1,6 +1,7 @@
 // Runs a process to its end with its output piped: the one child-process runner of the test
 // suites (the CLI's `runProcess`, the loader's Node 24 runs).
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -32,4 +33,51 @@ export function runProcess(binary, args, options = {}) {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Starts `binary …args` with piped stdio, for a test that talks to it line by line: `next()`
+ * reads its next stdout line as JSON (rejecting with its stderr when it ends without one),
+ * `send` writes a line to its stdin, `ended()` resolves once it has exited, `kill()` ends it
+ * (SIGKILL) and waits.
+ *
+ * @param {string} binary
+ * @param {string[]} args
+ * @param {{ cwd?: string; env?: NodeJS.ProcessEnv; onStderr?: (text: string) => void }} [options]
+ */
+export function startLineProcess(binary, args, options = {}) {
+  const child = spawn(binary, args, {
+    cwd: options.cwd ?? repoRoot,
+    env: options.env ?? process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk) => {
+    stderr += chunk;
+    options.onStderr?.(stderr);
+  });
+  const exited = new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(undefined);
+    else child.once("close", () => resolve(undefined));
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    child,
+    stderr: () => stderr,
+    async next() {
+      const line = await lines.next();
+      if (line.done === true) {
+        await exited;
+        throw new Error(`${args.join(" ")} ended without a line (exit ${child.exitCode}):\n${stderr}`);
+      }
+      return JSON.parse(line.value);
+    },
+    /** @param {string} line */
+    send: (line) => child.stdin.write(`${line}\n`),
+    ended: () => exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
 }

@@ -50,3 +50,23 @@ export function packageUrl(name, from = "examples") {
 export function distDir(packageFolder) {
   return join(repoRoot, "packages", packageFolder, "dist");
 }
+
+/**
+ * Whether the built `@tooldock/runtime` exports the functions named (`Session`, or a static
+ * such as `Session.open`), or why not (not built yet, not importable).
+ * @param {string[]} names
+ * @returns {Promise<{ available: boolean; reason: string }>}
+ */
+export async function builtRuntime(names) {
+  try {
+    const runtime = await import(packageUrl("@tooldock/runtime"));
+    const missing = names.filter(
+      (name) => typeof name.split(".").reduce((value, key) => value?.[key], runtime) !== "function",
+    );
+    return missing.length === 0
+      ? { available: true, reason: "" }
+      : { available: false, reason: `not built yet: packages/runtime/dist lacks ${missing.join(", ")}` };
+  } catch (error) {
+    return { available: false, reason: `cannot import the built runtime: ${String(error)}` };
+  }
+}

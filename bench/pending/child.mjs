@@ -221,9 +221,9 @@ if (postgresUrl) {
     "Discarded",
   );
   statementsPerTransition = {
-    push: { statements: push.length, transitions: 1, sent: push },
-    apply: { statements: apply.length, transitions: 2, sent: apply },
-    discard: { statements: discard.length, transitions: 1, sent: discard },
+    push: { statements: push.length, sent: push },
+    apply: { statements: apply.length, sent: apply },
+    discard: { statements: discard.length, sent: discard },
   };
   await probe.session.dispose();
 } else {

@@ -5,13 +5,13 @@
 // the ratio to memory at the same concurrency; PostgreSQL's statements per transition.
 // SQLite needs node:sqlite (Node 22.13+): under a Node without it the SQLite rows are skipped with
 // the reason; `--node 24` runs the whole child (every store, so the ratios stay comparable) there.
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findPostgres, startPostgresCluster } from "../../scripts/postgres-cluster.mjs";
 import { runChild } from "../lib/child.mjs";
-import { packageUrl } from "../lib/resolve.mjs";
+import { builtRuntime } from "../lib/resolve.mjs";
 import { fixed, markdownTable, median, ratio } from "../lib/stats.mjs";
 
 const childScript = fileURLToPath(new URL("./child.mjs", import.meta.url));
@@ -24,21 +24,6 @@ const STORE_LABELS = /** @type {Record<string, string>} */ ({
 /** The bar: at most one round trip to the database per transition. */
 const TRANSITIONS = { push: 1, apply: 2, discard: 1 };
 
-async function runtimeAvailability() {
-  try {
-    const runtime = await import(packageUrl("@tooldock/runtime"));
-    const missing = ["Session", "openSqliteJournal", "openPostgresJournal"].filter(
-      (name) => typeof runtime[name] !== "function",
-    );
-    if (missing.length === 0 && typeof runtime.Session.open !== "function") missing.push("Session.open");
-    return missing.length === 0
-      ? { available: true, reason: "" }
-      : { available: false, reason: `not built yet: packages/runtime/dist lacks ${missing.join(", ")}` };
-  } catch (error) {
-    return { available: false, reason: `cannot import the built runtime: ${String(error)}` };
-  }
-}
-
 /**
  * Starts the private PostgreSQL server, or says why there is none.
  * @param {(line: string) => void} [log]
@@ -49,7 +34,7 @@ async function startServer(log) {
   if (!("bin" in found)) return { cluster: undefined, reason: found.missing };
   log?.(`pending: starting a private PostgreSQL server (${found.bin})`);
   try {
-    return { cluster: await startPostgresCluster(), reason: "" };
+    return { cluster: await startPostgresCluster(found), reason: "" };
   } catch (error) {
     return {
       cluster: undefined,
@@ -97,7 +82,12 @@ export async function runPendingBenchmark(options) {
     concurrencies,
     node: options.node?.version ?? process.version,
   };
-  const availability = await runtimeAvailability();
+  const availability = await builtRuntime([
+    "Session",
+    "Session.open",
+    "openSqliteJournal",
+    "openPostgresJournal",
+  ]);
   if (!availability.available) {
     options.log?.(`pending: skipped (${availability.reason})`);
     return { ...base, status: "skipped", reason: availability.reason, stores: {}, results: [] };
@@ -110,7 +100,6 @@ export async function runPendingBenchmark(options) {
     await rm(sqliteDir, { recursive: true, force: true });
   };
   const outcome = await withCleanup(cleanup, async () => {
-    await chmod(sqliteDir, 0o700); // the SQLite journal refuses a folder others can write
     server = await startServer(options.log);
     if (server.cluster === undefined) options.log?.(`pending: PostgreSQL skipped (${server.reason})`);
     const task = {

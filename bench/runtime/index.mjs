@@ -1,24 +1,10 @@
 // bench/runtime: runs bench/runtime/child.mjs in a fresh process and shapes its figures.
 import { fileURLToPath } from "node:url";
 import { runChild } from "../lib/child.mjs";
-import { packageUrl } from "../lib/resolve.mjs";
+import { builtRuntime } from "../lib/resolve.mjs";
 import { fixed, markdownTable } from "../lib/stats.mjs";
 
 const childScript = fileURLToPath(new URL("./child.mjs", import.meta.url));
-
-async function runtimeAvailability() {
-  try {
-    const runtime = await import(packageUrl("@tooldock/runtime"));
-    const missing = ["Session", "PendingActionStore", "createResolveTool"].filter(
-      (name) => typeof runtime[name] !== "function",
-    );
-    return missing.length === 0
-      ? { available: true, reason: "" }
-      : { available: false, reason: `not built yet: packages/runtime/dist lacks ${missing.join(", ")}` };
-  } catch (error) {
-    return { available: false, reason: `cannot import the built runtime: ${String(error)}` };
-  }
-}
 
 /**
  * `node`: the Node binary the measuring child runs under (default the one running this).
@@ -26,7 +12,7 @@ async function runtimeAvailability() {
  *   node?: import("../lib/node.mjs").ChildNode }} options
  */
 export async function runRuntimeBenchmark(options) {
-  const availability = await runtimeAvailability();
+  const availability = await builtRuntime(["Session", "PendingActionStore", "createResolveTool"]);
   const base = {
     benchmark: "runtime",
     calls: options.calls,

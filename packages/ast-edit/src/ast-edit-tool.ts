@@ -10,7 +10,7 @@ import { type AstEditFileSystem, resolveFileSystem } from "./file-system.js";
 import { resolveStateDirectory } from "./journal-folder.js";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_PREVIEW_BYTES, type RewriteLimits } from "./limits.js";
 import { type AstEditParameters, astEditParameters } from "./parameters.js";
-import type { StoredRewriteRequest } from "./preview.js";
+import type { PreviewPush, StoredRewriteRequest } from "./preview.js";
 import { recoverInterruptedApplies } from "./recover.js";
 
 /** The name `ast_edit` registers under and stages its pending actions as. */
@@ -64,11 +64,6 @@ export interface AstEditDetails {
   /** The label of the staged pending action; absent when nothing was staged. */
   pendingLabel?: string;
 }
-
-/** Where a preview is staged (see `PreviewRequest.push`). */
-type PreviewPush =
-  | { durable: true; to: (action: CustomToolDurableAction) => void }
-  | { durable: false; to: (action: CustomToolPendingAction) => void };
 
 /** What `ast_edit` needs of the context beyond `CustomToolContext`: a Session provides it. */
 interface PendingActionContext {

@@ -51,6 +51,11 @@ export function checkArguments(
   return { params, language, limit, operations: params.ops.map(({ pat, out }) => ({ pat, out })) };
 }
 
+/** Where a preview is staged: a durable action (`rewrite` handler, JSON payload) in a Session, else callbacks. */
+export type PreviewPush =
+  | { durable: true; to: (action: CustomToolDurableAction) => void }
+  | { durable: false; to: (action: CustomToolPendingAction) => void };
+
 /** One checked `ast_edit` call, as the tool hands it over. */
 export interface PreviewRequest extends CheckedArguments {
   cwd: string;
@@ -60,9 +65,7 @@ export interface PreviewRequest extends CheckedArguments {
   /** Where apply journals go (see `resolveStateDirectory`). */
   stateDirectory: string;
   /** Stages the preview: a durable action (`rewrite` handler, JSON payload) in a Session, else callbacks. */
-  push:
-    | { durable: true; to: (action: CustomToolDurableAction) => void }
-    | { durable: false; to: (action: CustomToolPendingAction) => void };
+  push: PreviewPush;
   /** What recovering an interrupted apply did, for the first result. */
   notes: string[];
   signal: AbortSignal | undefined;

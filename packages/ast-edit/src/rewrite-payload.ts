@@ -50,15 +50,6 @@ const RewritePayload = Type.Object({
 
 export type RewritePayload = typeof RewritePayload.static;
 
-/** The lang name of each ast-grep language `ast_edit` stages. */
-const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
-  TypeScript: "typescript",
-  Tsx: "tsx",
-  JavaScript: "javascript",
-  Html: "html",
-  Css: "css",
-};
-
 /** The payload of a preview's durable action. */
 export function toRewritePayload(
   cwd: string,
@@ -75,7 +66,8 @@ export function toRewritePayload(
     files: plan.files.map((file) => ({
       absolutePath: file.absolutePath,
       relativePath: file.relativePath,
-      language: LANGUAGE_NAMES[file.language] ?? String(file.language),
+      // A `lang` name: ast-grep's language lower-cased (`TypeScript` → `typescript`).
+      language: file.language.toLowerCase(),
       realPath: file.realPath,
       device: file.identity.device.toString(),
       inode: file.identity.inode.toString(),

@@ -1,11 +1,7 @@
 import { chmod, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  type PostgresCluster,
-  postgresForTests,
-  startPostgresCluster,
-} from "../../../scripts/postgres-cluster.mjs";
+import { describePostgres } from "../../../scripts/describe-postgres.js";
 import { ensureRuntime } from "../../../scripts/runtimes.mjs";
 import { assertBuilt, cliBin, examplesDir, runCli, runProcess, tempDir } from "./cli-process.js";
 
@@ -15,7 +11,6 @@ import { assertBuilt, cliBin, examplesDir, runCli, runProcess, tempDir } from ".
  * (`node:sqlite`); the suite's Node 20 has no SQLite driver, and says so.
  */
 const renameTool = join(examplesDir, "tools/batch-rename-preview.ts");
-const postgres = postgresForTests();
 let node = "";
 let work: Awaited<ReturnType<typeof tempDir>>;
 let state = "";
@@ -106,22 +101,14 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
   });
 });
 
-describe.skipIf(!postgres.run)(
-  `tooldock call --store postgresql://…, then tooldock pending${postgres.run ? "" : ` (skipped: ${postgres.reason})`}`,
+describePostgres(
+  "tooldock call --store postgresql://…, then tooldock pending",
   { timeout: 120_000 },
-  () => {
-    let cluster: PostgresCluster | undefined;
-    beforeAll(async () => {
-      cluster = await startPostgresCluster();
-    }, 120_000);
-    afterAll(async () => {
-      await cluster?.destroy();
-    });
-
+  (cluster) => {
     it("a preview staged by one process is applied by another through the same server (the suite's Node)", async () => {
       const folder = await tempDir({ "todo-draft.md": "a list\n" });
       onTestFinished(folder.remove);
-      const store = (cluster as PostgresCluster).url;
+      const store = cluster().url;
       const args = JSON.stringify({ files: ["todo-draft.md"], find: "draft", replace: "done", regex: false });
       const call = await runCli(
         ["call", "batch_rename_preview", renameTool, "--args", args, "--store", store, "--session", "ops-1"],
@@ -145,7 +132,7 @@ describe.skipIf(!postgres.run)(
     it("an ast_edit preview is kept as data and applied by `tooldock pending apply` in another process", async () => {
       const folder = await tempDir({ "src/log.ts": "console.log('a', 1);\n" });
       onTestFinished(folder.remove);
-      const store = (cluster as PostgresCluster).url;
+      const store = cluster().url;
       const ops = JSON.stringify({ ops: [{ pat: "console.log($$$A)", out: "logger.info($$$A)" }] });
       const call = await runCli(
         ["call", "ast_edit", renameTool, "--args", ops, "--store", store, "--session", "ops-2"],

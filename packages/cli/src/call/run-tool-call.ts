@@ -1,8 +1,8 @@
 import { createAstEditTool } from "@tooldock/ast-edit";
 import { type IsolationOptions, ToolHost } from "@tooldock/loader";
 import {
-  type PendingActionJournal,
   type PendingActionRecord,
+  type PendingActionStore,
   Session,
   type ToolCallError,
   type ToolChoice,
@@ -38,10 +38,10 @@ export interface ToolCallOptions {
   /** Load opencode tools too (`--opencode`, the loader's `opencode`). Default: false. */
   opencode?: boolean;
   /**
-   * A durable store (`--store`): the session is opened from it, and the durable actions still
-   * pending at the end stay there (the others are discarded on exit).
+   * A durable store (`--store`): the session is its session, with the stack read from it, and
+   * the durable actions still pending at the end stay there (the others are discarded on exit).
    */
-  store?: { journal: PendingActionJournal; sessionId: string };
+  store?: { sessionId: string; pending: PendingActionStore };
 }
 
 /** What one `tooldock call` did. */
@@ -76,14 +76,11 @@ export interface ToolCallOutcome {
  */
 export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOutcome> {
   const { io } = options;
-  const session =
-    options.store === undefined
-      ? new Session({ cwd: io.cwd })
-      : await Session.open({
-          cwd: io.cwd,
-          sessionId: options.store.sessionId,
-          journal: options.store.journal,
-        });
+  const { store } = options;
+  const session = new Session({
+    cwd: io.cwd,
+    ...(store === undefined ? {} : { sessionId: store.sessionId, pending: store.pending }),
+  });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
   const ours = new Set<string>();

@@ -1,4 +1,4 @@
-import { type PendingActionJournal, PendingActionStore } from "@tooldock/runtime";
+import { PendingActionStore } from "@tooldock/runtime";
 import { count, quoted } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -11,8 +11,8 @@ import { actionDiffs, formatDiffs, formatPendingStack, formatToolChoice } from "
 import { formatResult, formatResultContent } from "../output/format-result.js";
 import { formatToolError } from "../output/format-tool-error.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
-import { openStoreJournal } from "../store/open-store.js";
-import { pendingCommand, readStore, type StoreChoice } from "../store/store-option.js";
+import { type OpenStore, openStore } from "../store/open-store.js";
+import { outlivesProcess, pendingCommand, readStore, type StoreChoice } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { parseJsonArgs } from "./parse-json-args.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
@@ -56,7 +56,7 @@ function prettyOutcome(
     );
   }
   // With a store, durable actions stay pending in it; callback ones cannot outlive the process.
-  const kept = stored === undefined ? [] : outcome.pending.filter((record) => record.handler !== undefined);
+  const kept = stored === undefined ? [] : outcome.pending.filter(outlivesProcess);
   const lost = outcome.pending.length - kept.length;
   if (stored !== undefined && kept.length > 0) {
     lines.push(
@@ -116,19 +116,21 @@ function callNotes(outcome: ToolCallOutcome, toolName: string, colors: Colors): 
 }
 
 /**
- * The journal of `--store`, once no action of its session waits (the pending policy would
- * refuse the call meanwhile: they are the operator's to resolve); a message when it cannot be
- * opened or actions wait.
+ * The store of `--store` and its session's stack, once no action of it waits (the pending
+ * policy would refuse the call meanwhile: they are the operator's to resolve); a message when
+ * it cannot be opened or actions wait.
  */
 async function openCallStore(
-  store: StoreChoice,
+  choice: StoreChoice,
   paths: string[],
-): Promise<{ journal: PendingActionJournal } | { error: string }> {
-  const opened = await openStoreJournal(store);
+): Promise<{ store: OpenStore; pending: PendingActionStore } | { error: string }> {
+  const opened = await openStore(choice);
   if ("error" in opened) return opened;
-  const waiting = (await PendingActionStore.open(opened.journal, store.sessionId)).list();
-  if (waiting.length === 0) return opened;
-  await opened.journal.close();
+  const { store } = opened;
+  const pending = await PendingActionStore.open(store.journal, store.sessionId);
+  const waiting = pending.list();
+  if (waiting.length === 0) return { store, pending };
+  await store.journal.close();
   return {
     error:
       `session ${quoted(store.sessionId)} of ${store.url} has ${count(waiting.length, "pending action")} ` +
@@ -166,9 +168,9 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
       toolName,
       paths,
       params,
-      ...(opened === undefined || store === undefined
+      ...(opened === undefined
         ? {}
-        : { store: { journal: opened.journal, sessionId: store.sessionId } }),
+        : { store: { sessionId: opened.store.sessionId, pending: opened.pending } }),
       resolve: action ? { action, reason } : undefined,
       isolation,
       opencode: readOpencode(args),
@@ -177,7 +179,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
         : (partial) => output.printError(...formatResultContent(partial, errorColors, "… ")),
     });
   } finally {
-    await opened?.journal.close();
+    await opened?.store.journal.close();
   }
   const { diagnostics } = outcome.loaded.report;
   if (diagnostics.length > 0) output.printError(...formatDiagnostics(diagnostics, errorColors, io.cwd), "");

@@ -1,4 +1,3 @@
-import type { PendingActionJournal } from "@tooldock/runtime";
 import { count } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -8,7 +7,7 @@ import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js"
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
-import { openStoreJournal } from "../store/open-store.js";
+import { openStore } from "../store/open-store.js";
 import { readStore } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
@@ -25,21 +24,13 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   const given = toolPathArgs(args);
   const stored = readStore(args, io.cwd, "inspect");
   const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect", readOpencode(args));
-  const opened = stored === undefined ? undefined : await openStoreJournal(stored);
+  const opened = stored === undefined ? undefined : await openStore(stored);
   if (opened !== undefined && "error" in opened) {
     output.printError(`tooldock inspect: ${opened.error}`);
     return 1;
   }
-  const journal = opened?.journal;
+  const store = opened?.store;
   try {
-    return await serve(journal === undefined || stored === undefined ? undefined : { ...stored, journal });
-  } finally {
-    await journal?.close();
-  }
-
-  async function serve(
-    store: { journal: PendingActionJournal; sessionId: string; url: string } | undefined,
-  ): Promise<number> {
     const server = await startInspect({
       paths,
       cwd: io.cwd,
@@ -49,7 +40,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
       cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
       isolation,
       opencode: readOpencode(args),
-      ...(store === undefined ? {} : { store }),
+      store,
     }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
       if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
@@ -86,6 +77,8 @@ export async function run({ io, output, args, version }: CommandContext): Promis
     await server.close();
     await removeOpener();
     return 0;
+  } finally {
+    await store?.journal.close();
   }
 }
 

@@ -8,7 +8,7 @@ import type { CliIo } from "../cli-io.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
-import { openStoreJournal } from "../store/open-store.js";
+import { openStore } from "../store/open-store.js";
 import { readStore } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import type { MCP_BUILTINS, MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
@@ -36,11 +36,12 @@ export async function run({ io, args }: CommandContext): Promise<number> {
       "--store serves one durable session over stdio; with --http each client gets a session of its own, which a client reconnecting to a restarted server cannot name",
       "mcp",
     );
-  const opened = stored === undefined ? undefined : await openStoreJournal(stored);
+  const opened = stored === undefined ? undefined : await openStore(stored);
   if (opened !== undefined && "error" in opened) {
     io.stderr.write(`tooldock mcp: ${opened.error}\n`);
     return 1;
   }
+  const store = opened?.store;
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
@@ -66,9 +67,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         ...common,
         stdin: process.stdin,
         stdout: asWritable(io.stdout),
-        ...(opened === undefined || stored === undefined
-          ? {}
-          : { store: { journal: opened.journal, sessionId: stored.sessionId, url: stored.url } }),
+        store,
       });
     } else {
       const { serveMcpHttp } = await import("../mcp/http/serve-mcp-http.js");
@@ -90,7 +89,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await opened?.journal.close();
+    await store?.journal.close();
   }
 }
 

@@ -1,21 +1,19 @@
 import { createAstEditTool } from "@tooldock/ast-edit";
 import { ToolHost } from "@tooldock/loader";
-import { type PendingActionRecord, PendingActionStore, Session } from "@tooldock/runtime";
+import { type PendingActionRecord, PendingActionStore } from "@tooldock/runtime";
 import { quoted } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
-import { loadTools } from "../load/load-tools.js";
+import { type LoadedTools, loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatResult } from "../output/format-result.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
-import { openStoreJournal } from "../store/open-store.js";
+import { type OpenStore, openSession, openStore } from "../store/open-store.js";
 import { readStore, type StoreChoice } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
-
-/** Longest the command waits for the session's shutdown (its tools' hooks) on the way out. */
-const DISPOSE_BOUND_MS = 5_000;
 
 /** Runs `tooldock pending list|apply|discard` (spec: `pendingSpec`): the actions a durable store keeps. */
 export async function run(context: CommandContext): Promise<number> {
@@ -23,28 +21,28 @@ export async function run(context: CommandContext): Promise<number> {
   const [verb = ""] = args.positionals;
   if (verb !== "list" && verb !== "apply" && verb !== "discard")
     throw new UsageError(`unknown pending command "${verb}" (list, apply or discard)`, "pending");
-  const store = readStore(args, io.cwd, "pending", true) as StoreChoice;
+  const choice = readStore(args, io.cwd, "pending", true);
   const reason = stringOption(args, "reason") ?? `${verb} requested on the tooldock command line`;
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "pending");
   const json = flagOption(args, "json");
-  const opened = await openStoreJournal(store);
+  const opened = await openStore(choice);
   if ("error" in opened) {
     output.printError(`${output.errorColors.red("tooldock pending:")} ${escapeTerminalText(opened.error)}`);
     return 1;
   }
-  const { journal } = opened;
+  const { store } = opened;
   try {
     if (verb === "list") {
-      const pending = await PendingActionStore.open(journal, store.sessionId);
+      const pending = await PendingActionStore.open(store.journal, store.sessionId);
       const records = pending.list();
       const history = await pending.history();
       if (json) output.printJson({ session: store.sessionId, pending: records, history });
       else output.print(...listLines(store, records, output.colors));
       return 0;
     }
-    return await resolveTop(verb, reason, store, context, journal, json);
+    return await resolveTop(verb, reason, store, context, json);
   } finally {
-    await journal.close();
+    await store.journal.close();
   }
 }
 
@@ -74,15 +72,14 @@ function listLines(
 async function resolveTop(
   verb: "apply" | "discard",
   reason: string,
-  store: StoreChoice,
+  store: OpenStore,
   { io, output, args }: CommandContext,
-  journal: Parameters<typeof Session.open>[0]["journal"],
   json: boolean,
 ): Promise<number> {
-  const session = await Session.open({ sessionId: store.sessionId, journal, cwd: io.cwd });
+  const session = await openSession({ cwd: io.cwd }, store);
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
-  let loaded: Awaited<ReturnType<typeof loadTools>> | undefined;
+  let loaded: LoadedTools | undefined;
   try {
     session.register(createAstEditTool({ cwd: io.cwd }), "built-in");
     const top = session.pending.peek();
@@ -130,7 +127,7 @@ async function resolveTop(
     return result.isError === true ? 1 : 0;
   } finally {
     host.setActiveSession(undefined);
-    await settleWithin(session.dispose(), DISPOSE_BOUND_MS);
+    await settleWithin(session.dispose(), DISCARD_BOUND_MS);
     await loaded?.close();
   }
 }

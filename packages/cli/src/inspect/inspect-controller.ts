@@ -54,10 +54,10 @@ export class InspectController {
   #resolveCount = 0;
   #stateQueued = false;
   readonly #store: { url: string; sessionId: string } | undefined;
-  #history: readonly JournalTransition[] = [];
-  /** The history read in flight, and whether another is due once it ends. */
-  #reading: Promise<void> | undefined;
-  #readAgain = false;
+  /** With a store: each action's steps, as last read, in the order the actions first appeared. */
+  readonly #steps = new Map<string, readonly JournalTransition[]>();
+  /** The history reads, one after the other (a later read of an action is the newer one). */
+  #reading: Promise<void> = Promise.resolve();
 
   constructor(options: InspectControllerOptions) {
     this.#session = options.session;
@@ -74,35 +74,39 @@ export class InspectController {
       }
       const line = logLineOf(event);
       if (line !== undefined) this.hub.log(line.kind, line.summary, line.detail);
-      if (event.type.startsWith("action-")) void this.readHistory();
+      if (event.type.startsWith("action-") && "record" in event) void this.#readSteps(event.record.id);
       if (event.type !== "tool-call-start") this.#queueState();
     });
   }
 
   /**
-   * Reads the session's history from the durable store again (with `--store`), then sends the
-   * state. Reads one at a time: a change during a read is read once more after it. A store that
-   * fails is a warning in the event log; the history shown stays the last one read.
+   * Reads the session's whole history from the durable store (with `--store`; a server does
+   * it once, before serving), then sends the state. A store that fails is a warning in the
+   * event log.
    */
-  readHistory(): Promise<void> {
+  loadHistory(): Promise<void> {
+    return this.#read(undefined);
+  }
+
+  /** Reads one action's steps again after an event of it, then sends the state. */
+  #readSteps(actionId: string): Promise<void> {
+    return this.#read(actionId);
+  }
+
+  #read(actionId: string | undefined): Promise<void> {
     if (this.#store === undefined) return Promise.resolve();
-    if (this.#reading !== undefined) {
-      this.#readAgain = true;
-      return this.#reading;
-    }
-    const read = async () => {
-      do {
-        this.#readAgain = false;
-        try {
-          this.#history = await this.#session.pending.history();
-        } catch (error) {
-          this.hub.log("warning", "the durable store's history could not be read", messageOf(error));
-        }
-      } while (this.#readAgain);
-      this.#reading = undefined;
+    this.#reading = this.#reading.then(async () => {
+      try {
+        const steps = await this.#session.pending.history(actionId === undefined ? {} : { actionId });
+        if (actionId !== undefined) this.#steps.set(actionId, steps);
+        else
+          for (const step of steps)
+            this.#steps.set(step.actionId, [...(this.#steps.get(step.actionId) ?? []), step]);
+      } catch (error) {
+        this.hub.log("warning", "the durable store's history could not be read", messageOf(error));
+      }
       this.#queueState();
-    };
-    this.#reading = read();
+    });
     return this.#reading;
   }
 
@@ -114,7 +118,7 @@ export class InspectController {
       diagnostics: this.#diagnostics,
       applyFailures: this.#applyFailures,
       running: this.#running.keys(),
-      store: this.#store === undefined ? undefined : { ...this.#store, history: this.#history },
+      store: this.#store === undefined ? undefined : { ...this.#store, steps: this.#steps },
     });
   }
 

@@ -28,15 +28,17 @@ export interface InspectStateSources {
   applyFailures: ReadonlyMap<string, { message: string; at: number }>;
   /** The ids of the calls still running. */
   running: Iterable<string>;
-  /** With `--store`: the store, and the session's history as last read from it. */
-  store?: { url: string; sessionId: string; history: readonly JournalTransition[] } | undefined;
+  /** With `--store`: the store, and each action's steps as last read from it, by action id. */
+  store?:
+    | { url: string; sessionId: string; steps: ReadonlyMap<string, readonly JournalTransition[]> }
+    | undefined;
 }
 
 /** The whole state of an inspect server, as `GET /api/state` and the `state` event carry it. */
 export function buildInspectState(sources: InspectStateSources): InspectState {
   const { session } = sources;
   const choice = session.toolChoice();
-  const steps = stepsByAction(sources.store?.history ?? []);
+  const steps = sources.store?.steps;
   const pending = session.pending.list();
   return {
     version: sources.version,
@@ -46,24 +48,11 @@ export function buildInspectState(sources: InspectStateSources): InspectState {
       .filter((tool) => tool.name !== RESOLVE_TOOL_NAME)
       .map((tool) => toolView(tool, session)),
     diagnostics: sources.diagnostics.map((diagnostic) => diagnosticView(diagnostic, session.cwd)),
-    pending: pending.map((record) =>
-      pendingView(record, sources.applyFailures, sources.store === undefined ? undefined : steps),
-    ),
+    pending: pending.map((record) => pendingView(record, sources.applyFailures, steps)),
     toolChoice: typeof choice === "string" ? choice : choice.name,
     running: [...sources.running],
-    ...(sources.store === undefined ? {} : { store: storeView(sources.store, steps, pending) }),
+    ...(sources.store === undefined ? {} : { store: storeView(sources.store, pending) }),
   };
-}
-
-/** The steps of each action in the history, in order. */
-function stepsByAction(history: readonly JournalTransition[]): Map<string, JournalTransition[]> {
-  const steps = new Map<string, JournalTransition[]>();
-  for (const step of history) {
-    const list = steps.get(step.actionId);
-    if (list === undefined) steps.set(step.actionId, [step]);
-    else list.push(step);
-  }
-  return steps;
 }
 
 function transitionView(step: JournalTransition): TransitionView {
@@ -81,12 +70,11 @@ export const SETTLED_SHOWN = 50;
 
 /** The actions of the history that are no longer pending here, newest first (at most {@link SETTLED_SHOWN}). */
 function storeView(
-  store: { url: string; sessionId: string },
-  steps: ReadonlyMap<string, JournalTransition[]>,
+  store: { url: string; sessionId: string; steps: ReadonlyMap<string, readonly JournalTransition[]> },
   pending: readonly PendingActionRecord[],
 ): StoreView {
   const open = new Set(pending.map((record) => record.id));
-  const settled = [...steps]
+  const settled = [...store.steps]
     .filter(([actionId]) => !open.has(actionId))
     .map(([actionId, list]) => ({
       actionId,
@@ -136,7 +124,7 @@ export function diagnosticView(diagnostic: Diagnostic, cwd: string): DiagnosticV
 function pendingView(
   record: PendingActionRecord,
   failures: ReadonlyMap<string, { message: string; at: number }>,
-  steps: ReadonlyMap<string, JournalTransition[]> | undefined,
+  steps: ReadonlyMap<string, readonly JournalTransition[]> | undefined,
 ): PendingView {
   const failure = failures.get(record.id);
   const history = steps?.get(record.id);

@@ -8,7 +8,7 @@ import {
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
-import { type PendingActionJournal, RESOLVE_TOOL_NAME, Session } from "@tooldock/runtime";
+import { RESOLVE_TOOL_NAME } from "@tooldock/runtime";
 import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
@@ -17,6 +17,7 @@ import { limitServer } from "../http/body-budget.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { ToolHostGenerations } from "../load/tool-host-generations.js";
+import { type OpenStore, openSession } from "../store/open-store.js";
 import { createAccessToken } from "./access-token.js";
 import { InspectController } from "./inspect-controller.js";
 import { createRequestHandler } from "./inspect-server.js";
@@ -58,7 +59,7 @@ export interface StartInspectOptions {
    * `sessionId` of `journal` (its actions read back), the page shows each action's history,
    * and closing leaves the durable actions there. The caller closes the journal after `close()`.
    */
-  store?: { journal: PendingActionJournal; sessionId: string; url: string };
+  store?: OpenStore | undefined;
 }
 
 /** A running inspect server. */
@@ -92,10 +93,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
   let controller: InspectController | undefined;
   const { store } = options;
   // First: a store that cannot be read stops here, before anything needs undoing.
-  const session =
-    store === undefined
-      ? new Session({ cwd })
-      : await Session.open({ cwd, sessionId: store.sessionId, journal: store.journal });
+  const session = await openSession({ cwd }, store);
   const releaseFaults = holdStrayFaults((fault) => {
     controller?.hub.log(
       "fault",
@@ -136,7 +134,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       ...(store === undefined ? {} : { store: { url: store.url, sessionId: store.sessionId } }),
     });
     controller = started;
-    await started.readHistory();
+    await started.loadHistory();
     reportSessionHookFailures(session, loaded.tools, (diagnostic) =>
       started.hub.log(
         "warning",

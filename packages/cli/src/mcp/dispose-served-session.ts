@@ -2,27 +2,23 @@ import type { Session } from "@tooldock/runtime";
 import { count } from "@tooldock/runtime/internal";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
+import { outlivesProcess } from "../store/store-option.js";
 
 /**
  * Disposes a served session: says which pending actions are discarded (their `reject` runs,
- * through `session.dispose()`) and, with a durable store (`durable`), which stay there, and
+ * through `session.dispose()`) and, with a durable store (`stored`), which stay there, and
  * waits at most {@link DISCARD_BOUND_MS} for it, so a callback that never settles cannot keep
- * the server up. `prefix` starts each line (`"session 1a2b3c4d: "` for one of many).
+ * the server up. `prefix` starts each line (`"session 1a2b3c4d: "` for one of many);
+ * `stored`: the session is one of a durable store.
  */
 export async function disposeServedSession(
   session: Session,
   say: (text: string) => void,
-  prefix = "",
-  durable = false,
+  options: { prefix?: string; stored?: boolean } = {},
 ): Promise<void> {
+  const { prefix = "" } = options;
   const pending = session.pending.list();
-  // With a store, what outlives the process (durable actions, another process's) stays there.
-  const kept = durable
-    ? pending.filter(
-        (record) =>
-          record.handler !== undefined || record.stagedBy !== undefined || record.interrupted === true,
-      )
-    : [];
+  const kept = options.stored === true ? pending.filter(outlivesProcess) : [];
   const discarded = pending.filter((record) => !kept.includes(record));
   const labels = (records: typeof pending) => records.map((record) => record.label).join("; ");
   if (kept.length > 0)

@@ -9,7 +9,7 @@ import {
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
-import { type PendingActionJournal, type PendingPolicy, Session } from "@tooldock/runtime";
+import type { PendingPolicy } from "@tooldock/runtime";
 import { count } from "@tooldock/runtime/internal";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
@@ -17,6 +17,7 @@ import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { ToolHostGenerations } from "../load/tool-host-generations.js";
+import { type OpenStore, openSession } from "../store/open-store.js";
 import { createMcpLogger } from "./client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "./describe-reload.js";
@@ -76,7 +77,7 @@ export interface ServeMcpOptions {
    * Serve a session of a durable store (`--store`): `sessionId` of `journal`, its actions read
    * back; when the client is gone, the durable actions stay there. The caller closes the journal.
    */
-  store?: { journal: PendingActionJournal; sessionId: string; url: string };
+  store?: OpenStore | undefined;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -121,15 +122,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   });
   const { store } = options;
   // Before anything that needs undoing: a store that cannot be read stops the server here.
-  const session =
-    store === undefined
-      ? new Session({ cwd, pendingPolicy: options.pendingPolicy })
-      : await Session.open({
-          cwd,
-          pendingPolicy: options.pendingPolicy,
-          sessionId: store.sessionId,
-          journal: store.journal,
-        });
+  const session = await openSession({ cwd, pendingPolicy: options.pendingPolicy }, store);
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   let watcher: ToolWatcher | undefined;
   const toolHosts = new ToolHostGenerations(() => session.pending.hasPending);
@@ -198,7 +191,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     await watcher?.close();
-    await disposeServedSession(session, say, "", store !== undefined);
+    await disposeServedSession(session, say, { stored: store !== undefined });
     // After the session: discarding what is pending runs each action's reject in its tool host.
     await toolHosts.close();
     reserved?.release();

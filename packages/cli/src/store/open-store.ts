@@ -4,26 +4,39 @@ import {
   openPostgresJournal,
   openSqliteJournal,
   type PendingActionJournal,
+  Session,
+  type SessionOptions,
 } from "@tooldock/runtime";
 import type { StoreChoice } from "./store-option.js";
+
+/** A `--store` opened: the choice and its journal (the command closes it). */
+export type OpenStore = StoreChoice & { journal: PendingActionJournal };
 
 /**
  * The store opened, or why it could not be (`E_PENDING_STORE`: a shared folder, no SQLite
  * driver, a PostgreSQL server that cannot be reached, …).
  */
-export async function openStoreJournal(
-  store: StoreChoice,
-): Promise<{ journal: PendingActionJournal } | { error: string }> {
+export async function openStore(store: StoreChoice): Promise<{ store: OpenStore } | { error: string }> {
   try {
-    if (store.kind === "postgres") return { journal: await openPostgresJournal(store.url) };
+    if (store.kind === "postgres")
+      return { store: { ...store, journal: await openPostgresJournal(store.url) } };
     // A missing folder is made private (0700); one that exists is checked, never changed.
     const folder = dirname(store.path);
     const made = await ensurePrivateFolder(folder, folder);
     if (!made.ok) return { error: `E_PENDING_STORE: the store's folder ${made.folder} ${made.reason}.` };
-    return { journal: openSqliteJournal(store.path) };
+    return { store: { ...store, journal: openSqliteJournal(store.path) } };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
     return { error: `${typeof code === "string" ? `${code}: ` : ""}${message}` };
   }
+}
+
+/** A new session, or with `store` its session of that store, read back (`Session.open`). */
+export function openSession(
+  options: Omit<SessionOptions, "pending" | "sessionId">,
+  store: Pick<OpenStore, "journal" | "sessionId"> | undefined,
+): Promise<Session> {
+  if (store === undefined) return Promise.resolve(new Session(options));
+  return Session.open({ ...options, sessionId: store.sessionId, journal: store.journal });
 }

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { PendingActionRecord } from "@tooldock/runtime";
 import type { OptionSpec } from "../args/command-spec.js";
 import { type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -45,6 +46,8 @@ export type StoreChoice = {
 );
 
 /** `--store` and `--session` of `args`; `undefined` without `--store` (`required`: bad usage then). */
+export function readStore(args: ParsedArgs, cwd: string, command: string, required: true): StoreChoice;
+export function readStore(args: ParsedArgs, cwd: string, command: string): StoreChoice | undefined;
 export function readStore(
   args: ParsedArgs,
   cwd: string,
@@ -100,4 +103,13 @@ export function pendingCommand(
 ): string {
   const session = store.sessionId === DEFAULT_STORE_SESSION ? "" : ` --session ${store.sessionId}`;
   return `tooldock pending ${verb} --store ${store.url}${session}${paths.length > 0 ? ` ${paths.join(" ")}` : ""}`;
+}
+
+/**
+ * Whether a pending action stays in the store when the process ends (`PendingActionStore.release`
+ * keeps them): a durable one, another process's, an interrupted one; this process's callback
+ * actions cannot outlive it.
+ */
+export function outlivesProcess(record: PendingActionRecord): boolean {
+  return record.handler !== undefined || record.stagedBy !== undefined || record.interrupted === true;
 }

@@ -1,15 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  type PostgresCluster,
-  postgresForTests,
-  startPostgresCluster,
-} from "../../../../scripts/postgres-cluster.mjs";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { describePostgres } from "../../../../scripts/describe-postgres.js";
+import { startLineProcess } from "../../../../scripts/run-process.mjs";
 import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
 import { examplesPackageDirectory } from "../../src/index.js";
 import { type ScriptedModel, startFakeOpenAI } from "../fake-openai.js";
@@ -26,7 +21,6 @@ type Message = OpenAI.Chat.ChatCompletionMessageParam;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverScript = join(here, "chat-server-process.mjs");
-const postgres = postgresForTests();
 
 const text = (message: Message | undefined) => (typeof message?.content === "string" ? message.content : "");
 const forcesResolve = (body: Body) =>
@@ -109,34 +103,19 @@ export default () => ({
 
 /** One chat server process, driven by JSON lines. */
 function startServer(node: string, store: string, baseURL: string, tools: string, cwd: string) {
-  const child = spawn(node, [serverScript, store, baseURL, tools, cwd], { stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
   let onApplying: () => void = () => {};
   const applying = new Promise<void>((resolve) => {
     onApplying = resolve;
   });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-    if (stderr.includes("APPLYING")) onApplying();
+  const server = startLineProcess(node, [serverScript, store, baseURL, tools, cwd], {
+    onStderr: (stderr) => {
+      if (stderr.includes("APPLYING")) onApplying();
+    },
   });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async (): Promise<Record<string, unknown>> => {
-    const line = await lines.next();
-    if (line.done === true) throw new Error(`the chat server ended (exit ${child.exitCode}):\n${stderr}`);
-    return JSON.parse(line.value) as Record<string, unknown>;
-  };
-  const send = (command: object) => child.stdin.write(`${JSON.stringify(command)}\n`);
-  const ended = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once("close", () => resolve());
-    });
-  onTestFinished(async () => {
-    child.kill("SIGKILL");
-    await ended();
-  });
+  onTestFinished(server.kill);
+  const next = () => server.next() as Promise<Record<string, unknown>>;
+  const send = (command: object) => server.send(JSON.stringify(command));
   return {
-    child,
     applying,
     ready: () => next(),
     async open(id: string, folder: string) {
@@ -148,10 +127,7 @@ function startServer(node: string, store: string, baseURL: string, tools: string
       send({ op: "send", id, text: message });
       return next;
     },
-    async kill() {
-      child.kill("SIGKILL");
-      await ended();
-    },
+    kill: server.kill,
   };
 }
 
@@ -194,25 +170,17 @@ describe("the README's chat server on SQLite (Node 24: node:sqlite)", { timeout:
   });
 });
 
-describe.skipIf(!postgres.run)(
-  `the README's chat server as two processes on one PostgreSQL${postgres.run ? "" : ` (skipped: ${postgres.reason})`}`,
+describePostgres(
+  "the README's chat server as two processes on one PostgreSQL",
   { timeout: 120_000 },
-  () => {
-    let cluster: PostgresCluster | undefined;
-    beforeAll(async () => {
-      cluster = await startPostgresCluster();
-    }, 120_000);
-    afterAll(async () => {
-      await cluster?.destroy();
-    });
-
+  (cluster) => {
     it("a preview staged through one process is applied through the other, once", async () => {
       const folder = await tempDir({ "draft-2.txt": "two" });
       onTestFinished(folder.remove);
       const { scripted, held, letGo } = model();
       const fake = await startFakeOpenAI(scripted);
       onTestFinished(fake.close);
-      const url = (cluster as PostgresCluster).url;
+      const url = cluster().url;
       const one = startServer(process.execPath, url, fake.baseURL, examplesPackageDirectory, folder.path);
       const two = startServer(process.execPath, url, fake.baseURL, examplesPackageDirectory, folder.path);
       await Promise.all([one.ready(), two.ready()]);
@@ -242,7 +210,7 @@ describe.skipIf(!postgres.run)(
       const { scripted } = model(false);
       const fake = await startFakeOpenAI(scripted);
       onTestFinished(fake.close);
-      const url = (cluster as PostgresCluster).url;
+      const url = cluster().url;
       const one = startServer(process.execPath, url, fake.baseURL, tools, folder.path);
       const two = startServer(process.execPath, url, fake.baseURL, tools, folder.path);
       await Promise.all([one.ready(), two.ready()]);

@@ -517,10 +517,7 @@ export class IsolatedToolHost {
     try {
       if (call !== undefined) {
         staged.store = call.running?.pending;
-        staged.record =
-          message.via === "ctx" && call.ctx !== undefined
-            ? call.ctx.pushPendingAction(action)
-            : call.running?.pushPendingAction(action);
+        staged.record = pushInCall(call, message.via, action);
       } else if (message.call === undefined) {
         const store = this.#host.activeSession?.pending as PendingActionStore | undefined;
         staged.store = store;
@@ -543,7 +540,6 @@ export class IsolatedToolHost {
       });
   }
 
-  /** A durable action: kept by the session's store as data, whatever becomes of this tool host. */
   /**
    * A durable action: kept by the session's store as data, whatever becomes of this tool host.
    * Only during a call of one of its tools (the store binds it to that tool's handlers: a name
@@ -585,8 +581,7 @@ export class IsolatedToolHost {
       ...(message.sourceToolName === undefined ? {} : { sourceToolName: message.sourceToolName }),
     };
     try {
-      if (message.via === "ctx" && call.ctx !== undefined) call.ctx.pushPendingAction(action);
-      else call.running?.pushPendingAction(action);
+      pushInCall(call, message.via, action);
     } catch (error) {
       this.#warn(describe(error));
     }
@@ -767,3 +762,14 @@ function rebuildError(wire: WireError): Error {
 }
 
 export type { InitMessage };
+
+/** Stages `action` in the call's session: through its `ctx` when the child used it, else its `pi`. */
+function pushInCall(
+  call: CallState,
+  via: Extract<ChildMessage, { t: "push" }>["via"],
+  action: CustomToolPendingAction | CustomToolDurableAction,
+): PendingActionRecord | undefined {
+  return via === "ctx" && call.ctx !== undefined
+    ? call.ctx.pushPendingAction(action)
+    : call.running?.pushPendingAction(action);
+}

@@ -8,6 +8,7 @@ import {
   type ResolveExtra,
   readCallbackResult,
   resolveDetails,
+  resolveError,
 } from "./resolve-details.js";
 import {
   appliedText,
@@ -54,9 +55,7 @@ export async function applyTopAction(
   if (entry.interrupted === true) return fromStack(() => failure(interruptedText(record), reason, entry, {}));
   const callback = entryCallback(internals, entry, "apply", reason);
   if (callback.kind === "foreign") {
-    let running = internals.mayRun(callback.owner);
-    if (running instanceof Promise) running = await running;
-    if (running)
+    if (await internals.mayRun(callback.owner))
       return fromStack(() => failure(heldElsewhereText(record, callback.owner), reason, entry, {}));
     const why = lostReason(callback.owner);
     const lost = await journaled(internals, entry, { ...moveTo(internals, "lost", why), top });
@@ -237,18 +236,14 @@ function journaled(
 /** The answer when the durable store fails before anything ran: the action is still pending. */
 function storeFailure(entry: PendingEntry, error: unknown): AgentToolResult<ResolveDetails> {
   const { record } = entry;
-  return {
-    content: [
-      {
-        type: "text",
-        text:
-          `E_PENDING_STORE: the durable store failed before ${JSON.stringify(record.label)} was resolved: ${describeError(error)}. ` +
-          `Nothing was run; the action is still pending (id ${record.id}). Call resolve again once the store is reachable.`,
-      },
-    ],
-    details: resolveDetails("apply", "", record, undefined, { error: describeError(error) }),
-    isError: true,
-  };
+  return resolveError(
+    "apply",
+    `E_PENDING_STORE: the durable store failed before ${JSON.stringify(record.label)} was resolved: ${describeError(error)}. ` +
+      `Nothing was run; the action is still pending (id ${record.id}). Call resolve again once the store is reachable.`,
+    "",
+    record,
+    { error: describeError(error) },
+  );
 }
 
 function failure(
@@ -257,9 +252,5 @@ function failure(
   entry: PendingEntry,
   extra: ResolveExtra,
 ): AgentToolResult<ResolveDetails> {
-  return {
-    content: [{ type: "text", text }],
-    details: resolveDetails("apply", reason, entry.record, undefined, extra),
-    isError: true,
-  };
+  return resolveError("apply", text, reason, entry.record, extra);
 }

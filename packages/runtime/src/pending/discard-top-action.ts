@@ -3,7 +3,7 @@ import { describeError } from "../util/describe-error.js";
 import type { Settlement } from "./callback-deadline.js";
 import { type EntryCallback, entryCallback } from "./entry-callbacks.js";
 import { lostReason, moveTo } from "./journal/pending-journal.js";
-import { type ResolveDetails, readCallbackResult, resolveDetails } from "./resolve-details.js";
+import { type ResolveDetails, readCallbackResult, resolveDetails, resolveError } from "./resolve-details.js";
 import {
   discardedText,
   interruptedDiscardedText,
@@ -51,9 +51,8 @@ export async function discardEntry(
   // An interrupted record (whatever its form) is discarded as it is: nothing runs.
   const callback: EntryCallback =
     entry.interrupted === true ? { kind: "none" } : entryCallback(internals, entry, "reject", reason);
-  let running = callback.kind === "foreign" ? internals.mayRun(callback.owner) : true;
-  if (running instanceof Promise) running = await running;
-  if (callback.kind === "foreign" && !running) {
+  // Only a journal restores another process's actions: nothing is awaited without one.
+  if (callback.kind === "foreign" && !(await internals.mayRun(callback.owner))) {
     const why = lostReason(callback.owner);
     let lost = internals.move(entry, { ...moveTo(internals, "lost", why), top });
     if (lost instanceof Promise) lost = await lost;
@@ -100,7 +99,7 @@ export async function discardTopAction(
   } catch (error) {
     // The durable store failed before anything ran: the action stays, on top.
     internals.restore(entry);
-    return errorText(
+    return discardError(
       `E_PENDING_STORE: the durable store failed before ${JSON.stringify(record.label)} was discarded: ${describeError(error)}. ` +
         `Nothing was run; the action is still pending (id ${record.id}). Call resolve again once the store is reachable.`,
       reason,
@@ -108,12 +107,12 @@ export async function discardTopAction(
     );
   }
   if (outcome.kind === "elsewhere") {
-    if (!top) return errorText(resolvedElsewhereText(record), reason, entry);
+    if (!top) return discardError(resolvedElsewhereText(record), reason, entry);
     // Claimed with `top` on a stale stack: the resolve reads the store and tries again.
     internals.restore(entry);
     return STALE_STACK;
   }
-  if (outcome.kind === "lost") return errorText(lostText(record, outcome.owner), reason, entry);
+  if (outcome.kind === "lost") return discardError(lostText(record, outcome.owner), reason, entry);
   if (outcome.kind === "skipped") {
     const text =
       entry.interrupted === true ? interruptedDiscardedText(record, reason) : discardedText(record, reason);
@@ -151,10 +150,6 @@ export async function discardTopAction(
   return discarded;
 }
 
-function errorText(text: string, reason: string, entry: PendingEntry): AgentToolResult<ResolveDetails> {
-  return {
-    content: [{ type: "text", text }],
-    details: resolveDetails("discard", reason, entry.record, undefined),
-    isError: true,
-  };
+function discardError(text: string, reason: string, entry: PendingEntry): AgentToolResult<ResolveDetails> {
+  return resolveError("discard", text, reason, entry.record);
 }

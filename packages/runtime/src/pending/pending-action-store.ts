@@ -122,9 +122,10 @@ export class PendingActionStore {
   #writeFailure: { error: unknown } | undefined;
   /** Actions the journal failed to keep when they were pushed (taken off the stack), for `flush`. */
   #unkept: Array<{ record: PendingActionRecord; error: unknown }> = [];
-  /** Each pushed entry's stage write while it runs: a move of that record waits for it. */
-  readonly #stages = new Map<string, Promise<unknown>>();
-  /** The last stage write while it runs (settled either way): the next one waits for it. */
+  /**
+   * The last stage write while it runs (settled either way): the next stage waits for it, and
+   * so does every move (of a record it may be staging).
+   */
   #lastStage: Promise<void> | undefined;
   /** The id of the entry a resolve took off the stack and has not put back (a read keeps it off). */
   #inHand: string | undefined;
@@ -374,11 +375,11 @@ export class PendingActionStore {
   /**
    * The history of this store's session as its journal keeps it (staged, applied, apply
    * failed, discarded, lost, interrupted: each with its time, reason and process), oldest
-   * first; empty without a journal.
+   * first, or with `actionId` the steps of that one action of it; empty without a journal.
    */
-  async history(): Promise<readonly JournalTransition[]> {
+  async history(filter: { actionId?: string } = {}): Promise<readonly JournalTransition[]> {
     if (this.#journal === undefined || this.#sessionId === undefined) return [];
-    return await this.#journal.history({ sessionId: this.#sessionId });
+    return await this.#journal.history({ ...filter, sessionId: this.#sessionId });
   }
 
   /** Adds the entry's record to the journal; a journal that refuses it throws `E_PENDING_STORE`. */
@@ -417,14 +418,12 @@ export class PendingActionStore {
     if (!(staged instanceof Promise)) return;
     // Kept later: until then the action is on this stack only. A journal that fails takes it
     // off (an action-discarded event), and `flush` (a session's tool call awaits it) says so.
-    this.#stages.set(record.id, staged);
     const settled = staged.then(
       () => undefined,
       () => undefined,
     );
     this.#lastStage = settled;
     settled.then(() => {
-      this.#stages.delete(record.id);
       if (this.#lastStage === settled) this.#lastStage = undefined;
     });
     this.#track(staged, (error) => {
@@ -571,14 +570,14 @@ export class PendingActionStore {
   }
 
   /**
-   * Moves the entry's record in the journal (`true` at once without one), after the write that
-   * stages it when that still runs: a pool sends them on different connections, and a move
-   * that overtook its stage would find no record while the stage then adds a pending one.
+   * Moves the entry's record in the journal (`true` at once without one), after the stages
+   * still running: a pool sends them on different connections, and a move that overtook its
+   * record's stage would find no record while the stage then adds a pending one.
    */
   #move(entry: PendingEntry, move: JournalMove): boolean | Promise<boolean> {
     const journal = this.#journal;
     if (journal === undefined) return true;
-    const staging = this.#stages.get(entry.record.id);
+    const staging = this.#lastStage;
     if (staging === undefined) return journal.move(entry.record.id, move);
     return staging.then(() => journal.move(entry.record.id, move));
   }

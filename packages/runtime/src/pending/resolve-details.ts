@@ -118,3 +118,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
+
+/** A resolve's `isError` answer: `text` for the model, the action's details. */
+export function resolveError(
+  action: "apply" | "discard",
+  text: string,
+  reason: string,
+  record: PendingActionRecord,
+  extra: ResolveExtra = {},
+): AgentToolResult<ResolveDetails> {
+  return {
+    content: [{ type: "text", text }],
+    details: resolveDetails(action, reason, record, undefined, extra),
+    isError: true,
+  };
+}

@@ -3,7 +3,7 @@ import { applyTopAction } from "./apply-top-action.js";
 import { checkCallbackTimeout } from "./callback-deadline.js";
 import { discardTopAction } from "./discard-top-action.js";
 import type { PendingActionStore } from "./pending-action-store.js";
-import { type ResolveDetails, resolveDetails } from "./resolve-details.js";
+import { type ResolveDetails, resolveError } from "./resolve-details.js";
 import {
   INVALID_RESOLVE_ARGUMENTS_MESSAGE,
   NOTHING_PENDING_MESSAGE,
@@ -89,17 +89,14 @@ export function createResolveTool(
           // Still the top here (what failed was, say, a newer record another process is
           // applying): claimed without `top`, a resolve never answers STALE_STACK.
           return (await resolveTop(again, false)) as AgentToolResult<ResolveDetails>;
-        if (again !== undefined) internals.restore(again);
         // Never resolve another action in place of the one the caller saw on top.
-        const below = again === undefined ? [] : store.list();
-        const text = below.some((record) => record.id === entry.record.id)
-          ? newerOnTopText(entry.record, (again as PendingEntry).record)
-          : resolvedElsewhereText(entry.record);
-        return {
-          content: [{ type: "text", text }],
-          details: resolveDetails(params.action, params.reason, entry.record, undefined),
-          isError: true,
-        };
+        if (again !== undefined) internals.restore(again);
+        const stillPending = store.list().some((record) => record.id === entry.record.id);
+        const text =
+          again !== undefined && stillPending
+            ? newerOnTopText(entry.record, again.record)
+            : resolvedElsewhereText(entry.record);
+        return resolveError(params.action, text, params.reason, entry.record);
       } finally {
         internals.letGo();
         internals.resolving = false;

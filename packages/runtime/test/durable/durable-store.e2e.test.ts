@@ -1,13 +1,11 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { postgresForTests, startPostgresCluster } from "../../../../scripts/postgres-cluster.mjs";
-import { runProcess } from "../../../../scripts/run-process.mjs";
+import { runProcess, startLineProcess } from "../../../../scripts/run-process.mjs";
 import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
 
 /**
@@ -91,30 +89,11 @@ for (const { name, skip, open } of stores) {
       return text.split("\n").filter(Boolean);
     }
 
-    /** A step left running, read line by line. */
-    function started(...args: string[]): {
-      child: ChildProcessWithoutNullStreams;
-      next: () => Promise<unknown>;
-    } {
-      const child = spawn(node, [scenario, db, session, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-      let stderr = "";
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-      });
-      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-      return {
-        child,
-        async next() {
-          const line = await lines.next();
-          if (line.done === true) {
-            await ended(child);
-            throw new Error(
-              `scenario ${args.join(" ")} ended without a line (exit ${child.exitCode}):\n${stderr}`,
-            );
-          }
-          return JSON.parse(line.value) as unknown;
-        },
-      };
+    /** A step left running, read line by line; killed when the test ends. */
+    function started(...args: string[]): ReturnType<typeof startLineProcess> {
+      const child = startLineProcess(node, [scenario, db, session, ...args]);
+      onTestFinished(child.kill);
+      return child;
     }
 
     /** Resolves once the server has dropped the liveness lock of `token` (the event itself: a lock wait). */
@@ -127,13 +106,6 @@ for (const { name, skip, open } of stores) {
       } finally {
         await client.end();
       }
-    }
-
-    function ended(child: ChildProcessWithoutNullStreams): Promise<void> {
-      return new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) resolve();
-        else child.once("close", () => resolve());
-      });
     }
 
     it("survive a restart: the next process applies the durable one, and reports the callback one lost with its process", async () => {
@@ -165,8 +137,7 @@ for (const { name, skip, open } of stores) {
       it("a process killed with SIGKILL in the middle of an apply leaves it interrupted: reported, never applied again", async () => {
         const hanging = started("hang", log);
         expect(await hanging.next()).toEqual({ applying: true });
-        hanging.child.kill("SIGKILL");
-        await ended(hanging.child);
+        await hanging.kill();
 
         const [refused] = (await step("resolve", "apply", "try again")) as [
           { isError: boolean; text: string },
@@ -188,8 +159,7 @@ for (const { name, skip, open } of stores) {
       it("a callback action interrupted by a SIGKILL can be discarded (it never comes back)", async () => {
         const hanging = started("hang-closure");
         expect(await hanging.next()).toEqual({ applying: true });
-        hanging.child.kill("SIGKILL");
-        await ended(hanging.child);
+        await hanging.kill();
         const [refused] = (await step("resolve", "apply", "again")) as [{ isError: boolean; text: string }];
         expect(refused.text).toContain('"Hanging callback" was interrupted while it was being applied');
         const [discarded] = (await step("resolve", "discard", "checked")) as [
@@ -205,8 +175,7 @@ for (const { name, skip, open } of stores) {
         const hanging = started("hang", log, "--host", "host-elsewhere");
         const { process: owner } = (await hanging.next()) as { process: { token: string } };
         expect(await hanging.next()).toEqual({ applying: true });
-        hanging.child.kill("SIGKILL");
-        await ended(hanging.child);
+        await hanging.kill();
         await lockReleased(db, owner.token);
 
         const [refused] = (await step("resolve", "apply", "try again")) as [
@@ -231,9 +200,9 @@ for (const { name, skip, open } of stores) {
       expect(await step("resolve", "apply", "me too")).toEqual([
         { isError: true, text: "No pending action to resolve. Nothing to apply or discard." },
       ]);
-      slow.child.stdin.write("go\n");
+      slow.send("go");
       expect(await slow.next()).toEqual({ late: true });
-      await ended(slow.child);
+      await slow.ended();
       expect(await applied()).toEqual(["slow"]);
     });
 
@@ -255,13 +224,13 @@ for (const { name, skip, open } of stores) {
       const second = started("race", "apply");
       expect(await first.next()).toEqual({ ready: true, pending: 1 });
       expect(await second.next()).toEqual({ ready: true, pending: 1 });
-      first.child.stdin.write("go\n");
-      second.child.stdin.write("go\n");
+      first.send("go");
+      second.send("go");
       const results = (await Promise.all([first.next(), second.next()])) as Array<{
         isError: boolean;
         text: string;
       }>;
-      await Promise.all([ended(first.child), ended(second.child)]);
+      await Promise.all([first.ended(), second.ended()]);
       expect(results.filter((result) => !result.isError).map((result) => result.text)).toEqual([
         "renamed once",
       ]);

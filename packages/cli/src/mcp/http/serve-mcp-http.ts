@@ -331,7 +331,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
 async function closeSession(served: Served, why: string, say: (text: string) => void): Promise<void> {
   const prefix = `session ${shortId(served.id)}: `;
   if (served.id !== "") say(`${prefix}${why}`);
-  await disposeServedSession(served.session, say, prefix);
+  await disposeServedSession(served.session, say, { prefix });
   await settleWithin(served.mcp.close(), DISCARD_BOUND_MS);
 }
 

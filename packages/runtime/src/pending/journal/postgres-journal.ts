@@ -1,10 +1,18 @@
 import { createRequire } from "node:module";
-import { TooldockError } from "@tooldock/sdk";
 import { describeError } from "../../util/describe-error.js";
+import {
+  historySql,
+  OPEN_STATES,
+  type RecordRow,
+  storeError,
+  type TransitionRow,
+  toJson,
+  toRecord,
+  toTransition,
+} from "./journal-rows.js";
 import type {
   JournalMove,
   JournalRecord,
-  JournalState,
   JournalTransition,
   PendingActionJournal,
   ProcessIdentity,
@@ -36,8 +44,6 @@ export interface PostgresJournalOptions {
   maxConnections?: number;
 }
 
-/** States a record is still on (or taken from) its session's stack in. */
-const OPEN_STATES: readonly JournalState[] = ["pending", "applying", "interrupted"];
 const OPEN_LIST = OPEN_STATES.map((state) => `'${state}'`).join(", ");
 
 // One transaction, under an advisory lock: two processes creating the tables at once wait
@@ -133,51 +139,62 @@ export async function openPostgresJournal(
   connection: string | PostgresQueryable,
   options: PostgresJournalOptions = {},
 ): Promise<PostgresJournal> {
-  const owned = typeof connection === "string";
-  const pg = owned ? loadPg() : undefined;
-  const client = owned ? makePool(pg as PgModule, connection, options) : connection;
+  if (typeof connection !== "string") return await created(connection);
+  const pg = loadPg();
+  const pool = makePool(pg, connection, options);
+  try {
+    return await created(pool, () => livenessClient(pg, connection));
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The journal on `client` once its tables exist; `connect` (a pool made here) makes it own the
+ * pool and tell liveness.
+ */
+async function created(
+  client: PostgresQueryable,
+  connect?: () => Promise<LivenessClient>,
+): Promise<PostgresJournal> {
   try {
     await client.query({ text: SCHEMA });
   } catch (error) {
-    if (owned) await (client as unknown as { end(): Promise<void> }).end().catch(() => {});
     throw storeError(
       `The pending-action database could not be opened: ${describeError(error)}.`,
       "Check the connection string (or PGHOST, PGUSER, PGDATABASE) and that the server accepts this user.",
     );
   }
-  return new PostgresJournal(
-    client,
-    owned,
-    owned ? () => livenessClient(pg as PgModule, connection as string) : undefined,
-  );
+  return new PostgresJournal(client, connect);
 }
 
 /** See {@link openPostgresJournal}. */
 export class PostgresJournal implements PendingActionJournal {
   readonly #client: PostgresQueryable;
-  readonly #owned: boolean;
   #closed: Promise<void> | undefined;
-  /** Opens a connection for the liveness lock; `undefined`: this journal cannot tell liveness. */
+  /**
+   * Opens a connection for the liveness lock: given when the journal made its pool (from a
+   * connection string), which it then also ends; `undefined`: a pool of the host's own, left
+   * open, and liveness not told.
+   */
   readonly #connect: (() => Promise<LivenessClient>) | undefined;
   /** The tokens whose liveness lock this journal holds (or takes), and on which connection. */
   readonly #held = new Map<string, Promise<LivenessClient>>();
-  /** The timer that takes the locks again after their connection failed. */
-  #retry: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(client: PostgresQueryable, owned = false, connect?: () => Promise<LivenessClient>) {
+  constructor(client: PostgresQueryable, connect?: () => Promise<LivenessClient>) {
     this.#client = client;
-    this.#owned = owned;
     this.#connect = connect;
   }
 
   async open(sessionId: string): Promise<JournalRecord[]> {
     const { rows } = await this.#query(OPEN, [sessionId], "tooldock_pending_open");
-    return rows.map((row) => toRecord(row as Row));
+    return rows.map((row) => toRecord(row as RecordRow));
   }
 
   async stage(record: JournalRecord, process: ProcessIdentity): Promise<void> {
     // Alive before its first record is: another host never takes a record of it for a dead process's.
-    await this.#hold(process);
+    await this.#holding(process.token);
     await this.#query(
       STAGE,
       [
@@ -200,7 +217,7 @@ export class PostgresJournal implements PendingActionJournal {
   }
 
   async move(id: string, move: JournalMove): Promise<boolean> {
-    if (move.owner !== undefined) await this.#hold(move.owner);
+    if (move.owner !== undefined) await this.#holding(move.owner.token);
     const step = move.transition;
     const { rows } = await this.#query(
       MOVE,
@@ -224,17 +241,7 @@ export class PostgresJournal implements PendingActionJournal {
   }
 
   async history(filter: { sessionId?: string; actionId?: string }): Promise<JournalTransition[]> {
-    const where: string[] = [];
-    const values: string[] = [];
-    if (filter.sessionId !== undefined) {
-      values.push(filter.sessionId);
-      where.push(`t.session_id = $${values.length}`);
-    }
-    if (filter.actionId !== undefined) {
-      values.push(filter.actionId);
-      where.push(`t.action_id = $${values.length}`);
-    }
-    const sql = `SELECT t.action_id, t.session_id, t.kind, a.label, t.at, t.reason, t.error, t.process FROM tooldock_pending_transitions t LEFT JOIN tooldock_pending_actions a ON a.id = t.action_id${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY t.seq`;
+    const { sql, values } = historySql(filter, (n) => `$${n}`);
     const { rows } = await this.#query(sql, values);
     return rows.map((row) => toTransition(row as TransitionRow));
   }
@@ -261,33 +268,34 @@ export class PostgresJournal implements PendingActionJournal {
    */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      clearTimeout(this.#retry);
       const held = await Promise.allSettled(this.#held.values());
       this.#held.clear();
       for (const outcome of held)
         if (outcome.status === "fulfilled") await outcome.value.end().catch(() => {});
-      if (this.#owned) await (this.#client as unknown as { end(): Promise<void> }).end();
+      if (this.#connect !== undefined) await (this.#client as unknown as { end(): Promise<void> }).end();
     })();
     return this.#closed;
   }
 
   /**
-   * Takes `process`'s liveness lock, shared, on a connection of its own (one per journal),
-   * once; when that connection fails (a server restart, an idle cut, a terminated backend),
-   * takes it again at once, and every second until it holds or the journal closes.
+   * Takes `token`'s liveness lock, shared, on a connection of its own (one per journal), once;
+   * when that connection fails (a server restart, an idle cut, a terminated backend), takes it
+   * again at once, and every second until it holds or the journal closes. `undefined` when this
+   * journal takes none (a pool of the host's own) or is closed.
    */
-  async #hold(process: ProcessIdentity): Promise<void> {
+  #holding(token: string): Promise<LivenessClient> | undefined {
     const connect = this.#connect;
-    if (connect === undefined || this.#closed !== undefined) return;
-    let holding = this.#held.get(process.token);
+    if (connect === undefined || this.#closed !== undefined) return undefined;
+    let holding = this.#held.get(token);
     if (holding === undefined) {
-      holding = this.#lock(connect, process.token);
-      this.#held.set(process.token, holding);
-      holding.catch(() => {
-        if (this.#held.get(process.token) === holding) this.#held.delete(process.token);
+      const taking = this.#lock(connect, token);
+      holding = taking;
+      this.#held.set(token, taking);
+      taking.catch(() => {
+        if (this.#held.get(token) === taking) this.#held.delete(token);
       });
     }
-    await holding;
+    return holding;
   }
 
   async #lock(connect: () => Promise<LivenessClient>, token: string): Promise<LivenessClient> {
@@ -317,17 +325,10 @@ export class PostgresJournal implements PendingActionJournal {
     return client;
   }
 
-  /** Takes `token`'s lock again, retrying every second while it fails (the timer keeps no process alive). */
+  /** Takes `token`'s lock again, every second while that fails (the timer keeps no process alive). */
   #takeAgain(token: string): void {
-    const connect = this.#connect;
-    if (connect === undefined || this.#closed !== undefined || this.#held.has(token)) return;
-    const holding = this.#lock(connect, token);
-    this.#held.set(token, holding);
-    holding.catch(() => {
-      if (this.#held.get(token) === holding) this.#held.delete(token);
-      if (this.#closed !== undefined) return;
-      this.#retry = setTimeout(() => this.#takeAgain(token), 1000);
-      this.#retry.unref?.();
+    this.#holding(token)?.catch(() => {
+      if (this.#closed === undefined) setTimeout(() => this.#takeAgain(token), 1000).unref();
     });
   }
 
@@ -336,75 +337,6 @@ export class PostgresJournal implements PendingActionJournal {
     if (this.#closed !== undefined) return Promise.reject(new Error("the PostgreSQL journal is closed"));
     return this.#client.query(name === undefined ? { text, values } : { name, text, values });
   }
-}
-
-interface Row {
-  id: string;
-  session_id: string;
-  state: JournalState;
-  form: "data" | "closure";
-  label: string;
-  source_tool: string;
-  details: string | null;
-  handler: string | null;
-  payload: string | null;
-  cwd: string | null;
-  owner: string;
-  created_at: string | number;
-}
-
-interface TransitionRow {
-  action_id: string;
-  session_id: string;
-  kind: JournalTransition["kind"];
-  label: string | null;
-  at: string | number;
-  reason: string | null;
-  error: string | null;
-  process: string;
-}
-
-function toRecord(row: Row): JournalRecord {
-  const record: JournalRecord = {
-    id: row.id,
-    sessionId: row.session_id,
-    state: row.state,
-    form: row.form,
-    label: row.label,
-    sourceToolName: row.source_tool,
-    details: fromJson(row.details),
-    createdAt: Number(row.created_at),
-    owner: JSON.parse(row.owner) as ProcessIdentity,
-  };
-  if (row.form === "data")
-    return {
-      ...record,
-      handler: row.handler ?? "",
-      payload: fromJson(row.payload),
-      ...(row.cwd === null ? {} : { cwd: row.cwd }),
-    };
-  return record;
-}
-
-function toTransition(row: TransitionRow): JournalTransition {
-  return {
-    actionId: row.action_id,
-    sessionId: row.session_id,
-    kind: row.kind,
-    ...(row.label === null ? {} : { label: row.label }),
-    at: Number(row.at),
-    ...(row.reason === null ? {} : { reason: row.reason }),
-    ...(row.error === null ? {} : { error: row.error }),
-    process: JSON.parse(row.process) as ProcessIdentity,
-  };
-}
-
-function toJson(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
-}
-
-function fromJson(text: string | null): unknown {
-  return text === null ? undefined : JSON.parse(text);
 }
 
 interface PgModule {
@@ -442,7 +374,7 @@ function makePool(
   pg: PgModule,
   connectionString: string,
   options: PostgresJournalOptions,
-): PostgresQueryable {
+): PostgresQueryable & { end(): Promise<void> } {
   const pool = new pg.Pool({
     connectionString,
     max: options.maxConnections ?? 4,
@@ -462,8 +394,4 @@ async function livenessClient(pg: PgModule, connectionString: string): Promise<L
   client.on("error", () => {});
   await client.connect();
   return client;
-}
-
-function storeError(message: string, hint: string): TooldockError {
-  return new TooldockError("E_PENDING_STORE", `${message} ${hint}`);
 }

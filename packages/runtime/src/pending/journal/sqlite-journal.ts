@@ -1,8 +1,17 @@
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, resolve } from "node:path";
-import { TooldockError } from "@tooldock/sdk";
 import { checkPrivateFolderSync } from "../../util/private-folder.js";
+import {
+  historySql,
+  OPEN_STATES,
+  type RecordRow,
+  storeError,
+  type TransitionRow,
+  toJson,
+  toRecord,
+  toTransition,
+} from "./journal-rows.js";
 import type {
   JournalMove,
   JournalRecord,
@@ -67,9 +76,6 @@ CREATE TABLE IF NOT EXISTS tooldock_pending_transitions (
 CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_action ON tooldock_pending_transitions (action_id, seq);
 CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_session ON tooldock_pending_transitions (session_id, seq);
 `;
-
-/** States a record is still on (or taken from) its session's stack in. */
-const OPEN_STATES: readonly JournalState[] = ["pending", "applying", "interrupted"];
 
 /**
  * A {@link PendingActionJournal} in one SQLite file: `node:sqlite` where the Node version
@@ -142,7 +148,7 @@ export class SqliteJournal implements PendingActionJournal {
   }
 
   open(sessionId: string): JournalRecord[] {
-    return this.#open.all(sessionId, ...OPEN_STATES).map((row) => toRecord(row as Row));
+    return this.#open.all(sessionId, ...OPEN_STATES).map((row) => toRecord(row as RecordRow));
   }
 
   stage(record: JournalRecord, process: ProcessIdentity): void {
@@ -206,20 +212,10 @@ export class SqliteJournal implements PendingActionJournal {
   }
 
   history(filter: { sessionId?: string; actionId?: string }): JournalTransition[] {
-    const where: string[] = [];
-    const params: string[] = [];
-    if (filter.sessionId !== undefined) {
-      where.push("t.session_id = ?");
-      params.push(filter.sessionId);
-    }
-    if (filter.actionId !== undefined) {
-      where.push("t.action_id = ?");
-      params.push(filter.actionId);
-    }
-    const sql = `SELECT t.*, a.label FROM tooldock_pending_transitions t LEFT JOIN tooldock_pending_actions a ON a.id = t.action_id${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY t.seq`;
+    const { sql, values } = historySql(filter, () => "?");
     return this.#db
       .prepare(sql)
-      .all(...params)
+      .all(...values)
       .map((row) => toTransition(row as TransitionRow));
   }
 
@@ -245,75 +241,6 @@ export class SqliteJournal implements PendingActionJournal {
       throw error;
     }
   }
-}
-
-interface Row {
-  id: string;
-  session_id: string;
-  state: JournalState;
-  form: "data" | "closure";
-  label: string;
-  source_tool: string;
-  details: string | null;
-  handler: string | null;
-  payload: string | null;
-  cwd: string | null;
-  owner: string;
-  created_at: number | bigint;
-}
-
-interface TransitionRow {
-  action_id: string;
-  session_id: string;
-  kind: JournalTransition["kind"];
-  label: string | null;
-  at: number | bigint;
-  reason: string | null;
-  error: string | null;
-  process: string;
-}
-
-function toRecord(row: Row): JournalRecord {
-  const record: JournalRecord = {
-    id: row.id,
-    sessionId: row.session_id,
-    state: row.state,
-    form: row.form,
-    label: row.label,
-    sourceToolName: row.source_tool,
-    details: fromJson(row.details),
-    createdAt: Number(row.created_at),
-    owner: JSON.parse(row.owner) as ProcessIdentity,
-  };
-  if (row.form === "data")
-    return {
-      ...record,
-      handler: row.handler ?? "",
-      payload: fromJson(row.payload),
-      ...(row.cwd === null ? {} : { cwd: row.cwd }),
-    };
-  return record;
-}
-
-function toTransition(row: TransitionRow): JournalTransition {
-  return {
-    actionId: row.action_id,
-    sessionId: row.session_id,
-    kind: row.kind,
-    ...(row.label === null ? {} : { label: row.label }),
-    at: Number(row.at),
-    ...(row.reason === null ? {} : { reason: row.reason }),
-    ...(row.error === null ? {} : { error: row.error }),
-    process: JSON.parse(row.process) as ProcessIdentity,
-  };
-}
-
-function toJson(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
-}
-
-function fromJson(text: string | null): unknown {
-  return text === null ? undefined : JSON.parse(text);
 }
 
 /**
@@ -372,8 +299,4 @@ function sqliteDriver(file: string): new (path: string) => SqliteDatabase {
     `No SQLite driver for the pending-action database ${file}: this Node (${process.version}) has no node:sqlite, and better-sqlite3 is not installed.`,
     "Run Node 22.13 or later, or install better-sqlite3 beside @tooldock/runtime (npm install better-sqlite3).",
   );
-}
-
-function storeError(message: string, hint: string): TooldockError {
-  return new TooldockError("E_PENDING_STORE", `${message} ${hint}`);
 }

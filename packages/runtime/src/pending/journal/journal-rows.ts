@@ -1,0 +1,110 @@
+import { TooldockError } from "@tooldock/sdk";
+import type { JournalRecord, JournalState, JournalTransition, ProcessIdentity } from "./pending-journal.js";
+
+// What the SQL journals (SQLite, PostgreSQL) share: their two tables' rows and how they read
+// back, and the history query. Numbers come back as numbers, bigints or strings by driver.
+
+/** States a record is still on (or taken from) its session's stack in. */
+export const OPEN_STATES: readonly JournalState[] = ["pending", "applying", "interrupted"];
+
+/** A row of `tooldock_pending_actions`, as `open` selects it. */
+export interface RecordRow {
+  id: string;
+  session_id: string;
+  state: JournalState;
+  form: "data" | "closure";
+  label: string;
+  source_tool: string;
+  details: string | null;
+  handler: string | null;
+  payload: string | null;
+  cwd: string | null;
+  owner: string;
+  created_at: number | bigint | string;
+}
+
+/** A row of `tooldock_pending_transitions` with its action's label, as {@link historySql} selects it. */
+export interface TransitionRow {
+  action_id: string;
+  session_id: string;
+  kind: JournalTransition["kind"];
+  label: string | null;
+  at: number | bigint | string;
+  reason: string | null;
+  error: string | null;
+  process: string;
+}
+
+export function toRecord(row: RecordRow): JournalRecord {
+  const record: JournalRecord = {
+    id: row.id,
+    sessionId: row.session_id,
+    state: row.state,
+    form: row.form,
+    label: row.label,
+    sourceToolName: row.source_tool,
+    details: fromJson(row.details),
+    createdAt: Number(row.created_at),
+    owner: JSON.parse(row.owner) as ProcessIdentity,
+  };
+  if (row.form === "data")
+    return {
+      ...record,
+      handler: row.handler ?? "",
+      payload: fromJson(row.payload),
+      ...(row.cwd === null ? {} : { cwd: row.cwd }),
+    };
+  return record;
+}
+
+export function toTransition(row: TransitionRow): JournalTransition {
+  return {
+    actionId: row.action_id,
+    sessionId: row.session_id,
+    kind: row.kind,
+    ...(row.label === null ? {} : { label: row.label }),
+    at: Number(row.at),
+    ...(row.reason === null ? {} : { reason: row.reason }),
+    ...(row.error === null ? {} : { error: row.error }),
+    process: JSON.parse(row.process) as ProcessIdentity,
+  };
+}
+
+/** A JSON column's text; `null` for `undefined`. */
+export function toJson(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function fromJson(text: string | null): unknown {
+  return text === null ? undefined : JSON.parse(text);
+}
+
+/**
+ * The history query of a session or an action, oldest first, each step with its action's
+ * label; `placeholder(n)` writes the n-th parameter (`?` or `$n`).
+ */
+export function historySql(
+  filter: { sessionId?: string; actionId?: string },
+  placeholder: (n: number) => string,
+): { sql: string; values: string[] } {
+  const where: string[] = [];
+  const values: string[] = [];
+  for (const [column, value] of [
+    ["t.session_id", filter.sessionId],
+    ["t.action_id", filter.actionId],
+  ] as const) {
+    if (value === undefined) continue;
+    values.push(value);
+    where.push(`${column} = ${placeholder(values.length)}`);
+  }
+  const sql =
+    "SELECT t.action_id, t.session_id, t.kind, a.label, t.at, t.reason, t.error, t.process " +
+    "FROM tooldock_pending_transitions t LEFT JOIN tooldock_pending_actions a ON a.id = t.action_id" +
+    `${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY t.seq`;
+  return { sql, values };
+}
+
+/** A store fault, with what to do. */
+export function storeError(message: string, hint: string): TooldockError {
+  return new TooldockError("E_PENDING_STORE", `${message} ${hint}`);
+}
