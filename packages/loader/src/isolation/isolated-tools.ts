@@ -103,8 +103,8 @@ export class IsolatedToolHost {
   readonly #calls = new Map<number, CallState>();
   /** The apply and reject requests in flight, by request id: the session that resolves each. */
   readonly #settling = new Map<number, string | undefined>();
-  /** Durable actions this tool host staged (see {@link MAX_STAGED_ACTIONS}). */
-  #durablePushes = 0;
+  /** Durable actions each tool host staged (a fresh tool host starts from none). */
+  readonly #durablePushes = new WeakMap<ToolHostProcess, number>();
   /** What each tool host was last told of the UI outside any call (`ui-state`). */
   readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
   readonly #staged = new Set<StagedAction>();
@@ -565,8 +565,9 @@ export class IsolatedToolHost {
       );
       return;
     }
-    this.#durablePushes += 1;
-    if (this.#durablePushes > MAX_STAGED_ACTIONS) {
+    const pushes = (this.#durablePushes.get(process) ?? 0) + 1;
+    this.#durablePushes.set(process, pushes);
+    if (pushes > MAX_STAGED_ACTIONS) {
       void process.kill({
         kind: "protocol",
         reason: `It staged more than ${MAX_STAGED_ACTIONS} durable actions.`,

@@ -17,6 +17,38 @@ const stoppedEvent = (isolated: { subscribe(listener: (event: IsolatedToolHostEv
   );
 
 describe("an isolated module that abuses the host's side of the boundary", () => {
+  it("stages durable actions in one tool host after another: each is held to its own cap, not the host's lifetime count", async () => {
+    const where = await project({
+      "stager.ts": `
+import { Type } from "@sinclair/typebox";
+export default () => ({
+  name: "stager",
+  label: "Stager",
+  description: "Stages 600 durable actions, or ends its tool host",
+  parameters: Type.Object({ exit: Type.Boolean() }),
+  actions: { noop: { async apply() { return { content: [] }; } } },
+  async execute(_id, params, _onUpdate, ctx) {
+    if (params.exit) process.exit(3);
+    for (let i = 0; i < 600; i++) ctx.pushPendingAction({ label: "action " + i, handler: "noop", payload: i });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+});
+`,
+    });
+    const { session, isolated } = await load(where, "process", {}, { pendingPolicy: "allow" });
+    if (isolated === undefined) throw new Error("no tool host");
+    const stage = () => session.execute({ toolCallId: "stage", name: "stager", params: { exit: false } });
+    expect(text(await stage())).toBe("staged");
+    const stopped = stoppedEvent(isolated);
+    await session.execute({ toolCallId: "exit", name: "stager", params: { exit: true } });
+    await stopped;
+    // A fresh tool host: 600 more are within its own cap of 1,000.
+    const again = await stage();
+    expect(again.isError).toBeUndefined();
+    expect(text(again)).toBe("staged");
+    expect(session.pending.size).toBe(1200);
+  });
+
   it("declares an outputSchema with a catastrophic pattern: checked in the tool host, in linear time", async () => {
     const where = await project({
       "redos.ts": `
