@@ -29,14 +29,14 @@ export function findPostgres() {
 }
 
 /**
- * Whether tests that need PostgreSQL must run: always under `CI=true` (a missing server is
+ * Whether tests that need PostgreSQL must run: always under `CI=true` or `CI=1` (a missing server is
  * then a failure), elsewhere only when the binaries are there (else skipped with the reason).
  *
  * @returns {{ run: true } | { run: false; reason: string }}
  */
 export function postgresForTests() {
   const found = findPostgres();
-  if ("bin" in found || process.env.CI === "true") return { run: true };
+  if ("bin" in found || process.env.CI === "true" || process.env.CI === "1") return { run: true };
   return { run: false, reason: found.missing };
 }
 

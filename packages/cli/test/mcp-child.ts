@@ -26,8 +26,14 @@ export async function startMcpChild(
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
+  const waiting = new Set<{ text: string; resolve: () => void }>();
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
+    for (const wait of waiting)
+      if (stderr.includes(wait.text)) {
+        waiting.delete(wait);
+        wait.resolve();
+      }
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const logs: string[] = [];
@@ -49,6 +55,12 @@ export async function startMcpChild(
     /** The same notifications whole: `level`, `logger`, `data`. */
     entries,
     stderr: () => stderr,
+    /** Resolves once stderr holds `text` (it may come after what stdout carried). */
+    stderrIncludes: (text: string) =>
+      new Promise<void>((resolve) => {
+        if (stderr.includes(text)) resolve();
+        else waiting.add({ text, resolve });
+      }),
     exited,
     closeStdin: () => child.stdin.end(),
     kill: () => {

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, readFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { describePostgres } from "../../../scripts/describe-postgres.js";
@@ -35,6 +35,8 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     const call = await cli("call", "batch_rename_preview", renameTool, "--args", args, "--store", store);
     expect(call.code).toBe(0);
     expect(call.stdout).toContain(`1 action stays pending in ${store} (session "tooldock-cli")`);
+    // Made by the command, readable by its user alone.
+    expect((await stat(join(state, "pending.db"))).mode & 0o777).toBe(0o600);
     expect(call.stdout).toContain(`tooldock pending apply|discard --store ${store} ${renameTool}`);
     expect(await readdir(work.path)).toContain("notes-draft.md");
 
@@ -157,6 +159,7 @@ describePostgres(
       const run = await runCli(["pending", "list", "--store", url]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("E_PENDING_STORE: The pending-action database could not be opened");
+      expect(run.stderr).toContain("no-server");
     });
   },
 );

@@ -36,13 +36,11 @@ describePostgres("servers on a durable store", { timeout: 120_000 }, (cluster) =
     expect(textOf(preview)).toContain('Preview: Rename 1 file: "draft" → "final"');
     first.closeStdin(); // the client goes away
     expect(await first.exited).toBe(0);
-    expect(first.stderr()).toContain(
-      'keeping 1 pending action in the store: Rename 1 file: "draft" → "final"',
-    );
+    await first.stderrIncludes('keeping 1 pending action in the store: Rename 1 file: "draft" → "final"');
 
     const second = await startMcpChild(args, folder.path);
     onTestFinished(second.kill);
-    expect(second.stderr()).toContain('(session "mcp-1": 1 action pending)');
+    await second.stderrIncludes('(session "mcp-1": 1 action pending)');
     const applied = await second.client.callTool({
       name: "resolve",
       arguments: { action: "apply", reason: "the user approved it after the restart" },
@@ -120,7 +118,7 @@ describePostgres("servers on a durable store", { timeout: 120_000 }, (cluster) =
 
         const action = page.getByTestId("pending-action");
         await action.getByText('Rename 1 file: "draft" → "done"').waitFor();
-        expect(await action.getByTestId("durable-handler").textContent()).toContain("rename");
+        expect(await action.getByTestId("durable-handler").locator("code").textContent()).toBe("rename");
         expect(await action.getByTestId("action-history").textContent()).toContain("staged");
         await page.getByTestId("store").getByText("page-1").waitFor();
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished }
 import { postgresForTests, startPostgresCluster } from "../../../../scripts/postgres-cluster.mjs";
 import { runProcess, startLineProcess } from "../../../../scripts/run-process.mjs";
 import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { LIVENESS_LOCK } from "../../src/pending/journal/postgres-journal.js";
 
 /**
  * Durable pending actions in real stores, across real processes (issue 28): each step runs
@@ -96,16 +97,37 @@ for (const { name, skip, open } of stores) {
       return child;
     }
 
-    /** Resolves once the server has dropped the liveness lock of `token` (the event itself: a lock wait). */
-    async function lockReleased(url: string, token: string): Promise<void> {
+    /** `work` on a connection of its own to `url`. */
+    async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        await client.query("SELECT pg_advisory_lock(72381604, hashtext($1))", [token]);
-        await client.query("SELECT pg_advisory_unlock(72381604, hashtext($1))", [token]);
+        return await work(client);
       } finally {
         await client.end();
       }
+    }
+
+    /** Resolves once the server has dropped the liveness lock of `token` (the event itself: a lock wait). */
+    function lockReleased(url: string, token: string): Promise<void> {
+      return withClient(url, async (client) => {
+        // Exclusive: granted once no process holds the shared liveness lock any more.
+        await client.query("SELECT pg_advisory_lock($1, hashtext($2))", [LIVENESS_LOCK, token]);
+        await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LIVENESS_LOCK, token]);
+      });
+    }
+
+    /** Whether a process holds the liveness lock of `token` (an exclusive try fails while it does). */
+    function lockHeld(url: string, token: string): Promise<boolean> {
+      return withClient(url, async (client) => {
+        const { rows } = await client.query("SELECT pg_try_advisory_lock($1, hashtext($2)) AS got", [
+          LIVENESS_LOCK,
+          token,
+        ]);
+        const got = (rows[0] as { got: boolean }).got;
+        if (got) await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LIVENESS_LOCK, token]);
+        return !got;
+      });
     }
 
     it("survive a restart: the next process applies the durable one, and reports the callback one lost with its process", async () => {
@@ -175,6 +197,11 @@ for (const { name, skip, open } of stores) {
         const hanging = started("hang", log, "--host", "host-elsewhere");
         const { process: owner } = (await hanging.next()) as { process: { token: string } };
         expect(await hanging.next()).toEqual({ applying: true });
+        // Alive on its host: its lock is held, and this host leaves its apply alone.
+        expect(await lockHeld(db, owner.token)).toBe(true);
+        expect(await step("resolve", "apply", "too soon")).toEqual([
+          { isError: true, text: "No pending action to resolve. Nothing to apply or discard." },
+        ]);
         await hanging.kill();
         await lockReleased(db, owner.token);
 
@@ -234,8 +261,8 @@ for (const { name, skip, open } of stores) {
       expect(results.filter((result) => !result.isError).map((result) => result.text)).toEqual([
         "renamed once",
       ]);
-      expect(results.find((result) => result.isError)?.text).toMatch(
-        /No pending action to resolve|was resolved by another process meanwhile/,
+      expect(results.find((result) => result.isError)?.text).toContain(
+        '"Rename once" was resolved by another process meanwhile',
       );
       expect(await applied()).toEqual(["once race"]);
       expect(await step("history")).toEqual([["staged", "applied"]]);

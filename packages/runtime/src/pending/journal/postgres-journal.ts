@@ -36,7 +36,7 @@ interface LivenessClient {
 }
 
 /** The first key of the advisory locks that say a process is alive (the second: its token's hash). */
-const LIVENESS_LOCK = 72381604;
+export const LIVENESS_LOCK = 72381604;
 
 /** Options of {@link openPostgresJournal}. */
 export interface PostgresJournalOptions {
