@@ -162,7 +162,7 @@ try {
   stores.sqlite = message.includes("No SQLite driver")
     ? {
         status: "skipped",
-        reason: `Node ${process.version} has no node:sqlite (22.13+) and better-sqlite3 is not installed: run with --node 24`,
+        reason: `Node ${process.version} has no node:sqlite (22.13+) and better-sqlite3 is not installed: install it, or run with --node 24`,
       }
     : { status: "error", reason: message };
   log(`sqlite ${stores.sqlite.status}: ${stores.sqlite.reason}`);

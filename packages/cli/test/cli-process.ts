@@ -15,7 +15,8 @@ export const cliBin = join(
     .tooldock,
 );
 export const examplesDir = join(repoRoot, "packages/examples");
-export const brokenDir = fileURLToPath(new URL("./fixtures/broken-modules", import.meta.url));
+export const fixturesDir = fileURLToPath(new URL("./fixtures", import.meta.url));
+export const brokenDir = join(fixturesDir, "broken-modules");
 
 /** A tool module (`.mjs`) named `where` that answers its session's working folder. */
 export const WHERE_TOOL = `export default (pi) => ({

@@ -3,12 +3,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { describePostgres } from "../../../scripts/describe-postgres.js";
 import { ensureRuntime } from "../../../scripts/runtimes.mjs";
-import { assertBuilt, cliBin, examplesDir, runCli, runProcess, tempDir } from "./cli-process.js";
+import { assertBuilt, cliBin, examplesDir, fixturesDir, runCli, runProcess, tempDir } from "./cli-process.js";
 
 /**
  * `tooldock call --store` and `tooldock pending` (issue 28, item 4): a preview staged by one
  * process is kept in an SQLite file and applied by another. The CLI runs under Node 24
- * (`node:sqlite`); the suite's Node 20 has no SQLite driver, and says so.
+ * (`node:sqlite`); under the suite's Node 20 it opens the store with `better-sqlite3`, and says
+ * what to do when that package is missing or broken.
  */
 const renameTool = join(examplesDir, "tools/batch-rename-preview.ts");
 let node = "";
@@ -75,13 +76,46 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     expect(nothing.stdout).toContain("No pending action in session");
   });
 
-  it("says what is missing on a Node without a SQLite driver", async () => {
+  // The suite's Node 20 has no node:sqlite, and the repository installs better-sqlite3 for it:
+  // each preload makes this process a machine where that package is missing, or broken.
+  const driverFixtures = join(fixturesDir, "sqlite-driver");
+  const nodeSqlite = process.versions.sqlite !== undefined;
+
+  it.skipIf(nodeSqlite)("says what is missing on a Node without a SQLite driver", async () => {
     const run = await runCli(["pending", "list", "--store", `sqlite:${join(state, "other.db")}`], {
       cwd: work.path,
+      nodeArgs: ["--require", join(driverFixtures, "without-better-sqlite3.cjs")],
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("E_PENDING_STORE: No SQLite driver for the pending-action database");
     expect(run.stderr).toContain("Run Node 22.13 or later, or install better-sqlite3");
+  });
+
+  it.skipIf(nodeSqlite)(
+    "says that better-sqlite3 is broken, not missing, when its addon was built for another Node",
+    async () => {
+      const run = await runCli(["pending", "list", "--store", `sqlite:${join(state, "other.db")}`], {
+        cwd: work.path,
+        nodeArgs: ["--require", join(driverFixtures, "better-sqlite3-built-for-another-node.cjs")],
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        "uses the better-sqlite3 package, which is installed but could not be loaded: The module '/project/node_modules/better-sqlite3/build/Release/better_sqlite3.node' was compiled against a different Node.js version",
+      );
+      expect(run.stderr).toContain(
+        `Rebuild it for this Node (${process.version}) with npm rebuild better-sqlite3`,
+      );
+    },
+  );
+
+  it.skipIf(nodeSqlite)("opens the store on Node 20 with better-sqlite3", async () => {
+    const run = await runCli(["pending", "list", "--store", `sqlite:${join(state, "node20.db")}`], {
+      cwd: work.path,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("No pending action");
+    expect((await stat(join(state, "node20.db"))).mode & 0o777).toBe(0o600);
   });
 
   it("refuses a store another user could have planted (a folder writable by others)", async () => {

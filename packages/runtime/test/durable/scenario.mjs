@@ -1,6 +1,6 @@
 // One process of the durable pending-action tests (durable-store.e2e.test.ts):
 //   node scenario.mjs <store> <sessionId> <step> [...]
-// <store> is an SQLite file (under a Node with node:sqlite) or a postgresql:// URL.
+// <store> is an SQLite file (node:sqlite, or better-sqlite3 on Node 20) or a postgresql:// URL.
 // Steps: hang-closure (a callback action whose apply never settles; the test kills it);
 // slow <log> (an action whose apply outlives its resolve's deadline, and writes once "go"
 // comes on stdin); stage <log> <tag> [closure] [dispose] (a durable action, a callback action on top

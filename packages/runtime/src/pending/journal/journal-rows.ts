@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { TooldockError } from "@tooldock/sdk";
 import type { JournalRecord, JournalState, JournalTransition, ProcessIdentity } from "./pending-journal.js";
 
@@ -107,4 +108,30 @@ export function historySql(
 /** A store fault, with what to do. */
 export function storeError(message: string, hint: string): TooldockError {
   return new TooldockError("E_PENDING_STORE", `${message} ${hint}`);
+}
+
+/**
+ * An optional package of a store (`pg`, `better-sqlite3`), resolved from the runtime's own
+ * folder; `undefined` when it is not installed. One that is installed but does not load (a
+ * native addon built for another Node, a broken install) is an `E_PENDING_STORE` that says so
+ * and how to rebuild it: never mistaken for "not installed".
+ */
+export function optionalPackage<T>(name: string, store: string): T | undefined {
+  try {
+    return createRequire(import.meta.url)(name) as T;
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    // Node's text without the "Require stack:" it appends, on one line.
+    const text =
+      String(message)
+        .split("\nRequire stack:")[0]
+        ?.replace(/\s*\n\s*/g, " ") ?? "";
+    const notFound = code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND";
+    // Not found, and the name in the message is the package's own, not one of its dependencies.
+    if (notFound && text.includes(`'${name}'`)) return undefined;
+    throw storeError(
+      `The ${store} uses the ${name} package, which is installed but could not be loaded: ${text}`,
+      `Rebuild it for this Node (${process.version}) with npm rebuild ${name}, or reinstall it.`,
+    );
+  }
 }

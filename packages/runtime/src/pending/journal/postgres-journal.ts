@@ -1,8 +1,8 @@
-import { createRequire } from "node:module";
 import { describeError } from "../../util/describe-error.js";
 import {
   historySql,
   OPEN_STATES,
+  optionalPackage,
   type RecordRow,
   storeError,
   type TransitionRow,
@@ -359,14 +359,12 @@ interface PgModule {
 
 /** The `pg` package, or `E_PENDING_STORE` saying to install it. */
 function loadPg(): PgModule {
-  try {
-    return createRequire(import.meta.url)("pg") as PgModule;
-  } catch {
-    throw storeError(
-      "The PostgreSQL pending-action store needs the pg package, which is not installed.",
-      "Install it beside @tooldock/runtime (npm install pg).",
-    );
-  }
+  const pg = optionalPackage<PgModule>("pg", "PostgreSQL pending-action store");
+  if (pg !== undefined) return pg;
+  throw storeError(
+    "The PostgreSQL pending-action store needs the pg package, which is not installed.",
+    "Install it beside @tooldock/runtime (npm install pg).",
+  );
 }
 
 /** A `pg` pool whose idle connections may fail without ending the process. */

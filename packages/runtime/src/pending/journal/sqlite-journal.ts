@@ -1,10 +1,10 @@
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, resolve } from "node:path";
 import { checkPrivateFolderSync } from "../../util/private-folder.js";
 import {
   historySql,
   OPEN_STATES,
+  optionalPackage,
   type RecordRow,
   storeError,
   type TransitionRow,
@@ -288,13 +288,11 @@ function sqliteDriver(file: string): new (path: string) => SqliteDatabase {
     | { DatabaseSync: new (path: string) => SqliteDatabase }
     | undefined;
   if (sqlite?.DatabaseSync !== undefined) return sqlite.DatabaseSync;
-  try {
-    return createRequire(import.meta.url)("better-sqlite3") as new (
-      path: string,
-    ) => SqliteDatabase;
-  } catch {
-    // Neither driver: said below.
-  }
+  const betterSqlite = optionalPackage<new (path: string) => SqliteDatabase>(
+    "better-sqlite3",
+    `SQLite pending-action database ${file}`,
+  );
+  if (betterSqlite !== undefined) return betterSqlite;
   throw storeError(
     `No SQLite driver for the pending-action database ${file}: this Node (${process.version}) has no node:sqlite, and better-sqlite3 is not installed.`,
     "Run Node 22.13 or later, or install better-sqlite3 beside @tooldock/runtime (npm install better-sqlite3).",
