@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { jsoncParserEsm } from "../../loader/scripts/jsonc-parser-esm.mjs";
 import { assertBuilt, assertNoDynamicRequire, assertSingleCopies } from "./bundle-checks.mjs";
 import { buildInspectPage, INSPECT_PAGE_DIR } from "./bundle-inspect-page.mjs";
 import { copyDemoTools, DEMO_TOOLS_DIR } from "./copy-demo-tools.mjs";
@@ -65,6 +66,7 @@ const { metafile } = await build({
   // packages' `dist/` for their TypeScript sources.
   tsconfigRaw: {},
   plugins: [
+    jsoncParserEsm(),
     ownedExternals(packageDir),
     lazyZodLocales(locales),
     lazyAjv(ajv),

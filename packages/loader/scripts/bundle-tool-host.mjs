@@ -8,6 +8,7 @@
 import { access, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { jsoncParserEsm } from "./jsonc-parser-esm.mjs";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const ENTRY = "dist/isolation/child/tool-host-child.js";
@@ -113,6 +114,7 @@ await build({
   // Bundle the built JS as it is (the root tsconfig's `paths` point at the TypeScript sources).
   tsconfigRaw: {},
   plugins: [
+    jsoncParserEsm(),
     {
       name: "load-ajv-from-runtime",
       setup(context) {

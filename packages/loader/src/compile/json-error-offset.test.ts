@@ -26,8 +26,9 @@ describe("jsonErrorOffset", () => {
     expect(jsonErrorOffset("")).toBe(0);
   });
 
-  it("points inside a string at a bad escape or a raw line break", () => {
-    expect(jsonErrorOffset('{ "a": "x\\q" }')).toBe(9);
-    expect(jsonErrorOffset('{ "a": "x\ny" }')).toBe(9);
+  it("points at the string that holds a bad escape or a raw line break", () => {
+    expect(jsonErrorOffset('{ "a": "x\\q" }')).toBe(7);
+    expect(jsonErrorOffset('{ "a": "x\ny" }')).toBe(7);
+    expect(jsonErrorOffset('\uFEFF{ "a": "x\ny" }')).toBe(8);
   });
 });
