@@ -74,8 +74,7 @@ function accepted(
 function checkThrewDiagnostic(module: DiscoveredModule, what: string): Diagnostic {
   return createDiagnostic("E_INVALID_TOOL", {
     message: `Checking the tools returned by the factory of ${module.path} threw: ${what}`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     hint: "Return plain objects (no throwing getters or proxies) with `name`, `label`, `description`, `parameters` and `execute`.",
   });
 }
@@ -96,8 +95,7 @@ function noToolsWarning(
   const what = returned === undefined ? "an empty list" : returned;
   return createWarning("W_NO_TOOLS", {
     message: `The factory of ${module.path} returned no tools (${what}): the module loaded but provides none.`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     hint:
       "Factories often return nothing when they are not configured: check the environment variables or " +
       "settings the module reads (an API key). Otherwise return at least one tool, or remove the module from the tool paths.",

@@ -38,8 +38,7 @@ export function acceptTools(
     diagnostics.push(
       createDiagnostic("E_INVALID_TOOL", {
         message: `The factory of ${path} returned ${entries.length} entries; a module may return at most ${MAX_TOOLS_PER_MODULE} tools, so none of them was loaded.`,
-        path,
-        resolvedPath,
+        ...module,
         hint: `Split the tools over several modules, or return only the tools the model needs (at most ${MAX_TOOLS_PER_MODULE} per module).`,
       }),
     );

@@ -216,8 +216,7 @@ function register(session: LoadSession, tool: CustomTool, module: DiscoveredModu
         : "E_NAME_CONFLICT";
     return createDiagnostic(code, {
       message: `Tool "${tool.name}" from ${module.path} was refused by the session: ${describeError(error)}`,
-      path: module.path,
-      resolvedPath: module.resolvedPath,
+      ...module,
       toolName: tool.name,
       hint:
         code === "E_NAME_CONFLICT"

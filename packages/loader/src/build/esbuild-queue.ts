@@ -9,7 +9,7 @@ import {
 } from "../compile/cache-index.js";
 import { CacheWriteError } from "../compile/cache-write-error.js";
 import { CompileFailure } from "../compile/compile-failure.js";
-import { type CheckMemo, checkMember, checkMemo } from "../compile/current-member.js";
+import { checkMember, checkMemo } from "../compile/current-member.js";
 import type { EsbuildBatch } from "../compile/esbuild-batch.js";
 import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { findTsconfig } from "../compile/find-tsconfig.js";
@@ -53,15 +53,11 @@ export interface QueueOptions {
   readOnly?: boolean;
   /** Folders every input of a build must lie in (see `createToolBundlePlugin`); default: anywhere. */
   readRoots?: readonly string[];
-  /**
-   * Build a group whose pack is stale (the default), or reject its members with
-   * {@link PackMissing} and leave the build to another queue (a load that evaluates its misses
-   * file by file builds their packs once it is done).
-   */
+  /** `false`: a stale member rejects with {@link PackMissing}, for another queue to build. */
   buildMisses?: boolean;
 }
 
-/** A read-only queue's cache holds no current pack for the entry: compile it some other way. */
+/** The cache holds no current pack for the entry, and this queue does not build: compile it some other way. */
 export class PackMissing extends Error {
   constructor(entry: string) {
     super(`The prebuilt cache holds no current pack for ${entry}.`);
@@ -69,8 +65,8 @@ export class PackMissing extends Error {
   }
 }
 
-/** What a check or a build gave an entry: its member, why it did not compile, or no current pack (not built). */
 type MemberOutcome = CompiledMember | CompileFailure | PackMissing;
+type Esbuild = Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
 
 /** One build asked for: a whole group, or one entry on its own (not indexed). */
 interface Request {
@@ -81,10 +77,10 @@ interface Request {
 }
 
 /**
- * The esbuild side of one load batch. A complete group is checked against its index (one
- * read per group, see `checkMember`) and, when a member is stale, built again whole, its packs
- * and its index written; a member asked for before its group is complete is taken from the
- * group's index when current, else built with its group once complete. Builds asked for in the
+ * The esbuild side of one load batch. Each member is checked once against its group's index
+ * (read once per group, see `checkMember`); a complete group with a stale member is built
+ * again whole, its packs and index written. A member asked for before its group is complete
+ * is served from the index when current, else waits for its group. Builds asked for in the
  * same turn of the event loop are one esbuild build; while one runs, groups that nothing waits
  * for yet join the next one.
  */
@@ -94,24 +90,26 @@ export class EsbuildQueue {
   readonly #groups: EntryGroups | undefined;
   readonly #options: QueueOptions;
   readonly #context = esbuildContextHash();
-  readonly #memo: CheckMemo = checkMemo();
+  readonly #memo = checkMemo();
   readonly #alone = new Map<string, EntryGroup>();
-  readonly #checked = new Map<EntryGroup, Promise<Map<string, MemberOutcome>>>();
-  readonly #loneChecks = new Map<string, Promise<CompiledMember>>();
+  /** Per group's first entry: its index as read (`undefined`: none, or of another context). */
   readonly #indexes = new Map<string, GroupIndex | undefined>();
-  /** Groups whose index gets fresh stat fingerprints when the batch ends. */
-  readonly #refreshed = new Map<string, GroupIndex>();
-  /** Packs an index no longer names since this batch replaced it; removed when the batch ends. */
-  readonly #replaced = new Set<string>();
-  /** Packs built for one member apart from its group (see {@link EsbuildQueue.alone}). */
-  readonly #apart = new Set<string>();
+  /** Per entry: its member when its record is current, with the fresh stat prints found. */
+  readonly #current = new Map<
+    string,
+    Promise<{ member: CompiledMember; prints: Record<string, string> } | undefined>
+  >();
+  readonly #checked = new Map<EntryGroup, Promise<Map<string, MemberOutcome>>>();
   readonly #planned = new Set<EntryGroup>();
+  /** Indexes to write again with fresh stat fingerprints when the batch ends. */
+  readonly #refreshed = new Map<string, GroupIndex>();
+  /** Packs an index no longer names, and packs built apart: removed when the batch ends. */
+  readonly #stale = new Set<string>();
   readonly #pending: Request[] = [];
   readonly #inFlight = new Map<readonly string[], Request>();
   readonly #checking = new Set<Promise<unknown>>();
   readonly #background = new Set<Promise<unknown>>();
   #building = 0;
-  /** True once a member of this batch was stale (a cold or partly cold load). */
   #missed = false;
   #flushQueued = false;
   #wrote = false;
@@ -135,12 +133,100 @@ export class EsbuildQueue {
    * earlier modules evaluate; before that (a warm start), a group is checked when asked for.
    */
   plan(entries: readonly string[]): void {
-    for (const entry of entries) {
-      const group = this.#groupOf(entry);
+    for (const group of entries.map((entry) => this.#groupOf(entry))) {
       if (this.#planned.has(group)) continue;
       this.#planned.add(group);
       if (this.#missed) this.#checkWhenComplete(group);
     }
+  }
+
+  /** The entry's current code, from the cache or built. Rejects with `CompileFailure`, `CacheWriteError` or `PackMissing`. */
+  async compile(entry: string): Promise<CompiledMember> {
+    const group = this.#groupOf(entry);
+    if (!group.closed) {
+      // A warm start need not wait for discovery; a miss waits for its group (built once).
+      const current = await this.#track(this.#currentMember(entry, group), this.#checking);
+      if (current !== undefined) return current.member;
+      this.#miss();
+      await group.complete;
+    }
+    const request = this.#inFlight.get(group.entries);
+    if (request !== undefined && !request.urgent) {
+      request.urgent = true; // the load waits for it: not held for a running build
+      this.#flushSoon();
+    }
+    return memberOf(await this.#check(group, true), entry);
+  }
+
+  /** The entry built into a pack of its own, not indexed: to evaluate it apart from its group's pack. */
+  async alone(entry: string): Promise<CompiledMember> {
+    if (this.#options.readOnly) throw new PackMissing(entry);
+    const member = memberOf(this.#built([entry], await this.#request([entry], true)).members, entry);
+    this.#stale.add(member.pack.id);
+    return member;
+  }
+
+  /**
+   * Waits for builds still running; then writes fresh fingerprints, removes the packs this
+   * batch replaced or built apart (imported by now), and, when it wrote a pack, those not
+   * written for 30 days.
+   */
+  async settle(): Promise<void> {
+    while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
+    if (this.#options.readOnly) return;
+    for (const [first, index] of this.#refreshed) {
+      try {
+        writeGroupIndex(this.#cacheDir, first, index);
+      } catch {
+        // Fresh fingerprints only spare the next check its hashing.
+      }
+    }
+    this.#refreshed.clear();
+    const named = new Set(
+      [...this.#indexes.values()].flatMap((index) => index?.members ?? []).map((r) => r.pack),
+    );
+    for (const id of this.#stale) {
+      if (named.has(id)) continue;
+      rmSync(packPath(this.#cacheDir, id), { force: true });
+      rmSync(packMapPath(this.#cacheDir, id), { force: true });
+    }
+    this.#stale.clear();
+    if (this.#wrote) sweepOldPacks(this.#cacheDir);
+  }
+
+  #groupOf(entry: string): EntryGroup {
+    const group = this.#groups?.groupOf(entry) ?? this.#alone.get(entry);
+    if (group !== undefined) return group;
+    const alone = { entries: [entry], closed: true, complete: Promise.resolve() };
+    this.#alone.set(entry, alone);
+    return alone;
+  }
+
+  #index(first: string): GroupIndex | undefined {
+    if (!this.#indexes.has(first)) {
+      const index = readGroupIndex(this.#cacheDir, first);
+      this.#indexes.set(first, index?.context === this.#context ? index : undefined);
+    }
+    return this.#indexes.get(first);
+  }
+
+  /** The entry's member when its group's index holds a current record of it (checked once). */
+  #currentMember(
+    entry: string,
+    group: EntryGroup,
+  ): Promise<{ member: CompiledMember; prints: Record<string, string> } | undefined> {
+    let current = this.#current.get(entry);
+    if (current === undefined) {
+      const index = this.#index(group.entries[0] as string);
+      const record = index?.members.find((member) => member.entry === entry);
+      current = (async () => {
+        const prints = record && (await checkMember(this.#cacheDir, record, this.#memo));
+        if (index === undefined || record === undefined || prints === undefined) return undefined;
+        return { member: this.#member(record, index.members, true), prints };
+      })();
+      this.#current.set(entry, current);
+    }
+    return current;
   }
 
   #checkWhenComplete(group: EntryGroup): void {
@@ -164,226 +250,54 @@ export class EsbuildQueue {
     for (const group of this.#planned) this.#checkWhenComplete(group);
   }
 
-  /**
-   * The entry's current code: from the cache when its index proves it current, else built.
-   * Rejects with `CompileFailure` or `CacheWriteError`.
-   */
-  async compile(entry: string): Promise<CompiledMember> {
-    const group = this.#groupOf(entry);
-    if (!group.closed) return this.#lone(entry, group);
-    const request = this.#inFlight.get(group.entries);
-    if (request !== undefined && !request.urgent) {
-      request.urgent = true; // the load waits for it: not held for a running build
-      this.#flushSoon();
-    }
-    return memberOf(await this.#check(group, true), entry);
-  }
-
-  /**
-   * The entry built into a pack of its own, not indexed: for evaluating it apart from the pack
-   * that holds it (that pack cannot be imported, or this process evaluated another of its
-   * members already).
-   */
-  async alone(entry: string): Promise<CompiledMember> {
-    const member = memberOf(await this.#buildAlone(entry), entry);
-    this.#apart.add(member.pack.id);
-    return member;
-  }
-
-  /**
-   * Waits for builds and index writes still running, so none outlives the batch; then removes
-   * the packs this batch replaced (its modules are imported by now), and, when it wrote a
-   * pack, the packs not written for 30 days.
-   */
-  async settle(): Promise<void> {
-    while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
-    if (this.#options.readOnly) return;
-    for (const [first, index] of this.#refreshed) {
-      try {
-        writeGroupIndex(this.#cacheDir, first, index);
-      } catch {
-        // Fresh fingerprints only spare the next check its hashing.
-      }
-    }
-    this.#refreshed.clear();
-    // What the indexes on disk name now is kept; a pack built apart is imported by now.
-    const named = new Set<string>();
-    for (const index of this.#indexes.values())
-      for (const record of index?.members ?? []) named.add(record.pack);
-    for (const id of [...this.#replaced, ...this.#apart]) {
-      if (named.has(id)) continue;
-      rmSync(packPath(this.#cacheDir, id), { force: true });
-      rmSync(packMapPath(this.#cacheDir, id), { force: true });
-    }
-    this.#replaced.clear();
-    this.#apart.clear();
-    if (this.#wrote) sweepOldPacks(this.#cacheDir);
-  }
-
-  #groupOf(entry: string): EntryGroup {
-    const group = this.#groups?.groupOf(entry);
-    if (group !== undefined) return group;
-    let alone = this.#alone.get(entry);
-    if (alone === undefined) {
-      alone = { entries: [entry], closed: true, complete: Promise.resolve() };
-      this.#alone.set(entry, alone);
-    }
-    return alone;
-  }
-
-  #index(first: string): GroupIndex | undefined {
-    if (!this.#indexes.has(first)) {
-      const index = readGroupIndex(this.#cacheDir, first);
-      this.#indexes.set(first, index?.context === this.#context ? index : undefined);
-    }
-    return this.#indexes.get(first);
-  }
-
   /** A complete group's members: all from the cache when current, else the group built again. */
   async #group(group: EntryGroup, urgent: boolean): Promise<Map<string, MemberOutcome>> {
-    const first = group.entries[0] as string;
+    const { entries } = group;
+    const first = entries[0] as string;
     const index = this.#index(first);
-    const check = this.#checkAll(group.entries, index);
-    this.#track(check, this.#checking);
-    const current = await check;
-    if (current !== undefined && index !== undefined) {
-      if (Object.keys(current).length > 0) this.#refresh(first, index, current);
-      return this.#members(index.members, true);
+    const check = Promise.all(entries.map((entry) => this.#currentMember(entry, group)));
+    const current = await this.#track(check, this.#checking);
+    if (index?.members.length === entries.length && current.every((each) => each !== undefined)) {
+      const prints: Record<string, string> = Object.assign({}, ...current.map((each) => each?.prints));
+      if (Object.keys(prints).length > 0) this.#refresh(first, index, prints);
+      return new Map(entries.map((entry, at) => [entry, current[at]?.member as CompiledMember]));
     }
     this.#miss();
-    if (this.#options.readOnly) throw new PackMissing(first);
-    if (this.#options.buildMisses === false) return this.#currentOnly(group.entries, index);
-    const { records, members } = this.#built(group.entries, await this.#request(group.entries, urgent));
+    // A stale group's current members keep their pack (hence their one evaluation in this process).
+    if (this.#options.readOnly || this.#options.buildMisses === false)
+      return new Map(entries.map((entry, at) => [entry, current[at]?.member ?? new PackMissing(entry)]));
+    const { records, members } = this.#built(entries, await this.#request(entries, urgent));
     try {
       writeGroupIndex(this.#cacheDir, first, { context: this.#context, members: records });
     } catch (error) {
       throw new CacheWriteError(this.#cacheDir, { cause: error });
     }
     this.#indexes.set(first, { context: this.#context, members: records });
-    const named = new Set(records.map((record) => record.pack));
-    for (const record of index?.members ?? []) if (!named.has(record.pack)) this.#replaced.add(record.pack);
+    for (const record of index?.members ?? []) this.#stale.add(record.pack); // kept when named again
     return members;
-  }
-
-  /**
-   * A stale group's members that are current on their own, from the pack that holds them (an
-   * unchanged module keeps its code, hence its one evaluation in this process), and
-   * {@link PackMissing} for the others: a queue that does not build (`buildMisses: false`).
-   */
-  async #currentOnly(
-    entries: readonly string[],
-    index: GroupIndex | undefined,
-  ): Promise<Map<string, MemberOutcome>> {
-    const outcomes = new Map<string, MemberOutcome>();
-    const indexed =
-      index === undefined
-        ? new Map<string, CompiledMember | CompileFailure>()
-        : this.#members(index.members, true);
-    for (const entry of entries) {
-      const record = index?.members.find((member) => member.entry === entry);
-      const member = indexed.get(entry);
-      const current =
-        record !== undefined &&
-        member !== undefined &&
-        (await checkMember(this.#cacheDir, record, this.#memo)) !== undefined;
-      outcomes.set(entry, current ? (member as CompiledMember) : new PackMissing(entry));
-    }
-    return outcomes;
-  }
-
-  /**
-   * Every entry's record in `index`, current: the fresh stat fingerprints found (path → print),
-   * or `undefined` when an entry has no record or a stale one.
-   */
-  async #checkAll(
-    entries: readonly string[],
-    index: GroupIndex | undefined,
-  ): Promise<Record<string, string> | undefined> {
-    if (index === undefined || index.members.length !== entries.length) return undefined;
-    const fresh: Record<string, string> = {};
-    for (const [at, entry] of entries.entries()) {
-      const record = index.members[at];
-      if (record?.entry !== entry) return undefined;
-      const prints = await checkMember(this.#cacheDir, record, this.#memo);
-      if (prints === undefined) return undefined;
-      Object.assign(fresh, prints);
-    }
-    return fresh;
-  }
-
-  /**
-   * A member asked for before its group is complete: from the group's index when current (a
-   * warm start need not wait for discovery), else with its group once complete (one build
-   * per group; discovery never waits for a module, so the group completes).
-   */
-  #lone(entry: string, group: EntryGroup): Promise<CompiledMember> {
-    let lone = this.#loneChecks.get(entry);
-    if (lone === undefined) {
-      lone = (async () => {
-        const index = this.#index(group.entries[0] as string);
-        const record = index?.members.find((member) => member.entry === entry);
-        if (index !== undefined && record !== undefined) {
-          const check = checkMember(this.#cacheDir, record, this.#memo);
-          this.#track(check, this.#checking);
-          if ((await check) !== undefined) return memberOf(this.#members(index.members, true), entry);
-        }
-        this.#miss();
-        await group.complete;
-        return this.compile(entry);
-      })();
-      this.#loneChecks.set(entry, lone);
-    }
-    return lone;
-  }
-
-  async #buildAlone(entry: string): Promise<Map<string, CompiledMember | CompileFailure>> {
-    if (this.#options.readOnly) throw new PackMissing(entry);
-    return this.#built([entry], await this.#request([entry], true)).members;
   }
 
   /** A build's outcome for `entries`: the records it wrote, and each entry's member or failure. */
-  #built(
-    entries: readonly string[],
-    outcome: GroupOutcome,
-  ): { records: MemberRecord[]; members: Map<string, CompiledMember | CompileFailure> } {
-    const records: MemberRecord[] = [];
-    const failures: Array<[string, CompileFailure]> = [];
-    for (const entry of entries) {
-      const built = outcome.get(entry);
-      if (built instanceof CompileFailure) failures.push([entry, built]);
-      else if (built !== undefined) records.push(built);
-    }
-    const members = this.#members(records, false);
-    for (const [entry, failure] of failures) members.set(entry, failure);
+  #built(entries: readonly string[], outcome: GroupOutcome) {
+    const built = entries.flatMap((entry) => outcome.get(entry) ?? []);
+    const records = built.filter((each): each is MemberRecord => !(each instanceof CompileFailure));
+    const members = new Map<string, CompiledMember | CompileFailure>();
+    for (const [entry, each] of outcome)
+      members.set(entry, each instanceof CompileFailure ? each : this.#member(each, records, false));
     return { records, members };
   }
 
-  /** Records as compiled members, with the ids of each pack's members. */
-  #members(
-    records: readonly MemberRecord[],
-    fromCache: boolean,
-  ): Map<string, CompiledMember | CompileFailure> {
-    const ids = new Map<string, string[]>();
-    for (const record of records) {
-      const members = ids.get(record.pack) ?? [];
-      members[record.index] = `${this.#cacheDir}\0${record.key}`;
-      ids.set(record.pack, members);
-    }
-    const members = new Map<string, CompiledMember | CompileFailure>();
-    for (const record of records) {
-      members.set(record.entry, {
-        id: `${this.#cacheDir}\0${record.key}`,
-        pack: {
-          id: record.pack,
-          path: packPath(this.#cacheDir, record.pack),
-          index: record.index,
-          members: ids.get(record.pack) ?? [],
-          sync: record.sync === true,
-        },
-        fromCache,
-      });
-    }
-    return members;
+  /** A record as a compiled member, with the ids of its pack's members (from `records`). */
+  #member(record: MemberRecord, records: readonly MemberRecord[], fromCache: boolean): CompiledMember {
+    const id = (of: MemberRecord) => `${this.#cacheDir}\0${of.key}`;
+    const members: string[] = [];
+    for (const other of records) if (other.pack === record.pack) members[other.index] = id(other);
+    const path = packPath(this.#cacheDir, record.pack);
+    return {
+      id: id(record),
+      pack: { id: record.pack, path, index: record.index, members, sync: record.sync === true },
+      fromCache,
+    };
   }
 
   #refresh(first: string, index: GroupIndex, prints: Record<string, string>): void {
@@ -421,18 +335,13 @@ export class EsbuildQueue {
     if (requests.length === 0) return;
     this.#building += 1;
     try {
-      let esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
-      try {
-        esbuild = await this.#batch.esbuild();
-      } catch (error) {
-        for (const request of requests) request.reject(error); // e.g. no esbuild for this platform
-        return;
-      }
-      // Entries on their own build beside the groups, so the first module (a group of one) is
-      // not held for the packs of the others.
+      const esbuild = await this.#batch.esbuild();
+      // Entries on their own build beside the groups: the first module is not held for the others.
       const alone = requests.filter((request) => request.entries.length === 1);
       const groups = requests.filter((request) => request.entries.length > 1);
       await Promise.all([this.#build(esbuild, alone), this.#build(esbuild, groups)]);
+    } catch (error) {
+      for (const request of requests) request.reject(error); // no esbuild for this platform
     } finally {
       for (const request of requests) this.#inFlight.delete(request.entries);
       this.#building -= 1;
@@ -441,7 +350,7 @@ export class EsbuildQueue {
   }
 
   /** Builds the packs of `requests` and settles each (rejects all when esbuild fails as a whole). */
-  async #build(esbuild: Awaited<ReturnType<EsbuildBatch["esbuild"]>>, requests: Request[]): Promise<void> {
+  async #build(esbuild: Esbuild, requests: Request[]): Promise<void> {
     if (requests.length === 0) return;
     try {
       const outcomes = await buildPacks(
@@ -457,15 +366,15 @@ export class EsbuildQueue {
       this.#wrote = true;
       for (const [at, request] of requests.entries()) request.resolve(outcomes[at] as GroupOutcome);
     } catch (error) {
-      // Not a module's fault (those are outcomes): nothing of this build is left waiting.
-      for (const request of requests) request.reject(error);
+      for (const request of requests) request.reject(error); // not a module's fault
     }
   }
 
-  #track(work: Promise<unknown>, set: Set<Promise<unknown>> = this.#background): void {
+  #track<T>(work: Promise<T>, set: Set<Promise<unknown>> = this.#background): Promise<T> {
     set.add(work);
     const untrack = () => set.delete(work);
     work.then(untrack, untrack);
+    return work;
   }
 }
 

@@ -114,18 +114,12 @@ export class PackPlanner implements EntryGroups {
       return (run as Evaluate)();
     };
     const { path, index, members, sync } = member.pack;
-    let pack = loadedPacks.get(path);
-    if (pack === undefined) {
-      const reloaded = members.some(
-        (id, at) => at !== index && evaluations.has(id) && !this.#evaluatedHere.has(id),
-      );
-      if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, importAlone));
-      pack = new LoadedPack(path, () => loadedPacks.delete(path));
-      loadedPacks.set(path, pack);
-    }
-    const loaded = pack;
+    const reloaded =
+      !loadedPacks.has(path) &&
+      members.some((id, at) => at !== index && evaluations.has(id) && !this.#evaluatedHere.has(id));
+    if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, importAlone));
     return preparedModule(() =>
-      this.#evaluateOnce(member.id, () => loaded.evaluate(index, sync, importAlone)),
+      this.#evaluateOnce(member.id, () => runFromPack(path, index, sync, importAlone)),
     );
   }
 
@@ -136,25 +130,19 @@ export class PackPlanner implements EntryGroups {
   }
 }
 
-/** A member's evaluation: its exports or what it threw, or a promise of them while it runs. */
-type Evaluation =
-  | { ok: true; value: unknown }
-  | { ok: false; error: unknown }
-  | { running: Promise<unknown> };
-
 /**
  * Every member evaluated in this process, by its id (its cache and key), from its group's pack
- * or from a pack of its own: like an ES module, a member is evaluated once per process (what
- * it threw is kept too, as Node keeps a module whose evaluation threw), and a load that finds
- * it here reuses its exports.
+ * or from a pack of its own: like an ES module, a member is evaluated once per process (what it
+ * threw is kept too), and a load that finds it here reuses its exports. Each entry answers as
+ * the first evaluation did: at once, or with its promise until that settles.
  */
-const evaluations = new Map<string, Evaluation>();
+const evaluations = new Map<string, Evaluate>();
 
-/**
- * The packs this process imports, by path: once one is in use, its other members come from it
- * too (it is in memory already), on later loads as well.
- */
-const loadedPacks = new Map<string, LoadedPack>();
+/** The packs this process imported (or is importing), by path: later members come from them too. */
+const loadedPacks = new Map<
+  string,
+  { functions: PackFunctions | undefined } | Promise<PackFunctions | undefined>
+>();
 
 /**
  * Evaluates the member once: its exports (or a throw) at once when it evaluates without a
@@ -162,34 +150,26 @@ const loadedPacks = new Map<string, LoadedPack>();
  */
 function evaluateOnce(id: string, evaluate: Evaluate): unknown {
   const known = evaluations.get(id);
-  if (known !== undefined) {
-    if ("running" in known) return known.running;
-    if (known.ok) return known.value;
-    throw known.error;
-  }
+  if (known !== undefined) return known();
   let result: unknown;
   try {
     result = evaluate();
   } catch (error) {
-    evaluations.set(id, { ok: false, error });
+    evaluations.set(id, () => {
+      throw error;
+    });
     throw error;
   }
-  if (!(result instanceof Promise)) {
-    evaluations.set(id, { ok: true, value: result });
-    return result;
-  }
-  const running = result.then(
-    (value: unknown) => {
-      evaluations.set(id, { ok: true, value });
-      return value;
-    },
-    (error: unknown) => {
-      evaluations.set(id, { ok: false, error });
-      throw error;
-    },
-  );
-  evaluations.set(id, { running });
-  return running;
+  evaluations.set(id, () => result);
+  if (result instanceof Promise)
+    result.then(
+      (value: unknown) => evaluations.set(id, () => value),
+      (error: unknown) =>
+        evaluations.set(id, () => {
+          throw error;
+        }),
+    );
+  return result;
 }
 
 /** What a pack exports: per member, its `import()` and, for a shared pack, its synchronous evaluation. */
@@ -198,49 +178,28 @@ interface PackFunctions {
   now: readonly unknown[] | undefined;
 }
 
-/** A pack on disk, imported the first time one of its members is evaluated. */
-class LoadedPack {
-  readonly #path: string;
-  /** The pack's functions, once imported (`undefined`: it could not be imported). */
-  #functions: Promise<PackFunctions | undefined> | undefined;
-  /** The same, once settled: later members are evaluated without waiting. */
-  #settled: { functions: PackFunctions | undefined } | undefined;
-  readonly #onFailure: () => void;
-
-  /** `onFailure` is called when the pack cannot be imported (its members are then imported alone). */
-  constructor(path: string, onFailure: () => void) {
-    this.#path = path;
-    this.#onFailure = onFailure;
-  }
-
-  /**
-   * Runs member `index` (its top-level code, then its exports): at once when the pack is
-   * imported and the member is `sync`, else through a promise; `alone` when the pack has no
-   * function for it.
-   */
-  evaluate(index: number, sync: boolean, alone: Evaluate): unknown {
-    if (this.#settled !== undefined) return run(this.#settled.functions, index, sync, alone);
-    this.#functions ??= this.#import().then((functions) => {
-      this.#settled = { functions };
-      return functions;
-    });
-    return this.#functions.then((functions) => run(functions, index, sync, alone));
-  }
-
-  async #import(): Promise<PackFunctions | undefined> {
-    try {
-      return await importPack(this.#path);
-    } catch {
-      // Damaged or removed: import each member on its own, and let the next load write it anew.
-      this.#onFailure();
-      try {
-        rmSync(this.#path, { force: true });
-      } catch {
-        // Left for a later load to replace; it is never trusted without importing it.
-      }
+/**
+ * Runs member `index` of the pack at `path` (importing the pack the first time): at once when
+ * the pack is imported and the member is `sync`, else through a promise; `alone` when the pack
+ * has no function for it. A pack that cannot be imported (damaged, removed) is removed for the
+ * next load to write anew, and its members are imported alone.
+ */
+function runFromPack(path: string, index: number, sync: boolean, alone: Evaluate): unknown {
+  let pack = loadedPacks.get(path);
+  if (pack === undefined) {
+    const importing = importPack(path).catch(() => {
+      loadedPacks.delete(path);
+      rmSync(path, { force: true });
       return undefined;
-    }
+    });
+    importing.then((functions) => {
+      if (loadedPacks.get(path) === importing) loadedPacks.set(path, { functions });
+    });
+    loadedPacks.set(path, importing);
+    pack = importing;
   }
+  if (!(pack instanceof Promise)) return run(pack.functions, index, sync, alone);
+  return pack.then((functions) => run(functions, index, sync, alone));
 }
 
 /** Runs member `index` of an imported pack: its synchronous function when it has a valid one. */

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
 /** Cache files are the user's own: read and written by them only. */
@@ -16,23 +15,8 @@ function temporaryPath(path: string): string {
  * Writes a file so that readers see the old content or the new one, never a part: the data
  * goes to a temporary file beside the target (mode `0600`), flushed to the disk (`fsync`),
  * which is then renamed over it. Without the flush, a crash soon after the rename can leave
- * the new name on an empty or partial file (ext4's delayed allocation does).
- */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: FOLDER_MODE });
-  const temporary = temporaryPath(path);
-  try {
-    await writeFile(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx", flush: true });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
-/**
- * {@link writeFileAtomic}, synchronously: for the many small files of a batch build, a few
- * system calls each instead of a thread-pool round trip per call.
+ * the new name on an empty or partial file (ext4's delayed allocation does). Synchronous: for
+ * the many small files of a batch build, a few system calls each.
  */
 export function writeFileAtomicSync(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: FOLDER_MODE });

@@ -1,6 +1,6 @@
-import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseTsconfig } from "get-tsconfig";
+import { isFile } from "./tool-sources.js";
 
 /** The tsconfig that applies to a file, as the compile cache keys it. */
 export interface TsconfigSnapshot {
@@ -43,19 +43,6 @@ export function findTsconfig(
   }
   for (const folder of walked) memo.set(folder, found);
   return found;
-}
-
-/**
- * Whether `path` is a file. A path Node's permission model keeps from this process (a tool
- * host walking up past the folders it may read) counts as none, as it does for the code.
- */
-function isFile(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === "ERR_ACCESS_DENIED") return false;
-    throw error;
-  }
 }
 
 /**

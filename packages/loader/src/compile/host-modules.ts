@@ -1,8 +1,5 @@
 import { hash } from "./hash.js";
-import {
-  installMissingExportReporter,
-  MISSING_EXPORT_REPORTER_KEY,
-} from "./host-packages/missing-exports.js";
+import { MISSING_EXPORT_REPORTER_KEY } from "./host-packages/missing-exports.js";
 import {
   HOST_PACKAGE_ALIASES,
   OPENCODE_PLUGIN,
@@ -86,8 +83,6 @@ function parseHostPath(path: string): { specifier: string; missing: string[] } {
   // Only names the plugin can have written: a tool's own "pkg?missing=…" import gets nothing odd.
   return { specifier: path.slice(0, at), missing: names.filter((name) => IDENTIFIER.test(name)) };
 }
-
-installMissingExportReporter();
 
 /** Every specifier served from the host: the shared modules and the compatibility aliases. */
 export const HOST_SPECIFIERS: readonly string[] = [

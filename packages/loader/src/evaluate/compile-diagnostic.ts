@@ -14,8 +14,7 @@ export function unreadableDiagnostic(module: DiscoveredModule, error: unknown): 
   if (!text.includes(module.resolvedPath) && !text.includes(module.path)) return undefined;
   return createDiagnostic("E_DISCOVERY", {
     message: `Tool path ${module.path} cannot be read (permission denied).`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     hint: "Check the file's permissions (the host must be able to read it), or remove it from the tool paths.",
   });
 }
@@ -55,8 +54,7 @@ export function compileDiagnostic(module: DiscoveredModule, error: unknown): Dia
   if (isBinaryFile(file)) {
     return createDiagnostic("E_COMPILE", {
       message: `${module.path} does not compile: ${file} is a binary file (it contains NUL bytes), not JavaScript or TypeScript source.`,
-      path: module.path,
-      resolvedPath: module.resolvedPath,
+      ...module,
       hint: "Point Tooldock at the tool's source file, or remove the binary file from the tool paths.",
     });
   }
@@ -66,8 +64,7 @@ export function compileDiagnostic(module: DiscoveredModule, error: unknown): Dia
     location === undefined ? "" : ` (${failure?.file ?? module.path}:${location.line}:${location.column})`;
   return createDiagnostic("E_COMPILE", {
     message: `${module.path} does not compile: ${text}${where}.`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     location,
     hint: compileHint(text),
   });

@@ -1,9 +1,15 @@
 import type { BuildUnit } from "../build/build-stage.js";
-import { createDiagnostic } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
-import { exitDiagnostic, type LoadModuleStep, loadModule, type ModuleOutcome } from "./load-module.js";
+import {
+  exitDiagnostic,
+  fail,
+  internalFailure,
+  type LoadModuleStep,
+  loadModule,
+  type ModuleOutcome,
+} from "./load-module.js";
 
 /** What the evaluate stage needs besides the unit: the `pi` API, the deadline, the guards' records. */
 export type EvaluateStep = Omit<LoadModuleStep, "compiled">;
@@ -37,24 +43,9 @@ export function evaluate(unit: BuildUnit, step: EvaluateStep): EvaluatedModule |
 }
 
 function finish(module: DiscoveredModule, guarded: GuardedOutcome<ModuleOutcome>): EvaluatedModule {
-  if (guarded.status === "ok") return evaluated(module, guarded.value);
+  if (guarded.status === "ok") return { module, outcome: guarded.value };
+  const where = "while Tooldock read what it exported";
   if (guarded.status === "exit")
-    return evaluated(module, {
-      ok: false,
-      diagnostic: exitDiagnostic(module, guarded.call, "while Tooldock read what it exported"),
-    });
-  // Not reached: loadModule never throws or rejects.
-  return evaluated(module, {
-    ok: false,
-    diagnostic: createDiagnostic("E_IMPORT", {
-      message: `Loading ${module.path} failed inside Tooldock. Tooldock skipped the module.`,
-      path: module.path,
-      resolvedPath: module.resolvedPath,
-      hint: "Please report this as a Tooldock bug.",
-    }),
-  });
-}
-
-function evaluated(module: DiscoveredModule, outcome: ModuleOutcome): EvaluatedModule {
-  return { module, outcome };
+    return { module, outcome: fail(exitDiagnostic(module, guarded.call, where)) };
+  return { module, outcome: internalFailure(module, guarded.status === "throw" ? guarded.error : "timeout") };
 }

@@ -145,12 +145,11 @@ export class ExtensionRegistrations {
 
   /** One {@link EXTENSION_FEATURE_WARNING} per feature the module used that Tooldock does not run. */
   warnings(): Diagnostic[] {
-    const { path, resolvedPath } = this.#module;
+    const module = this.#module;
     return [...this.#ignored].map(([feature, what]) =>
       createWarning(EXTENSION_FEATURE_WARNING, {
-        message: `${path} uses ${feature} (${what}), which a Tooldock host does not have: it was accepted and does nothing here; the extension's tools load without it.`,
-        path,
-        resolvedPath,
+        message: `${module.path} uses ${feature} (${what}), which a Tooldock host does not have: it was accepted and does nothing here; the extension's tools load without it.`,
+        ...module,
         hint: "Nothing to fix for Tooldock; if a tool depends on it, make the tool work without it.",
       }),
     );

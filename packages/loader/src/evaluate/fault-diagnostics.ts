@@ -11,8 +11,7 @@ export function processListenerWarning(module: DiscoveredModule, events: readonl
   const listed = events.map((event) => `"${event}"`).join(", ");
   return createWarning("W_PROCESS_LISTENER", {
     message: `${module.path} added a process listener for ${listed} while it loaded: it runs in the host and decides how the host fails or ends (an "exit" listener can change its exit code).`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     hint: "Leave process listeners to the host: clean up in the tool's onSession shutdown instead, and handle errors where they happen. Remove the module if you did not expect this.",
   });
 }
@@ -23,15 +22,14 @@ export function processListenerWarning(module: DiscoveredModule, events: readonl
  * timers still keeping the process alive at the end of the batch (`W_LEAKED_HANDLE`).
  */
 export function lateFaultDiagnostics(module: DiscoveredModule, faults: ModuleFaults): Diagnostic[] {
-  const { path, resolvedPath } = module;
+  const { path } = module;
   const diagnostics: Diagnostic[] = [];
   if (faults.lateExits.length > 0) {
     const call = faults.lateExits[0];
     diagnostics.push(
       createDiagnostic("E_PROCESS_EXIT", {
         message: `${path} called ${call} from a timer or callback it started while loading; Tooldock blocked it and skipped the module.`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Throw an error instead of exiting: a tool module must never end the host process (after loading, such a call is no longer blocked).",
       }),
     );
@@ -41,8 +39,7 @@ export function lateFaultDiagnostics(module: DiscoveredModule, faults: ModuleFau
     diagnostics.push(
       createWarning("W_UNHANDLED_REJECTION", {
         message: `A promise of ${path} was rejected with no handler while it loaded: ${describeError(faults.rejections[0])}${more}. Tooldock caught it so the host did not crash.`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Await or .catch() every promise the module creates: after loading, an unhandled rejection can end the host.",
       }),
     );
@@ -52,8 +49,7 @@ export function lateFaultDiagnostics(module: DiscoveredModule, faults: ModuleFau
     diagnostics.push(
       createWarning("W_LEAKED_HANDLE", {
         message: `${path} left ${timers} timer${timers === 1 ? "" : "s"} (setInterval / setTimeout) running after it loaded; they keep the host process alive and run the module's code in the background.`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Start timers in execute() and clear them when done, clear them in the tool's onSession shutdown, or call .unref() on background timers.",
       }),
     );

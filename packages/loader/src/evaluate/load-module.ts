@@ -89,14 +89,13 @@ function runFactory(
   imported: GuardedOutcome<unknown>,
   step: LoadModuleStep,
 ): ModuleOutcome | Promise<ModuleOutcome> {
-  const { path, resolvedPath } = module;
+  const { path } = module;
   if (imported.status === "exit") return fail(exitDiagnostic(module, imported.call, "while it was imported"));
   if (imported.status === "timeout") {
     return fail(
       createDiagnostic("E_IMPORT", {
         message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
       }),
     );
@@ -108,8 +107,7 @@ function runFactory(
     return fail(
       createDiagnostic("E_IMPORT", {
         message: `Importing ${path} threw: ${describeError(imported.error)}`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
       }),
     );
@@ -147,16 +145,14 @@ function runFactory(
       return fail(
         createDiagnostic("E_NO_FACTORY", {
           message: `${path} exports opencode tools (${opencode.join(", ")}), and loading them is off.`,
-          path,
-          resolvedPath,
+          ...module,
           hint: "Turn on opencode tools: loadCustomTools({ …, opencode: true }), or the CLI's --opencode.",
         }),
       );
     return fail(
       createDiagnostic("E_NO_FACTORY", {
         message: `${path} exports no tool factory: ${exported}.`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
       }),
     );
@@ -208,7 +204,7 @@ function factoryOutcome(
   produced: GuardedOutcome<unknown> & { duringStart?: true },
   extension: ExtensionRegistrations,
 ): ModuleOutcome {
-  const { path, resolvedPath } = module;
+  const { path } = module;
   const where = produced.duringStart === true ? "in its session_start handler" : "in its factory";
   if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, where));
   if (produced.status === "timeout") {
@@ -218,8 +214,7 @@ function factoryOutcome(
           produced.duringStart === true
             ? `The session_start handler of ${path}, run at load to register its tools, did not settle within ${produced.timeoutMs} ms.`
             : `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
       }),
     );
@@ -231,8 +226,7 @@ function factoryOutcome(
           produced.duringStart === true
             ? `The session_start handler of ${path}, run at load to register its tools, threw: ${describeError(produced.error)}`
             : `The factory of ${path} threw: ${describeError(produced.error)}`,
-        path,
-        resolvedPath,
+        ...module,
         hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
       }),
     );
@@ -252,18 +246,17 @@ function factoryOutcome(
 }
 
 /** `E_IMPORT` for a fault of the loader's own work on the module. */
-function internalFailure(module: DiscoveredModule, error: unknown): ModuleOutcome {
+export function internalFailure(module: DiscoveredModule, error: unknown): ModuleOutcome {
   return fail(
     createDiagnostic("E_IMPORT", {
       message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
-      path: module.path,
-      resolvedPath: module.resolvedPath,
+      ...module,
       hint: "Please report this as a Tooldock bug.",
     }),
   );
 }
 
-function fail(diagnostic: Diagnostic): ModuleOutcome {
+export function fail(diagnostic: Diagnostic): ModuleOutcome {
   return { ok: false, diagnostic };
 }
 
@@ -271,8 +264,7 @@ function fail(diagnostic: Diagnostic): ModuleOutcome {
 export function exitDiagnostic(module: DiscoveredModule, call: string, when: string): Diagnostic {
   return createDiagnostic("E_PROCESS_EXIT", {
     message: `${module.path} called ${call} ${when}; Tooldock blocked it and skipped the module.`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     hint: "Throw an error instead of exiting: a tool module must never end the host process.",
   });
 }

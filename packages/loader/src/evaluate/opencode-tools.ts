@@ -85,8 +85,7 @@ export function opencodeTools(
       diagnostics.push(
         createDiagnostic("E_INVALID_TOOL", {
           message: `The opencode tool "${name}" (export "${exportName}" of ${module.path}) cannot load: ${describeError(error)}`,
-          path: module.path,
-          resolvedPath: module.resolvedPath,
+          ...module,
           hint: 'Declare it as opencode does: tool({ description: "…", args: { name: tool.schema.string() }, async execute(args, context) { return "…" } }).',
         }),
       );
@@ -241,8 +240,7 @@ function bunApiWarning(module: DiscoveredModule): Diagnostic | undefined {
   if (used.length === 0) return undefined;
   return createWarning(BUN_API_WARNING, {
     message: `${module.path} uses ${used.join(", ")}, which only the Bun runtime has: Tooldock runs tools on Node, so a call that reaches ${used.length === 1 ? "it" : "them"} fails.`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     hint: "Use Node's APIs instead (Bun.$ → pi.exec or node:child_process, Bun.file → node:fs/promises), which Bun has too.",
   });
 }

@@ -6,7 +6,6 @@ import { BuildStage } from "../build/build-stage.js";
 import { enableSourceMaps } from "../compile/enable-source-maps.js";
 import { discover } from "../discover/discover-stage.js";
 import { expandPath } from "../discover/expand-path.js";
-import { nodeDiscoveryFileSystem } from "../discover/file-system.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { evaluate } from "../evaluate/evaluate-stage.js";
 import { lateFaultDiagnostics, processListenerWarning } from "../evaluate/fault-diagnostics.js";
@@ -49,15 +48,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   // Stage 1 and 2: modules are announced to the build as discovery finds them, so the first
   // cache miss builds every stale module found so far in one esbuild build.
   let build: BuildStage | undefined;
-  const discovery = discover(
-    {
-      paths: context.paths,
-      cwd: context.cwd,
-      fileSystem: context.fileSystem ?? nodeDiscoveryFileSystem,
-      opencode: context.opencode,
-    },
-    (module) => build?.found(module),
-  );
+  const discovery = discover(context, (module) => build?.found(module));
   build = new BuildStage(context, discovery.found, (warning) => diagnostics.push(warning));
   for (const module of discovery.found) build.found(module); // found before the stage existed
   const ended = () => build?.discoveryEnded();

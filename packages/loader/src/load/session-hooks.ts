@@ -26,8 +26,7 @@ export function onSessionFailedDiagnostic(
     message:
       `The onSession hook of tool "${event.toolName}" in ${module.path} failed on the "${reason}" event: ` +
       `${describeError(event.error)}. The session went on; the tool is loaded, without what the hook would have set up.`,
-    path: module.path,
-    resolvedPath: module.resolvedPath,
+    ...module,
     toolName: event.toolName,
     hint: "Fix the error in onSession (it runs when a session starts and shuts down); read optional members of the event and context defensively (`event.entries ?? []`).",
   });

@@ -10,38 +10,33 @@ import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools } from "../load/load-custom-tools.js";
 import { reportSessionHookFailures } from "../load/session-hooks.js";
 import type { LoadedCustomTool } from "../load/types.js";
-import type { CompilerName, LoadCustomToolsOptions } from "../options.js";
+import type { LoadCustomToolsOptions } from "../options.js";
 import { withNodeStackTraces } from "./node-stack-traces.js";
 
-/** Options of {@link createToolHarness}. */
-export interface ToolHarnessOptions {
+/**
+ * Options of {@link createToolHarness}: those of `loadCustomTools` (same defaults), for the
+ * module or folder under test (or several), plus the host and session to load them into.
+ */
+export interface ToolHarnessOptions
+  extends Pick<
+    LoadCustomToolsOptions,
+    | "cwd"
+    | "compiler"
+    | "cacheDir"
+    | "factoryTimeoutMs"
+    | "sourceMaps"
+    | "builtInToolNames"
+    | "isolation"
+    | "opencode"
+  > {
   /** The tool module or folder under test, or several of them. */
   paths: string | string[];
-  /** Base of relative paths and the `cwd` tools see. Default: `process.cwd()`. */
-  cwd?: string;
-  /** Default: as `loadCustomTools` (`$TOOLDOCK_COMPILER`, else `"esbuild"`). */
-  compiler?: CompilerName;
-  /** Default: as `loadCustomTools`. */
-  cacheDir?: string;
-  /** Default: as `loadCustomTools` (10000). */
-  factoryTimeoutMs?: number;
-  /** Default: as `loadCustomTools` (`$TOOLDOCK_SOURCE_MAPS`, else `true`). */
-  sourceMaps?: boolean;
-  /** Names the host under test reserves for its built-in tools. Default: `[]`. */
-  builtInToolNames?: string[];
   /** A UI for the tools (`pi.hasUI` is true); also settable later with `harness.host.setUIContext`. */
   ui?: UIContext;
   /** Receives the tools' `pi.logger` messages. Default: dropped. */
   logger?: Logger;
   /** Passed to the fresh `Session` (its `cwd` defaults to the harness `cwd`). */
   session?: Omit<SessionOptions, "cwd">;
-  /**
-   * Default: as `loadCustomTools` (`"none"`). `"process"` tests the tools as an isolating host
-   * runs them, in a tool host; `dispose` ends it.
-   */
-  isolation?: LoadCustomToolsOptions["isolation"];
-  /** Loads opencode tool files too (see `loadCustomTools`' `opencode`). Default: `false`. */
-  opencode?: boolean;
 }
 
 /**
@@ -94,18 +89,13 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
   const cwd = resolvePath(options.cwd ?? process.cwd());
   const session = new Session({ ...options.session, cwd });
   const host = new ToolHost({ cwd, ui: options.ui, logger: options.logger });
+  const { paths, ui: _ui, logger: _logger, session: _session, ...load } = options;
   const loaded = await loadCustomTools({
-    paths: typeof options.paths === "string" ? [options.paths] : options.paths,
+    ...load,
+    paths: typeof paths === "string" ? [paths] : paths,
     cwd,
     host,
     session,
-    compiler: options.compiler,
-    cacheDir: options.cacheDir,
-    factoryTimeoutMs: options.factoryTimeoutMs,
-    sourceMaps: options.sourceMaps,
-    builtInToolNames: options.builtInToolNames,
-    isolation: options.isolation,
-    opencode: options.opencode,
   });
   // A failing onSession is a W_ON_SESSION_FAILED warning in `diagnostics` (start, and shutdown on dispose).
   reportSessionHookFailures(session, loaded.tools, (diagnostic) => loaded.diagnostics.push(diagnostic));

@@ -14,7 +14,7 @@ export interface MissingImport {
 interface Reporter {
   /** Where reports go while a module is evaluated; set by {@link reportingMissingExports}. */
   collect: ((specifier: string, name: string) => void) | undefined;
-  report(specifier: unknown, names: unknown): void;
+  report(specifier: string, names: readonly string[]): void;
 }
 
 function reporter(): Reporter {
@@ -23,11 +23,7 @@ function reporter(): Reporter {
   holder[key] ??= {
     collect: undefined,
     report(specifier, names) {
-      if (typeof specifier !== "string" || !Array.isArray(names)) return;
-      for (let index = 0; index < names.length; index += 1) {
-        const name = names[index];
-        if (typeof name === "string") this.collect?.(specifier, name);
-      }
+      for (const name of names) this.collect?.(specifier, name);
     },
   };
   return holder[key];
@@ -35,28 +31,18 @@ function reporter(): Reporter {
 
 /** Reports names a module lacks from a stand-in, as the stand-in modules do when evaluated. */
 export function reportMissingExports(specifier: string, names: readonly string[]): void {
-  reporter().report(specifier, [...names]);
-}
-
-/**
- * Installs the reporter on `globalThis` (once per process, shared by every copy of the
- * loader), before any tool runs, so the built-ins snapshot never sees it appear.
- */
-export function installMissingExportReporter(): void {
-  reporter();
+  reporter().report(specifier, names);
 }
 
 /**
  * Wraps a compiled module so that, while it is evaluated, the stand-in modules it imports
- * report the names they lack, and each becomes one `W_HOST_EXPORT_MISSING` warning. `known`
- * are names the compiler found without evaluating (jiti); a module evaluated earlier in the
- * process (same namespace object) repeats the names it reported then.
+ * report the names they lack, and each becomes one `W_HOST_EXPORT_MISSING` warning; a module
+ * evaluated earlier in the process (same namespace object) repeats the names it reported then.
  */
 export function reportingMissingExports(
   prepared: PreparedModule,
   entry: string,
   onWarning: (diagnostic: Diagnostic) => void,
-  known: readonly MissingImport[] = [],
 ): PreparedModule {
   const evaluate = (): unknown => {
     const found: MissingImport[] = [];
@@ -68,7 +54,6 @@ export function reportingMissingExports(
       seen.add(key);
       found.push({ specifier, name });
     };
-    for (const item of known) collect(item.specifier, item.name);
     const previous = holder.collect;
     holder.collect = collect;
     const finish = (namespace: unknown) => {
