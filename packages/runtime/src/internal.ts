@@ -1,9 +1,12 @@
 // `@tooldock/runtime/internal`: names only Tooldock's own packages use (the loader's tool host
 // words its answers exactly as a Session does). Not public API: it may change in any release.
 
+/** What a Session checks and throws, for the tool host to check and throw the same. */
+export { snapshotPendingAction } from "./pending/snapshot-pending-action.js";
+export { outputProblem } from "./session/execute/check-structured-content.js";
 /** The texts of the error results a Session answers with. */
 export { toolCallMessages } from "./session/execute/tool-call-messages.js";
-
+export { latePushError } from "./session/execute/tool-call-scope.js";
 /**
  * Whether a tool's `execute` can see its context and its `AbortSignal` (read from its
  * source, erring towards yes), and the `execute` a tool record was read from: the tool host
@@ -13,6 +16,7 @@ export { argumentsSeen } from "./session/execute/tool-sees-signal.js";
 /** Calls an `execute` written in pi's order (signal, onUpdate, ctx) with Tooldock's arguments. */
 export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";
+export { noCallPushError } from "./session/tool-context.js";
 /** A count and its noun for messages: `1 file`, `0 files`, `3 files`. */
 export { count } from "./util/count.js";
 /** A label in quotes for a message, curly ones when it holds a double quote: `"Write a.txt"`, `“Rename: "a" → "b"”`. */

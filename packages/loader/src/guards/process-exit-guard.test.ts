@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
-import { currentModuleFaults, holdExitGuard, runGuarded, runGuardedStep } from "./process-exit-guard.js";
+import { currentModuleFaults, holdExitGuard, runGuardedStep } from "./process-exit-guard.js";
 
 /**
  * Runs a guarded step that leaves a promise callback behind, and returns a function that lets
@@ -9,7 +9,7 @@ import { currentModuleFaults, holdExitGuard, runGuarded, runGuardedStep } from "
 async function leaveCallbackBehind(faults: ModuleFaults): Promise<() => Promise<ModuleFaults | undefined>> {
   let resume: () => void = () => {};
   let later: Promise<ModuleFaults | undefined> = Promise.resolve(undefined);
-  const outcome = await runGuarded(
+  const outcome = await runGuardedStep(
     () => {
       later = new Promise<void>((resolve) => (resume = resolve)).then(() => currentModuleFaults());
     },
@@ -23,21 +23,21 @@ async function leaveCallbackBehind(faults: ModuleFaults): Promise<() => Promise<
   };
 }
 
-describe("runGuarded", () => {
+describe("runGuardedStep", () => {
   it("returns the value and leaves process.exit as it was", async () => {
     const before = process.exit;
-    expect(await runGuarded(async () => 42)).toEqual({ status: "ok", value: 42 });
+    expect(await runGuardedStep(async () => 42)).toEqual({ status: "ok", value: 42 });
     expect(process.exit).toBe(before);
   });
 
   it("turns process.exit into an exit outcome, even when the step catches the throw", async () => {
     const before = process.exit;
-    expect(await runGuarded(() => process.exit(2))).toEqual({
+    expect(await runGuardedStep(() => process.exit(2))).toEqual({
       status: "exit",
       exitCode: 2,
       call: "process.exit(2)",
     });
-    const swallowed = await runGuarded(() => {
+    const swallowed = await runGuardedStep(() => {
       try {
         process.exit(5);
       } catch {
@@ -50,7 +50,7 @@ describe("runGuarded", () => {
 
   it("reports throws and restores process.exit", async () => {
     const before = process.exit;
-    const outcome = await runGuarded(() => {
+    const outcome = await runGuardedStep(() => {
       throw new Error("boom");
     });
     expect(outcome).toMatchObject({ status: "throw", error: new Error("boom") });
@@ -59,21 +59,27 @@ describe("runGuarded", () => {
 
   it("times out a step that never settles and restores process.exit", async () => {
     const before = process.exit;
-    expect(await runGuarded(() => new Promise(() => {}), 20)).toEqual({ status: "timeout", timeoutMs: 20 });
+    expect(await runGuardedStep(() => new Promise(() => {}), 20)).toEqual({
+      status: "timeout",
+      timeoutMs: 20,
+    });
     expect(process.exit).toBe(before);
   });
 
   it("does not time out at once when the deadline is past setTimeout's range (Infinity, 2^31 ms)", async () => {
     const settlesSoon = () => new Promise<string>((resolve) => setTimeout(() => resolve("done"), 20));
-    expect(await runGuarded(settlesSoon, Number.POSITIVE_INFINITY)).toEqual({ status: "ok", value: "done" });
-    expect(await runGuarded(settlesSoon, 2 ** 31)).toEqual({ status: "ok", value: "done" });
+    expect(await runGuardedStep(settlesSoon, Number.POSITIVE_INFINITY)).toEqual({
+      status: "ok",
+      value: "done",
+    });
+    expect(await runGuardedStep(settlesSoon, 2 ** 31)).toEqual({ status: "ok", value: "done" });
   });
 
   it("keeps the guard while overlapping steps run", async () => {
     const before = process.exit;
     let release: () => void = () => {};
-    const slow = runGuarded(() => new Promise<void>((resolve) => (release = resolve)));
-    const quick = await runGuarded(() => process.exit(1));
+    const slow = runGuardedStep(() => new Promise<void>((resolve) => (release = resolve)));
+    const quick = await runGuardedStep(() => process.exit(1));
     expect(quick.status).toBe("exit");
     expect(process.exit).not.toBe(before); // the slow step is still guarded
     release();
@@ -88,7 +94,7 @@ describe("runGuarded", () => {
     expect(await run()).toBeUndefined();
     // The next step enables the context again.
     const faults = createModuleFaults();
-    expect(await runGuarded(() => currentModuleFaults(), undefined, faults)).toEqual({
+    expect(await runGuardedStep(() => currentModuleFaults(), undefined, faults)).toEqual({
       status: "ok",
       value: faults,
     });
@@ -145,7 +151,7 @@ describe("runGuardedStep", () => {
   });
 });
 
-describe("runGuarded and the other ways to end the process", () => {
+describe("runGuardedStep and the other ways to end the process", () => {
   type Method = "reallyExit" | "abort" | "_kill";
   const methods = process as unknown as Record<Method, (...args: unknown[]) => unknown>;
   const saved: Partial<Record<Method, unknown>> = {};
@@ -168,12 +174,12 @@ describe("runGuarded and the other ways to end the process", () => {
   it("blocks process.reallyExit and process.abort like process.exit", async () => {
     const recorder = methods.reallyExit;
     const internals = process as unknown as { reallyExit: (code: number) => void };
-    expect(await runGuarded(() => internals.reallyExit(0))).toEqual({
+    expect(await runGuardedStep(() => internals.reallyExit(0))).toEqual({
       status: "exit",
       exitCode: 0,
       call: "process.reallyExit(0)",
     });
-    expect(await runGuarded(() => process.abort())).toEqual({
+    expect(await runGuardedStep(() => process.abort())).toEqual({
       status: "exit",
       exitCode: undefined,
       call: "process.abort()",
@@ -184,30 +190,33 @@ describe("runGuarded and the other ways to end the process", () => {
 
   it("blocks process.kill aimed at this process or a process group, whatever the signal but 0", async () => {
     const pid = process.pid;
-    expect(await runGuarded(() => process.kill(pid))).toMatchObject({
+    expect(await runGuardedStep(() => process.kill(pid))).toMatchObject({
       status: "exit",
       call: `process.kill(${pid})`,
     });
-    expect(await runGuarded(() => process.kill(pid, "SIGKILL"))).toMatchObject({
+    expect(await runGuardedStep(() => process.kill(pid, "SIGKILL"))).toMatchObject({
       call: `process.kill(${pid}, "SIGKILL")`,
     });
-    expect(await runGuarded(() => process.kill(0, "SIGINT"))).toMatchObject({
+    expect(await runGuardedStep(() => process.kill(0, "SIGINT"))).toMatchObject({
       call: 'process.kill(0, "SIGINT")',
     });
-    expect(await runGuarded(() => process.kill(-1, 9))).toMatchObject({ call: "process.kill(-1, 9)" });
-    expect(await runGuarded(() => process.kill(String(pid) as unknown as number))).toMatchObject({
+    expect(await runGuardedStep(() => process.kill(-1, 9))).toMatchObject({ call: "process.kill(-1, 9)" });
+    expect(await runGuardedStep(() => process.kill(String(pid) as unknown as number))).toMatchObject({
       call: `process.kill("${pid}")`,
     });
     const internals = process as unknown as { _kill: (pid: number, signal: number) => number };
-    expect(await runGuarded(() => internals._kill(pid, 15))).toMatchObject({
+    expect(await runGuardedStep(() => internals._kill(pid, 15))).toMatchObject({
       call: `process._kill(${pid}, 15)`,
     });
     expect(reached).toEqual([]);
   });
 
   it("lets through signal 0 (a check that the process exists) and signals to other processes", async () => {
-    expect(await runGuarded(() => process.kill(process.pid, 0))).toEqual({ status: "ok", value: true });
-    expect(await runGuarded(() => process.kill(4_000_000, "SIGTERM"))).toEqual({ status: "ok", value: true });
+    expect(await runGuardedStep(() => process.kill(process.pid, 0))).toEqual({ status: "ok", value: true });
+    expect(await runGuardedStep(() => process.kill(4_000_000, "SIGTERM"))).toEqual({
+      status: "ok",
+      value: true,
+    });
     expect(reached).toEqual([`_kill(${process.pid}, 0)`, "_kill(4000000, 15)"]);
   });
 
@@ -216,7 +225,7 @@ describe("runGuarded and the other ways to end the process", () => {
     const faults = createModuleFaults();
     try {
       let fire: () => void = () => {};
-      await runGuarded(
+      await runGuardedStep(
         () => {
           const fired = new Promise<void>((resolve) => (fire = resolve));
           void fired.then(() => process.kill(process.pid, "SIGTERM"));

@@ -152,20 +152,9 @@ export type GuardedOutcome<T> =
  * throw; calls are attributed to their step through its async context, so overlapping loads
  * do not mix up. A call made after the step ended (from a timer it started) while the guard
  * is installed is blocked without a throw and recorded in `faults`.
- */
-export function runGuarded<T>(
-  step: () => T | Promise<T>,
-  timeoutMs?: number,
-  faults?: ModuleFaults,
-): Promise<GuardedOutcome<Awaited<T>>> {
-  const outcome = runGuardedStep(step, timeoutMs, faults);
-  return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
-}
-
-/**
- * {@link runGuarded} without a promise when the step settles at once: a step that returns
- * a value (not a promise or thenable) or throws gets its outcome back synchronously, so a
- * synchronous factory or check costs no promise and no turn of the microtask queue. A step
+ *
+ * A step that settles at once (returns a value that is not a promise or thenable, or throws)
+ * gets its outcome back synchronously: no promise, no turn of the microtask queue. A step
  * still running gets a promise of its outcome; tell the two apart with `instanceof Promise`.
  */
 export function runGuardedStep<T>(
@@ -187,11 +176,12 @@ export function runGuardedStep<T>(
       active.delete(state);
       uninstall();
       let guarded: GuardedOutcome<Awaited<T>>;
-      if (state.exitCall !== undefined) guarded = exitOutcome(state.exitCode, state.exitCall);
+      if (state.exitCall !== undefined)
+        guarded = { status: "exit", exitCode: state.exitCode, call: state.exitCall };
       // An ES module that exited while it was first evaluated is cached in that failed
       // state: importing it again rethrows the same sentinel without calling process.exit.
       else if (outcome.status === "throw" && isExitSentinel(outcome.error))
-        guarded = exitOutcome(outcome.error.exitCode, outcome.error.call);
+        guarded = { status: "exit", exitCode: outcome.error.exitCode, call: outcome.error.call };
       else guarded = outcome as GuardedOutcome<Awaited<T>>;
       if (later !== undefined) later(guarded);
       else now = guarded;
@@ -201,8 +191,4 @@ export function runGuardedStep<T>(
   return new Promise((resolve) => {
     later = resolve;
   });
-}
-
-function exitOutcome(exitCode: unknown, call: string): GuardedOutcome<never> {
-  return { status: "exit", exitCode, call };
 }

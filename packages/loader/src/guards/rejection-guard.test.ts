@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createModuleFaults } from "./module-faults.js";
-import { runGuarded } from "./process-exit-guard.js";
+import { runGuardedStep } from "./process-exit-guard.js";
 import { holdRejectionGuard } from "./rejection-guard.js";
 
 describe("holdRejectionGuard", () => {
@@ -12,7 +12,7 @@ describe("holdRejectionGuard", () => {
     process.on("unhandledRejection", listener);
     try {
       const faults = createModuleFaults();
-      await runGuarded(
+      await runGuardedStep(
         () => {
           setTimeout(() => Promise.reject(new Error("from the module")), 0);
         },

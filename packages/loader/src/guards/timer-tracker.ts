@@ -8,9 +8,7 @@ const TIMER_FUNCTIONS = ["setTimeout", "setInterval"] as const;
 type TimerFunction = (typeof TIMER_FUNCTIONS)[number];
 
 /** Where tool code finds them: the globals, and `node:timers` (its ES named exports follow it). */
-const homes = [globalThis, timers].filter(
-  (home) => typeof home === "object" && home !== null,
-) as unknown as Array<Record<TimerFunction, unknown>>;
+const homes = [globalThis, timers] as unknown as Array<Record<TimerFunction, unknown>>;
 
 let holds = 0;
 /** Per timer function, the one replaced and the stand-in put in its place, while installed. */

@@ -13,33 +13,29 @@ export type EventHandlerErrorReporter = (channel: string, error: unknown) => voi
  */
 export function createEventBus(onHandlerError: EventHandlerErrorReporter): EventBus {
   const channels = new Map<string, EventHandler[]>();
-  const off = (channel: string, handler: EventHandler) => {
-    const handlers = channels.get(channel);
-    if (handlers === undefined) return;
-    const kept = handlers.filter((candidate) => candidate !== handler);
-    if (kept.length === 0) channels.delete(channel);
-    else channels.set(channel, kept);
+  // Each change makes a new array: an emit in progress goes on with the one it started with.
+  const change = (key: string, next: (handlers: EventHandler[]) => EventHandler[]) => {
+    const kept = next(channels.get(key) ?? []);
+    if (kept.length === 0) channels.delete(key);
+    else channels.set(key, kept);
   };
   return Object.freeze({
     on(channel: string, handler: EventHandler): () => void {
       if (typeof handler !== "function") return () => {};
       const key = String(channel);
-      channels.set(key, [...(channels.get(key) ?? []), handler]);
+      change(key, (handlers) => [...handlers, handler]);
       let removed = false;
       return () => {
         if (removed) return;
         removed = true;
-        const handlers = channels.get(key);
-        if (handlers === undefined) return;
-        const index = handlers.indexOf(handler);
-        if (index === -1) return;
-        const kept = [...handlers.slice(0, index), ...handlers.slice(index + 1)];
-        if (kept.length === 0) channels.delete(key);
-        else channels.set(key, kept);
+        change(key, (handlers) => {
+          const index = handlers.indexOf(handler);
+          return index === -1 ? handlers : handlers.toSpliced(index, 1);
+        });
       };
     },
     off(channel: string, handler: EventHandler): void {
-      off(String(channel), handler);
+      change(String(channel), (handlers) => handlers.filter((candidate) => candidate !== handler));
     },
     emit(channel: string, data?: unknown): void {
       const key = String(channel);

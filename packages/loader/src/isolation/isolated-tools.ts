@@ -14,21 +14,16 @@ import {
   type CustomToolPendingAction,
   type CustomToolSessionEvent,
   type Diagnostic,
+  errorResult,
   TooldockError,
 } from "@tooldock/sdk";
+import { createWarning, describeError } from "../diagnostics.js";
 import { noOpUI } from "../host-api/no-op-ui.js";
 import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-message.js";
 import type { ToolHost } from "../host-api/tool-host.js";
 import type { IsolationContext } from "./isolation-options.js";
 import { jsonCopy } from "./json-copy.js";
-import type {
-  CallContext,
-  ChildMessage,
-  HostMessage,
-  InitMessage,
-  ToolDescriptor,
-  WireError,
-} from "./protocol.js";
+import type { CallContext, ChildMessage, HostMessage, ToolDescriptor, WireError } from "./protocol.js";
 import { proxyParameters } from "./proxy-schema.js";
 import { stoppedResult, type ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
 
@@ -56,14 +51,6 @@ export const MAX_DURABLE_PAYLOAD_CHARS = 1_000_000;
 /** How long an `onSession` hook keeps the host alive at most (the store's default deadline). */
 const BOUNDED_KEEP_ALIVE_MS = 600_000;
 const CLOSED: ToolHostStop = { kind: "closed", reason: "The host closed it." };
-
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "an error that cannot be described";
-  }
-}
 
 /** A tool host that reported its tools, with what it sent before that. */
 export interface StartedToolHost {
@@ -118,11 +105,6 @@ export class IsolatedToolHost {
     this.#host = host;
     this.#api = host.createAPI();
     this.#isolation = isolation;
-  }
-
-  /** Takes the first process, started by the load, and the messages it sent while loading. */
-  adopt(process: ToolHostProcess, early: readonly ChildMessage[]): void {
-    this.#attach(process, early);
   }
 
   /** The running tool host's process id, if one runs. */
@@ -207,8 +189,7 @@ export class IsolatedToolHost {
     reason: string,
     ctx: PendingActionHandlerContext,
   ): Promise<AgentToolResult> {
-    const process = await this.#current();
-    if (!("request" in process)) throw new Error(`The tool host stopped. ${process.reason}`);
+    const process = await this.#running();
     const context = { sessionId: ctx.sessionId, cwd: ctx.cwd, actionId: ctx.actionId, label: ctx.label };
     const message = await this.#resolving(process, (id, hasUI) => ({
       t: "action",
@@ -259,6 +240,13 @@ export class IsolatedToolHost {
     });
   }
 
+  /** The running tool host (a fresh one when the last stopped); throws when none can run. */
+  async #running(): Promise<ToolHostProcess> {
+    const process = await this.#current();
+    if (!("request" in process)) throw new Error(`The tool host stopped. ${process.reason}`);
+    return process;
+  }
+
   async #current(): Promise<ToolHostProcess | ToolHostStop> {
     const process = this.#process;
     if (process !== undefined && !process.stopped) return process;
@@ -272,7 +260,7 @@ export class IsolatedToolHost {
           await started.kill(CLOSED);
           return started;
         }
-        this.#attach(started, early);
+        this.adopt(started, early);
         return started;
       },
       (error: unknown) => {
@@ -291,7 +279,8 @@ export class IsolatedToolHost {
     }
   }
 
-  #attach(process: ToolHostProcess, early: readonly ChildMessage[]): void {
+  /** Takes a started process (the load's first, or a restart) and the messages it sent while loading. */
+  adopt(process: ToolHostProcess, early: readonly ChildMessage[]): void {
     this.#process = process;
     process.onMessage = (message) => this.#message(process, message);
     process.onStop((stop) => this.#stopped(process, stop));
@@ -319,7 +308,7 @@ export class IsolatedToolHost {
       running: runningToolCall(),
       onUpdate,
     };
-    const context = this.#context(ctx);
+    const context = callContext(ctx, this.#api.hasUI);
     const process = this.#process;
     if (process !== undefined && !process.stopped)
       return this.#request(process, call, toolCallId, params, context, signal);
@@ -365,10 +354,10 @@ export class IsolatedToolHost {
   }
 
   async #session(name: string, event: CustomToolSessionEvent, ctx: CustomToolContext): Promise<void> {
-    const process = await this.#current();
-    if (!("request" in process)) throw new Error(`The tool host stopped. ${process.reason}`);
+    const process = await this.#running();
+    const context = callContext(ctx, this.#api.hasUI);
     const { reply } = process.request(
-      (id) => ({ t: "session", id, tool: name, event: jsonCopy(event), context: this.#context(ctx) }),
+      (id) => ({ t: "session", id, tool: name, event: jsonCopy(event), context }),
       // The session gives a hook that long at most (its own deadline keeps the host alive).
       { keepAliveMs: BOUNDED_KEEP_ALIVE_MS },
     );
@@ -383,7 +372,7 @@ export class IsolatedToolHost {
     } catch (error) {
       // The host's own listener, logger or UI threw: its fault stays on the host's side, as it
       // would for a tool in-process, and the tool host serves on.
-      this.#warn(`A tool host message (${message.t}) failed in the host: ${describe(error)}`);
+      this.#warn(`A tool host message (${message.t}) failed in the host: ${describeError(error)}`);
     }
   }
 
@@ -431,8 +420,7 @@ export class IsolatedToolHost {
       case "log":
         this.#api.logger[message.level](message.message, message.data);
         return;
-      case "loaded":
-        return; // only the first one counts, and the load took it
+      // "loaded": only the first one counts, and the load took it.
     }
   }
 
@@ -490,13 +478,13 @@ export class IsolatedToolHost {
     try {
       asked = (ui[message.method] as (...args: unknown[]) => unknown)(...message.args);
     } catch (error) {
-      if (message.method !== "notify") answer(undefined, describe(error));
+      if (message.method !== "notify") answer(undefined, describeError(error));
       return;
     }
     if (message.method === "notify") return;
     Promise.resolve(asked).then(
       (value) => answer(value),
-      (error: unknown) => answer(undefined, describe(error)),
+      (error: unknown) => answer(undefined, describeError(error)),
     );
   }
 
@@ -525,7 +513,7 @@ export class IsolatedToolHost {
       }
     } catch (error) {
       // Refused (the call ended, a bad action): the tool host forgets it, as the store did.
-      this.#warn(describe(error));
+      this.#warn(describeError(error));
     }
     if (staged.record === undefined) {
       process.send({ t: "forget", action: message.action });
@@ -584,7 +572,7 @@ export class IsolatedToolHost {
     try {
       pushInCall(call, message.via, action);
     } catch (error) {
-      this.#warn(describe(error));
+      this.#warn(describeError(error));
     }
   }
 
@@ -649,15 +637,13 @@ export class IsolatedToolHost {
     process.send({ t: "ui-state", hasUI });
   }
 
-  #context(ctx: CustomToolContext | undefined): CallContext {
-    return callContext(ctx, this.#api.hasUI);
-  }
-
   /** Forgets `staged` and takes it off its stack as lost; true when it was still there. */
   #remove(staged: StagedAction, stop: ToolHostStop): boolean {
     this.#staged.delete(staged);
     if (staged.record === undefined) return false;
-    return staged.store?.remove(staged.record.id, lostReason(stop)) !== undefined;
+    return (
+      staged.store?.remove(staged.record.id, `lost: the tool host stopped. ${stop.reason}`) !== undefined
+    );
   }
 
   #stopped(process: ToolHostProcess, stop: ToolHostStop): void {
@@ -671,16 +657,14 @@ export class IsolatedToolHost {
       lost.length === 0
         ? []
         : [
-            {
-              code: "W_ACTIONS_LOST",
-              severity: "warning",
+            createWarning("W_ACTIONS_LOST", {
               message:
                 `The tool host stopped with ${count(lost.length, "pending action")} it had staged: ` +
                 `${lost.map((record) => JSON.stringify(record.label)).join(", ")}. ${stop.reason} ` +
                 "They were removed from the stack and can never be applied.",
               path: "(tool host)",
               hint: "Call the tools again to stage them anew.",
-            },
+            }),
           ];
     this.#emit({ type: "tool-host-stopped", reason: stop.reason, kind: stop.kind, lost, diagnostics });
   }
@@ -696,21 +680,11 @@ export class IsolatedToolHost {
   }
 }
 
-function lostReason(stop: ToolHostStop): string {
-  return `lost: the tool host stopped. ${stop.reason}`;
-}
-
 function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
   const label = staged.record === undefined ? "the action" : JSON.stringify(staged.record.label);
-  return {
-    content: [
-      {
-        type: "text",
-        text: `Cannot apply ${label}: the tool host that staged it stopped. ${stop.reason} The action is lost and was removed.`,
-      },
-    ],
-    isError: true,
-  };
+  return errorResult(
+    `Cannot apply ${label}: the tool host that staged it stopped. ${stop.reason} The action is lost and was removed.`,
+  );
 }
 
 /** The values of `ctx` a tool host call carries, read now; `hasUI` is the host's. */
@@ -761,8 +735,6 @@ function rebuildError(wire: WireError): Error {
   error.stack = wire.stack ?? `${wire.name ?? "Error"}: ${wire.message}`;
   return error;
 }
-
-export type { InitMessage };
 
 /** Stages `action` in the call's session: through its `ctx` when the child used it, else its `pi`. */
 function pushInCall(

@@ -66,14 +66,10 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 }
 
 /** Applies the defaults of {@link IsolationOptions}. Throws a `RangeError` for a bad number. */
-export function normalizeIsolation(
-  options: IsolationOptions,
-  cwd: string,
-  env: NodeJS.ProcessEnv = process.env,
-): IsolationContext {
+export function normalizeIsolation(options: IsolationOptions, cwd: string): IsolationContext {
   const passed: Record<string, string> = {};
   for (const name of PASSED_ENV) {
-    const value = env[name];
+    const value = process.env[name];
     if (value !== undefined) passed[name] = value;
   }
   const onNode = (process.versions as { bun?: string }).bun === undefined;

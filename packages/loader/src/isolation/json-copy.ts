@@ -1,10 +1,14 @@
-/** `value` as JSON carries it, or `undefined` when it cannot be written as JSON. Never throws. */
-export function jsonCopy(value: unknown): unknown {
-  if (value === undefined) return undefined;
+/** `value` as JSON text, or `undefined` when it cannot be written as JSON. Never throws. */
+export function jsonText(value: unknown): string | undefined {
   try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
+    return JSON.stringify(value);
   } catch {
     return undefined;
   }
+}
+
+/** `value` as JSON carries it, or `undefined` when it cannot be written as JSON. Never throws. */
+export function jsonCopy(value: unknown): unknown {
+  const text = jsonText(value);
+  return text === undefined ? undefined : JSON.parse(text);
 }

@@ -1,5 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 
+/** Longest line either side may send (a call's arguments, a result); past it, the peer is stopped. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
 /** What {@link readLines} calls. */
 export interface LineHandlers {
   /** One complete line, without its `\n`. */

@@ -9,15 +9,13 @@ import { expandPath, isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadCustomToolsResult } from "../load/types.js";
 import type { LoadContext } from "../options.js";
-import { IsolatedToolHost } from "./isolated-tools.js";
+import { IsolatedToolHost, type StartedToolHost } from "./isolated-tools.js";
 import { type IsolationContext, moduleReadPaths } from "./isolation-options.js";
 import { ownCodeFolders } from "./own-code-folders.js";
 import { prebuildPacks } from "./prebuild-packs.js";
 import type { ChildMessage, InitMessage } from "./protocol.js";
 import { keepSpare, planningSpare, sparesPlanned, takeToolHost } from "./spare-tool-hosts.js";
 import type { ToolHostProcess, ToolHostSpawn, ToolHostStop } from "./tool-host-process.js";
-
-type Loaded = Extract<ChildMessage, { t: "loaded" }>;
 
 /** The diagnostic of a tool host that did not get as far as loading its modules. */
 function startFailure(paths: readonly string[], stop: ToolHostStop, stderr: string): Diagnostic {
@@ -71,7 +69,7 @@ function toolHostCacheKey(context: LoadContext, isolation: IsolationContext): st
 
 /** How a load's tool host is started, and where the host builds the packs it reads. */
 interface ToolHostPlan {
-  spawn: Omit<ToolHostSpawn, "init">;
+  spawn: ToolHostSpawn;
   cacheDir: string;
   /** Where the host builds the packs, when it may (a private folder the tool host cannot write). */
   packsDir: string | undefined;
@@ -184,7 +182,7 @@ export async function loadIsolated(
   // Messages a tool host sends before its tools are known (a factory's pi.events.on, a log
   // line) are handed over once the host side is attached.
   const start = () =>
-    new Promise<{ process: ToolHostProcess; loaded: Loaded; early: ChildMessage[] }>((resolve, reject) => {
+    new Promise<StartedToolHost>((resolve, reject) => {
       const early: ChildMessage[] = [];
       const process = takeToolHost(spawn);
       process.begin(init);
@@ -223,7 +221,7 @@ export async function loadIsolated(
     });
 
   const isolated = new IsolatedToolHost(start, context.host, isolation);
-  let loaded: Loaded;
+  let loaded: StartedToolHost["loaded"];
   try {
     const first = await start();
     loaded = first.loaded;

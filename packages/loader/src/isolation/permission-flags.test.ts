@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { permissionFlags, permissionSupport } from "./permission-flags.js";
+import { permissionFlags } from "./permission-flags.js";
 
 const permissions = { read: ["/a", "/a", "/b"], write: ["/w"], exec: false, net: false, memoryMb: 64 };
 
@@ -34,9 +34,9 @@ describe("permissionFlags", () => {
   });
 
   it("refuses a Node without a usable permission model", () => {
-    expect(permissionSupport("v20.10.0")).toEqual({
-      unsupported: "Node v20.10.0 has no usable permission model (Node 20.11 or later has)",
-    });
+    expect(() => permissionFlags("v20.10.0", permissions)).toThrow(
+      "Node v20.10.0 has no usable permission model (Node 20.11 or later has)",
+    );
     expect(() => permissionFlags("v18.20.0", permissions)).toThrow(/Node 20.11 or later/);
   });
 });

@@ -4,7 +4,6 @@ import { PackPlanner } from "../build/pack-planner.js";
 import { openCacheFolder } from "../compile/cache-folder.js";
 import { EsbuildBatch } from "../compile/esbuild-batch.js";
 import { discover } from "../discover/discover-stage.js";
-import { nodeDiscoveryFileSystem } from "../discover/file-system.js";
 import type { LoadContext } from "../options.js";
 
 /**
@@ -24,12 +23,7 @@ export async function prebuildPacks(
   readRoots: readonly string[],
 ): Promise<boolean> {
   if (context.compiler !== "esbuild" || !openCacheFolder(packsDir).usable) return false;
-  const discovery = discover({
-    paths: context.paths,
-    cwd: context.cwd,
-    fileSystem: context.fileSystem ?? nodeDiscoveryFileSystem,
-    opencode: context.opencode,
-  });
+  const discovery = discover(context);
   await discovery.diagnostics();
   const entries = discovery.found.map((module) => module.resolvedPath);
   if (entries.length === 0) return false;

@@ -147,64 +147,95 @@ export type ChildMessage =
 
 type Check<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/** A check of one field of a message from the tool host. */
+type Field = (value: unknown) => boolean;
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-const isString = (value: unknown): value is string => typeof value === "string";
+const isId: Field = (value) => Number.isSafeInteger(value) && (value as number) >= 0;
+const isString: Field = (value) => typeof value === "string";
+const isBoolean: Field = (value) => typeof value === "boolean";
+const anything: Field = () => true;
+const optional =
+  (check: Field): Field =>
+  (value) =>
+    value === undefined || check(value);
+const oneOf =
+  (...allowed: string[]): Field =>
+  (value) =>
+    allowed.includes(value as string);
+const arrayOf =
+  (check: Field): Field =>
+  (value) =>
+    Array.isArray(value) && value.every(check);
+/** An object with each of `fields`, checked (others are allowed, and never copied). */
+const shape =
+  (fields: Record<string, Field>): Field =>
+  (value) =>
+    isRecord(value) && Object.entries(fields).every(([key, check]) => check(value[key]));
 
 /** A result's shape: an array of content blocks, each read and checked by the session. */
-function isResult(value: unknown): value is AgentToolResult {
-  return isRecord(value) && Array.isArray(value.content);
-}
+const isResult = shape({ content: Array.isArray });
+const isDescriptor = shape({
+  name: isString,
+  label: isString,
+  description: isString,
+  parameters: isRecord,
+  outputSchema: optional(isRecord),
+  hidden: isBoolean,
+  deferrable: isBoolean,
+  annotations: optional(isRecord),
+  onSession: isBoolean,
+  liveDescription: optional(isBoolean),
+  actions: optional((value) => isRecord(value) && Object.values(value).every(shape({ reject: isBoolean }))),
+  path: isString,
+  resolvedPath: isString,
+});
 
-function isError(value: unknown): value is WireError {
-  return (
-    isRecord(value) &&
-    isString(value.message) &&
-    (value.name === undefined || isString(value.name)) &&
-    (value.code === undefined || isString(value.code)) &&
-    (value.stack === undefined || isString(value.stack))
-  );
-}
-
-function isDescriptor(value: unknown): value is ToolDescriptor {
-  return (
-    isRecord(value) &&
-    isString(value.name) &&
-    isString(value.label) &&
-    isString(value.description) &&
-    isRecord(value.parameters) &&
-    (value.outputSchema === undefined || isRecord(value.outputSchema)) &&
-    typeof value.hidden === "boolean" &&
-    typeof value.deferrable === "boolean" &&
-    (value.annotations === undefined || isRecord(value.annotations)) &&
-    typeof value.onSession === "boolean" &&
-    (value.liveDescription === undefined || typeof value.liveDescription === "boolean") &&
-    (value.actions === undefined || isActions(value.actions)) &&
-    isString(value.path) &&
-    isString(value.resolvedPath)
-  );
-}
-
-function isDiagnostic(value: unknown): value is Diagnostic {
-  return (
-    isRecord(value) &&
-    isString(value.code) &&
-    (value.severity === "error" || value.severity === "warning") &&
-    isString(value.message) &&
-    isString(value.path)
-  );
-}
-
-const isActions = (value: unknown): boolean =>
-  isRecord(value) &&
-  Object.values(value).every((handler) => isRecord(handler) && typeof handler.reject === "boolean");
-
-const isModule = (value: unknown): value is { path: string; resolvedPath: string } =>
-  isRecord(value) && isString(value.path) && isString(value.resolvedPath);
-
-const LOG_LEVELS = new Set(["debug", "info", "warn", "error"]);
-const UI_METHODS = new Set(["select", "confirm", "input", "notify"]);
+/** The fields of each message a tool host may send; a field not listed here is dropped. */
+const CHILD_MESSAGES: Record<ChildMessage["t"], Record<string, Field>> = {
+  loaded: {
+    tools: arrayOf(isDescriptor),
+    diagnostics: arrayOf(
+      shape({ code: isString, severity: oneOf("error", "warning"), message: isString, path: isString }),
+    ),
+    modules: arrayOf(shape({ path: isString, resolvedPath: isString })),
+  },
+  result: { id: isId, result: isResult },
+  error: {
+    id: isId,
+    error: shape({
+      message: isString,
+      name: optional(isString),
+      code: optional(isString),
+      stack: optional(isString),
+    }),
+  },
+  update: { id: isId, partial: isResult },
+  push: {
+    call: optional(isId),
+    via: oneOf("ctx", "pi"),
+    action: isId,
+    label: isString,
+    details: anything,
+    sourceToolName: optional(isString),
+    reject: isBoolean,
+    handler: optional(isString),
+    payload: anything,
+  },
+  "call-abort": { id: isId },
+  ui: {
+    id: isId,
+    call: optional(isId),
+    method: oneOf("select", "confirm", "input", "notify"),
+    args: Array.isArray,
+  },
+  emit: { channel: isString, data: anything },
+  message: { call: optional(isId), message: isRecord, options: anything },
+  log: { level: oneOf("debug", "info", "warn", "error"), message: isString, data: anything },
+  listen: { channel: isString },
+  pong: { id: isId },
+};
 
 /**
  * Checks one line from a tool host. Returns the message, or the reason it breaks the
@@ -218,88 +249,16 @@ export function parseChildMessage(line: string): Check<ChildMessage> {
     return { ok: false, reason: "a line that is not JSON" };
   }
   if (!isRecord(value)) return { ok: false, reason: "a message that is not an object" };
-  const bad = (what: string): Check<ChildMessage> => ({ ok: false, reason: `a malformed "${what}" message` });
-  switch (value.t) {
-    case "loaded": {
-      const { tools, diagnostics, modules } = value;
-      if (!Array.isArray(tools) || !tools.every(isDescriptor)) return bad("loaded");
-      if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return bad("loaded");
-      if (!Array.isArray(modules) || !modules.every(isModule)) return bad("loaded");
-      return { ok: true, value: { t: "loaded", tools, diagnostics, modules } };
-    }
-    case "result":
-      if (!isId(value.id) || !isResult(value.result)) return bad("result");
-      return { ok: true, value: { t: "result", id: value.id, result: value.result } };
-    case "error":
-      if (!isId(value.id) || !isError(value.error)) return bad("error");
-      return { ok: true, value: { t: "error", id: value.id, error: value.error } };
-    case "update":
-      if (!isId(value.id) || !isResult(value.partial)) return bad("update");
-      return { ok: true, value: { t: "update", id: value.id, partial: value.partial } };
-    case "push": {
-      const { call, via, action, label, sourceToolName, reject } = value;
-      if (call !== undefined && !isId(call)) return bad("push");
-      if ((via !== "ctx" && via !== "pi") || !isId(action) || !isString(label)) return bad("push");
-      if (sourceToolName !== undefined && !isString(sourceToolName)) return bad("push");
-      if (typeof reject !== "boolean") return bad("push");
-      if (value.handler !== undefined && (!isString(value.handler) || value.payload === undefined))
-        return bad("push");
-      const message: ChildMessage = { t: "push", via, action, label, reject };
-      if (value.handler !== undefined) {
-        message.handler = value.handler;
-        message.payload = value.payload;
-      }
-      if (call !== undefined) message.call = call;
-      if (value.details !== undefined) message.details = value.details;
-      if (sourceToolName !== undefined) message.sourceToolName = sourceToolName;
-      return { ok: true, value: message };
-    }
-    case "call-abort":
-      if (!isId(value.id)) return bad("call-abort");
-      return { ok: true, value: { t: "call-abort", id: value.id } };
-    case "ui":
-      if (!isId(value.id) || !UI_METHODS.has(value.method as string) || !Array.isArray(value.args))
-        return bad("ui");
-      if (value.call !== undefined && !isId(value.call)) return bad("ui");
-      return {
-        ok: true,
-        value: {
-          t: "ui",
-          id: value.id,
-          ...(value.call === undefined ? {} : { call: value.call }),
-          method: value.method as "select" | "confirm" | "input" | "notify",
-          args: value.args,
-        },
-      };
-    case "emit":
-      if (!isString(value.channel)) return bad("emit");
-      return { ok: true, value: { t: "emit", channel: value.channel, data: value.data } };
-    case "message": {
-      if (value.call !== undefined && !isId(value.call)) return bad("message");
-      if (!isRecord(value.message)) return bad("message");
-      const message: ChildMessage = { t: "message", message: value.message };
-      if (value.call !== undefined) message.call = value.call;
-      if (value.options !== undefined) message.options = value.options;
-      return { ok: true, value: message };
-    }
-    case "listen":
-      if (!isString(value.channel)) return bad("listen");
-      return { ok: true, value: { t: "listen", channel: value.channel } };
-    case "log":
-      if (!LOG_LEVELS.has(value.level as string) || !isString(value.message)) return bad("log");
-      return {
-        ok: true,
-        value: {
-          t: "log",
-          level: value.level as "debug" | "info" | "warn" | "error",
-          message: value.message,
-          data: value.data,
-        },
-      };
-    case "pong":
-      if (!isId(value.id)) return bad("pong");
-      return { ok: true, value: { t: "pong", id: value.id } };
-    default:
-      return { ok: false, reason: "a message of an unknown type" };
+  const { t } = value;
+  if (typeof t !== "string" || !Object.hasOwn(CHILD_MESSAGES, t))
+    return { ok: false, reason: "a message of an unknown type" };
+  const message: Record<string, unknown> = { t };
+  for (const [key, check] of Object.entries(CHILD_MESSAGES[t as ChildMessage["t"]])) {
+    if (!check(value[key])) return { ok: false, reason: `a malformed "${t}" message` };
+    if (value[key] !== undefined) message[key] = value[key];
   }
+  // A durable action carries its payload.
+  if (message.handler !== undefined && message.payload === undefined)
+    return { ok: false, reason: `a malformed "${t}" message` };
+  return { ok: true, value: message as ChildMessage };
 }

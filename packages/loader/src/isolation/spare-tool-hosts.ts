@@ -27,7 +27,7 @@ export function sparePids(): number[] {
 }
 
 /** What makes a spare fit a load: the same binary, working folder, environment and permissions. */
-export function spawnKey(spawn: Omit<ToolHostSpawn, "init">): string {
+export function spawnKey(spawn: ToolHostSpawn): string {
   const { execPath, nodeVersion, cwd, env, permissions, hangTimeoutMs } = spawn;
   return JSON.stringify([execPath, nodeVersion, cwd, env, permissions, hangTimeoutMs]);
 }
@@ -36,7 +36,7 @@ export function spawnKey(spawn: Omit<ToolHostSpawn, "init">): string {
  * A process for `spawn`: the spare kept for it when one is running (its start already paid),
  * else a new one. Either way without its load: the caller gives it with `begin`.
  */
-export function takeToolHost(spawn: Omit<ToolHostSpawn, "init">): ToolHostProcess {
+export function takeToolHost(spawn: ToolHostSpawn): ToolHostProcess {
   const key = spawnKey(spawn);
   const spare = spares.get(key);
   spares.delete(key);
@@ -44,7 +44,7 @@ export function takeToolHost(spawn: Omit<ToolHostSpawn, "init">): ToolHostProces
 }
 
 /** Starts a spare for `spawn` unless one runs; it waits, holding nothing of the host. */
-export function keepSpare(spawn: Omit<ToolHostSpawn, "init">): ToolHostProcess {
+export function keepSpare(spawn: ToolHostSpawn): ToolHostProcess {
   const key = spawnKey(spawn);
   const running = spares.get(key);
   if (running !== undefined && !running.stopped) return running;

@@ -2,14 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { AgentToolResult } from "@tooldock/sdk";
-import { readLines, writeLine } from "./line-channel.js";
+import { type AgentToolResult, errorResult } from "@tooldock/sdk";
+import { MAX_LINE_BYTES, readLines, writeLine } from "./line-channel.js";
 import { permissionFlags, type ToolHostPermissions } from "./permission-flags.js";
 import { pidNamespaceLauncher } from "./process-tree.js";
 import { type ChildMessage, type HostMessage, type InitMessage, parseChildMessage } from "./protocol.js";
 
-/** Longest line a tool host may send; past it, it is stopped (a result is far smaller). */
-export const MAX_CHILD_LINE_BYTES = 64 * 1024 * 1024;
 /** Kept of a tool host's stderr, to say why it stopped. */
 const STDERR_TAIL_CHARS = 8_192;
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
@@ -43,24 +41,12 @@ export interface ToolHostSpawn {
   cwd: string;
   env: Record<string, string>;
   permissions: ToolHostPermissions;
-  /**
-   * Sent once settled (never rejects): the process starts meanwhile, e.g. while the host
-   * builds its packs. Without one the process is a spare: it starts and waits, holding
-   * nothing of the host, until {@link ToolHostProcess.begin} gives it its load.
-   */
-  init?: InitMessage | Promise<InitMessage>;
   /** After a call is stopped, how long the tool host has to show it is still responsive. */
   hangTimeoutMs: number;
 }
 
 /** A request waiting for its reply; `held` while it keeps the host's event loop alive. */
 type Reply = { resolve(message: ChildMessage | ToolHostStop): void; held: boolean; timer?: NodeJS.Timeout };
-
-/** How a request keeps the host alive: for as long as it waits, or at most this long. */
-export interface RequestOptions {
-  /** Default: until the reply. A request whose waiter has a deadline of its own passes one. */
-  keepAliveMs?: number;
-}
 
 /** What `forget` resolves a withdrawn request with. */
 const WITHDRAWN: ToolHostStop = { kind: "closed", reason: "The request was withdrawn." };
@@ -131,15 +117,14 @@ export class ToolHostProcess {
       (stream as Partial<Socket>).unref?.();
     }
     this.#child.unref();
-    readLines(this.#output, MAX_CHILD_LINE_BYTES, {
+    readLines(this.#output, MAX_LINE_BYTES, {
       line: (text) => this.#receive(text),
       overflow: () =>
         this.kill({
           kind: "protocol",
-          reason: `It sent a message longer than ${MAX_CHILD_LINE_BYTES} bytes.`,
+          reason: `It sent a message longer than ${MAX_LINE_BYTES} bytes.`,
         }),
     });
-    if (options.init !== undefined) this.begin(options.init);
   }
 
   /** Gives the process its load (once); it is held until it reports its tools. */
@@ -179,11 +164,12 @@ export class ToolHostProcess {
 
   /**
    * Sends a request and resolves with its reply (`result` or `error`), the stop that ended
-   * it, or {@link WITHDRAWN} once {@link forget} gave it up. Never rejects.
+   * it, or {@link WITHDRAWN} once {@link forget} gave it up. Never rejects. It keeps the host
+   * alive until the reply, or at most `keepAliveMs` (a waiter with a deadline of its own).
    */
   request(
     build: (id: number) => HostMessage,
-    options: RequestOptions = {},
+    options: { keepAliveMs?: number } = {},
   ): { id: number; reply: Promise<ChildMessage | ToolHostStop> } {
     const id = this.#nextId++;
     if (this.stopped)
@@ -240,12 +226,9 @@ export class ToolHostProcess {
       return;
     }
     const message = parsed.value;
+    // A reply to a request given up (a stopped call) is dropped.
     if (message.t === "result" || message.t === "error" || message.t === "pong") {
-      const reply = this.#replies.get(message.id);
-      if (reply === undefined) return; // a reply to a request given up (a stopped call)
-      this.#replies.delete(message.id);
-      this.#letGo(reply);
-      reply.resolve(message);
+      this.#answer(message.id, message);
       return;
     }
     if (message.t === "loaded" && this.#begun && !this.#loaded) {
@@ -257,11 +240,15 @@ export class ToolHostProcess {
 
   /** Gives a request up: it resolves with {@link WITHDRAWN} now, and its reply is dropped. */
   forget(id: number): void {
+    this.#answer(id, WITHDRAWN);
+  }
+
+  #answer(id: number, answer: ChildMessage | ToolHostStop): void {
     const reply = this.#replies.get(id);
     if (reply === undefined) return;
     this.#replies.delete(id);
     this.#letGo(reply);
-    reply.resolve(WITHDRAWN);
+    reply.resolve(answer);
   }
 
   #letGo(reply: Reply): void {
@@ -325,15 +312,8 @@ function killGroup(pid: number | undefined): void {
 
 /** The result a call gets when its tool host stopped. */
 export function stoppedResult(toolName: string, stop: ToolHostStop): AgentToolResult {
-  return {
-    content: [
-      {
-        type: "text",
-        text:
-          `Tool "${toolName}" could not finish: its tool host (the sandboxed process that runs it) ` +
-          `stopped. ${stop.reason} This is a fault in the tool, not in your call; tell the user.`,
-      },
-    ],
-    isError: true,
-  };
+  return errorResult(
+    `Tool "${toolName}" could not finish: its tool host (the sandboxed process that runs it) ` +
+      `stopped. ${stop.reason} This is a fault in the tool, not in your call; tell the user.`,
+  );
 }

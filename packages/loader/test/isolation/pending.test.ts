@@ -136,3 +136,48 @@ describe("pending actions of a tool host that stopped", () => {
     expect(isolated?.pid).toBeGreaterThan(0);
   });
 });
+
+/** Misuses `pushPendingAction` as `params.how` says, and answers with what it threw. */
+const MISUSER = `
+import { Type } from "@sinclair/typebox";
+let saved;
+export default (pi) => ({
+  name: "misuse",
+  label: "Misuse",
+  description: "Stages actions wrongly",
+  parameters: Type.Object({ how: Type.String() }),
+  async execute(id, params, onUpdate, ctx) {
+    try {
+      if (params.how === "keep") saved = ctx;
+      if (params.how === "no-apply") ctx.pushPendingAction({ label: "No apply" });
+      if (params.how === "empty-label") ctx.pushPendingAction({ label: " ", apply: async () => undefined });
+      if (params.how === "both-forms") ctx.pushPendingAction({ label: "Both", handler: "h", payload: 1, apply: async () => undefined });
+      if (params.how === "no-payload") ctx.pushPendingAction({ label: "Data", handler: "h" });
+      if (params.how === "late") saved.pushPendingAction({ label: "Late", apply: async () => undefined });
+    } catch (error) {
+      return { content: [{ type: "text", text: error.code + ": " + error.message }] };
+    }
+    return { content: [{ type: "text", text: "nothing thrown" }] };
+  },
+});
+`;
+
+describe("a misused pushPendingAction", () => {
+  it("throws the same code and message with and without isolation", async () => {
+    const answers: Record<string, string[]> = {};
+    for (const isolation of ["none", "process"] as const) {
+      const where = await project({ "misuse.ts": MISUSER });
+      const { session } = await load(where, isolation);
+      answers[isolation] = [];
+      for (const how of ["no-apply", "empty-label", "both-forms", "no-payload", "keep", "late"]) {
+        const result = await session.execute({ toolCallId: `call-${how}`, name: "misuse", params: { how } });
+        answers[isolation].push(text(result));
+      }
+    }
+    expect(answers.process).toEqual(answers.none);
+    expect(answers.none?.filter((answer) => answer.startsWith("E_INVALID_PENDING_ACTION: "))).toHaveLength(4);
+    expect(answers.none?.[5]).toMatch(
+      /^E_CALL_ENDED: Tool "misuse" cannot stage the pending action "Late": its call call-keep has already ended/,
+    );
+  });
+});

@@ -75,6 +75,16 @@ export function createToolContext(
   };
 }
 
+/** The error a push from an `onSession` hook gets: no call is running. */
+export function noCallPushError(action: unknown): TooldockError {
+  return new TooldockError(
+    "E_NO_CALL",
+    `Cannot stage the pending action ${quotedLabel(action)} from an onSession hook: no tool ` +
+      "call is running, so the model would never see a preview of it. " +
+      "Stage pending actions inside a tool's execute.",
+  );
+}
+
 /** The context `onSession` hooks get: there is no call to abort, so `abort` does nothing. */
 export function createLifecycleContext(source: ToolContextSource): CustomToolContext {
   const ctx: CustomToolContext = {
@@ -83,12 +93,7 @@ export function createLifecycleContext(source: ToolContextSource): CustomToolCon
     hasPendingActions: source.hasPendingActions,
     abort: () => {},
     pushPendingAction: (action) => {
-      throw new TooldockError(
-        "E_NO_CALL",
-        `Cannot stage the pending action ${quotedLabel(action)} from an onSession hook: no tool ` +
-          "call is running, so the model would never see a preview of it. " +
-          "Stage pending actions inside a tool's execute.",
-      );
+      throw noCallPushError(action);
     },
     // What pi's tools read on their context: the session's own functions (made once per
     // session), and the model as a getter, read from the host when asked.

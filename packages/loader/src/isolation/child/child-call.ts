@@ -1,15 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
-import { argumentsSeen, toolCallMessages, toolOrigin } from "@tooldock/runtime/internal";
+import { argumentsSeen, outputProblem, toolCallMessages, toolOrigin } from "@tooldock/runtime/internal";
 import {
   type AgentToolResult,
   type CustomTool,
   type CustomToolContext,
   type CustomToolDurableAction,
   type CustomToolPendingAction,
-  TooldockError,
+  errorResult,
 } from "@tooldock/sdk";
-import { jsonCopy } from "../json-copy.js";
+import { jsonText } from "../json-copy.js";
 import type { CallContext, ChildMessage, WireError } from "../protocol.js";
 
 /** A call running in the tool host. */
@@ -67,53 +67,6 @@ export function wireResultText(value: unknown): string {
   return "{}";
 }
 
-function jsonText(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Checks an action as the store would, so a bad one throws in the tool's own code. */
-export function checkAction(value: CustomToolPendingAction | CustomToolDurableAction): void {
-  const action = value as Partial<CustomToolPendingAction> & { handler?: unknown };
-  const problem =
-    typeof action !== "object" || action === null
-      ? "it is not an object"
-      : typeof action.label !== "string" || action.label.trim() === ""
-        ? "its label is not a non-empty string"
-        : action.handler !== undefined
-          ? durableProblem(value as CustomToolDurableAction)
-          : typeof action.apply !== "function"
-            ? "its apply is not a function"
-            : action.reject !== undefined && typeof action.reject !== "function"
-              ? "its reject is not a function"
-              : action.sourceToolName !== undefined && typeof action.sourceToolName !== "string"
-                ? "its sourceToolName is not a string"
-                : action.details !== undefined && jsonCopy(action.details) === undefined
-                  ? "its details are not JSON data"
-                  : undefined;
-  if (problem !== undefined)
-    throw new TooldockError("E_INVALID_PENDING_ACTION", `Cannot stage the pending action: ${problem}.`);
-}
-
-/** What is wrong with a durable action, as the store would say it; `undefined` when nothing. */
-function durableProblem(action: CustomToolDurableAction): string | undefined {
-  const loose = action as CustomToolDurableAction & { apply?: unknown; reject?: unknown };
-  if (typeof action.handler !== "string" || action.handler.trim() === "")
-    return "its handler is not the non-empty name of one of the tool's actions";
-  if (loose.apply !== undefined || loose.reject !== undefined)
-    return "it gives both a handler and callbacks (give either)";
-  if (action.payload === undefined || jsonCopy(action.payload) === undefined)
-    return "its payload is not JSON data";
-  if (action.sourceToolName !== undefined && typeof action.sourceToolName !== "string")
-    return "its sourceToolName is not a string";
-  if (action.details !== undefined && jsonCopy(action.details) === undefined)
-    return "its details are not JSON data";
-  return undefined;
-}
-
 export interface CallRunner {
   send(message: ChildMessage): void;
   /** Sends a call's result, already JSON text (see {@link wireResultText}). */
@@ -166,8 +119,7 @@ export async function runCall(
     runner.end(call);
     runner.send(message);
   };
-  const refuse = (text: string) =>
-    finish({ t: "result", id: call.id, result: { content: [{ type: "text", text }], isError: true } });
+  const refuse = (text: string) => finish({ t: "result", id: call.id, result: errorResult(text) });
   let validation: ReturnType<ReturnType<typeof asSchema>["validate"]>;
   try {
     validation = asSchema(tool.parameters).validate(params);
@@ -200,10 +152,11 @@ export async function runCall(
   }
   // The tool's outputSchema is checked here, by its real schema: the host's copy of it is
   // only described (a pattern in it could otherwise keep the host's CPU for days).
+  const schema = tool.outputSchema;
   const problem =
-    tool.outputSchema === undefined
+    schema === undefined
       ? undefined
-      : outputProblem(tool, JSON.parse(resultText) as AgentToolResult);
+      : outputProblem(tool.name, (value) => asSchema(schema).validate(value), JSON.parse(resultText));
   if (problem !== undefined) {
     refuse(problem);
     return;
@@ -238,36 +191,4 @@ export function callContext(runner: CallRunner, call: ChildCall, context: CallCo
     isIdle: () => context.isIdle ?? true,
     hasQueuedMessages: () => context.hasQueuedMessages ?? false,
   };
-}
-
-/** The error a push gets once its call has ended, worded as in-process. */
-export function callEndedError(call: ChildCall, action: unknown): TooldockError {
-  let label: string;
-  try {
-    const value = (action as { label?: unknown }).label;
-    label = typeof value === "string" ? `"${value}"` : "(no label)";
-  } catch {
-    label = "(unreadable label)";
-  }
-  return new TooldockError(
-    "E_CALL_ENDED",
-    `Tool "${call.toolName}" cannot stage the pending action ${label}: its call ` +
-      `${call.toolCallId} has already ended, so the model would never see a preview of it. ` +
-      "Stage pending actions before execute returns.",
-  );
-}
-
-/** Why `result` breaks the tool's `outputSchema`, worded as the Session words it; none: it fits. */
-function outputProblem(tool: CustomTool, result: AgentToolResult): string | undefined {
-  if (tool.outputSchema === undefined || result === null || typeof result !== "object") return undefined;
-  if (result.isError === true) return undefined;
-  if (result.structuredContent === undefined) return toolCallMessages.missingStructuredContent(tool.name);
-  try {
-    const validation = asSchema(tool.outputSchema).validate(result.structuredContent);
-    return validation.success
-      ? undefined
-      : toolCallMessages.structuredContentMismatch(tool.name, validation.issues);
-  } catch (error) {
-    return toolCallMessages.brokenOutputSchema(tool.name, error);
-  }
 }

@@ -4,25 +4,23 @@
 // this file defends against the modules it loads: the process boundary does.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
-import {
-  type CustomTool,
-  type CustomToolAPI,
-  type CustomToolDurableAction,
-  type CustomToolPendingAction,
-  TooldockError,
-  type UIContext,
+import { latePushError, noCallPushError, snapshotPendingAction } from "@tooldock/runtime/internal";
+import type {
+  CustomTool,
+  CustomToolAPI,
+  CustomToolDurableAction,
+  CustomToolPendingAction,
+  UIContext,
 } from "@tooldock/sdk";
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
 import { jsonCopy } from "../json-copy.js";
-import { readLines, writeLine, writeText } from "../line-channel.js";
+import { MAX_LINE_BYTES, readLines, writeLine, writeText } from "../line-channel.js";
 import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
 import {
   type CallRunner,
   type ChildCall,
   callContext,
-  callEndedError,
-  checkAction,
   currentCall,
   runCall,
   wireError,
@@ -30,9 +28,6 @@ import {
 } from "./child-call.js";
 import { createChildEvents } from "./child-events.js";
 import { confineSignals } from "./confine-signals.js";
-
-/** Longest line the host may send (arguments of one call). */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 // The host's messages arrive on stdin and ours leave on stdout; what tools print goes to
 // stderr instead (console.log included: it binds to process.stdout when first used).
@@ -78,28 +73,23 @@ const runner: CallRunner = {
   sendResult: (id, resultText) => writeText(output, `{"t":"result","id":${id},"result":${resultText}}`),
   end: (call) => calls.delete(call.id),
   stage(action, via, call) {
-    if (call?.ended) throw callEndedError(call, action);
-    checkAction(action);
+    if (call?.ended) throw latePushError(call, action);
+    const read = snapshotPendingAction(action); // throws what the store would, in the tool's own code
     const id = nextAction++;
     if (call !== undefined) call.pending += 1;
     // A durable action is data: the host keeps it, and asks the declaring tool to run it.
-    const durable = "handler" in action && action.handler !== undefined;
-    if (!durable) actions.set(id, action as CustomToolPendingAction);
+    if (read.form === "closure") actions.set(id, action as CustomToolPendingAction);
+    const { label, details, sourceToolName } = read;
     send({
       t: "push",
       ...(call === undefined ? {} : { call: call.id }),
       via,
       action: id,
-      label: action.label,
-      ...(action.details === undefined ? {} : { details: jsonCopy(action.details) }),
-      ...(action.sourceToolName === undefined ? {} : { sourceToolName: action.sourceToolName }),
-      reject: durable ? false : typeof (action as CustomToolPendingAction).reject === "function",
-      ...(durable
-        ? {
-            handler: (action as CustomToolDurableAction).handler,
-            payload: jsonCopy((action as CustomToolDurableAction).payload),
-          }
-        : {}),
+      label,
+      ...(details === undefined ? {} : { details }),
+      ...(sourceToolName === undefined ? {} : { sourceToolName }),
+      reject: read.form === "closure" && read.reject !== undefined,
+      ...(read.form === "data" ? { handler: read.handler, payload: read.payload } : {}),
     });
   },
 };
@@ -113,10 +103,10 @@ const askingCall = (): { call?: number } => {
   return id === undefined ? {} : { call: id };
 };
 
-function askHost(method: "select" | "confirm" | "input", args: unknown[]): Promise<unknown> {
+function askHost(method: "select" | "confirm" | "input" | "notify", args: unknown[]): Promise<unknown> {
   const id = nextUi++;
   return new Promise((resolve, reject) => {
-    uiReplies.set(id, { resolve, reject });
+    if (method !== "notify") uiReplies.set(id, { resolve, reject }); // a notice gets no answer
     send({ t: "ui", id, ...askingCall(), method, args: jsonCopy(args) as unknown[] });
   });
 }
@@ -126,14 +116,7 @@ const hostUI: UIContext = {
   select: (title, options) => askHost("select", [title, options]) as Promise<string | undefined>,
   confirm: (title, message) => askHost("confirm", [title, message]) as Promise<boolean>,
   input: (title, placeholder) => askHost("input", [title, placeholder]) as Promise<string | undefined>,
-  notify: (message, level) =>
-    send({
-      t: "ui",
-      id: nextUi++,
-      ...askingCall(),
-      method: "notify",
-      args: jsonCopy([message, level]) as unknown[],
-    }),
+  notify: (message, level) => void askHost("notify", [message, level]),
 };
 
 /**
@@ -252,27 +235,27 @@ async function load(init: InitMessage): Promise<void> {
 let hostRef: ChildToolHost | undefined;
 let uiAttached = false;
 
-async function settleAction(id: number, action: number, kind: "apply" | "reject", reason: string) {
-  const staged = actions.get(action);
-  if (staged === undefined) {
-    send({ t: "error", id, error: { message: `The tool host has no pending action ${action}.` } });
-    return;
-  }
+/** Sends what `run` gives as the answer to request `id`, or what it threw. */
+async function answer(id: number, run: () => unknown): Promise<void> {
   try {
-    if (kind === "apply") {
-      const result = await staged.apply(reason);
-      // A failed apply keeps the action, as in-process: it may be applied again.
-      if (!(typeof result === "object" && result !== null && result.isError === true)) actions.delete(action);
-      send({ t: "result", id, result: wireResult(result) });
-    } else {
-      actions.delete(action);
-      const result = await staged.reject?.(reason);
-      send({ t: "result", id, result: wireResult(result ?? { content: [] }) });
-    }
+    send({ t: "result", id, result: wireResult(await run()) });
   } catch (error) {
-    if (kind === "reject") actions.delete(action);
     send({ t: "error", id, error: wireError(error) });
   }
+}
+
+function settleAction(id: number, action: number, kind: "apply" | "reject", reason: string) {
+  const staged = actions.get(action);
+  if (staged === undefined)
+    return send({ t: "error", id, error: { message: `The tool host has no pending action ${action}.` } });
+  if (kind === "reject") actions.delete(action);
+  return answer(id, async () => {
+    if (kind === "reject") return (await staged.reject?.(reason)) ?? { content: [] };
+    const result = await staged.apply(reason);
+    // A failed apply keeps the action, as in-process: it may be applied again.
+    if (!(typeof result === "object" && result !== null && result.isError === true)) actions.delete(action);
+    return result;
+  });
 }
 
 /** Runs a durable action's handler of one of the loaded tools and sends its outcome. */
@@ -289,12 +272,11 @@ async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promi
     });
     return;
   }
-  try {
-    const result = await callback(message.payload as never, message.reason, message.context);
-    send({ t: "result", id: message.id, result: wireResult(result ?? { content: [] }) });
-  } catch (error) {
-    send({ t: "error", id: message.id, error: wireError(error) });
-  }
+  await answer(
+    message.id,
+    async () =>
+      (await callback(message.payload as never, message.reason, message.context)) ?? { content: [] },
+  );
 }
 
 /** The answer to a request that names a tool this tool host does not have. */
@@ -364,19 +346,12 @@ function handle(message: HostMessage): void {
       };
       const ctx = callContext(runner, call, message.context);
       ctx.pushPendingAction = (action) => {
-        throw new TooldockError(
-          "E_NO_CALL",
-          `Cannot stage the pending action ${JSON.stringify(String(action?.label))} from an onSession ` +
-            "hook: no tool call is running, so the model would never see a preview of it. " +
-            "Stage pending actions inside a tool's execute.",
-        );
+        throw noCallPushError(action);
       };
-      Promise.resolve()
-        .then(() => tool?.onSession?.(message.event as never, ctx))
-        .then(
-          () => send({ t: "result", id: message.id, result: { content: [] } }),
-          (error: unknown) => send({ t: "error", id: message.id, error: wireError(error) }),
-        );
+      void answer(message.id, async () => {
+        await tool?.onSession?.(message.event as never, ctx);
+        return { content: [] };
+      });
       return;
     }
     case "ui-reply": {

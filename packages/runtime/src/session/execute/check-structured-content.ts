@@ -17,15 +17,26 @@ export function checkStructuredContent(
   result: AgentToolResult,
 ): StepOutcome<AgentToolResult> {
   const schema = entry.outputSchema;
-  if (schema === undefined || result.isError === true) return { ok: true, value: result };
-  const name = entry.tool.name;
-  if (result.structuredContent === undefined) return failed(toolCallMessages.missingStructuredContent(name));
+  const problem =
+    schema === undefined
+      ? undefined
+      : outputProblem(entry.tool.name, (value) => schema.validate(value), result);
+  return problem === undefined ? { ok: true, value: result } : failed(problem);
+}
+
+/** Why `result` breaks the tool's output schema (`validate`), as a Session words it; none: it fits. */
+export function outputProblem(
+  name: string,
+  validate: (value: unknown) => SchemaValidation,
+  result: AgentToolResult,
+): string | undefined {
+  if (typeof result !== "object" || result === null || result.isError === true) return undefined;
+  if (result.structuredContent === undefined) return toolCallMessages.missingStructuredContent(name);
   let validation: SchemaValidation;
   try {
-    validation = schema.validate(result.structuredContent);
+    validation = validate(result.structuredContent);
   } catch (error) {
-    return failed(toolCallMessages.brokenOutputSchema(name, error));
+    return toolCallMessages.brokenOutputSchema(name, error);
   }
-  if (!validation.success) return failed(toolCallMessages.structuredContentMismatch(name, validation.issues));
-  return { ok: true, value: result };
+  return validation.success ? undefined : toolCallMessages.structuredContentMismatch(name, validation.issues);
 }

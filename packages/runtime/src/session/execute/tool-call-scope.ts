@@ -220,7 +220,11 @@ export function outsideToolCall<A>(fn: (argument: A) => void, argument: A): void
   else fn(argument);
 }
 
-function latePushError(call: ToolCallScope, action: unknown): TooldockError {
+/** The error a push gets once its call has ended. */
+export function latePushError(
+  call: Pick<ToolCallScope, "toolName" | "toolCallId">,
+  action: unknown,
+): TooldockError {
   return new TooldockError(
     "E_CALL_ENDED",
     `Tool "${call.toolName}" cannot stage the pending action ${quotedLabel(action)}: its call ` +
