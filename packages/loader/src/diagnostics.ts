@@ -33,17 +33,12 @@ export function createDiagnostic(code: DiagnosticErrorCode, fields: DiagnosticFi
 
 /** The message of any thrown value, for diagnostics. */
 export function describeError(error: unknown): string {
-  // Total: a module may throw a value on which every operation throws (a Proxy whose traps throw).
+  if (error instanceof Error) return String(error.message);
+  if (typeof error === "string") return error;
   try {
-    if (error instanceof Error) return String(error.message);
-    if (typeof error === "string") return error;
-    try {
-      return JSON.stringify(error) ?? String(error);
-    } catch {
-      return String(error);
-    }
+    return JSON.stringify(error) ?? String(error);
   } catch {
-    return "a thrown value that cannot be inspected";
+    return String(error); // a cycle
   }
 }
 

@@ -1,9 +1,10 @@
 import type { Diagnostic } from "@tooldock/sdk";
 import type { PreparedModule } from "../compile/prepared-module.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import type { LoadContext } from "../options.js";
-import { CompileAhead } from "./compile-ahead.js";
-import { createModuleCompiler, type ModuleCompiler } from "./module-compiler.js";
+import type { ModuleCompiler } from "./module-compiler.js";
+
+/** How many modules are compiled ahead of the one being imported. */
+export const COMPILE_AHEAD = 3;
 
 /**
  * The output of the build stage for one module: its evaluable unit. `prepared` settles with
@@ -21,26 +22,27 @@ export interface BuildUnit {
  * Stage 2, build: module entries → evaluable units. The input is the discover stage's
  * modules, announced with {@link BuildStage.found} as they are found (the next esbuild cache
  * miss builds every stale announced entry in one build, and consecutive entries are grouped
- * into packs) and taken in order with {@link BuildStage.unit} (a few are compiled ahead of the
- * one being evaluated). Compiles with esbuild into the cache, or with jiti; the cache checks
- * and fallbacks are `createModuleCompiler`'s.
+ * into packs) and taken in order with {@link BuildStage.unit}. Compiles with esbuild into the
+ * cache, or with jiti; the cache checks and fallbacks are `createModuleCompiler`'s. Modules are
+ * compiled up to {@link COMPILE_AHEAD} ahead of the one being taken, so compilation (esbuild
+ * runs in its own process) overlaps the sequential import-and-factory step; only compilation
+ * runs concurrently, no tool code does.
  */
 export class BuildStage {
   readonly #compiler: ModuleCompiler;
-  readonly #ahead: CompileAhead;
+  readonly #modules: readonly DiscoveredModule[];
+  readonly #prepared = new Map<number, Promise<PreparedModule>>();
+  /** Compilations that have succeeded, by index, until taken. */
+  readonly #ready = new Map<number, PreparedModule>();
   #next = 0;
 
   /**
-   * `found` is the discover stage's list of modules so far (it grows as they are found);
-   * `onWarning` receives the compiler's warnings (a fallback, a cache that cannot be used).
+   * `compiler` is the batch's (see `createModuleCompiler`); `found` is the discover stage's
+   * list of modules so far (it grows as they are found).
    */
-  constructor(
-    context: Pick<LoadContext, "compiler" | "cacheDir" | "packsDir">,
-    found: readonly DiscoveredModule[],
-    onWarning: (diagnostic: Diagnostic) => void,
-  ) {
-    this.#compiler = createModuleCompiler(context.compiler, context.cacheDir, onWarning, context.packsDir);
-    this.#ahead = new CompileAhead(this.#compiler, found);
+  constructor(compiler: ModuleCompiler, found: readonly DiscoveredModule[]) {
+    this.#compiler = compiler;
+    this.#modules = found;
   }
 
   /** Announces a module the load will take, in discovery order. */
@@ -53,16 +55,31 @@ export class BuildStage {
     this.#compiler.planEnded?.();
   }
 
-  /** The unit of the next module, `module` (taken in discovery order). */
+  /**
+   * The unit of the next module, `module` (taken in discovery order), `ready` when it compiled
+   * already (no promise to wait for); schedules the compilation of the next ones.
+   */
   unit(module: DiscoveredModule): BuildUnit {
-    const { prepared, ready } = this.#ahead.take(this.#next);
+    const index = this.#next;
     this.#next += 1;
+    for (let ahead = index; ahead <= index + COMPILE_AHEAD && ahead < this.#modules.length; ahead += 1) {
+      this.#schedule(ahead);
+    }
+    const prepared = this.#prepared.get(index) as Promise<PreparedModule>;
+    const ready = this.#ready.get(index);
+    this.#prepared.delete(index);
+    this.#ready.delete(index);
     return { module, prepared, ready };
   }
 
-  /** Ends the stage: waits for compilations still running and stops esbuild's service. */
+  /**
+   * Ends the stage: waits for compilations still running (their results are not needed, but
+   * none outlives the batch) and stops esbuild's service.
+   */
   async close(): Promise<void> {
-    await this.#ahead.settle();
+    await Promise.allSettled([...this.#prepared.values()]);
+    this.#prepared.clear();
+    this.#ready.clear();
     await this.#compiler.close();
   }
 
@@ -70,4 +87,18 @@ export class BuildStage {
   cached(): Promise<Diagnostic[]> {
     return this.#compiler.cached();
   }
+
+  #schedule(index: number): void {
+    if (this.#prepared.has(index)) return;
+    const module = this.#modules[index];
+    if (module === undefined) return;
+    const prepared = this.#compiler.prepare(module.resolvedPath);
+    // Observed later by unit(); avoids an unhandled rejection meanwhile.
+    prepared.then((value) => {
+      if (this.#prepared.get(index) === prepared) this.#ready.set(index, value);
+    }, noop);
+    this.#prepared.set(index, prepared);
+  }
 }
+
+function noop(): void {}

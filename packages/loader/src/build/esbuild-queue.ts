@@ -13,7 +13,6 @@ import { checkMember, checkMemo } from "../compile/current-member.js";
 import type { EsbuildBatch } from "../compile/esbuild-batch.js";
 import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { findTsconfig } from "../compile/find-tsconfig.js";
-import { hash } from "../compile/hash.js";
 import { buildPacks, type GroupOutcome } from "./build-packs.js";
 import { sweepOldPacks } from "./sweep-old-packs.js";
 
@@ -359,7 +358,7 @@ export class EsbuildQueue {
         {
           cacheDir: this.#cacheDir,
           context: this.#context,
-          tsconfigOf: (entry) => findTsconfig(entry, hash, this.#memo.tsconfigs),
+          tsconfigOf: (entry) => findTsconfig(entry, this.#memo.tsconfigs),
           readRoots: this.#options.readRoots,
         },
       );

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { openCacheFolder } from "../compile/cache-folder.js";
-import { cacheUnwritableWarning, cacheWarning } from "../compile/cache-warning.js";
+import { cacheUnwritableWarning, cacheWarning, compilerFallbackWarning } from "../compile/cache-warning.js";
 import { CacheWriteError } from "../compile/cache-write-error.js";
 import { EsbuildBatch } from "../compile/esbuild-batch.js";
 import { reportingMissingExports } from "../compile/host-packages/missing-exports.js";
@@ -11,6 +11,7 @@ import { perFileAvailable } from "../compile/per-file/per-file-available.js";
 import type { PlanMemo } from "../compile/per-file/per-file-graph.js";
 import type * as PerFileLoader from "../compile/per-file/per-file-loader.js";
 import { catchingEvaluation, type PreparedModule } from "../compile/prepared-module.js";
+import { describeError } from "../diagnostics.js";
 import { isWithin } from "../discover/expand-path.js";
 import type { CompilerName } from "../options.js";
 import { type CompiledMember, EsbuildQueue, PackMissing } from "./esbuild-queue.js";
@@ -124,7 +125,7 @@ export function createModuleCompiler(
     return catchingEvaluation(prepared, async (error) => {
       if (!writeFailedIn(error, cache)) throw error;
       jitiCache = false;
-      warnOnce(cacheUnwritableWarning(cacheDir, describeWriteFailure(error), entry, "jiti"));
+      warnOnce(cacheUnwritableWarning(cacheDir, describeError(error), entry, "jiti"));
       return (await prepareWithJiti(entry, false)).evaluate();
     });
   };
@@ -177,13 +178,7 @@ export function createModuleCompiler(
             warnOnce(cacheUnwritableWarning(error.cacheDir, error.reason, entry));
           } else if (batch.failedToImport) {
             useJiti = true;
-            warnOnce({
-              code: "W_COMPILER_FALLBACK",
-              severity: "warning",
-              message: `esbuild could not be loaded (${error instanceof Error ? error.message : String(error)}); compiling with jiti instead.`,
-              path: entry,
-              hint: 'Reinstall esbuild for this platform, or pass compiler: "jiti" to silence this warning.',
-            });
+            warnOnce(compilerFallbackWarning(error, entry));
           } else {
             throw error;
           }
@@ -246,13 +241,7 @@ function afterLoadWarnings(
         cacheUnwritableWarning(error.cacheDir, error.reason, entry, "after-load"),
       );
     else if (batch.failedToImport && !warnings.has("W_COMPILER_FALLBACK"))
-      warnings.set("W_COMPILER_FALLBACK", {
-        code: "W_COMPILER_FALLBACK",
-        severity: "warning",
-        message: `esbuild could not be loaded (${error instanceof Error ? error.message : String(error)}); the modules this load compiled file by file are not cached and are compiled again by the next load.`,
-        path: entry,
-        hint: 'Reinstall esbuild for this platform, or pass compiler: "jiti" to compile with jiti and its cache.',
-      });
+      warnings.set("W_COMPILER_FALLBACK", compilerFallbackWarning(error, entry, true));
   }
   return [...warnings.values()];
 }
@@ -275,9 +264,4 @@ function writeFailedIn(error: unknown, folder: string): boolean {
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
   if (typeof code !== "string" || !WRITE_REFUSED.has(code)) return false;
   return path === undefined || (typeof path === "string" && isWithin(resolve(path), resolve(folder)));
-}
-
-function describeWriteFailure(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: unknown };
-  return typeof message === "string" ? message : String(code);
 }

@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { checkPrivateFolderSync } from "@tooldock/runtime";
+import { describeError } from "../diagnostics.js";
 
 /** The folders of a compile cache, each checked before anything in it is read. */
 export const CACHE_SUBFOLDERS = ["index", "bundles", "maps", "jiti"] as const;
@@ -41,7 +42,7 @@ export function openCacheFolder(cacheDir: string): CacheFolderState {
       } catch (error) {
         // Nothing is read from a cache that could not be created (a file in its place, a
         // read-only disk): the load goes on without one.
-        return { usable: false, problem: "unwritable", folder, reason: errorText(error) };
+        return { usable: false, problem: "unwritable", folder, reason: describeError(error) };
       }
       check = checkPrivateFolderSync(folder, root);
     }
@@ -65,9 +66,4 @@ export function isOwnPrivateFile(path: string, bytes?: number): boolean {
   } catch {
     return false;
   }
-}
-
-function errorText(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === "string" ? message : String(error);
 }

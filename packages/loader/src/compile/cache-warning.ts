@@ -1,4 +1,5 @@
 import type { Diagnostic } from "@tooldock/sdk";
+import { describeError } from "../diagnostics.js";
 import { CACHE_DIR_ENV } from "./cache-dir.js";
 import type { CacheFolderState } from "./cache-folder.js";
 
@@ -47,5 +48,19 @@ export function cacheUnwritableWarning(
     message: messages[writer],
     path: entry,
     hint: `Make ${cacheDir} writable, or point cacheDir / $${CACHE_DIR_ENV} at a writable folder.`,
+  };
+}
+
+/**
+ * `W_COMPILER_FALLBACK`: esbuild could not be imported, so the batch compiles with jiti
+ * (`afterLoad`: the build of the packs of the modules a load compiled file by file).
+ */
+export function compilerFallbackWarning(error: unknown, entry: string, afterLoad = false): Diagnostic {
+  return {
+    code: "W_COMPILER_FALLBACK",
+    severity: "warning",
+    message: `esbuild could not be loaded (${describeError(error)}); ${afterLoad ? "the modules this load compiled file by file are not cached and are compiled again by the next load" : "compiling with jiti instead"}.`,
+    path: entry,
+    hint: `Reinstall esbuild for this platform, or pass compiler: "jiti" to ${afterLoad ? "compile with jiti and its cache" : "silence this warning"}.`,
   };
 }

@@ -1,3 +1,5 @@
+import { describeError } from "../diagnostics.js";
+
 /** The compile cache could not be written (read-only, full, or not a directory). */
 export class CacheWriteError extends Error {
   /** What the file system said. */
@@ -7,7 +9,7 @@ export class CacheWriteError extends Error {
     readonly cacheDir: string,
     options: { cause: unknown },
   ) {
-    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    const reason = describeError(options.cause);
     super(`cannot write the compile cache in ${cacheDir} (${reason})`, options);
     this.name = "CacheWriteError";
     this.reason = reason;

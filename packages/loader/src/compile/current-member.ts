@@ -46,7 +46,7 @@ export async function checkMember(
     )
   )
     return undefined;
-  const tsconfig = findTsconfig(record.entry, hash, memo.tsconfigs);
+  const tsconfig = findTsconfig(record.entry, memo.tsconfigs);
   if (tsconfig?.path !== record.tsconfig?.path || tsconfig?.hash !== record.tsconfig?.hash) return undefined;
   const refreshed: Record<string, string> = {};
   for (const [path, inputHash] of Object.entries(record.inputs)) {

@@ -1,10 +1,13 @@
-import { acquireEsbuild, releaseEsbuild } from "./esbuild-service.js";
-
 type Esbuild = typeof import("esbuild");
 
+let esbuildModule: Promise<Esbuild> | undefined;
+let users = 0;
+
 /**
- * One load batch's use of esbuild: imported on the first cache miss only, released (and the
- * service stopped when no other batch uses it) by {@link EsbuildBatch.close}.
+ * One load batch's use of esbuild: imported on the first cache miss only (a fully warm start
+ * never imports it), released by {@link EsbuildBatch.close}. The last batch to close stops
+ * esbuild's service so the host keeps no child process once a load batch is done (a later
+ * build starts it again).
  */
 export class EsbuildBatch {
   #esbuild: Promise<Esbuild> | undefined;
@@ -13,14 +16,24 @@ export class EsbuildBatch {
 
   /** esbuild, imported and acquired on first call. Rejects when esbuild cannot be imported. */
   esbuild(): Promise<Esbuild> {
-    this.#esbuild ??= acquireEsbuild().catch((error: unknown) => {
-      this.failedToImport = true;
-      throw error;
-    });
+    this.#esbuild ??= this.#acquire();
     return this.#esbuild;
   }
 
-  /** Releases esbuild if this batch used it. */
+  async #acquire(): Promise<Esbuild> {
+    esbuildModule ??= import("esbuild");
+    try {
+      const esbuild = await esbuildModule;
+      users += 1;
+      return esbuild;
+    } catch (error) {
+      esbuildModule = undefined;
+      this.failedToImport = true;
+      throw error;
+    }
+  }
+
+  /** Releases esbuild if this batch used it; stops its service when no other batch uses it. */
   async close(): Promise<void> {
     const pending = this.#esbuild;
     this.#esbuild = undefined;
@@ -30,6 +43,9 @@ export class EsbuildBatch {
     } catch {
       return; // never acquired
     }
-    await releaseEsbuild();
+    users = Math.max(0, users - 1);
+    if (users > 0 || esbuildModule === undefined) return;
+    const esbuild = await esbuildModule;
+    if (users === 0) await esbuild.stop();
   }
 }

@@ -18,6 +18,7 @@ import {
 import { esmValueImports, type ValueImports } from "./host-packages/value-imports.js";
 import { type InputRecord, readInput } from "./read-input.js";
 import { rewriteSourceLocation } from "./source-location-rewrite.js";
+import { isBareSpecifier } from "./tool-sources.js";
 
 const SKIP = Symbol("tooldock.skip-resolve");
 const SOURCE_LOADERS: Record<string, Loader> = {
@@ -53,10 +54,6 @@ const REQUIRE = /\brequire\b/;
 
 /** The namespace of host virtual modules (metafile inputs `tooldock-host:<specifier>`). */
 export const HOST_NAMESPACE = "tooldock-host";
-
-function isBareSpecifier(specifier: string): boolean {
-  return !/^(?:\.{1,2}(?:\/|$)|\/|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*:)/i.test(specifier);
-}
 
 function isInNodeModules(path: string): boolean {
   return path.split(sep).includes("node_modules");

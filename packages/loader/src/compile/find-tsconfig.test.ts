@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findTsconfig } from "./find-tsconfig.js";
-import { hash } from "./hash.js";
 
 let root: string;
 
@@ -30,29 +29,29 @@ afterAll(async () => {
 describe("findTsconfig", () => {
   it("finds the nearest tsconfig.json and changes its hash when a config it extends changes", async () => {
     const entry = join(root, "project/tools/deep/tool.ts");
-    const first = await findTsconfig(entry, hash);
+    const first = await findTsconfig(entry);
     expect(first?.path).toBe(join(root, "project/tsconfig.json"));
     await writeFile(
       join(root, "project/tsconfig.base.json"),
       '{ "compilerOptions": { "target": "ES2020" } }',
     );
-    const afterBaseEdit = await findTsconfig(entry, hash);
+    const afterBaseEdit = await findTsconfig(entry);
     expect(afterBaseEdit?.hash).not.toBe(first?.hash);
     await writeFile(
       join(root, "project/node_modules/shared-config/tsconfig.json"),
       '{ "compilerOptions": { "jsx": "react" } }',
     );
-    expect((await findTsconfig(entry, hash))?.hash).not.toBe(afterBaseEdit?.hash);
+    expect((await findTsconfig(entry))?.hash).not.toBe(afterBaseEdit?.hash);
   });
 
   it("answers the other entries of a batch from the memo, and a fresh lookup sees an edit", async () => {
     const memo = new Map();
-    const first = findTsconfig(join(root, "project/tools/deep/tool.ts"), hash, memo);
+    const first = findTsconfig(join(root, "project/tools/deep/tool.ts"), memo);
     expect(memo.get(join(root, "project/tools"))).toEqual(first);
     await writeFile(join(root, "project/tsconfig.json"), '{ "compilerOptions": { "strict": false } }');
     // Same batch: the sibling folder's walk stops at the memoised parent.
-    expect(findTsconfig(join(root, "project/tools/other.ts"), hash, memo)).toEqual(first);
-    expect(findTsconfig(join(root, "project/tools/other.ts"), hash)?.hash).not.toBe(first?.hash);
+    expect(findTsconfig(join(root, "project/tools/other.ts"), memo)).toEqual(first);
+    expect(findTsconfig(join(root, "project/tools/other.ts"))?.hash).not.toBe(first?.hash);
   });
 
   it("follows a base named by its package alone to the package's tsconfig.json", async () => {
@@ -67,22 +66,22 @@ describe("findTsconfig", () => {
     const base = join(root, "by-name/node_modules/named-config/tsconfig.json");
     await writeFile(base, '{ "compilerOptions": { "strict": true } }');
     const entry = join(root, "by-name/tool.ts");
-    const first = findTsconfig(entry, hash);
+    const first = findTsconfig(entry);
     await writeFile(base, '{ "compilerOptions": { "strict": false } }');
-    expect(findTsconfig(entry, hash)?.hash).not.toBe(first?.hash);
+    expect(findTsconfig(entry)?.hash).not.toBe(first?.hash);
   });
 
   it("changes its hash when a missing base appears", async () => {
     await mkdir(join(root, "missing-base"), { recursive: true });
     await writeFile(join(root, "missing-base/tsconfig.json"), '{ "extends": "./base.json" }');
     const entry = join(root, "missing-base/tool.ts");
-    const first = findTsconfig(entry, hash);
+    const first = findTsconfig(entry);
     expect(first?.path).toBe(join(root, "missing-base/tsconfig.json"));
     await writeFile(join(root, "missing-base/base.json"), "{}");
-    expect(findTsconfig(entry, hash)?.hash).not.toBe(first?.hash);
+    expect(findTsconfig(entry)?.hash).not.toBe(first?.hash);
   });
 
   it("returns null when no folder up to the root has one", async () => {
-    expect(await findTsconfig("/tooldock-no-such-dir/x/tool.ts", hash)).toBeNull();
+    expect(await findTsconfig("/tooldock-no-such-dir/x/tool.ts")).toBeNull();
   });
 });

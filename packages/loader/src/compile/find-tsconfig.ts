@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { parseTsconfig } from "get-tsconfig";
+import { hash } from "./hash.js";
 import { isFile } from "./tool-sources.js";
 
 /** The tsconfig that applies to a file, as the compile cache keys it. */
@@ -21,27 +22,34 @@ export type TsconfigMemo = Map<string, TsconfigSnapshot | null>;
  * a batch under the same folders cost a map lookup; a tsconfig edited while a batch runs is
  * seen by the next batch.
  */
-export function findTsconfig(
+export function findTsconfig(file: string, memo: TsconfigMemo = new Map()): TsconfigSnapshot | null {
+  const config = (folder: string) => {
+    const candidate = join(folder, "tsconfig.json");
+    return isFile(candidate) ? { path: candidate, hash: hash(chainContent(candidate)) } : undefined;
+  };
+  return nearestUp(file, memo, config, null);
+}
+
+/**
+ * What `at` says of the nearest folder from `file`'s up to the root that it says anything of
+ * (`undefined`: look further up), else `atRoot`. Every folder walked records it in `memo`.
+ */
+export function nearestUp<T extends object | string | null>(
   file: string,
-  hashContent: (text: string) => string,
-  memo: TsconfigMemo = new Map(),
-): TsconfigSnapshot | null {
+  memo: Map<string, T>,
+  at: (folder: string) => T | undefined,
+  atRoot: T,
+): T {
   const walked: string[] = [];
-  let directory = dirname(file);
-  let found = memo.get(directory);
-  while (found === undefined) {
-    walked.push(directory);
-    const candidate = join(directory, "tsconfig.json");
-    if (isFile(candidate)) {
-      found = { path: candidate, hash: hashContent(chainContent(candidate)) };
-    } else if (dirname(directory) === directory) {
-      found = null;
-    } else {
-      directory = dirname(directory);
-      found = memo.get(directory);
-    }
+  let found: T | undefined;
+  for (let folder = dirname(file); found === undefined; folder = dirname(folder)) {
+    found = memo.get(folder);
+    if (found !== undefined) break;
+    walked.push(folder);
+    found = at(folder);
+    if (found === undefined && dirname(folder) === folder) found = atRoot;
   }
-  for (const folder of walked) memo.set(folder, found);
+  for (const each of walked) memo.set(each, found);
   return found;
 }
 

@@ -2,6 +2,7 @@ import { hash } from "./hash.js";
 import { MISSING_EXPORT_REPORTER_KEY } from "./host-packages/missing-exports.js";
 import {
   HOST_PACKAGE_ALIASES,
+  type ModuleNamespace,
   OPENCODE_PLUGIN,
   opencodePluginNamespace,
   PI_AI,
@@ -20,8 +21,6 @@ import { loadZodModule } from "./load-zod.js";
  * `TooldockError` made by a tool is the host's own.
  */
 export const HOST_MODULES_KEY: unique symbol = Symbol.for("tooldock.host-modules") as never;
-
-type ModuleNamespace = Record<string, unknown>;
 
 const importers: Record<string, () => Promise<ModuleNamespace>> = {
   "@tooldock/sdk": () => import("@tooldock/sdk"),
@@ -99,7 +98,7 @@ export function canonicalHostSpecifier(path: string): string | undefined {
 
 function registry(): Record<string, ModuleNamespace> {
   const holder = globalThis as unknown as Record<symbol, Record<string, ModuleNamespace> | undefined>;
-  holder[HOST_MODULES_KEY] ??= Object.create(null) as Record<string, ModuleNamespace>;
+  holder[HOST_MODULES_KEY] ??= {};
   return holder[HOST_MODULES_KEY];
 }
 

@@ -12,6 +12,7 @@ import {
 } from "./import-locations.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { catchingEvaluation, type PreparedModule } from "./prepared-module.js";
+import { isBareSpecifier } from "./tool-sources.js";
 
 /**
  * Turns an error thrown while a compiled module was imported into the {@link CompileFailure}
@@ -93,11 +94,10 @@ function missingExport(error: unknown, entry: string): CompileFailure | undefine
   let place = findInToolSources(entry, (source) => importedNameOffset(source, reported, name));
   if (place === undefined && reported.startsWith("file:")) {
     // An installed package, named by the file it resolved to: find the bare import of the name.
-    const bare = (written: string) => !/^(?:\.{1,2}\/|\/|[a-z][a-z0-9+.-]*:)/i.test(written);
-    place = findInToolSources(entry, (source) => importedNameOffset(source, bare, name));
+    place = findInToolSources(entry, (source) => importedNameOffset(source, isBareSpecifier, name));
     if (place !== undefined) {
       const source = readFileSync(place.file, "utf8");
-      specifier = importedNameSpecifier(source, bare, name) ?? reported;
+      specifier = importedNameSpecifier(source, isBareSpecifier, name) ?? reported;
     }
   }
   return new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {

@@ -1,16 +1,8 @@
 import { readFileSync } from "node:fs";
 import { CompileFailure } from "./compile-failure.js";
-import {
-  ensureHostModules,
-  getHostModule,
-  HOST_SPECIFIERS,
-  isStandInSpecifier,
-  STAND_IN_SPECIFIERS,
-} from "./host-modules.js";
-import { jitiMissingExports } from "./host-packages/jiti-missing-exports.js";
-import { reportMissingExports } from "./host-packages/missing-exports.js";
+import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
 import { importFailure } from "./import-failure.js";
-import { checkJitiImports } from "./jiti-link-check.js";
+import { checkJitiImports, isTypeScript, type Transform } from "./jiti-link-check.js";
 import { type PreparedModule, preparedModule } from "./prepared-module.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
@@ -41,24 +33,10 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     interopDefault: true,
     virtualModules,
   });
-  // Both scans below walk the tool's own files; each file is transformed once for the two.
-  const transform = onceByFile((options: TransformOptions) => jiti.transform(options));
+  const transform = transformOnce((options) => jiti.transform(options));
   return preparedModule(async () => {
-    // jiti reads a missing name as `undefined`; find them beforehand, for W_HOST_EXPORT_MISSING.
-    let missing = new Map<string, string[]>();
-    try {
-      missing = jitiMissingExports(
-        entry,
-        transform,
-        STAND_IN_SPECIFIERS,
-        isStandInSpecifier,
-        (specifier, name) => !Object.hasOwn(getHostModule(specifier), name),
-      );
-    } catch {
-      // The scan only adds warnings; the module loads without them.
-    }
-    for (const [specifier, names] of missing) reportMissingExports(specifier, names);
-    // A name an imported file lacks fails before any code runs, as it does natively and with esbuild.
+    // A name an imported file lacks fails before any code runs, as it does natively and with
+    // esbuild; jiti reads a name a stand-in lacks as `undefined`: W_HOST_EXPORT_MISSING.
     checkJitiImports(entry, transform);
     try {
       return withoutInteropDefault(await jiti.import(entry));
@@ -100,17 +78,19 @@ function withoutInteropDefault(value: unknown): unknown {
   });
 }
 
-type TransformOptions = { source: string; filename: string; ts: boolean };
-
-/** `transform`, run once per file and source text (a file that changed in between is transformed again). */
-function onceByFile(transform: (options: TransformOptions) => string): (options: TransformOptions) => string {
-  const done = new Map<string, { source: string; ts: boolean; code: string }>();
-  return (options) => {
-    const previous = done.get(options.filename);
-    if (previous !== undefined && previous.source === options.source && previous.ts === options.ts)
-      return previous.code;
-    const code = transform(options);
-    done.set(options.filename, { source: options.source, ts: options.ts, code });
+/**
+ * jiti's transform, run once per file and source text (a file that changed in between is
+ * transformed again): the check walks the tool's files, and reads the files they import too.
+ */
+function transformOnce(
+  transform: (options: { source: string; filename: string; ts: boolean }) => string,
+): Transform {
+  const done = new Map<string, { source: string; code: string }>();
+  return (file, source) => {
+    const previous = done.get(file);
+    if (previous?.source === source) return previous.code;
+    const code = transform({ source, filename: file, ts: isTypeScript(file) });
+    done.set(file, { source, code });
     return code;
   };
 }

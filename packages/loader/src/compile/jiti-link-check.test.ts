@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createJiti } from "jiti";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkJitiImports } from "./jiti-link-check.js";
+import { checkJitiImports, isTypeScript } from "./jiti-link-check.js";
 
 const jiti = createJiti(import.meta.url);
-const transform = (options: { source: string; filename: string; ts: boolean }) => jiti.transform(options);
+const transform = (file: string, source: string) =>
+  jiti.transform({ source, filename: file, ts: isTypeScript(file) });
 let root: string;
 
 beforeAll(async () => {

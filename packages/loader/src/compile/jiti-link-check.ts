@@ -4,12 +4,24 @@ import { dirname, extname } from "node:path";
 import { parse as parseCommonJs } from "cjs-module-lexer";
 import { commonJsAwaitFailure, isCommonJsFile } from "./commonjs-await.js";
 import { CompileFailure } from "./compile-failure.js";
-import { canonicalHostSpecifier, getHostModule, isStandInSpecifier } from "./host-modules.js";
+import {
+  canonicalHostSpecifier,
+  getHostModule,
+  isStandInSpecifier,
+  STAND_IN_SPECIFIERS,
+} from "./host-modules.js";
+import { reportMissingExports } from "./host-packages/missing-exports.js";
 import { cjsValueImports } from "./host-packages/value-imports.js";
 import { importedNameOffset, locationAt } from "./import-locations.js";
 import { resolveRelative, toolSources } from "./tool-sources.js";
 
-type Transform = (options: { source: string; filename: string; ts: boolean }) => string;
+/** jiti's transform of a file's source (to CommonJS, as Babel writes it). */
+export type Transform = (file: string, source: string) => string;
+
+/** Whether jiti transforms `file` as TypeScript. */
+export function isTypeScript(file: string): boolean {
+  return /\.[cm]?tsx?$/.test(file);
+}
 
 const requireBuiltin = createRequire(import.meta.url);
 /** Babel's getter of a re-exported name: `get: function () {return _helper.name;}`. */
@@ -23,30 +35,43 @@ const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs",
  * and its relative imports), in jiti's own transform of each (imports used only as types are
  * gone), and throws the {@link CompileFailure} esbuild gives it. Checked: the tool's own ES
  * modules (not CommonJS ones, nor any with `export *`), the host's modules (`@tooldock/sdk`,
- * TypeBox, zod; the stand-ins of other hosts warn instead) and Node's built-ins; a name a
- * TypeScript file only re-exports may be a type and is let through, as esbuild does. Installed
- * packages are not (neither does esbuild's build). A file that does not transform is skipped
- * (jiti reports its syntax error when it evaluates it). A CommonJS file that awaits at its top
- * level fails too (see `commonJsAwaitFailure`), as it does with esbuild and natively.
+ * TypeBox, zod) and Node's built-ins; a name a TypeScript file only re-exports may be a type
+ * and is let through, as esbuild does. Installed packages are not (neither does esbuild's
+ * build). A file that does not transform is skipped (jiti reports its syntax error when it
+ * evaluates it). A CommonJS file that awaits at its top level fails too (see
+ * `commonJsAwaitFailure`), as it does with esbuild and natively.
+ *
+ * The same walk reports each name a file reads from a stand-in of another host's package and
+ * the stand-in lacks (see `reportMissingExports`: jiti reads it as `undefined`, a
+ * `W_HOST_EXPORT_MISSING`), in every file, also those after a failure.
  */
 export function checkJitiImports(entry: string, transform: Transform): void {
   /** What each imported module exports, by importing folder and specifier; `undefined`: unknown. */
   const exportsOf = new Map<string, Set<string> | undefined>();
-  for (const { file, source } of toolSources(entry)) {
+  let failure: CompileFailure | undefined;
+  files: for (const { file, source } of toolSources(entry)) {
     let code: string;
     try {
-      code = transform({ source, filename: file, ts: /\.[cm]?tsx?$/.test(file) });
+      code = transform(file, source);
     } catch {
       continue;
     }
-    if (isCommonJsFile(file)) {
-      const failure = commonJsAwaitFailure(file, source, code);
-      if (failure !== undefined) throw failure;
+    if (STAND_IN_SPECIFIERS.some((specifier) => source.includes(specifier))) {
+      for (const [specifier, names] of cjsValueImports(code, isStandInSpecifier)) {
+        const standIn = getHostModule(specifier);
+        reportMissingExports(
+          specifier,
+          [...names].filter((name) => !Object.hasOwn(standIn, name)),
+        );
+      }
     }
+    if (failure !== undefined) continue; // the walk goes on for the warnings alone
+    if (isCommonJsFile(file)) failure = commonJsAwaitFailure(file, source, code);
+    if (failure !== undefined) continue;
     const checkable = (specifier: string) =>
       specifier.startsWith(".") || isBuiltin(specifier) || hostChecked(specifier);
     // In TypeScript a name that is only re-exported may be a type: esbuild lets it through.
-    const values = /\.[cm]?tsx?$/.test(file) ? code.replace(REEXPORT_GETTER, "") : code;
+    const values = isTypeScript(file) ? code.replace(REEXPORT_GETTER, "") : code;
     for (const [specifier, names] of cjsValueImports(values, checkable)) {
       const key = `${dirname(file)}\u0000${specifier}`;
       if (!exportsOf.has(key)) exportsOf.set(key, exportedNames(dirname(file), specifier, transform));
@@ -57,13 +82,15 @@ export function checkJitiImports(entry: string, transform: Transform): void {
         // A member read of a namespace import (`ns.missing`) is `undefined` natively too.
         const offset = importedNameOffset(source, specifier, name);
         if (offset === undefined) continue;
-        throw new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
+        failure = new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
           file,
           location: locationAt(source, offset),
         });
+        continue files;
       }
     }
   }
+  if (failure !== undefined) throw failure;
 }
 
 function hostChecked(specifier: string): boolean {
@@ -80,11 +107,7 @@ function exportedNames(folder: string, specifier: string, transform: Transform):
   const target = resolveRelative(folder, specifier);
   if (target === undefined || !SOURCE_EXTENSIONS.has(extname(target))) return undefined;
   try {
-    const code = transform({
-      source: readFileSync(target, "utf8"),
-      filename: target,
-      ts: /\.[cm]?tsx?$/.test(target),
-    });
+    const code = transform(target, readFileSync(target, "utf8"));
     // CommonJS (no `__esModule` marker) or `export *`: its names are known only when it runs.
     const { exports, reexports } = parseCommonJs(code);
     if (!exports.includes("__esModule") || reexports.length > 0) return undefined;

@@ -33,6 +33,11 @@ export function* toolSources(entry: string): Generator<{ file: string; source: s
   }
 }
 
+/** Whether an import specifier names a package (`zod`, `@scope/pkg/sub`): no path, no URL scheme. */
+export function isBareSpecifier(specifier: string): boolean {
+  return !/^(?:\.{1,2}(?:\/|$)|\/|[A-Za-z]:[\\/]|[a-z][a-z0-9+.-]*:)/i.test(specifier);
+}
+
 /** Whether `path` is a file (`false` for anything that cannot be stat'ed). */
 export function isFile(path: string): boolean {
   try {

@@ -5,9 +5,9 @@ import { isAbsolute, join, resolve, sep } from "node:path";
  * Turns a user-given tool location into an absolute path: `~` and `~/…` expand to the home
  * directory, relative paths resolve against `cwd`.
  */
-export function expandPath(path: string, cwd: string, home: string = homedir()): string {
-  if (path === "~") return home;
-  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+export function expandPath(path: string, cwd: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(homedir(), path.slice(2));
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 }
 

@@ -24,11 +24,7 @@ function describeErrorChain(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth += 1) {
     parts.push(describeError(current));
-    try {
-      current = (current as { cause?: unknown }).cause;
-    } catch {
-      break; // a thrown value whose properties cannot be read
-    }
+    current = (current as { cause?: unknown }).cause;
   }
   return parts.join("\n");
 }

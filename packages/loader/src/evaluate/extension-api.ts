@@ -119,8 +119,8 @@ export class ExtensionRegistrations {
   entries(returned: unknown[]): unknown[] {
     this.#closed = true;
     const handlers = this.#handlers;
-    // What the factory returned is read by the accept stage, under its guard (a list whose
-    // reads throw is that stage's E_INVALID_TOOL): untouched unless the module registered too.
+    // What the factory returned is read by the accept stage (a list whose reads throw is that
+    // stage's E_INVALID_TOOL): untouched unless the module registered too.
     if (this.#tools.length === 0 && handlers.size === 0) return returned;
     let entries: unknown[];
     try {
@@ -135,7 +135,7 @@ export class ExtensionRegistrations {
     const own = tool.onSession;
     const carrier = Object.create(tool) as CustomTool;
     carrier.onSession = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {
-      if (typeof own === "function") await Reflect.apply(own, tool, [event, ctx]);
+      if (typeof own === "function") await own.call(tool, event, ctx);
       const name = event.reason === "start" ? "session_start" : "session_shutdown";
       for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, ctx);
     };
@@ -210,7 +210,7 @@ function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
     ctx: unknown,
     signal: unknown,
   ) {
-    return Reflect.apply(call, this, [toolCallId, params, onUpdate, withPiUi(ctx, api), signal]);
+    return call.call(this, toolCallId, params, onUpdate, withPiUi(ctx, api), signal);
   };
   return carrier;
 }

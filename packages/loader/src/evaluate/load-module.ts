@@ -25,7 +25,7 @@ export type ModuleOutcome =
 
 /** What {@link loadModule} needs besides the module. */
 export interface LoadModuleStep {
-  /** The module's compilation, started earlier (see `CompileAhead`). */
+  /** The module's compilation, started earlier (see `BuildStage`). */
   compiled: Promise<PreparedModule>;
   /** The same, when it had settled already: the module then loads without waiting for it. */
   ready?: PreparedModule | undefined;
@@ -103,7 +103,7 @@ function runFactory(
   if (imported.status === "throw") {
     const unreadable = unreadableDiagnostic(module, imported.error);
     if (unreadable !== undefined) return fail(unreadable);
-    if (isCompileFailure(imported.error)) return fail(compileDiagnostic(module, imported.error));
+    if (imported.error instanceof CompileFailure) return fail(compileDiagnostic(module, imported.error));
     return fail(
       createDiagnostic("E_IMPORT", {
         message: `Importing ${path} threw: ${describeError(imported.error)}`,
@@ -267,13 +267,4 @@ export function exitDiagnostic(module: DiscoveredModule, call: string, when: str
     ...module,
     hint: "Throw an error instead of exiting: a tool module must never end the host process.",
   });
-}
-
-/** `instanceof CompileFailure`, false for a thrown value whose prototype cannot be read. */
-function isCompileFailure(error: unknown): error is CompileFailure {
-  try {
-    return error instanceof CompileFailure;
-  } catch {
-    return false;
-  }
 }

@@ -112,7 +112,7 @@ function adapt(name: string, definition: OpencodeTool, api: CustomToolAPI): Cust
       const context = opencodeContext(toolCallId, ctx, signal, onUpdate, api, worktree.path);
       let result: unknown;
       try {
-        result = await Reflect.apply(execute, definition, [params, context]);
+        result = await execute.call(definition, params, context);
       } catch (error) {
         throw bunHint(error);
       }

@@ -3,7 +3,7 @@ import { accept } from "../accept/accept-stage.js";
 import type { NameClaims } from "../accept/accept-tools.js";
 import { SessionRegistration } from "../accept/register-into-session.js";
 import { BuildStage } from "../build/build-stage.js";
-import { enableSourceMaps } from "../compile/enable-source-maps.js";
+import { createModuleCompiler } from "../build/module-compiler.js";
 import { discover } from "../discover/discover-stage.js";
 import { expandPath } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
@@ -41,7 +41,10 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   const context = normalizeLoadOptions(options);
   const isolation = isolationOf(options, context.cwd);
   if (isolation !== undefined) return loadIsolated(context, isolation);
-  if (context.sourceMaps) enableSourceMaps();
+  // Stack traces from compiled tools then name the `.ts` file and line (bundles link their
+  // map from `<cacheDir>/maps/`). Process-wide, as `node --enable-source-maps`; modules imported
+  // while it is off are never mapped, so it comes before the first import. Not every runtime has it.
+  if (context.sourceMaps) process.setSourceMapsEnabled?.(true);
   const diagnostics: Diagnostic[] = [];
   const api = context.host.createAPI();
   if (context.session !== undefined) context.host.setActiveSession(context.session);
@@ -49,7 +52,9 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   // cache miss builds every stale module found so far in one esbuild build.
   let build: BuildStage | undefined;
   const discovery = discover(context, (module) => build?.found(module));
-  build = new BuildStage(context, discovery.found, (warning) => diagnostics.push(warning));
+  const warn = (warning: Diagnostic) => diagnostics.push(warning);
+  const compiler = createModuleCompiler(context.compiler, context.cacheDir, warn, context.packsDir);
+  build = new BuildStage(compiler, discovery.found);
   for (const module of discovery.found) build.found(module); // found before the stage existed
   const ended = () => build?.discoveryEnded();
   discovery.diagnostics().then(ended, ended);
@@ -84,8 +89,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
         opencode: context.opencode,
       });
       const evaluated = evaluating instanceof Promise ? await evaluating : evaluating;
-      const accepting = accept(evaluated, acceptance, faults);
-      const contributed = accepting instanceof Promise ? await accepting : accepting;
+      const contributed = accept(evaluated, acceptance);
       diagnostics.push(...contributed.diagnostics);
       for (const tool of contributed.tools) accepted.push({ tool, module });
       const listeners = checkListeners();

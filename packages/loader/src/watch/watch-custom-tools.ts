@@ -1,8 +1,6 @@
-import { resolve } from "node:path";
 import { TooldockError } from "@tooldock/sdk";
 import { describeError } from "../diagnostics.js";
 import { expandPath } from "../discover/expand-path.js";
-import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools, type PrestartedToolHost, prestartToolHost } from "../load/load-custom-tools.js";
 import type { LoadChanges, LoadCustomToolsResult } from "../load/types.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
@@ -105,13 +103,9 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       `watchCustomTools: debounceMs must be a finite number of milliseconds, 0 or more (got ${String(debounceMs)}). Pass e.g. 100.`,
     );
   }
-  const cwd = resolve(loadOptions.cwd ?? loadOptions.host?.cwd ?? process.cwd());
   // One host for every reload: the tools' `pi` stays the same object's.
-  const load: LoadCustomToolsOptions = {
-    ...loadOptions,
-    cwd,
-    host: loadOptions.host ?? new ToolHost({ cwd }),
-  };
+  const { cwd, host, cacheDir } = normalizeLoadOptions(loadOptions);
+  const load: LoadCustomToolsOptions = { ...loadOptions, cwd, host };
   const report = (error: unknown, what: string) => {
     if (onError === undefined) return;
     const wrapped = TooldockError.isInstance(error)
@@ -231,7 +225,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     },
     (error, location) => report(error, `Cannot watch ${location} for changes`),
     // Bundles written to a cache inside a watched folder must not start another reload.
-    [normalizeLoadOptions(load).cacheDir],
+    [cacheDir],
   );
   let initial: LoadCustomToolsResult;
   try {

@@ -1,42 +1,31 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type CompilerName, loadCustomTools } from "../../src/index.js";
 import { goodModule, testCacheDir } from "../helpers.js";
 
-// Bug: the exit guard covered a module's import and factory, but the loader runs the module's
-// code again while it reads what the module produced: a getter on a tool, a Proxy trap of
-// the list the factory returned, a getter on `module.exports.default`. An exit call made
-// there came from no guarded step, so it went through: `process.reallyExit(0)` in a `name`
-// getter ended `tooldock validate` with exit code 0 and no report. And a returned Proxy
-// list whose `length` trap throws made the whole load reject ("internal error").
-const EXITS = ["process.exit(0)", "process.reallyExit(0)"] as const;
-
-function hostileModules(exit: string): Record<string, string> {
-  return {
-    "b-tool-getter.mjs": `export default (pi) => ({
-  get name() { ${exit}; return "getter_tool"; },
+// Bug: the loader runs a module's code again while it reads what the module produced (a
+// getter on a tool, a Proxy trap of the list the factory returned, a getter on
+// `module.exports.default`), and a returned Proxy list whose `length` trap throws made the
+// whole load reject ("internal error"). What such code throws is one diagnostic of the module;
+// the load goes on. (An exit call made there is no longer blocked: a module that ends the
+// process on purpose is an adversary, for the isolated tool host; see docs/reliability.md.)
+const THROWING_GETTERS = {
+  "b-tool-getter.mjs": `export default (pi) => ({
+  get name() { throw new Error("no name"); },
   label: "x",
   description: "x",
   parameters: pi.typebox.Type.Object({}),
   execute: async () => ({ content: [] }),
 });`,
-    "c-proxy-list.mjs": `export default () => new Proxy([], {
-  get(target, key) {
-    if (key === "length") ${exit};
-    return Reflect.get(target, key);
-  },
-});`,
-    "d-exports-getter.cjs": `module.exports = { get default() { ${exit}; return () => []; } };`,
-  };
-}
-
-const THROWING_LIST = `export default () => new Proxy([], {
+  "c-throwing-list.mjs": `export default () => new Proxy([], {
   get(target, key) {
     if (key === "length") throw new Error("no reads");
     return Reflect.get(target, key);
   },
-});`;
+});`,
+  "d-exports-getter.cjs": `module.exports = { get default() { throw new Error("no default"); } };`,
+};
 
 // The first entry is a valid tool (it claims its name), then reading the second one throws.
 const THROWING_AFTER_CLAIM = `export default (pi) => new Proxy([
@@ -55,27 +44,6 @@ const THROWING_AFTER_CLAIM = `export default (pi) => new Proxy([
   },
 });`;
 
-let calls: string[] = [];
-const saved = { exit: process.exit, reallyExit: (process as unknown as { reallyExit: unknown }).reallyExit };
-
-beforeEach(() => {
-  calls = [];
-  // Stand-ins for the host's own methods, so a call that gets through is seen, not obeyed.
-  process.exit = ((code?: number) => {
-    calls.push(`exit(${code})`);
-    throw new Error("the host's process.exit was reached");
-  }) as typeof process.exit;
-  (process as unknown as { reallyExit: unknown }).reallyExit = (code?: number) => {
-    calls.push(`reallyExit(${code})`);
-    throw new Error("the host's process.reallyExit was reached");
-  };
-});
-
-afterEach(() => {
-  process.exit = saved.exit;
-  (process as unknown as { reallyExit: unknown }).reallyExit = saved.reallyExit;
-});
-
 async function load(compiler: CompilerName, name: string, files: Record<string, string>) {
   const root = testCacheDir(`regression-exit-getter-${compiler}-${name}`);
   const tools = join(root, "tools");
@@ -87,28 +55,18 @@ async function load(compiler: CompilerName, name: string, files: Record<string, 
 }
 
 describe.each<CompilerName>(["esbuild", "jiti"])(
-  "a module that exits while the loader reads it (%s)",
+  "a module whose code throws while the loader reads it (%s)",
   (compiler) => {
-    it.each(EXITS)("%s is blocked and reported as E_PROCESS_EXIT for each module", async (exit) => {
-      const result = await load(compiler, exit.replace(/\W/g, ""), hostileModules(exit));
-      expect(calls).toEqual([]);
-      const exits = result.diagnostics.filter((diagnostic) => diagnostic.code === "E_PROCESS_EXIT");
-      expect(exits.map((diagnostic) => diagnostic.path.split("/").at(-1)).sort()).toEqual([
-        "b-tool-getter.mjs",
-        "c-proxy-list.mjs",
-        "d-exports-getter.cjs",
+    it("is one error diagnostic of that module, and the load goes on", async () => {
+      const result = await load(compiler, "throwing-getters", THROWING_GETTERS);
+      const errors = result.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+      expect(errors.map((diagnostic) => [diagnostic.code, diagnostic.path.split("/").at(-1)])).toEqual([
+        ["E_INVALID_TOOL", "b-tool-getter.mjs"],
+        ["E_INVALID_TOOL", "c-throwing-list.mjs"],
+        ["E_NO_FACTORY", "d-exports-getter.cjs"],
       ]);
-      for (const diagnostic of exits) expect(diagnostic.message).toContain(exit);
-      expect(result.tools.map((loaded) => loaded.tool.name)).toEqual(["good_before", "good_after"]);
-    });
-
-    it("a returned list whose reads throw is an E_INVALID_TOOL, and the load goes on", async () => {
-      const result = await load(compiler, "throwing-list", { "b-throwing-list.mjs": THROWING_LIST });
-      const refused = result.diagnostics.filter((diagnostic) =>
-        diagnostic.path.endsWith("b-throwing-list.mjs"),
-      );
-      expect(refused.map((diagnostic) => diagnostic.code)).toEqual(["E_INVALID_TOOL"]);
-      expect(refused[0]?.message).toContain("no reads");
+      expect(errors[1]?.message).toContain("no reads");
+      expect(errors[2]?.message).toContain("no default");
       expect(result.tools.map((loaded) => loaded.tool.name)).toEqual(["good_before", "good_after"]);
     });
 

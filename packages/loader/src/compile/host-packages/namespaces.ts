@@ -10,7 +10,8 @@ import {
   visibleWidth,
 } from "./ui-components.js";
 
-type ModuleNamespace = Record<string, unknown>;
+/** A module namespace as the host serves it: export name → value. */
+export type ModuleNamespace = Record<string, unknown>;
 
 /** The packages of other hosts Tooldock serves stand-ins for, by the name pi published them under. */
 export const PI_AI = "@mariozechner/pi-ai";

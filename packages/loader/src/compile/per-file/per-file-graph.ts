@@ -3,10 +3,11 @@ import { isBuiltin } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { parse } from "es-module-lexer";
 import { createPathsMatcher, parseTsconfig, type TsConfigResult } from "get-tsconfig";
+import { nearestUp } from "../find-tsconfig.js";
 import { canonicalHostSpecifier, isStandInSpecifier } from "../host-modules.js";
 import { esmValueImports } from "../host-packages/value-imports.js";
 import { rewriteSourceLocation } from "../source-location-rewrite.js";
-import { isFile } from "../tool-sources.js";
+import { isBareSpecifier, isFile } from "../tool-sources.js";
 
 /**
  * TypeScript or JavaScript source → ES module JavaScript and its source map, or
@@ -156,7 +157,8 @@ function readSource(
   memo: PlanMemo,
 ): { text: string; tsconfig: TsconfigVerdict } | { bundle: string } {
   if (!COMPILED.has(extname(path))) return { bundle: `${path} is not compiled file by file` };
-  const tsconfig = tsconfigOf(path, memo.tsconfigs);
+  // The nearest folder's verdict, one per folder and load.
+  const tsconfig = nearestUp(path, memo.tsconfigs, folderTsconfig, DEFAULT_SETTINGS);
   if (typeof tsconfig === "string") return { bundle: tsconfig };
   let text: string;
   try {
@@ -214,7 +216,7 @@ function linkOf(
   if (isBuiltin(specifier)) return { kind: "native" };
   if (canonicalHostSpecifier(specifier) !== undefined)
     return isStandInSpecifier(specifier) ? undefined : { kind: "host", specifier };
-  if (/^[a-z][a-z0-9+.-]*:|^\//i.test(specifier)) return undefined;
+  if (!isBareSpecifier(specifier)) return undefined;
   // A `paths` alias to a file is the tool's own source, as a relative import is.
   for (const candidate of tsconfig.paths?.(specifier) ?? []) {
     const link = ownFile(resolveAsBundler(dirname(candidate), `./${basename(candidate)}`));
@@ -309,24 +311,11 @@ function exportsAsBundler(manifest: string, subpath: string): boolean {
   });
 }
 
-/** The tsconfig verdict for `path`'s folder (one per folder and load). */
-function tsconfigOf(path: string, memo: Map<string, TsconfigVerdict | string>): TsconfigVerdict | string {
-  const walked: string[] = [];
-  let folder = dirname(path);
-  let found: TsconfigVerdict | string | undefined;
-  while (found === undefined) {
-    found = memo.get(folder);
-    if (found !== undefined) break;
-    walked.push(folder);
-    const candidate = join(folder, "tsconfig.json");
-    if (isFile(candidate)) found = readTsconfig(candidate);
-    else if (isFile(join(folder, "jsconfig.json")))
-      found = `${join(folder, "jsconfig.json")} is read by the bundler`;
-    else if (dirname(folder) === folder) found = DEFAULT_SETTINGS;
-    else folder = dirname(folder);
-  }
-  for (const at of walked) memo.set(at, found);
-  return found;
+/** The verdict of a folder's own tsconfig (or jsconfig), `undefined` when it has neither. */
+function folderTsconfig(folder: string): TsconfigVerdict | string | undefined {
+  if (isFile(join(folder, "tsconfig.json"))) return readTsconfig(join(folder, "tsconfig.json"));
+  const jsconfig = join(folder, "jsconfig.json");
+  return isFile(jsconfig) ? `${jsconfig} is read by the bundler` : undefined;
 }
 
 function readTsconfig(path: string): TsconfigVerdict | string {

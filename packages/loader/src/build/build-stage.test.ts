@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { preparedModule } from "../compile/prepared-module.js";
-import { COMPILE_AHEAD, CompileAhead } from "./compile-ahead.js";
+import { BuildStage, COMPILE_AHEAD } from "./build-stage.js";
 import type { ModuleCompiler } from "./module-compiler.js";
 
 const modules = Array.from({ length: 8 }, (_, index) => ({
@@ -22,23 +22,23 @@ function recordingCompiler(): ModuleCompiler & { started: string[] } {
   };
 }
 
-describe("CompileAhead", () => {
+describe("BuildStage", () => {
   it("compiles a bounded window ahead, in order, each module once", async () => {
     const compiler = recordingCompiler();
-    const queue = new CompileAhead(compiler, modules);
-    const taken = queue.take(0);
+    const stage = new BuildStage(compiler, modules);
+    const taken = stage.unit(modules[0] as (typeof modules)[number]);
     expect(taken.ready).toBeUndefined(); // nothing had compiled when it was taken
     const first = await taken.prepared;
     expect(await first.evaluate()).toBe("/t/0.ts");
     expect(compiler.started).toEqual(modules.slice(0, COMPILE_AHEAD + 1).map((module) => module.path));
     // Module 1 compiled while module 0 was awaited: it comes ready, no promise to wait for.
-    const second = queue.take(1);
+    const second = stage.unit(modules[1] as (typeof modules)[number]);
     expect(await second.ready?.evaluate()).toBe("/t/1.ts");
     expect(compiler.started).toHaveLength(COMPILE_AHEAD + 2);
-    const third = queue.take(2);
+    const third = stage.unit(modules[2] as (typeof modules)[number]);
     expect(third.ready).toBeUndefined();
     await expect(third.prepared).rejects.toThrow("does not compile");
-    await queue.settle();
+    await stage.close();
     expect(new Set(compiler.started).size).toBe(compiler.started.length);
   });
 });
