@@ -169,10 +169,14 @@ const arrayOf =
   (value) =>
     Array.isArray(value) && value.every(check);
 /** An object with each of `fields`, checked (others are allowed, and never copied). */
-const shape =
-  (fields: Record<string, Field>): Field =>
-  (value) =>
-    isRecord(value) && Object.entries(fields).every(([key, check]) => check(value[key]));
+const shape = (fields: Record<string, Field>): Field => {
+  const checks = Object.entries(fields); // listed once: this runs for every message of a call
+  return (value) => {
+    if (!isRecord(value)) return false;
+    for (const [key, check] of checks) if (!check(value[key])) return false;
+    return true;
+  };
+};
 
 /** A result's shape: an array of content blocks, each read and checked by the session. */
 const isResult = shape({ content: Array.isArray });
@@ -236,6 +240,9 @@ const CHILD_MESSAGES: Record<ChildMessage["t"], Record<string, Field>> = {
   listen: { channel: isString },
   pong: { id: isId },
 };
+const CHILD_FIELDS = Object.fromEntries(
+  Object.entries(CHILD_MESSAGES).map(([t, fields]) => [t, Object.entries(fields)]),
+) as Record<ChildMessage["t"], Array<[string, Field]>>;
 
 /**
  * Checks one line from a tool host. Returns the message, or the reason it breaks the
@@ -253,7 +260,7 @@ export function parseChildMessage(line: string): Check<ChildMessage> {
   if (typeof t !== "string" || !Object.hasOwn(CHILD_MESSAGES, t))
     return { ok: false, reason: "a message of an unknown type" };
   const message: Record<string, unknown> = { t };
-  for (const [key, check] of Object.entries(CHILD_MESSAGES[t as ChildMessage["t"]])) {
+  for (const [key, check] of CHILD_FIELDS[t as ChildMessage["t"]]) {
     if (!check(value[key])) return { ok: false, reason: `a malformed "${t}" message` };
     if (value[key] !== undefined) message[key] = value[key];
   }
