@@ -45,7 +45,17 @@ const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs",
  * the stand-in lacks (see `reportMissingExports`: jiti reads it as `undefined`, a
  * `W_HOST_EXPORT_MISSING`), in every file, also those after a failure.
  */
-export function checkJitiImports(entry: string, transform: Transform): void {
+export function checkJitiImports(entry: string, transformFile: Transform): void {
+  // A file of the tool is transformed once, whether the walk or an import of it gets there first.
+  const transformed = new Map<string, string>();
+  const transform: Transform = (file, source) => {
+    let code = transformed.get(file);
+    if (code === undefined) {
+      code = transformFile(file, source);
+      transformed.set(file, code);
+    }
+    return code;
+  };
   /** What each imported module exports, by importing folder and specifier; `undefined`: unknown. */
   const exportsOf = new Map<string, Set<string> | undefined>();
   let failure: CompileFailure | undefined;
