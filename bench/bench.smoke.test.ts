@@ -2,12 +2,24 @@
 // shape, every loader loaded every tool, the runtime passed calls through, every pending store
 // that is not skipped ran its cycles); never timing.
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const script = fileURLToPath(new URL("./run.mjs", import.meta.url));
+const loadScript = (name: string) => fileURLToPath(new URL(`./load/${name}.mjs`, import.meta.url));
+const built = existsSync(fileURLToPath(new URL("../packages/loader/dist/index.js", import.meta.url)));
+
+/** Runs a script of bench/load/ with `args` and returns what it printed. */
+async function loadTool(name: string, args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [loadScript(name), ...args], {
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 80_000,
+  });
+  return stdout;
+}
 
 interface LoadRow {
   n: number;
@@ -160,4 +172,48 @@ describe("pnpm bench --smoke", () => {
       if (process.env.CI === "true") expect(pending.stores.postgres?.status).toBe("ok");
     }
   });
+
+  // The load benchmark's tools beside run.mjs: each once, tiny, so a change to the loader's
+  // internals they import cannot leave them broken unnoticed.
+  it.skipIf(!built)(
+    "runs the stage timings, the call cost and the profiler",
+    { timeout: 90_000 },
+    async () => {
+      const [stages, callCost, profile] = await Promise.all([
+        loadTool("stages", ["--sizes", "3", "--runs", "1", "--smoke"]),
+        loadTool("call-cost", ["--rounds", "1", "--calls", "3"]),
+        loadTool("profile", ["tooldock-esbuild-warm", "3", "--top", "3", "--smoke"]),
+      ]);
+      const stageRows = stages.split("\n").filter((line) => /^\| 3 \| (cold|warm) \|/.test(line));
+      expect(stageRows).toHaveLength(2);
+      for (const row of stageRows) {
+        const times = row
+          .split("|")
+          .slice(3, -1)
+          .map((cell) => cell.trim());
+        expect(times, row).toHaveLength(5); // discover, build, evaluate, accept, register
+        for (const time of times) expect(time, row).toMatch(/^\d+\.\d \(\d+\)$/);
+      }
+
+      const callRows = callCost
+        .split("\n")
+        .filter((line) => line.startsWith("| ") && !line.startsWith("| call"));
+      expect(callRows.map((row) => row.split("|")[1]?.trim())).toEqual([
+        "ping-pong of two Node processes (floor)",
+        "`ping` to an idle tool host (`ToolHostProcess`)",
+        "in-process probe tool (esbuild)",
+        "isolated probe tool",
+        "in-process tool answers at once",
+        "in-process tool after a loop turn",
+        "in-process tool after a loop turn, sees its signal",
+        "in-process tool after a loop turn, listens on its signal (as a proxy does)",
+      ]);
+      for (const row of callRows) expect(Number(row.split("|")[2]), row).toBeGreaterThan(0);
+
+      expect(profile).toMatch(
+        /^tooldock-esbuild-warm, N=3, Node v[\d.]+: all ready [\d.]+ ms, first [\d.]+ ms$/m,
+      );
+      expect(profile).toMatch(/self time by owner/);
+    },
+  );
 });

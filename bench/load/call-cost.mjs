@@ -94,23 +94,24 @@ async function toolHostPing() {
     cwd: folder,
     env: { PATH: process.env.PATH ?? "" },
     permissions: { read: ["/"], write: [folder], exec: false, net: false, memoryMb: 512 },
-    init: {
-      t: "init",
-      paths: [folder],
-      cwd: folder,
-      cacheDir: join(folder, "cache"),
-      factoryTimeoutMs: 5000,
-      builtInToolNames: [],
-      sourceMaps: false,
-      hasUI: false,
-      allowExec: false,
-    },
     hangTimeoutMs: 5000,
   });
-  await new Promise((resolve) => {
+  const loaded = new Promise((resolve) => {
     toolHost.onMessage = (/** @type {{ t: string }} */ message) =>
       message.t === "loaded" && resolve(undefined);
   });
+  toolHost.begin({
+    t: "init",
+    paths: [folder],
+    cwd: folder,
+    cacheDir: join(folder, "cache"),
+    factoryTimeoutMs: 5000,
+    builtInToolNames: [],
+    sourceMaps: false,
+    hasUI: false,
+    allowExec: false,
+  });
+  await loaded;
   const ping = () => toolHost.request((/** @type {number} */ id) => ({ t: "ping", id })).reply;
   const [figures] = await measure([{ call: ping, pids: [process.pid, toolHost.pid] }]);
   await toolHost.kill({ kind: "closed", reason: "The benchmark is done." });

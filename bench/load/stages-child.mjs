@@ -14,6 +14,7 @@ const runtime = await import(pathToFileURL(resolvePackage("@tooldock/runtime")).
 const { ToolHost } = await import(pathToFileURL(resolvePackage("@tooldock/loader")).href);
 const { discover } = await dist("discover/discover-stage.js");
 const { BuildStage } = await dist("build/build-stage.js");
+const { createModuleCompiler } = await dist("build/module-compiler.js");
 const { evaluate } = await dist("evaluate/evaluate-stage.js");
 const { accept } = await dist("accept/accept-stage.js");
 const { SessionRegistration } = await dist("accept/register-into-session.js");
@@ -38,9 +39,10 @@ const modules = [...discovery.found];
 lap("discover");
 
 // 2. build every module (esbuild; cold or warm as the cache is), packs included.
-const build = new BuildStage({ compiler: "esbuild", cacheDir }, modules, (warning) => warnings.push(warning));
+const compiler = createModuleCompiler("esbuild", cacheDir, (warning) => warnings.push(warning));
+const build = new BuildStage(compiler, modules);
 for (const module of modules) build.found(module);
-build.discoveryEnded?.();
+build.discoveryEnded();
 const units = modules.map((module) => build.unit(module));
 const prepared = await Promise.all(units.map((unit) => unit.prepared));
 lap("build");
