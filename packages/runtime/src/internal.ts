@@ -6,13 +6,14 @@ export { snapshotPendingAction } from "./pending/snapshot-pending-action.js";
 export { outputProblem } from "./session/execute/check-structured-content.js";
 /** The texts of the error results a Session answers with. */
 export { toolCallMessages } from "./session/execute/tool-call-messages.js";
-export { latePushError } from "./session/execute/tool-call-scope.js";
+/** Hears of a call's stop without an `AbortSignal` (for an `execute` marked `STOP_THROUGH_SCOPE`). */
+export { latePushError, onToolCallStop } from "./session/execute/tool-call-scope.js";
 /**
  * Whether a tool's `execute` can see its context and its `AbortSignal` (read from its
  * source, erring towards yes), and the `execute` a tool record was read from: the tool host
  * creates neither for a tool that cannot, as a Session does.
  */
-export { argumentsSeen } from "./session/execute/tool-sees-signal.js";
+export { argumentsSeen, STOP_THROUGH_SCOPE } from "./session/execute/tool-sees-signal.js";
 /** Calls an `execute` written in pi's order (signal, onUpdate, ctx) with Tooldock's arguments. */
 export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";

@@ -1,6 +1,6 @@
 import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
 import { runningToolCall } from "@tooldock/runtime";
-import { count } from "@tooldock/runtime/internal";
+import { count, onToolCallStop, STOP_THROUGH_SCOPE } from "@tooldock/runtime/internal";
 import type {
   CustomToolAPI,
   CustomToolContext,
@@ -147,8 +147,9 @@ export class IsolatedToolHost {
       label: descriptor.label,
       description: descriptor.description,
       parameters: proxyParameters(descriptor.parameters),
-      execute: (toolCallId, params, onUpdate, ctx, signal) =>
+      execute: stopThroughScope((toolCallId, params, onUpdate, ctx, signal) =>
         this.#call(descriptor.name, toolCallId, params, onUpdate, ctx, signal),
+      ),
     };
     if (descriptor.hidden) tool.hidden = true;
     if (descriptor.deferrable) tool.deferrable = true;
@@ -327,7 +328,13 @@ export class IsolatedToolHost {
     signal: AbortSignal | undefined,
   ): Promise<AgentToolResult> {
     const name = call.toolName;
-    if (signal?.aborted) return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
+    // A session's call gets no signal (see stopThroughScope): its stop is heard through its scope.
+    const scope =
+      signal === undefined && call.running?.toolCallId === toolCallId && call.running.toolName === name
+        ? call.running
+        : undefined;
+    if (signal?.aborted || scope?.ended === true)
+      return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
     let id = -1;
     const onAbort = () => {
       process.send({ t: "abort", id });
@@ -338,7 +345,8 @@ export class IsolatedToolHost {
     const { reply } = process.request((requestId) => {
       id = requestId;
       this.#calls.set(id, call);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal !== undefined) signal.addEventListener("abort", onAbort, { once: true });
+      else onToolCallStop(scope, onAbort);
       return { t: "call", id, tool: name, toolCallId, params, context, updates: call.onUpdate !== undefined };
     });
     try {
@@ -685,6 +693,17 @@ function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
   return errorResult(
     `Cannot apply ${label}: the tool host that staged it stopped. ${stop.reason} The action is lost and was removed.`,
   );
+}
+
+/**
+ * Marks a proxy's `execute` so that a session creates no `AbortSignal` for its calls (with it,
+ * a call cost the host 30–40 µs more CPU on Node 20, ~10 µs on Node 24): the proxy hears of a
+ * stop through the call's scope instead (`onToolCallStop`), and still uses a signal a direct
+ * caller passes.
+ */
+function stopThroughScope(execute: CustomTool["execute"]): CustomTool["execute"] {
+  Object.defineProperty(execute, STOP_THROUGH_SCOPE, { value: true });
+  return execute;
 }
 
 /** The values of `ctx` a tool host call carries, read now; `hasUI` is the host's. */

@@ -1,3 +1,4 @@
+import type { SessionOptions } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import { ToolHost } from "../../src/index.js";
 import { load, project, text } from "./isolation-helpers.js";
@@ -29,10 +30,12 @@ export default (pi) => {
       execute(id, params, onUpdate, ctx, signal) {
         return new Promise((resolve) => {
           pi.events.emit("tool:started", {});
-          signal.addEventListener("abort", () => {
+          const stopped = () => {
             pi.events.emit("tool:aborted", { reason: String(signal.reason?.message ?? signal.reason) });
             resolve({ content: [{ type: "text", text: "stopped" }] });
-          });
+          };
+          if (signal.aborted) stopped();
+          else signal.addEventListener("abort", stopped);
         });
       },
     },
@@ -171,5 +174,42 @@ describe("the pi API across the tool host's boundary", () => {
     const result = await call;
     expect(result.isError).toBe(true);
     expect(await aborted).toEqual({ reason: "The call was stopped by the host." });
+  });
+
+  // The proxies get no AbortSignal from the host's session (they hear of a stop through the
+  // call's scope): every way a session stops a call still reaches the tool in the tool host.
+  it.each<[string, SessionOptions, string]>([
+    ["the session's deadline", { executeTimeoutMs: 1000 }, "timed out after 1 s"],
+    ["dispose()", {}, "because the session was disposed"],
+  ])("aborts the tool's signal when %s stops the call", async (_trigger, sessionOptions, expected) => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { session } = await load(where, "process", { host }, sessionOptions);
+    const aborted = new Promise((resolve) => host.events.on("tool:aborted", resolve));
+    const started = new Promise((resolve) => host.events.on("tool:started", resolve));
+    const call = session.execute({ toolCallId: "1", name: "slow", params: {} });
+    if (sessionOptions.executeTimeoutMs === undefined) {
+      await started;
+      await session.dispose();
+    }
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(expected);
+    expect(await aborted).toEqual({ reason: "The call was stopped by the host." });
+  });
+
+  it("aborts the tool's signal through a signal a direct caller of the proxy passes", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { tools } = await load(where, "process", { host });
+    const slow = tools.find(({ tool }) => tool.name === "slow")?.tool;
+    const aborted = new Promise((resolve) => host.events.on("tool:aborted", resolve));
+    const started = new Promise((resolve) => host.events.on("tool:started", resolve));
+    const controller = new AbortController();
+    const call = slow?.execute("1", {}, undefined, undefined as never, controller.signal);
+    await started;
+    controller.abort();
+    expect(await aborted).toEqual({ reason: "The call was stopped by the host." });
+    expect((await call)?.content).toBeDefined();
   });
 });

@@ -3,6 +3,8 @@ import { type AgentToolResult, type CustomTool, textResult } from "@tooldock/sdk
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { textOf } from "../../../test/fake-context.js";
 import { Session } from "../session.js";
+import { onToolCallStop, runningToolCall, trackToolCalls } from "./tool-call-scope.js";
+import { STOP_THROUGH_SCOPE } from "./tool-sees-signal.js";
 
 // A tool that cannot see its signal gets none, yet every way of stopping a call still answers
 // at once; and the per-call deadline timer, reused between calls, still counts from each start.
@@ -55,6 +57,66 @@ it("gives a tool with a rest parameter a signal, aborted by ctx.abort()", async 
   await session.execute({ toolCallId: "1", name: "rest", params: {} });
   expect(signal?.aborted).toBe(true);
   expect(signal?.reason).toMatchObject({ message: 'The tool "rest" aborted its own call.' });
+});
+
+describe("an execute marked STOP_THROUGH_SCOPE (the loader's proxies)", () => {
+  /** A tool whose execute hears of its stop through its call's scope, recording what it got. */
+  function scoped(heard: string[], seen: { signal?: unknown; ctx?: unknown; registered?: boolean }) {
+    const execute: CustomTool["execute"] = (_id, _params, _onUpdate, ctx, signal) => {
+      seen.signal = signal;
+      seen.ctx = ctx;
+      seen.registered = onToolCallStop(runningToolCall(), () => heard.push("stopped"));
+      if ((seen as { abortSelf?: boolean }).abortSelf) ctx.abort();
+      return never();
+    };
+    Object.defineProperty(execute, STOP_THROUGH_SCOPE, { value: true });
+    return tool("scoped", execute);
+  }
+
+  it.each([
+    ["the host's signal", "was aborted before it finished (stop)"],
+    ["ctx.abort()", "aborted its own call"],
+    ["dispose()", "was stopped before it finished because the session was disposed"],
+    ["the deadline", "timed out after 1 s"],
+  ])("gets no signal, its context, and hears once of %s", async (trigger, expected) => {
+    trackToolCalls();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const session = new Session({ executeTimeoutMs: 1000 });
+    const host = new AbortController();
+    const heard: string[] = [];
+    const seen: { signal?: unknown; ctx?: unknown; registered?: boolean; abortSelf?: boolean } = {
+      abortSelf: trigger === "ctx.abort()",
+    };
+    session.register(scoped(heard, seen));
+    const call = session.execute({ toolCallId: "1", name: "scoped", params: {}, signal: host.signal });
+    if (trigger === "the host's signal") host.abort("stop");
+    if (trigger === "dispose()") await session.dispose();
+    if (trigger === "the deadline") await vi.advanceTimersByTimeAsync(1000);
+    const result = await call;
+    expect(textOf(result)).toContain(expected);
+    expect(seen).toMatchObject({ signal: undefined, ctx: expect.any(Object), registered: true });
+    expect(heard).toEqual(["stopped"]);
+  });
+
+  it("hears nothing when its tool settles, and cannot listen once the call has ended", async () => {
+    trackToolCalls();
+    const session = new Session();
+    const heard: string[] = [];
+    let call: ReturnType<typeof runningToolCall>;
+    const execute: CustomTool["execute"] = async () => {
+      call = runningToolCall();
+      expect(onToolCallStop(call, () => heard.push("stopped"))).toBe(true);
+      return textResult("done");
+    };
+    Object.defineProperty(execute, STOP_THROUGH_SCOPE, { value: true });
+    session.register(tool("quick", execute));
+    expect(textOf(await session.execute({ toolCallId: "1", name: "quick", params: {} }))).toBe("done");
+    await session.dispose();
+    expect(heard).toEqual([]);
+    expect(onToolCallStop(call, () => heard.push("late"))).toBe(false);
+    expect(onToolCallStop(undefined, () => heard.push("none"))).toBe(false);
+    expect(heard).toEqual([]);
+  });
 });
 
 describe("the deadline timer", () => {

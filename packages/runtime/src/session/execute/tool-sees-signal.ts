@@ -1,3 +1,11 @@
+/**
+ * Marks an `execute` (set to `true` on the function) that learns of a stop through its call
+ * (`onToolCallStop`) instead of an `AbortSignal`: a session then creates no signal for it (it
+ * still gets its context). The loader's proxies of isolated tools carry it; a direct caller
+ * may still pass a signal.
+ */
+export const STOP_THROUGH_SCOPE: unique symbol = Symbol("tooldock.stopThroughScope");
+
 /** The position of `signal` among `execute`'s parameters (toolCallId, params, onUpdate, ctx, signal). */
 const SIGNAL_PARAMETER_COUNT = 5;
 /** The position of `ctx` among them. */
@@ -52,6 +60,11 @@ export function toolSeesContext(execute: unknown): boolean {
  * says whether it declares the fourth.
  */
 export function argumentsSeen(execute: unknown): { signal: boolean; context: boolean } {
+  if (
+    typeof execute === "function" &&
+    (execute as { [STOP_THROUGH_SCOPE]?: unknown })[STOP_THROUGH_SCOPE] === true
+  )
+    return { signal: false, context: true };
   const signal = toolSeesArgument(execute, SIGNAL_PARAMETER_COUNT);
   return { signal, context: signal || (execute as () => unknown).length >= CONTEXT_PARAMETER_COUNT };
 }
