@@ -3,17 +3,18 @@
 
 /** What a Session checks and throws, for the tool host to check and throw the same. */
 export { snapshotPendingAction } from "./pending/snapshot-pending-action.js";
+/** Hears of a call's stop without an `AbortSignal` (for an `execute` marked `STOP_THROUGH_CONTEXT`). */
+export { type CallStop, callStopOf } from "./session/execute/call-abort.js";
 export { outputProblem } from "./session/execute/check-structured-content.js";
 /** The texts of the error results a Session answers with. */
 export { toolCallMessages } from "./session/execute/tool-call-messages.js";
-/** Hears of a call's stop without an `AbortSignal` (for an `execute` marked `STOP_THROUGH_SCOPE`). */
-export { latePushError, onToolCallStop } from "./session/execute/tool-call-scope.js";
+export { latePushError } from "./session/execute/tool-call-scope.js";
 /**
  * Whether a tool's `execute` can see its context and its `AbortSignal` (read from its
  * source, erring towards yes), and the `execute` a tool record was read from: the tool host
  * creates neither for a tool that cannot, as a Session does.
  */
-export { argumentsSeen, STOP_THROUGH_SCOPE } from "./session/execute/tool-sees-signal.js";
+export { argumentsSeen, STOP_THROUGH_CONTEXT } from "./session/execute/tool-sees-signal.js";
 /** Calls an `execute` written in pi's order (signal, onUpdate, ctx) with Tooldock's arguments. */
 export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";

@@ -1,6 +1,6 @@
 import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
 import { runningToolCall } from "@tooldock/runtime";
-import { count, onToolCallStop, STOP_THROUGH_SCOPE } from "@tooldock/runtime/internal";
+import { callStopOf, count, STOP_THROUGH_CONTEXT } from "@tooldock/runtime/internal";
 import type {
   CustomToolAPI,
   CustomToolContext,
@@ -147,7 +147,7 @@ export class IsolatedToolHost {
       label: descriptor.label,
       description: descriptor.description,
       parameters: proxyParameters(descriptor.parameters),
-      execute: stopThroughScope((toolCallId, params, onUpdate, ctx, signal) =>
+      execute: stopThroughContext((toolCallId, params, onUpdate, ctx, signal) =>
         this.#call(descriptor.name, toolCallId, params, onUpdate, ctx, signal),
       ),
     };
@@ -328,15 +328,14 @@ export class IsolatedToolHost {
     signal: AbortSignal | undefined,
   ): Promise<AgentToolResult> {
     const name = call.toolName;
-    // A session's call gets no signal (see stopThroughScope): its stop is heard through its scope.
-    const scope =
-      signal === undefined && call.running?.toolCallId === toolCallId && call.running.toolName === name
-        ? call.running
-        : undefined;
-    if (signal?.aborted || scope?.ended === true)
+    // A session's call gets no signal (see stopThroughContext): its stop is heard through its ctx.
+    const stop = signal === undefined ? callStopOf(call.ctx) : undefined;
+    if (signal?.aborted || stop?.ended === true)
       return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
     let id = -1;
+    let answered = false;
     const onAbort = () => {
+      if (answered) return; // stopped after its reply came: nothing is left to stop
       process.send({ t: "abort", id });
       process.forget(id); // the call answers now; whatever the tool host sends later is dropped
       process.probe();
@@ -346,7 +345,7 @@ export class IsolatedToolHost {
       id = requestId;
       this.#calls.set(id, call);
       if (signal !== undefined) signal.addEventListener("abort", onAbort, { once: true });
-      else onToolCallStop(scope, onAbort);
+      else stop?.onStop(onAbort);
       return { t: "call", id, tool: name, toolCallId, params, context, updates: call.onUpdate !== undefined };
     });
     try {
@@ -356,6 +355,7 @@ export class IsolatedToolHost {
       if (message.t === "result") return message.result;
       return stoppedResult(name, { kind: "protocol", reason: "It answered a call with a ping." });
     } finally {
+      answered = true;
       signal?.removeEventListener("abort", onAbort);
       this.#calls.delete(id);
     }
@@ -698,11 +698,12 @@ function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
 /**
  * Marks a proxy's `execute` so that a session creates no `AbortSignal` for its calls (with it,
  * a call cost the host 30–40 µs more CPU on Node 20, ~10 µs on Node 24): the proxy hears of a
- * stop through the call's scope instead (`onToolCallStop`), and still uses a signal a direct
+ * stop through the call's context instead (`callStopOf(ctx)`, which also holds when a host
+ * registers the proxy under another name or wraps it), and still uses a signal a direct
  * caller passes.
  */
-function stopThroughScope(execute: CustomTool["execute"]): CustomTool["execute"] {
-  Object.defineProperty(execute, STOP_THROUGH_SCOPE, { value: true });
+function stopThroughContext(execute: CustomTool["execute"]): CustomTool["execute"] {
+  Object.defineProperty(execute, STOP_THROUGH_CONTEXT, { value: true });
   return execute;
 }
 

@@ -1,4 +1,6 @@
-import type { SessionOptions } from "@tooldock/runtime";
+import { Session, type SessionOptions } from "@tooldock/runtime";
+import { argumentsSeen, toolOrigin } from "@tooldock/runtime/internal";
+import type { CustomTool } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { ToolHost } from "../../src/index.js";
 import { load, project, text } from "./isolation-helpers.js";
@@ -36,6 +38,21 @@ export default (pi) => {
           };
           if (signal.aborted) stopped();
           else signal.addEventListener("abort", stopped);
+        });
+      },
+    },
+    {
+      name: "quits",
+      label: "Quits",
+      description: "Aborts its own call",
+      parameters: Type.Object({}),
+      execute(id, params, onUpdate, ctx, signal) {
+        return new Promise((resolve) => {
+          signal.addEventListener("abort", () => {
+            pi.events.emit("tool:aborted", { reason: String(signal.reason?.message ?? signal.reason) });
+            resolve({ content: [{ type: "text", text: "stopped" }] });
+          });
+          ctx.abort();
         });
       },
     },
@@ -211,5 +228,43 @@ describe("the pi API across the tool host's boundary", () => {
     controller.abort();
     expect(await aborted).toEqual({ reason: "The call was stopped by the host." });
     expect((await call)?.content).toBeDefined();
+  });
+
+  it("aborts the tool's signal when the tool aborts its own call (ctx.abort() in the tool host)", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { session } = await load(where, "process", { host });
+    const aborted = new Promise((resolve) => host.events.on("tool:aborted", resolve));
+    const result = await session.execute({ toolCallId: "1", name: "quits", params: {} });
+    expect(text(result)).toContain('(The tool "quits" aborted its own call.)');
+    expect(await aborted).toEqual({ reason: 'The tool "quits" aborted its own call.' });
+  });
+
+  // A host may register a proxy under a name of its own (a prefix against conflicts): the
+  // proxy's execute is the same function, and a stop must still reach the tool host.
+  it("aborts the tool's signal when the host registered the proxy under another name", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const host = new ToolHost({ cwd: where.work });
+    const { tools } = await load(where, "process", { host });
+    const slow = tools.find(({ tool }) => tool.name === "slow")?.tool as CustomTool;
+    const session = new Session({ cwd: where.work });
+    session.register({ ...slow, name: "ns_slow" });
+    const aborted = new Promise((resolve) => host.events.on("tool:aborted", resolve));
+    const started = new Promise((resolve) => host.events.on("tool:started", resolve));
+    const controller = new AbortController();
+    const call = session.execute({ toolCallId: "1", name: "ns_slow", params: {}, signal: controller.signal });
+    await started;
+    controller.abort();
+    expect((await call).isError).toBe(true);
+    expect(await aborted).toEqual({ reason: "The call was stopped by the host." });
+    await session.dispose();
+  });
+
+  it("gets no AbortSignal from a session (its execute is marked; a stop is heard through ctx)", async () => {
+    const where = await project({ "api.ts": HOST_API });
+    const { tools } = await load(where, "process");
+    const slow = tools.find(({ tool }) => tool.name === "slow")?.tool as CustomTool;
+    const execute = toolOrigin(slow)?.execute ?? slow.execute;
+    expect(argumentsSeen(execute)).toEqual({ signal: false, context: true });
   });
 });

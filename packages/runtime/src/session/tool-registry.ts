@@ -1,6 +1,6 @@
 import { type CustomTool, TooldockError } from "@tooldock/sdk";
 import type { ToolSchema } from "../schema/tool-schema.js";
-import { argumentsSeen } from "./execute/tool-sees-signal.js";
+import { argumentsSeen, hearsStopThroughContext } from "./execute/tool-sees-signal.js";
 import { toolOrigin } from "./snapshot-tool.js";
 import { validateTool } from "./validate-tool.js";
 
@@ -22,6 +22,8 @@ export interface RegisteredTool {
   seesSignal: boolean;
   /** `toolSeesContext(execute)`, computed once: only such a tool gets a context object. */
   seesContext: boolean;
+  /** Whether `execute` hears of a stop through its context (`STOP_THROUGH_CONTEXT`, no signal). */
+  stopThroughContext: boolean;
   /**
    * True for a tool that bounds its own run (the session's `resolve`, by `resolveTimeoutMs`):
    * the session's `executeTimeoutMs` deadline does not apply to its calls. Abort and
@@ -83,6 +85,7 @@ export class ToolRegistry {
       target: source.target,
       seesSignal: seen.signal,
       seesContext: seen.context,
+      stopThroughContext: hearsStopThroughContext(source.execute),
       ownDeadline: options.ownDeadline === true,
       warnings,
     });

@@ -3,6 +3,35 @@ import type { InFlightCalls, InFlightEntry } from "./in-flight-calls.js";
 import { failed, type StepOutcome } from "./tool-call.js";
 import { toolCallMessages } from "./tool-call-messages.js";
 
+/** A call's stop as the loader's proxies hear of it: see {@link callStopOf}. */
+export interface CallStop {
+  /** True once the call has ended (its tool settled, or it was stopped). */
+  readonly ended: boolean;
+  /** See {@link CallAbort.onStop}. */
+  onStop(listener: () => void): boolean;
+}
+
+/** The context of each call whose `execute` hears of its stop through it (see `linkContext`). */
+const stopOfContext = new WeakMap<object, CallStop>();
+
+/**
+ * Links `ctx`, the context a session made for one call, to that call's stop, for an `execute`
+ * marked `STOP_THROUGH_CONTEXT` (which gets no `AbortSignal`).
+ */
+export function linkContext(ctx: object, stop: CallStop): void {
+  stopOfContext.set(ctx, stop);
+}
+
+/**
+ * The stop of the call a session made `ctx` for, when its tool's `execute` is marked
+ * `STOP_THROUGH_CONTEXT`; `undefined` for any other value (a context a host made itself, a
+ * tool that is not marked). Exact: a tool that renames or wraps such an `execute` and passes
+ * the `ctx` along still reaches its call.
+ */
+export function callStopOf(ctx: unknown): CallStop | undefined {
+  return typeof ctx === "object" && ctx !== null ? stopOfContext.get(ctx) : undefined;
+}
+
 /** What stopped a call before its tool settled. */
 export type StopCause = "aborted" | "timeout" | "disposed";
 
@@ -29,7 +58,7 @@ export interface CallAbortOptions {
  * host's, `ctx.abort()`'s error, a `TimeoutError` `DOMException` (as `AbortSignal.timeout`
  * gives) or a disposal error. Nothing listens on the call's own signal.
  */
-export class CallAbort implements InFlightEntry {
+export class CallAbort implements InFlightEntry, CallStop {
   /** The name of the tool the call runs. */
   readonly name: string;
   /** Its place in the session's calls in flight (see {@link InFlightEntry}). */
@@ -115,8 +144,8 @@ export class CallAbort implements InFlightEntry {
    * Calls `listener` once if the call is stopped (aborted, timed out, disposed), after its
    * answer and after its `signal` (if any) is aborted; never when its tool settles first.
    * Returns false, and keeps nothing, when the call has ended already. What the loader's
-   * proxies of isolated tools use instead of an `AbortSignal`, which costs microseconds per
-   * call on Node 20.
+   * proxies of isolated tools use instead of an `AbortSignal` (see {@link callStopOf}), which
+   * costs microseconds per call on Node 20.
    */
   onStop(listener: () => void): boolean {
     if (this.#ended) return false;

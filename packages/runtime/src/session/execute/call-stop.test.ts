@@ -3,8 +3,8 @@ import { type AgentToolResult, type CustomTool, textResult } from "@tooldock/sdk
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { textOf } from "../../../test/fake-context.js";
 import { Session } from "../session.js";
-import { onToolCallStop, runningToolCall, trackToolCalls } from "./tool-call-scope.js";
-import { STOP_THROUGH_SCOPE } from "./tool-sees-signal.js";
+import { callStopOf } from "./call-abort.js";
+import { STOP_THROUGH_CONTEXT } from "./tool-sees-signal.js";
 
 // A tool that cannot see its signal gets none, yet every way of stopping a call still answers
 // at once; and the per-call deadline timer, reused between calls, still counts from each start.
@@ -59,18 +59,22 @@ it("gives a tool with a rest parameter a signal, aborted by ctx.abort()", async 
   expect(signal?.reason).toMatchObject({ message: 'The tool "rest" aborted its own call.' });
 });
 
-describe("an execute marked STOP_THROUGH_SCOPE (the loader's proxies)", () => {
-  /** A tool whose execute hears of its stop through its call's scope, recording what it got. */
-  function scoped(heard: string[], seen: { signal?: unknown; ctx?: unknown; registered?: boolean }) {
+describe("an execute marked STOP_THROUGH_CONTEXT (the loader's proxies)", () => {
+  /** A marked execute that listens through its context, recording what it got. */
+  function marked(
+    heard: string[],
+    seen: { signal?: unknown; ctx?: unknown; listening?: boolean },
+    abortSelf = false,
+  ) {
     const execute: CustomTool["execute"] = (_id, _params, _onUpdate, ctx, signal) => {
       seen.signal = signal;
       seen.ctx = ctx;
-      seen.registered = onToolCallStop(runningToolCall(), () => heard.push("stopped"));
-      if ((seen as { abortSelf?: boolean }).abortSelf) ctx.abort();
+      seen.listening = callStopOf(ctx)?.onStop(() => heard.push("stopped"));
+      if (abortSelf) ctx.abort();
       return never();
     };
-    Object.defineProperty(execute, STOP_THROUGH_SCOPE, { value: true });
-    return tool("scoped", execute);
+    Object.defineProperty(execute, STOP_THROUGH_CONTEXT, { value: true });
+    return execute;
   }
 
   it.each([
@@ -79,43 +83,69 @@ describe("an execute marked STOP_THROUGH_SCOPE (the loader's proxies)", () => {
     ["dispose()", "was stopped before it finished because the session was disposed"],
     ["the deadline", "timed out after 1 s"],
   ])("gets no signal, its context, and hears once of %s", async (trigger, expected) => {
-    trackToolCalls();
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const session = new Session({ executeTimeoutMs: 1000 });
     const host = new AbortController();
     const heard: string[] = [];
-    const seen: { signal?: unknown; ctx?: unknown; registered?: boolean; abortSelf?: boolean } = {
-      abortSelf: trigger === "ctx.abort()",
-    };
-    session.register(scoped(heard, seen));
-    const call = session.execute({ toolCallId: "1", name: "scoped", params: {}, signal: host.signal });
+    const seen: { signal?: unknown; ctx?: unknown; listening?: boolean } = {};
+    session.register(tool("marked", marked(heard, seen, trigger === "ctx.abort()")));
+    const call = session.execute({ toolCallId: "1", name: "marked", params: {}, signal: host.signal });
     if (trigger === "the host's signal") host.abort("stop");
     if (trigger === "dispose()") await session.dispose();
     if (trigger === "the deadline") await vi.advanceTimersByTimeAsync(1000);
     const result = await call;
     expect(textOf(result)).toContain(expected);
-    expect(seen).toMatchObject({ signal: undefined, ctx: expect.any(Object), registered: true });
+    expect(seen).toMatchObject({ signal: undefined, ctx: expect.any(Object), listening: true });
     expect(heard).toEqual(["stopped"]);
   });
 
-  it("hears nothing when its tool settles, and cannot listen once the call has ended", async () => {
-    trackToolCalls();
+  it("is heard through its context when registered under two other names", async () => {
     const session = new Session();
     const heard: string[] = [];
-    let call: ReturnType<typeof runningToolCall>;
-    const execute: CustomTool["execute"] = async () => {
-      call = runningToolCall();
-      expect(onToolCallStop(call, () => heard.push("stopped"))).toBe(true);
+    const execute = marked(heard, {});
+    session.register(tool("first_name", execute));
+    session.register(tool("second_name", execute));
+    const host = new AbortController();
+    const first = session.execute({ toolCallId: "1", name: "first_name", params: {}, signal: host.signal });
+    const second = session.execute({ toolCallId: "1", name: "second_name", params: {}, signal: host.signal });
+    host.abort("stop");
+    expect((await first).isError).toBe(true);
+    expect((await second).isError).toBe(true);
+    expect(heard).toEqual(["stopped", "stopped"]);
+  });
+
+  it("hears nothing when its tool settles first, not even from a late ctx.abort()", async () => {
+    const session = new Session();
+    const heard: string[] = [];
+    let context: Parameters<CustomTool["execute"]>[3] | undefined;
+    const execute: CustomTool["execute"] = async (_id, _params, _onUpdate, ctx) => {
+      context = ctx;
+      expect(callStopOf(ctx)?.onStop(() => heard.push("stopped"))).toBe(true);
       return textResult("done");
     };
-    Object.defineProperty(execute, STOP_THROUGH_SCOPE, { value: true });
+    Object.defineProperty(execute, STOP_THROUGH_CONTEXT, { value: true });
     session.register(tool("quick", execute));
     expect(textOf(await session.execute({ toolCallId: "1", name: "quick", params: {} }))).toBe("done");
-    await session.dispose();
+    context?.abort();
     expect(heard).toEqual([]);
-    expect(onToolCallStop(call, () => heard.push("late"))).toBe(false);
-    expect(onToolCallStop(undefined, () => heard.push("none"))).toBe(false);
-    expect(heard).toEqual([]);
+    expect(callStopOf(context)?.ended).toBe(true);
+    expect(callStopOf(context)?.onStop(() => heard.push("late"))).toBe(false);
+  });
+
+  it("gives a context made by anything else, or an unmarked tool's, no stop", async () => {
+    const session = new Session();
+    let context: unknown;
+    session.register(
+      tool("plain", async (_id, _params, _onUpdate, ctx) => {
+        context = ctx;
+        return textResult("ok");
+      }),
+    );
+    await session.execute({ toolCallId: "1", name: "plain", params: {} });
+    expect(context).toBeDefined();
+    expect(callStopOf(context)).toBeUndefined();
+    expect(callStopOf({ abort() {} })).toBeUndefined();
+    expect(callStopOf(undefined)).toBeUndefined();
   });
 });
 

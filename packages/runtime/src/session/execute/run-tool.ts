@@ -1,7 +1,7 @@
 import { describeError } from "../../util/describe-error.js";
 import { createToolContext, type ToolContextSource } from "../tool-context.js";
 import type { RegisteredTool } from "../tool-registry.js";
-import { CallAbort } from "./call-abort.js";
+import { CallAbort, linkContext } from "./call-abort.js";
 import { DeadlineTimers } from "./deadline-timers.js";
 import { forwardUpdates, NO_UPDATES } from "./forward-updates.js";
 import type { InFlightCalls } from "./in-flight-calls.js";
@@ -100,6 +100,7 @@ export function runTool(
   slot.scope = scope;
   // A tool that cannot see its context (see `toolSeesContext`) gets none: nothing to build.
   const ctx = entry.seesContext ? createToolContext(source, scope, abort) : undefined;
+  if (entry.stopThroughContext && ctx !== undefined) linkContext(ctx, abort);
   const args = [call.toolCallId, params, updates.onUpdate, ctx, abort.signal];
   // The `execute` read at registration, with the original tool as `this`, run in the call's
   // scope (what it awaits or schedules keeps it). A synchronous throw counts as a rejection.

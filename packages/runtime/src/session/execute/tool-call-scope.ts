@@ -39,8 +39,8 @@ export interface ToolCallScopeOptions {
   source: ToolContextSource;
   toolCallId: string;
   toolName: string;
-  /** Whether the call has ended, and who hears of its stop; `CallAbort` fits. */
-  abort: Pick<CallAbort, "ended" | "onStop">;
+  /** Whether the call has ended; `CallAbort` fits. */
+  abort: Pick<CallAbort, "ended">;
   /**
    * Told about the call's contained faults: `late-push-refused` (a push refused because the
    * call had ended) and `stray-exception`/`stray-rejection` (a throw or rejection of code the
@@ -61,7 +61,7 @@ export class ToolCallScope implements RunningToolCall {
   readonly toolName: string;
   // The options' fields, not the options object (see `CallAbort`): one allocation less per call.
   readonly #source: ToolContextSource;
-  readonly #abort: Pick<CallAbort, "ended" | "onStop">;
+  readonly #abort: Pick<CallAbort, "ended">;
   readonly #report: ReportFault;
   #staged: PendingActionRecord[] | undefined;
 
@@ -80,11 +80,6 @@ export class ToolCallScope implements RunningToolCall {
 
   get pending(): PendingActionStore {
     return this.#source.pending;
-  }
-
-  /** See `CallAbort.onStop` (internal: through `onToolCallStop` of `@tooldock/runtime/internal`). */
-  onStop(listener: () => void): boolean {
-    return this.#abort.onStop(listener);
   }
 
   pushPendingAction(action: CustomToolPendingAction | CustomToolDurableAction): PendingActionRecord {
@@ -246,14 +241,4 @@ export function quotedLabel(action: unknown): string {
   } catch {
     return "(unreadable label)";
   }
-}
-
-/**
- * Calls `listener` once if `call` (a call `runningToolCall()` returned) is stopped: aborted,
- * timed out or disposed, never when its tool settles first. Returns false when `call` is not
- * a session's call or has ended already (then `listener` is never called). For an `execute`
- * marked with `STOP_THROUGH_SCOPE`, which gets no `AbortSignal` from a session.
- */
-export function onToolCallStop(call: RunningToolCall | undefined, listener: () => void): boolean {
-  return call instanceof ToolCallScope && call.onStop(listener);
 }

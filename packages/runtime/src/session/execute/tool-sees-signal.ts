@@ -1,10 +1,19 @@
 /**
- * Marks an `execute` (set to `true` on the function) that learns of a stop through its call
- * (`onToolCallStop`) instead of an `AbortSignal`: a session then creates no signal for it (it
- * still gets its context). The loader's proxies of isolated tools carry it; a direct caller
- * may still pass a signal.
+ * Marks an `execute` (an own property set to `true` on the function) that learns of a stop
+ * through its context (`callStopOf(ctx)`) instead of an `AbortSignal`: a session then creates
+ * no signal for it, and always gives it its context. The loader's proxies of isolated tools
+ * carry it; a direct caller may still pass a signal.
  */
-export const STOP_THROUGH_SCOPE: unique symbol = Symbol("tooldock.stopThroughScope");
+export const STOP_THROUGH_CONTEXT: unique symbol = Symbol("tooldock.stopThroughContext");
+
+/** Whether `execute` carries {@link STOP_THROUGH_CONTEXT}. */
+export function hearsStopThroughContext(execute: unknown): boolean {
+  return (
+    typeof execute === "function" &&
+    Object.hasOwn(execute, STOP_THROUGH_CONTEXT) &&
+    (execute as { [STOP_THROUGH_CONTEXT]?: unknown })[STOP_THROUGH_CONTEXT] === true
+  );
+}
 
 /** The position of `signal` among `execute`'s parameters (toolCallId, params, onUpdate, ctx, signal). */
 const SIGNAL_PARAMETER_COUNT = 5;
@@ -60,11 +69,7 @@ export function toolSeesContext(execute: unknown): boolean {
  * says whether it declares the fourth.
  */
 export function argumentsSeen(execute: unknown): { signal: boolean; context: boolean } {
-  if (
-    typeof execute === "function" &&
-    (execute as { [STOP_THROUGH_SCOPE]?: unknown })[STOP_THROUGH_SCOPE] === true
-  )
-    return { signal: false, context: true };
+  if (hearsStopThroughContext(execute)) return { signal: false, context: true };
   const signal = toolSeesArgument(execute, SIGNAL_PARAMETER_COUNT);
   return { signal, context: signal || (execute as () => unknown).length >= CONTEXT_PARAMETER_COUNT };
 }
