@@ -14,7 +14,11 @@ export { latePushError } from "./session/execute/tool-call-scope.js";
  * source, erring towards yes), and the `execute` a tool record was read from: the tool host
  * creates neither for a tool that cannot, as a Session does.
  */
-export { argumentsSeen, STOP_THROUGH_CONTEXT } from "./session/execute/tool-sees-signal.js";
+export {
+  argumentsSeen,
+  hearsStopThroughContext,
+  STOP_THROUGH_CONTEXT,
+} from "./session/execute/tool-sees-signal.js";
 /** Calls an `execute` written in pi's order (signal, onUpdate, ctx) with Tooldock's arguments. */
 export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";

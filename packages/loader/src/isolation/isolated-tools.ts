@@ -699,8 +699,9 @@ function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
  * Marks a proxy's `execute` so that a session creates no `AbortSignal` for its calls (with it,
  * a call cost the host 30–40 µs more CPU on Node 20, ~10 µs on Node 24): the proxy hears of a
  * stop through the call's context instead (`callStopOf(ctx)`, which also holds when a host
- * registers the proxy under another name or wraps it), and still uses a signal a direct
- * caller passes.
+ * registers the proxy, or a copy of it, under another name), and still uses a signal a direct
+ * caller passes. A host's own wrapper around `execute` is not marked: the session gives it a
+ * signal when it can see one, for it to pass on.
  */
 function stopThroughContext(execute: CustomTool["execute"]): CustomTool["execute"] {
   Object.defineProperty(execute, STOP_THROUGH_CONTEXT, { value: true });

@@ -194,7 +194,7 @@ describe("the pi API across the tool host's boundary", () => {
   });
 
   // The proxies get no AbortSignal from the host's session (they hear of a stop through the
-  // call's scope): every way a session stops a call still reaches the tool in the tool host.
+  // call's context): every way a session stops a call still reaches the tool in the tool host.
   it.each<[string, SessionOptions, string]>([
     ["the session's deadline", { executeTimeoutMs: 1000 }, "timed out after 1 s"],
     ["dispose()", {}, "because the session was disposed"],
@@ -230,7 +230,8 @@ describe("the pi API across the tool host's boundary", () => {
     expect((await call)?.content).toBeDefined();
   });
 
-  it("aborts the tool's signal when the tool aborts its own call (ctx.abort() in the tool host)", async () => {
+  // The tool host aborts the tool's signal itself, then tells the host, which answers the call.
+  it("answers a call whose tool aborts it (ctx.abort() in the tool host), and aborts the tool's signal", async () => {
     const where = await project({ "api.ts": HOST_API });
     const host = new ToolHost({ cwd: where.work });
     const { session } = await load(where, "process", { host });

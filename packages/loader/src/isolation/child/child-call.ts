@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
-import { argumentsSeen, outputProblem, toolCallMessages, toolOrigin } from "@tooldock/runtime/internal";
+import {
+  argumentsSeen,
+  hearsStopThroughContext,
+  outputProblem,
+  toolCallMessages,
+  toolOrigin,
+} from "@tooldock/runtime/internal";
 import {
   type AgentToolResult,
   type CustomTool,
@@ -91,7 +97,10 @@ function seenBy(tool: CustomTool): { signal: boolean; context: boolean } {
   let seen = seenByTool.get(tool);
   if (seen === undefined) {
     try {
-      seen = argumentsSeen(toolOrigin(tool)?.execute ?? tool.execute);
+      const execute = toolOrigin(tool)?.execute ?? tool.execute;
+      // A proxy of a tool host of its own (marked to hear of a stop through a session's
+      // context, which the tool host does not link) gets its signal here.
+      seen = hearsStopThroughContext(execute) ? { signal: true, context: true } : argumentsSeen(execute);
     } catch {
       seen = { signal: true, context: true }; // a function whose source or length cannot be read
     }

@@ -29,8 +29,9 @@ export function linkContext(ctx: object, stop: CallStop): void {
 /**
  * The stop of the call a session made `ctx` for, when its tool's `execute` is marked
  * `STOP_THROUGH_CONTEXT`; `undefined` for any other value (a context a host made itself, a
- * tool that is not marked). Exact: a tool registered under another name, or a wrapper that
- * passes the `ctx` along (or a copy of it), still reaches its call.
+ * tool that is not marked). Exact: the same `execute` registered under another name, or in a
+ * copy of its tool, still reaches its call. A wrapper around it is not marked, so its context
+ * is linked to nothing.
  */
 export function callStopOf(ctx: unknown): CallStop | undefined {
   if (typeof ctx !== "object" || ctx === null || !Object.hasOwn(ctx, CALL_STOP)) return undefined;
