@@ -31,14 +31,22 @@ export function createDiagnostic(code: DiagnosticErrorCode, fields: DiagnosticFi
   return diagnostic;
 }
 
-/** The message of any thrown value, for diagnostics. */
+/**
+ * The message of any thrown value, for diagnostics. Total: a value neither JSON nor `String()`
+ * can describe (a record without a prototype that refers to itself) gets a fixed text, so the
+ * module that threw it still gets its own diagnostic.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return String(error.message);
-  if (typeof error === "string") return error;
   try {
-    return JSON.stringify(error) ?? String(error);
+    if (error instanceof Error) return String(error.message);
+    if (typeof error === "string") return error;
+    try {
+      return JSON.stringify(error) ?? String(error);
+    } catch {
+      return String(error); // a cycle
+    }
   } catch {
-    return String(error); // a cycle
+    return "a thrown value that cannot be described";
   }
 }
 

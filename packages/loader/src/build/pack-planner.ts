@@ -189,7 +189,11 @@ function runFromPack(path: string, index: number, sync: boolean, alone: Evaluate
   if (pack === undefined) {
     const importing = importPack(path).catch(() => {
       loadedPacks.delete(path);
-      rmSync(path, { force: true });
+      try {
+        rmSync(path, { force: true });
+      } catch {
+        // Not ours to remove (a tool host reads its host's packs, read only): left as it is.
+      }
       return undefined;
     });
     importing.then((functions) => {

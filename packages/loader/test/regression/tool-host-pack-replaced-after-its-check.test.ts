@@ -35,4 +35,31 @@ describe("a tool host's pack removed after its check", () => {
     expect(namespace.default().name).toBe("greet");
     await compiler.close();
   });
+
+  // The tool host may not write its host's packs, so the removal of a pack it cannot import
+  // may fail (ERR_ACCESS_DENIED under the permission model; here a folder in the pack's place,
+  // which rmSync refuses too): the module is still compiled with jiti, nothing rejects.
+  it("is evaluated with jiti when the pack can be neither imported nor removed", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "tooldock-pack-stuck-")));
+    folders.push(root);
+    const entry = join(root, "tools", "greet.ts");
+    await mkdir(join(root, "tools"), { recursive: true });
+    await writeFile(entry, `export default () => ({ name: "greet" });\n`);
+    const packsDir = join(root, "packs");
+    const batch = new EsbuildBatch();
+    const host = new EsbuildQueue(packsDir, batch);
+    await host.compile(entry);
+    await host.settle();
+    await batch.close();
+
+    const compiler = createModuleCompiler("esbuild", join(root, "own-cache"), () => {}, packsDir);
+    const prepared = await compiler.prepare(entry);
+    for (const name of await readdir(join(packsDir, "bundles"))) {
+      await rm(join(packsDir, "bundles", name));
+      await mkdir(join(packsDir, "bundles", name));
+    }
+    const namespace = (await prepared.evaluate()) as { default: () => { name: string } };
+    expect(namespace.default().name).toBe("greet");
+    await compiler.close();
+  });
 });
