@@ -206,7 +206,7 @@ describe("pnpm bench --smoke", () => {
         "in-process tool answers at once",
         "in-process tool after a loop turn",
         "in-process tool after a loop turn, sees its signal",
-        "in-process tool after a loop turn, listens on its signal (as a proxy does)",
+        "in-process tool after a loop turn, listens on its signal (as a proxy did)",
       ]);
       for (const row of callRows) expect(Number(row.split("|")[2]), row).toBeGreaterThan(0);
 

@@ -8,7 +8,8 @@
 //   over two pipes);
 // - the wall time of in-process calls of one Session, per kind of tool: one that answers at
 //   once, one that answers after an event-loop turn (as a proxy's reply does), and the same
-//   with an `AbortSignal` (a proxy can always see its signal: the Session then creates one).
+//   with an `AbortSignal` (what a proxy of an isolated tool paid until it heard of a stop
+//   through its context instead, `a6c09fe`).
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -133,7 +134,7 @@ async function sessionCalls() {
     ["after a loop turn", "turn", (_id, _params, _onUpdate, _ctx) => turn()],
     ["after a loop turn, sees its signal", "turn-signal", (_id, _params, _onUpdate, _ctx, _signal) => turn()],
     [
-      "after a loop turn, listens on its signal (as a proxy does)",
+      "after a loop turn, listens on its signal (as a proxy did)",
       "turn-listen",
       (_id, _params, _onUpdate, _ctx, /** @type {AbortSignal} */ signal) => {
         const onAbort = () => {};

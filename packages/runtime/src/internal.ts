@@ -4,7 +4,7 @@
 /** What a Session checks and throws, for the tool host to check and throw the same. */
 export { snapshotPendingAction } from "./pending/snapshot-pending-action.js";
 /** Hears of a call's stop without an `AbortSignal` (for an `execute` marked `STOP_THROUGH_CONTEXT`). */
-export { type CallStop, callStopOf } from "./session/execute/call-abort.js";
+export { callStopOf } from "./session/execute/call-abort.js";
 export { outputProblem } from "./session/execute/check-structured-content.js";
 /** The texts of the error results a Session answers with. */
 export { toolCallMessages } from "./session/execute/tool-call-messages.js";
@@ -14,11 +14,7 @@ export { latePushError } from "./session/execute/tool-call-scope.js";
  * source, erring towards yes), and the `execute` a tool record was read from: the tool host
  * creates neither for a tool that cannot, as a Session does.
  */
-export {
-  argumentsSeen,
-  hearsStopThroughContext,
-  STOP_THROUGH_CONTEXT,
-} from "./session/execute/tool-sees-signal.js";
+export { argumentsSeen, STOP_THROUGH_CONTEXT } from "./session/execute/tool-sees-signal.js";
 /** Calls an `execute` written in pi's order (signal, onUpdate, ctx) with Tooldock's arguments. */
 export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";

@@ -12,13 +12,12 @@ import { type MemberRecord, memberKey, packMapPath, packPath } from "../compile/
 import { CacheWriteError } from "../compile/cache-write-error.js";
 import { CompileFailure } from "../compile/compile-failure.js";
 import { type EntryGraph, entryGraphs } from "../compile/entry-graph.js";
+import type { Esbuild } from "../compile/esbuild-batch.js";
 import { type BundleRecord, createToolBundlePlugin } from "../compile/esbuild-plugin.js";
 import type { TsconfigSnapshot } from "../compile/find-tsconfig.js";
 import { hash } from "../compile/hash.js";
 import { hostModuleSourceHash } from "../compile/host-modules.js";
 import { readInput } from "../compile/read-input.js";
-
-type Esbuild = typeof import("esbuild");
 
 /** The name of a pack's export that holds, per member, a function that evaluates it (to a promise). */
 export const PACK_EXPORT = "members";

@@ -10,7 +10,7 @@ import {
 import { CacheWriteError } from "../compile/cache-write-error.js";
 import { CompileFailure } from "../compile/compile-failure.js";
 import { checkMember, checkMemo } from "../compile/current-member.js";
-import type { EsbuildBatch } from "../compile/esbuild-batch.js";
+import type { Esbuild, EsbuildBatch } from "../compile/esbuild-batch.js";
 import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { findTsconfig } from "../compile/find-tsconfig.js";
 import { buildPacks, type GroupOutcome } from "./build-packs.js";
@@ -65,7 +65,6 @@ export class PackMissing extends Error {
 }
 
 type MemberOutcome = CompiledMember | CompileFailure | PackMissing;
-type Esbuild = Awaited<ReturnType<EsbuildBatch["esbuild"]>>;
 
 /** One build asked for: a whole group, or one entry on its own (not indexed). */
 interface Request {

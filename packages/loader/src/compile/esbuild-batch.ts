@@ -1,4 +1,4 @@
-type Esbuild = typeof import("esbuild");
+export type Esbuild = typeof import("esbuild");
 
 let esbuildModule: Promise<Esbuild> | undefined;
 let users = 0;

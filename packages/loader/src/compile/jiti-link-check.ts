@@ -43,30 +43,24 @@ const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs",
  *
  * The same walk reports each name a file reads from a stand-in of another host's package and
  * the stand-in lacks (see `reportMissingExports`: jiti reads it as `undefined`, a
- * `W_HOST_EXPORT_MISSING`), in every file, also those after a failure.
+ * `W_HOST_EXPORT_MISSING`), in every file, also those after a failure. `transform` may be asked
+ * for one file twice (the walk, and a read of what an importer imports from it): the compiler
+ * passes jiti's transform run once per file and source.
  */
-export function checkJitiImports(entry: string, transformFile: Transform): void {
-  // A file of the tool is transformed once, whether the walk or an import of it gets there first.
-  const transformed = new Map<string, string>();
-  const transform: Transform = (file, source) => {
-    let code = transformed.get(file);
-    if (code === undefined) {
-      code = transformFile(file, source);
-      transformed.set(file, code);
-    }
-    return code;
-  };
+export function checkJitiImports(entry: string, transform: Transform): void {
   /** What each imported module exports, by importing folder and specifier; `undefined`: unknown. */
   const exportsOf = new Map<string, Set<string> | undefined>();
   let failure: CompileFailure | undefined;
   files: for (const { file, source } of toolSources(entry)) {
+    const namesStandIn = STAND_IN_SPECIFIERS.some((specifier) => source.includes(specifier));
+    if (failure !== undefined && !namesStandIn) continue; // after a failure, for the warnings alone
     let code: string;
     try {
       code = transform(file, source);
     } catch {
       continue;
     }
-    if (STAND_IN_SPECIFIERS.some((specifier) => source.includes(specifier))) {
+    if (namesStandIn) {
       for (const [specifier, names] of cjsValueImports(code, isStandInSpecifier)) {
         const standIn = getHostModule(specifier);
         reportMissingExports(

@@ -246,7 +246,7 @@ function factoryOutcome(
 }
 
 /** `E_IMPORT` for a fault of the loader's own work on the module. */
-export function internalFailure(module: DiscoveredModule, error: unknown): ModuleOutcome {
+function internalFailure(module: DiscoveredModule, error: unknown): ModuleOutcome {
   return fail(
     createDiagnostic("E_IMPORT", {
       message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
@@ -256,12 +256,12 @@ export function internalFailure(module: DiscoveredModule, error: unknown): Modul
   );
 }
 
-export function fail(diagnostic: Diagnostic): ModuleOutcome {
+function fail(diagnostic: Diagnostic): ModuleOutcome {
   return { ok: false, diagnostic };
 }
 
 /** `E_PROCESS_EXIT`: `call` is the blocked call, e.g. `process.exit(3)` or `process.abort()`. */
-export function exitDiagnostic(module: DiscoveredModule, call: string, when: string): Diagnostic {
+function exitDiagnostic(module: DiscoveredModule, call: string, when: string): Diagnostic {
   return createDiagnostic("E_PROCESS_EXIT", {
     message: `${module.path} called ${call} ${when}; Tooldock blocked it and skipped the module.`,
     ...module,

@@ -27,7 +27,7 @@ export function sparePids(): number[] {
 }
 
 /** What makes a spare fit a load: the same binary, working folder, environment and permissions. */
-export function spawnKey(spawn: ToolHostSpawn): string {
+function spawnKey(spawn: ToolHostSpawn): string {
   const { execPath, nodeVersion, cwd, env, permissions, hangTimeoutMs } = spawn;
   return JSON.stringify([execPath, nodeVersion, cwd, env, permissions, hangTimeoutMs]);
 }

@@ -75,6 +75,8 @@ export class ToolRegistry {
       hint: hint ?? "",
     }));
     const seen = argumentsSeen(source.execute);
+    // A marked execute hears of a stop through its context, which runTool links: no signal.
+    const stopThroughContext = hearsStopThroughContext(source.execute);
     const entry: RegisteredTool = Object.freeze({
       tool: record,
       origin,
@@ -83,9 +85,9 @@ export class ToolRegistry {
       execute: source.execute,
       onSession: source.onSession,
       target: source.target,
-      seesSignal: seen.signal,
+      seesSignal: seen.signal && !stopThroughContext,
       seesContext: seen.context,
-      stopThroughContext: hearsStopThroughContext(source.execute),
+      stopThroughContext,
       ownDeadline: options.ownDeadline === true,
       warnings,
     });

@@ -6,7 +6,7 @@ import type { ChildMessage } from "../protocol.js";
 import { type CallRunner, type ChildCall, runCall } from "./child-call.js";
 
 /** Runs one call of `execute` the way the tool host does and returns what it sent. */
-async function run(execute: CustomTool["execute"]): Promise<string[]> {
+async function run(execute: CustomTool["execute"]): Promise<{ sent: string[]; call: ChildCall }> {
   const sent: string[] = [];
   const runner: CallRunner = {
     send: (message: ChildMessage) => sent.push(JSON.stringify(message)),
@@ -26,7 +26,7 @@ async function run(execute: CustomTool["execute"]): Promise<string[]> {
   };
   const tool: CustomTool = { name: "t", label: "t", description: "t", parameters: Type.Object({}), execute };
   await runCall(runner, tool, call, "c", {}, { sessionId: "s", cwd: "/", hasPendingActions: false }, false);
-  return sent;
+  return { sent, call };
 }
 
 describe("a call in the tool host", () => {
@@ -39,7 +39,8 @@ describe("a call in the tool host", () => {
       return { content: [{ type: "text", text: "ok" }] };
     };
     Object.defineProperty(execute, STOP_THROUGH_CONTEXT, { value: true });
-    await run(execute);
+    const { call } = await run(execute);
     expect(got).toBeInstanceOf(AbortSignal);
+    expect(got).toBe(call.controller?.signal); // the call's: an abort from the host reaches it
   });
 });

@@ -1,12 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
-import {
-  argumentsSeen,
-  hearsStopThroughContext,
-  outputProblem,
-  toolCallMessages,
-  toolOrigin,
-} from "@tooldock/runtime/internal";
+import { argumentsSeen, outputProblem, toolCallMessages, toolOrigin } from "@tooldock/runtime/internal";
 import {
   type AgentToolResult,
   type CustomTool,
@@ -61,7 +55,7 @@ export function wireResult(value: unknown): AgentToolResult {
  * {@link wireResult} as JSON text: a call's result is written once, not copied and then
  * written (each copy is a stringify and a parse of the whole result).
  */
-export function wireResultText(value: unknown): string {
+function wireResultText(value: unknown): string {
   const text = jsonText(value);
   if (text !== undefined) return text;
   if (typeof value === "object" && value !== null) {
@@ -97,10 +91,7 @@ function seenBy(tool: CustomTool): { signal: boolean; context: boolean } {
   let seen = seenByTool.get(tool);
   if (seen === undefined) {
     try {
-      const execute = toolOrigin(tool)?.execute ?? tool.execute;
-      // A proxy of a tool host of its own (marked to hear of a stop through a session's
-      // context, which the tool host does not link) gets its signal here.
-      seen = hearsStopThroughContext(execute) ? { signal: true, context: true } : argumentsSeen(execute);
+      seen = argumentsSeen(toolOrigin(tool)?.execute ?? tool.execute);
     } catch {
       seen = { signal: true, context: true }; // a function whose source or length cannot be read
     }

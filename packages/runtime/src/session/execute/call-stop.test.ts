@@ -18,13 +18,23 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Each way a session stops a call (a tool's own `ctx.abort()` is the tool's), and its answer. */
+const STOPS = [
+  ["the host's signal", "was aborted before it finished (stop)"],
+  ["ctx.abort()", "aborted its own call"],
+  ["dispose()", "was stopped before it finished because the session was disposed"],
+  ["the deadline", "timed out after 1 s"],
+] as const;
+
+/** Stops a running call of `session` as `trigger` says (fake timers for the deadline of 1 s). */
+async function stop(trigger: string, session: Session, host: AbortController): Promise<void> {
+  if (trigger === "the host's signal") host.abort("stop");
+  if (trigger === "dispose()") await session.dispose();
+  if (trigger === "the deadline") await vi.advanceTimersByTimeAsync(1000);
+}
+
 describe("a tool that declares no signal", () => {
-  it.each([
-    ["the host's signal", "was aborted before it finished (stop)"],
-    ["ctx.abort()", "aborted its own call"],
-    ["dispose()", "was stopped before it finished because the session was disposed"],
-    ["the deadline", "timed out after 1 s"],
-  ])("is answered at once when %s stops it", async (trigger, expected) => {
+  it.each(STOPS)("is answered at once when %s stops it", async (trigger, expected) => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const session = new Session({ executeTimeoutMs: 1000 });
     const host = new AbortController();
@@ -35,9 +45,7 @@ describe("a tool that declares no signal", () => {
       }),
     );
     const call = session.execute({ toolCallId: "1", name: "deaf", params: {}, signal: host.signal });
-    if (trigger === "the host's signal") host.abort("stop");
-    if (trigger === "dispose()") await session.dispose();
-    if (trigger === "the deadline") await vi.advanceTimersByTimeAsync(1000);
+    await stop(trigger, session, host);
     const result = await call;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(expected);
@@ -77,12 +85,7 @@ describe("an execute marked STOP_THROUGH_CONTEXT (the loader's proxies)", () => 
     return execute;
   }
 
-  it.each([
-    ["the host's signal", "was aborted before it finished (stop)"],
-    ["ctx.abort()", "aborted its own call"],
-    ["dispose()", "was stopped before it finished because the session was disposed"],
-    ["the deadline", "timed out after 1 s"],
-  ])("gets no signal, its context, and hears once of %s", async (trigger, expected) => {
+  it.each(STOPS)("gets no signal, its context, and hears once of %s", async (trigger, expected) => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const session = new Session({ executeTimeoutMs: 1000 });
     const host = new AbortController();
@@ -90,9 +93,7 @@ describe("an execute marked STOP_THROUGH_CONTEXT (the loader's proxies)", () => 
     const seen: { signal?: unknown; ctx?: unknown; listening?: boolean } = {};
     session.register(tool("marked", marked(heard, seen, trigger === "ctx.abort()")));
     const call = session.execute({ toolCallId: "1", name: "marked", params: {}, signal: host.signal });
-    if (trigger === "the host's signal") host.abort("stop");
-    if (trigger === "dispose()") await session.dispose();
-    if (trigger === "the deadline") await vi.advanceTimersByTimeAsync(1000);
+    await stop(trigger, session, host);
     const result = await call;
     expect(textOf(result)).toContain(expected);
     expect(seen).toMatchObject({ signal: undefined, ctx: expect.any(Object), listening: true });

@@ -1,8 +1,8 @@
 /**
  * Marks an `execute` (an own property set to `true` on the function) that learns of a stop
- * through its context (`callStopOf(ctx)`) instead of an `AbortSignal`: a session then creates
- * no signal for it, and always gives it its context. The loader's proxies of isolated tools
- * carry it; a direct caller may still pass a signal.
+ * through its context (`callStopOf(ctx)`) instead of an `AbortSignal`: a session creates no
+ * signal for it (it declares the signal, for a direct caller to pass one). The loader's
+ * proxies of isolated tools carry it.
  */
 export const STOP_THROUGH_CONTEXT: unique symbol = Symbol("tooldock.stopThroughContext");
 
@@ -69,7 +69,6 @@ export function toolSeesContext(execute: unknown): boolean {
  * says whether it declares the fourth.
  */
 export function argumentsSeen(execute: unknown): { signal: boolean; context: boolean } {
-  if (hearsStopThroughContext(execute)) return { signal: false, context: true };
   const signal = toolSeesArgument(execute, SIGNAL_PARAMETER_COUNT);
   return { signal, context: signal || (execute as () => unknown).length >= CONTEXT_PARAMETER_COUNT };
 }
