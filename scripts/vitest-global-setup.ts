@@ -13,6 +13,9 @@ export const TEST_RUN_ENV = "TOOLDOCK_TEST_RUN_DIR";
  */
 export const RUNTIMES_CACHE_ENV = "TOOLDOCK_TEST_RUNTIMES_CACHE";
 
+/** How many projects' setups are active in this process (see {@link setup}). */
+const SETUP_COUNT = Symbol.for("tooldock.test-run.setups");
+
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 /** The variables this setup replaces, restored at teardown. */
@@ -48,6 +51,16 @@ const REPLACED = [
  * Workers and child processes inherit these from this (the main) process.
  */
 export default function setup(): () => void {
+  // vitest runs the setup once per project (vitest.config.ts has two): the first call sets the
+  // run up, the others share it, and the last teardown removes it.
+  const shared = globalThis as { [SETUP_COUNT]?: number };
+  const count = shared[SETUP_COUNT] ?? 0;
+  shared[SETUP_COUNT] = count + 1;
+  const release = () => {
+    shared[SETUP_COUNT] = (shared[SETUP_COUNT] ?? 1) - 1;
+    return shared[SETUP_COUNT] === 0;
+  };
+  if (count > 0) return () => void release();
   const saved = new Map(REPLACED.map((name) => [name, process.env[name]]));
   const runtimesCache = process.env[RUNTIMES_CACHE_ENV] ?? runtimesCacheDir();
   const run = mkdtempSync(join(tmpdir(), "tooldock-test-run-"));
@@ -70,6 +83,7 @@ export default function setup(): () => void {
   process.env[TEST_RUN_ENV] = run;
   process.env[RUNTIMES_CACHE_ENV] = runtimesCache;
   return () => {
+    if (!release()) return;
     removeAll(run);
     removeAll(userFolders);
     for (const [name, value] of saved) {
