@@ -30,9 +30,9 @@ export function asSchema(parameters: unknown, role: SchemaRole = "parameters"): 
     if (cached !== undefined) return cached;
   }
   const words = WORDS[role];
-  const schema = convert(parameters, words);
+  const { schema, jsonPlain } = convert(parameters, words);
   assertObjectTopLevel(schema, words);
-  assertJson(schema, words);
+  if (!jsonPlain) assertJson(schema, words);
   cache.set(parameters as object, schema);
   return schema;
 }
@@ -55,9 +55,10 @@ const WORDS: Readonly<Record<SchemaRole, Words>> = {
   outputSchema: { subjectIs: "The outputSchema is", subject: "The outputSchema", it: "it" },
 };
 
-function convert(parameters: unknown, words: Words): ToolSchema {
+/** The schema, and whether its JSON Schema is known to be plain JSON already (no check needed). */
+function convert(parameters: unknown, words: Words): { schema: ToolSchema; jsonPlain: boolean } {
   if (isTypeBoxSchema(parameters)) return typeboxSchema(parameters);
-  if (isZodSchema(parameters)) return zodSchema(parameters);
+  if (isZodSchema(parameters)) return { schema: zodSchema(parameters), jsonPlain: false };
   if (isZodV3Schema(parameters)) {
     throw invalidSchema(
       `${words.subjectIs} a zod v3 schema; Tooldock takes zod v4. Import from "zod" v4 (or use the \`zod\` the host hands you as pi.zod).`,

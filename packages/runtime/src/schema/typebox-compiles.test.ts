@@ -2,7 +2,7 @@ import { Kind, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { describe, expect, it, vi } from "vitest";
 import { asSchema } from "./as-schema.js";
-import { typeboxCompiles } from "./typebox-compiles.js";
+import { typeboxCompiles } from "./typebox-schema.js";
 
 describe("typeboxCompiles", () => {
   it("vouches for the plain kinds tools use", () => {

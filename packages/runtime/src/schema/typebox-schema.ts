@@ -1,13 +1,12 @@
-import { Kind, type TSchema } from "@sinclair/typebox";
+import { Kind, type TSchema, TypeGuard } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { describeError } from "../util/describe-error.js";
 import { setOwnField } from "../util/set-own-field.js";
 import { invalidSchema } from "./invalid-schema.js";
 import { compileJsonSchema, type JsonSchemaCheck } from "./json-schema-validator.js";
-import { cannotBacktrack } from "./linear-pattern.js";
+import { cannotBacktrack, isRegExpSource } from "./linear-pattern.js";
 import type { SchemaIssue, ToolSchema } from "./tool-schema.js";
-import { typeboxCompiles } from "./typebox-compiles.js";
 
 /** TypeBox kinds that have no JSON form: a model could never send a value of them. */
 const NON_JSON_KINDS = new Set([
@@ -37,44 +36,69 @@ export function isTypeBoxSchema(value: unknown): value is TSchema {
  * schema with a `patternProperties` (a `Record`) or a `pattern` that could backtrack (a
  * `TemplateLiteral` has one): TypeBox's compiler runs patterns on V8's backtracking `RegExp`,
  * Ajv here on RE2, in linear time; and so is one with a string `format`, which ajv-formats checks.
- * `prepare` checks that it can be validated: a schema {@link typeboxCompiles} vouches for is
- * left for the first call; any other is compiled there and then.
+ * `prepare` checks that it can be validated: a schema TypeBox's compiler is certain to compile
+ * (see {@link typeboxCompiles}) is left for the first call; any other is compiled there and then.
+ *
+ * One walk of the schema ({@link readSchema}) copies it into its JSON Schema and notes what
+ * every check here needs: a kind with no JSON form, the formats and patterns, whether every
+ * node is of a plain kind, and a value JSON could refuse. A load accepts every tool's schema in
+ * a process whose code is still cold, so each further walk showed in the load's time.
+ * `jsonPlain`: the JSON Schema holds nothing `JSON.stringify` could refuse or run (no `bigint`,
+ * no function), so it needs no check that it can be written as JSON.
  */
-export function typeboxSchema(schema: TSchema): ToolSchema {
-  const nonJson = findNonJsonKind(schema, "");
-  if (nonJson !== undefined) {
+export function typeboxSchema(schema: TSchema): { schema: ToolSchema; jsonPlain: boolean } {
+  const reading = readSchema(schema);
+  if (reading.nonJson) {
+    const nonJson = findNonJsonKind(schema, "") as { kind: string; path: string };
     throw invalidSchema(
       `TypeBox ${nonJson.kind} (schema path ${nonJson.path || "/"}) cannot be sent as JSON by a model. Use a JSON type instead (for a date, Type.String({ format: "date-time" })).`,
     );
   }
-  const features: SchemaFeatures = { formats: new Set(), backtrackingPatterns: false };
-  const jsonSchema = stripSymbols(schema, features) as Record<string, unknown>;
+  const { jsonSchema } = reading;
   let check: JsonSchemaCheck | undefined;
-  return {
+  const toolSchema: ToolSchema = {
     kind: "typebox",
     jsonSchema,
-    formats: features.formats,
+    formats: reading.formats,
     prepare() {
-      if (check === undefined && !typeboxCompiles(schema)) check = compile(schema, jsonSchema, features);
+      if (check === undefined && !(reading.plainKinds && TypeGuard.IsSchema(schema)))
+        check = compile(schema, jsonSchema, reading);
     },
     validate(value) {
-      check ??= compile(schema, jsonSchema, features);
+      check ??= compile(schema, jsonSchema, reading);
       return check(value);
     },
   };
+  return { schema: toolSchema, jsonPlain: !reading.unusualValue };
+}
+
+/**
+ * True when TypeBox's compiler is certain to compile `schema`, told without compiling it:
+ * every node is of a plain kind (no reference to resolve, no registry to ask, no pattern but a
+ * `String`'s valid one with nothing to backtrack over, no format) and TypeBox's own structural
+ * guard accepts it. False means "not known": the caller compiles it to find out (a
+ * `Type.Unsafe`, a `Ref`, a `Record`, a kind from `TypeRegistry`, a pattern that goes to Ajv's
+ * RE2, which may refuse it).
+ *
+ * This is what lets a loader check every tool's schema at load (a schema nothing can
+ * validate is `E_INVALID_SCHEMA` there, never at the first call) while the compile itself,
+ * about 0.2–0.4 ms and 7 KB per tool, waits for the tool's first call.
+ */
+export function typeboxCompiles(schema: TSchema): boolean {
+  return readSchema(schema).plainKinds && TypeGuard.IsSchema(schema);
 }
 
 function compile(
   schema: TSchema,
   jsonSchema: Record<string, unknown>,
-  features: SchemaFeatures,
+  reading: SchemaReading,
 ): JsonSchemaCheck {
-  if (features.backtrackingPatterns) {
+  if (reading.backtrackingPatterns) {
     return compileJsonSchema(jsonSchema, "its patterns are checked in linear time, by RE2 through Ajv");
   }
   // TypeBox checks only the formats registered in its FormatRegistry (none, unless the host
   // registers some): every call of a tool with `format: "email"` failed. ajv-formats has them.
-  if (features.formats.size > 0)
+  if (reading.formats.size > 0)
     return compileJsonSchema(jsonSchema, "its string formats are checked by ajv-formats");
   let typeCheck: TypeCheck<TSchema>;
   try {
@@ -137,39 +161,108 @@ function nonJsonKindAt(node: unknown): { kind: string; keys: string[] } | undefi
   return undefined;
 }
 
-/**
- * What decides which validator a schema needs, noted while {@link stripSymbols} copies it: its
- * string `format`s, and whether it has a `pattern` that could backtrack or a
- * `patternProperties` (both run on RE2 through Ajv).
- */
-interface SchemaFeatures {
+/** What {@link readSchema} found in one walk of a TypeBox schema. */
+interface SchemaReading {
+  /** The schema without symbol keys (TypeBox's `Kind`, `OptionalKind`, …): plain JSON Schema. */
+  jsonSchema: Record<string, unknown>;
+  /** Its string `format`s. */
   formats: Set<string>;
+  /** A `pattern` that could backtrack or a `patternProperties` (both run on RE2 through Ajv). */
   backtrackingPatterns: boolean;
+  /** A node of a kind with no JSON form ({@link findNonJsonKind} says which and where). */
+  nonJson: boolean;
+  /** Every node is of a kind TypeBox's compiler builds from the node alone ({@link PLAIN_KINDS}). */
+  plainKinds: boolean;
+  /** A `bigint` or a function somewhere: whether JSON can carry it is for `JSON.stringify` to say. */
+  unusualValue: boolean;
 }
+
+/**
+ * Kinds whose compiled check TypeBox builds from the node alone, once `TypeGuard.IsSchema`
+ * accepted it: no reference to resolve, no registry to ask, no pattern but `String`'s.
+ */
+const PLAIN_KINDS = new Set([
+  "Any",
+  "Array",
+  "Boolean",
+  "Integer",
+  "Literal",
+  "Never",
+  "Null",
+  "Number",
+  "Object",
+  "String",
+  "Union",
+  "Unknown",
+]);
 
 /** Keys whose values are data, not schemas: a `format` or `pattern` key in them means nothing. */
 const VALUE_KEYS = new Set(["default", "enum", "const", "examples"]);
 
+/** A schema nested deeper than this is left to the compiler (not vouched for). */
+const PLAIN_DEPTH = 64;
+
+/** One walk of a TypeBox schema: its JSON Schema copy and what the checks need (see {@link SchemaReading}). */
+function readSchema(schema: TSchema): SchemaReading {
+  const reading: SchemaReading = {
+    jsonSchema: {},
+    formats: new Set(),
+    backtrackingPatterns: false,
+    nonJson: false,
+    plainKinds: true,
+    unusualValue: false,
+  };
+  reading.jsonSchema = copyNode(schema, reading, true, 0) as Record<string, unknown>;
+  return reading;
+}
+
 /**
- * A deep copy without symbol keys (TypeBox's `Kind`, `OptionalKind`, …): plain JSON Schema.
- * With `features`, also notes what decides the validator, in the same walk.
+ * A copy of `node` without symbol keys, noting what {@link SchemaReading} lists. `inSchema` is
+ * false under a {@link VALUE_KEYS} key, whose `format` or `pattern` is data.
  */
-export function stripSymbols(node: unknown, features?: SchemaFeatures): unknown {
-  if (Array.isArray(node)) return node.map((item) => stripSymbols(item, features));
-  if (typeof node !== "object" || node === null) return node;
-  const record = node as Record<string, unknown>;
-  if (features !== undefined) {
-    if (typeof record.format === "string") features.formats.add(record.format);
+function copyNode(node: unknown, reading: SchemaReading, inSchema: boolean, depth: number): unknown {
+  if (typeof node !== "object" || node === null) {
+    if (typeof node === "bigint" || typeof node === "function") reading.unusualValue = true;
+    return node;
+  }
+  if (depth > PLAIN_DEPTH) reading.plainKinds = false;
+  if (Array.isArray(node)) {
+    const length = node.length;
+    const copy: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++)
+      copy[index] = copyNode(node[index], reading, inSchema, depth + 1);
+    return copy;
+  }
+  const record = node as Record<string | symbol, unknown>;
+  const kind = record[Kind];
+  if (kind !== undefined) {
+    if (typeof kind === "string" && NON_JSON_KINDS.has(kind)) reading.nonJson = true;
+    if (reading.plainKinds && !plainNode(record, kind)) reading.plainKinds = false;
+  }
+  if (inSchema) {
+    if (typeof record.format === "string") reading.formats.add(record.format);
     if (typeof record.pattern === "string" && !cannotBacktrack(record.pattern))
-      features.backtrackingPatterns = true;
+      reading.backtrackingPatterns = true;
     if (typeof record.patternProperties === "object" && record.patternProperties !== null)
-      features.backtrackingPatterns = true;
+      reading.backtrackingPatterns = true;
   }
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(record);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
-    setOwnField(copy, key, stripSymbols(record[key], VALUE_KEYS.has(key) ? undefined : features));
+    setOwnField(copy, key, copyNode(record[key], reading, inSchema && !VALUE_KEYS.has(key), depth + 1));
   }
   return copy;
+}
+
+/** A node of a {@link PLAIN_KINDS} kind, with no `$id` or `$ref`, a `String` with no format and a simple pattern. */
+function plainNode(record: Record<string | symbol, unknown>, kind: unknown): boolean {
+  if (typeof kind !== "string" || !PLAIN_KINDS.has(kind)) return false;
+  if ("$id" in record || "$ref" in record) return false;
+  if (kind !== "String") return true;
+  return record.format === undefined && (record.pattern === undefined || simplePattern(record.pattern));
+}
+
+function simplePattern(value: unknown): boolean {
+  return typeof value === "string" && cannotBacktrack(value) && isRegExpSource(value);
 }

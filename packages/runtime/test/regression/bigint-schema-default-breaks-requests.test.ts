@@ -35,4 +35,22 @@ describe("a schema JSON cannot carry", () => {
     expect(checked.ok).toBe(false);
     expect(checked.diagnostics[0]).toMatchObject({ code: "E_INVALID_SCHEMA", toolName: "big_default" });
   });
+
+  it("is refused for a toJSON in the schema that throws, too", () => {
+    const throwing = {
+      ...bigDefault,
+      name: "throwing_to_json",
+      parameters: Type.Object({
+        count: Type.Number({
+          toJSON() {
+            throw new Error("no JSON here");
+          },
+        }),
+      }),
+    };
+    const checked = validateTool(throwing, { path: "tools/big.ts", compileValidator: true });
+    expect(checked.ok ? undefined : checked.diagnostics[0]?.message).toMatch(
+      /cannot be written as JSON Schema: no JSON here/,
+    );
+  });
 });
