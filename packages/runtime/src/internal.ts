@@ -1,8 +1,16 @@
 // `@tooldock/runtime/internal`: names only Tooldock's own packages use (the loader's tool host
 // words its answers exactly as a Session does). Not public API: it may change in any release.
 
-/** What a Session checks and throws, for the tool host to check and throw the same. */
-export { snapshotPendingAction } from "./pending/snapshot-pending-action.js";
+/**
+ * What a Session checks and throws, for the tool host to check and throw the same; and how it
+ * calls the `apply` and `reject` it read at push.
+ */
+export {
+  type ClosureActionSnapshot,
+  callApply,
+  callReject,
+  snapshotPendingAction,
+} from "./pending/snapshot-pending-action.js";
 /** Hears of a call's stop without an `AbortSignal` (for an `execute` marked `STOP_THROUGH_CONTEXT`). */
 export { callStopOf } from "./session/execute/call-abort.js";
 export { outputProblem } from "./session/execute/check-structured-content.js";

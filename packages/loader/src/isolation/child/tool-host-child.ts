@@ -4,7 +4,14 @@
 // this file defends against the modules it loads: the process boundary does.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
-import { latePushError, noCallPushError, snapshotPendingAction } from "@tooldock/runtime/internal";
+import {
+  type ClosureActionSnapshot,
+  callApply,
+  callReject,
+  latePushError,
+  noCallPushError,
+  snapshotPendingAction,
+} from "@tooldock/runtime/internal";
 import type {
   CustomTool,
   CustomToolAPI,
@@ -63,7 +70,8 @@ function describe(error: unknown): string {
 
 const tools = new Map<string, CustomTool>();
 const calls = new Map<number, ChildCall>();
-const actions = new Map<number, CustomToolPendingAction>();
+/** The closure actions staged here, as read at push: their `apply` and `reject` are called, as in a Session. */
+const actions = new Map<number, ClosureActionSnapshot>();
 const uiReplies = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextAction = 0;
 let nextUi = 0;
@@ -78,7 +86,7 @@ const runner: CallRunner = {
     const id = nextAction++;
     if (call !== undefined) call.pending += 1;
     // A durable action is data: the host keeps it, and asks the declaring tool to run it.
-    if (read.form === "closure") actions.set(id, action as CustomToolPendingAction);
+    if (read.form === "closure") actions.set(id, read);
     const { label, details, sourceToolName } = read;
     send({
       t: "push",
@@ -250,10 +258,13 @@ function settleAction(id: number, action: number, kind: "apply" | "reject", reas
     return send({ t: "error", id, error: { message: `The tool host has no pending action ${action}.` } });
   if (kind === "reject") actions.delete(action);
   return answer(id, async () => {
-    if (kind === "reject") return (await staged.reject?.(reason)) ?? { content: [] };
-    const result = await staged.apply(reason);
+    if (kind === "reject") return (await callReject(staged, reason)) ?? { content: [] };
+    const result = await callApply(staged, reason);
     // A failed apply keeps the action, as in-process: it may be applied again.
-    if (!(typeof result === "object" && result !== null && result.isError === true)) actions.delete(action);
+    if (
+      !(typeof result === "object" && result !== null && (result as { isError?: unknown }).isError === true)
+    )
+      actions.delete(action);
     return result;
   });
 }
