@@ -13,8 +13,8 @@ export const TEST_RUN_ENV = "TOOLDOCK_TEST_RUN_DIR";
  */
 export const RUNTIMES_CACHE_ENV = "TOOLDOCK_TEST_RUNTIMES_CACHE";
 
-/** How many projects' setups are active in this process (see {@link setup}). */
-const SETUP_COUNT = Symbol.for("tooldock.test-run.setups");
+/** The run set up in this process and how many projects' setups share it (see {@link setup}). */
+const SETUP = Symbol.for("tooldock.test-run");
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -52,15 +52,13 @@ const REPLACED = [
  */
 export default function setup(): () => void {
   // vitest runs the setup once per project (vitest.config.ts has two): the first call sets the
-  // run up, the others share it, and the last teardown removes it.
-  const shared = globalThis as { [SETUP_COUNT]?: number };
-  const count = shared[SETUP_COUNT] ?? 0;
-  shared[SETUP_COUNT] = count + 1;
-  const release = () => {
-    shared[SETUP_COUNT] = (shared[SETUP_COUNT] ?? 1) - 1;
-    return shared[SETUP_COUNT] === 0;
-  };
-  if (count > 0) return () => void release();
+  // run up, the others share it, and whichever teardown comes last removes it.
+  const shared = globalThis as { [SETUP]?: { count: number; teardown: () => void } };
+  const active = shared[SETUP];
+  if (active !== undefined) {
+    active.count += 1;
+    return release;
+  }
   const saved = new Map(REPLACED.map((name) => [name, process.env[name]]));
   const runtimesCache = process.env[RUNTIMES_CACHE_ENV] ?? runtimesCacheDir();
   const run = mkdtempSync(join(tmpdir(), "tooldock-test-run-"));
@@ -82,15 +80,29 @@ export default function setup(): () => void {
   delete process.env.TOOLDOCK_STATE_DIR;
   process.env[TEST_RUN_ENV] = run;
   process.env[RUNTIMES_CACHE_ENV] = runtimesCache;
-  return () => {
-    if (!release()) return;
-    removeAll(run);
-    removeAll(userFolders);
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+  shared[SETUP] = {
+    count: 1,
+    teardown() {
+      removeAll(run);
+      removeAll(userFolders);
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    },
   };
+  return release;
+}
+
+/** One project's teardown: the last one removes the run's folders and restores the environment. */
+function release(): void {
+  const shared = globalThis as { [SETUP]?: { count: number; teardown: () => void } };
+  const active = shared[SETUP];
+  if (active === undefined) return;
+  active.count -= 1;
+  if (active.count > 0) return;
+  delete shared[SETUP];
+  active.teardown();
 }
 
 /** `rm -rf`, also through folders a test left unreadable (mode 000). */

@@ -1,17 +1,14 @@
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
-
-const folders: string[] = [];
-afterEach(async () => {
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
+import { onTestFinished } from "vitest";
 
 /** A folder outside every project, with `secret.txt` in it: what an attacker wants to read. */
 export async function secretFolder(): Promise<{ folder: string; file: string; secret: string }> {
   const folder = await realpath(await mkdtemp(join(tmpdir(), "tooldock-secret-")));
-  folders.push(folder);
+  // Removed when the running test finishes (a module-level afterEach would run for the first
+  // file of a worker only: test files share their worker's modules).
+  onTestFinished(() => rm(folder, { recursive: true, force: true }));
   const secret = `secret-${Math.random().toString(36).slice(2)}`;
   const file = join(folder, "secret.txt");
   await writeFile(file, secret);

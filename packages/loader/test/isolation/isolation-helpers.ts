@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Session, type SessionOptions } from "@tooldock/runtime";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import { type LoadCustomToolsOptions, loadCustomTools } from "../../src/index.js";
 import type { LoadCustomToolsResult } from "../../src/load/types.js";
 
@@ -14,14 +14,24 @@ export interface Project {
 }
 
 const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+
+/**
+ * Runs `cleanup` when the running test finishes, after those added later (last in, first
+ * out). Registered per test, not as a module-level `afterEach`: test files share their
+ * worker's modules, so this module's top level runs once per worker, not once per file.
+ */
+function afterThisTest(cleanup: () => Promise<void>): void {
+  if (cleanups.length === 0)
+    onTestFinished(async () => {
+      for (const each of cleanups.splice(0).reverse()) await each();
+    });
+  cleanups.push(cleanup);
+}
 
 /** Makes a project with `files` (paths relative to `tools/`). Removed after the test. */
 export async function project(files: Record<string, string>): Promise<Project> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "tooldock-isolation-")));
-  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  afterThisTest(() => rm(root, { recursive: true, force: true }));
   const tools = join(root, "tools");
   const work = join(root, "work");
   await mkdir(work, { recursive: true });
@@ -48,7 +58,7 @@ export async function load(
     isolation,
     ...options,
   });
-  cleanups.push(async () => {
+  afterThisTest(async () => {
     await session.dispose();
     await result.isolated?.close();
   });

@@ -49,7 +49,11 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  process.env = { ...savedEnv };
+  // Restored in place: the worker's later test files keep Node's own `process.env` object.
+  for (const name of ["TMPDIR", "XDG_CACHE_HOME", "TOOLDOCK_CACHE_DIR"]) {
+    if (savedEnv[name] === undefined) delete process.env[name];
+    else process.env[name] = savedEnv[name];
+  }
   rmSync(base, { recursive: true, force: true });
 });
 
