@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Kind, Type } from "@sinclair/typebox";
 import { TooldockError } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -75,6 +75,24 @@ describe("asSchema with TypeBox", () => {
       properties: { at: { type: "string" } },
       required: ["at"],
     });
+  });
+
+  // The checks above are made in one walk of the schema; these pin what a walk of each gave.
+  it("names a kind with no JSON form first, also when something later in the schema cannot be read", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const withCycle = Type.Object({ when: Type.Date(), later: Type.Unknown({ default: cyclic }) });
+    expect(invalidSchemaMessage(withCycle)).toContain("TypeBox Date (schema path /properties/when)");
+    // A kind on an array (inside a value) counts too.
+    const onArray = Type.Object({ a: Type.Number({ default: Object.assign([1], { [Kind]: "Date" }) }) });
+    expect(invalidSchemaMessage(onArray)).toContain("TypeBox Date (schema path /properties/a/default)");
+  });
+
+  it("refuses a value nested too deep for JSON.stringify, as an unusable schema", () => {
+    let deep: unknown = 1;
+    for (let depth = 0; depth < 20_000; depth++) deep = { a: deep };
+    const message = invalidSchemaMessage(Type.Object({ a: Type.Unknown({ default: deep }) }));
+    expect(message).toMatch(/Maximum call stack size exceeded/);
   });
 
   it("validates a schema TypeCompiler cannot compile (Type.Unsafe) by its JSON Schema", () => {

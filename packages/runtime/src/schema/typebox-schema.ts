@@ -47,12 +47,22 @@ export function isTypeBoxSchema(value: unknown): value is TSchema {
  * no function), so it needs no check that it can be written as JSON.
  */
 export function typeboxSchema(schema: TSchema): { schema: ToolSchema; jsonPlain: boolean } {
-  const reading = readSchema(schema);
-  if (reading.nonJson) {
-    const nonJson = findNonJsonKind(schema, "") as { kind: string; path: string };
+  let reading: SchemaReading;
+  try {
+    reading = readSchema(schema);
+  } catch (error) {
+    // A cycle or a throwing getter somewhere: a kind with no JSON form met before it is what
+    // the author hears of first, as when that was looked for on its own.
+    const nonJson = attempt(() => findNonJsonKind(schema, ""));
+    if (nonJson !== undefined) throw nonJsonKindError(nonJson.kind, nonJson.path);
     throw invalidSchema(
-      `TypeBox ${nonJson.kind} (schema path ${nonJson.path || "/"}) cannot be sent as JSON by a model. Use a JSON type instead (for a date, Type.String({ format: "date-time" })).`,
+      `The TypeBox schema cannot be read (${describeError(error)}). Build it from Type.* values, without cycles, getters that throw or nesting thousands of levels deep.`,
+      error,
     );
+  }
+  if (reading.nonJson !== undefined) {
+    const found = attempt(() => findNonJsonKind(schema, ""));
+    throw nonJsonKindError(found?.kind ?? reading.nonJson, found?.path ?? "");
   }
   const { jsonSchema } = reading;
   let check: JsonSchemaCheck | undefined;
@@ -70,6 +80,21 @@ export function typeboxSchema(schema: TSchema): { schema: ToolSchema; jsonPlain:
     },
   };
   return { schema: toolSchema, jsonPlain: !reading.unusualValue };
+}
+
+/** `read()`, or undefined when it throws. */
+function attempt<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+function nonJsonKindError(kind: string, path: string): Error {
+  return invalidSchema(
+    `TypeBox ${kind} (schema path ${path || "/"}) cannot be sent as JSON by a model. Use a JSON type instead (for a date, Type.String({ format: "date-time" })).`,
+  );
 }
 
 /**
@@ -169,11 +194,14 @@ interface SchemaReading {
   formats: Set<string>;
   /** A `pattern` that could backtrack or a `patternProperties` (both run on RE2 through Ajv). */
   backtrackingPatterns: boolean;
-  /** A node of a kind with no JSON form ({@link findNonJsonKind} says which and where). */
-  nonJson: boolean;
+  /** The first kind met with no JSON form ({@link findNonJsonKind} says where). */
+  nonJson: string | undefined;
   /** Every node is of a kind TypeBox's compiler builds from the node alone ({@link PLAIN_KINDS}). */
   plainKinds: boolean;
-  /** A `bigint` or a function somewhere: whether JSON can carry it is for `JSON.stringify` to say. */
+  /**
+   * A `bigint` or a function somewhere, or nesting {@link JSON_CHECK_DEPTH} deep: whether JSON
+   * can carry it is for `JSON.stringify` to say (a stack that deep may overflow).
+   */
   unusualValue: boolean;
 }
 
@@ -202,13 +230,16 @@ const VALUE_KEYS = new Set(["default", "enum", "const", "examples"]);
 /** A schema nested deeper than this is left to the compiler (not vouched for). */
 const PLAIN_DEPTH = 64;
 
+/** Nesting from which the JSON Schema is checked by `JSON.stringify` (as `copyPlainData` does). */
+const JSON_CHECK_DEPTH = 100;
+
 /** One walk of a TypeBox schema: its JSON Schema copy and what the checks need (see {@link SchemaReading}). */
 function readSchema(schema: TSchema): SchemaReading {
   const reading: SchemaReading = {
     jsonSchema: {},
     formats: new Set(),
     backtrackingPatterns: false,
-    nonJson: false,
+    nonJson: undefined,
     plainKinds: true,
     unusualValue: false,
   };
@@ -226,6 +257,15 @@ function copyNode(node: unknown, reading: SchemaReading, inSchema: boolean, dept
     return node;
   }
   if (depth > PLAIN_DEPTH) reading.plainKinds = false;
+  if (depth >= JSON_CHECK_DEPTH) reading.unusualValue = true;
+  const kind = (node as Record<symbol, unknown>)[Kind];
+  if (
+    kind !== undefined &&
+    reading.nonJson === undefined &&
+    typeof kind === "string" &&
+    NON_JSON_KINDS.has(kind)
+  )
+    reading.nonJson = kind;
   if (Array.isArray(node)) {
     const length = node.length;
     const copy: unknown[] = new Array(length);
@@ -234,11 +274,7 @@ function copyNode(node: unknown, reading: SchemaReading, inSchema: boolean, dept
     return copy;
   }
   const record = node as Record<string | symbol, unknown>;
-  const kind = record[Kind];
-  if (kind !== undefined) {
-    if (typeof kind === "string" && NON_JSON_KINDS.has(kind)) reading.nonJson = true;
-    if (reading.plainKinds && !plainNode(record, kind)) reading.plainKinds = false;
-  }
+  if (kind !== undefined && reading.plainKinds && !plainNode(record, kind)) reading.plainKinds = false;
   if (inSchema) {
     if (typeof record.format === "string") reading.formats.add(record.format);
     if (typeof record.pattern === "string" && !cannotBacktrack(record.pattern))
