@@ -1,6 +1,8 @@
 // `@tooldock/runtime/internal`: names only Tooldock's own packages use (the loader's tool host
 // words its answers exactly as a Session does). Not public API: it may change in any release.
 
+/** How a Session reads what an `apply` or `reject` returned: once, field by field, never throwing. */
+export { readCallbackResult } from "./pending/resolve-details.js";
 /**
  * What a Session checks and throws, for the tool host to check and throw the same; and how it
  * calls the `apply` and `reject` it read at push.

@@ -229,3 +229,47 @@ describe("an action changed after it was pushed", () => {
     expect(answers.process).toEqual(answers.none);
   });
 });
+
+/** Stages an action whose apply answers with a result whose `isError` getter throws. */
+const THROWING_IS_ERROR = `
+import { Type } from "@sinclair/typebox";
+export default () => ({
+  name: "odd",
+  label: "Odd",
+  description: "Stages an action with an odd result",
+  parameters: Type.Object({}),
+  async execute(id, params, onUpdate, ctx) {
+    ctx.pushPendingAction({
+      label: "Odd",
+      async apply() {
+        return {
+          content: [{ type: "text", text: "applied" }],
+          get isError() {
+            throw new Error("no answer");
+          },
+        };
+      },
+    });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+});
+`;
+
+describe("an apply whose result's isError getter throws", () => {
+  it("is applied and gone, with and without isolation", async () => {
+    const answers: Record<string, unknown[]> = {};
+    for (const isolation of ["none", "process"] as const) {
+      const where = await project({ "odd.ts": THROWING_IS_ERROR });
+      const { session } = await load(where, isolation);
+      await session.execute({ toolCallId: "1", name: "odd", params: {} });
+      const applied = await session.execute({
+        toolCallId: "2",
+        name: "resolve",
+        params: { action: "apply", reason: "ok" },
+      });
+      answers[isolation] = [text(applied), applied.isError === true, session.pending.size];
+    }
+    expect(answers.none?.[2]).toBe(0);
+    expect(answers.process).toEqual(answers.none);
+  });
+});

@@ -10,9 +10,11 @@ import {
   callReject,
   latePushError,
   noCallPushError,
+  readCallbackResult,
   snapshotPendingAction,
 } from "@tooldock/runtime/internal";
 import type {
+  AgentToolResult,
   CustomTool,
   CustomToolAPI,
   CustomToolDurableAction,
@@ -258,15 +260,23 @@ function settleAction(id: number, action: number, kind: "apply" | "reject", reas
     return send({ t: "error", id, error: { message: `The tool host has no pending action ${action}.` } });
   if (kind === "reject") actions.delete(action);
   return answer(id, async () => {
-    if (kind === "reject") return (await callReject(staged, reason)) ?? { content: [] };
-    const result = await callApply(staged, reason);
+    // Read once, field by field, as a Session reads what a callback returned: a result a
+    // Session would read as applied is applied here too (a throwing getter reads as absent).
+    if (kind === "reject") return readResult(await callReject(staged, reason));
+    const result = readResult(await callApply(staged, reason));
     // A failed apply keeps the action, as in-process: it may be applied again.
-    if (
-      !(typeof result === "object" && result !== null && (result as { isError?: unknown }).isError === true)
-    )
-      actions.delete(action);
+    if (result.isError !== true) actions.delete(action);
     return result;
   });
+}
+
+/** What a callback returned, as the plain result a Session reads from it. */
+function readResult(returned: unknown): AgentToolResult {
+  const read = readCallbackResult(returned);
+  const result: AgentToolResult = { content: read.content ?? [] };
+  if (read.details !== undefined) result.details = read.details;
+  if (read.isError) result.isError = true;
+  return result;
 }
 
 /** Runs a durable action's handler of one of the loaded tools and sends its outcome. */
