@@ -1,5 +1,6 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { copyBlock } from "../session/execute/read-result.js";
+import { attempt } from "../util/attempt.js";
 import { snapshotJson } from "./json-snapshot.js";
 import type { PendingActionRecord } from "./pending-action-record.js";
 
@@ -100,14 +101,6 @@ function copyContent(content: unknown): AgentToolResult["content"] | undefined {
       blocks.push(block);
     }
     return blocks;
-  } catch {
-    return undefined;
-  }
-}
-
-function attempt(read: () => unknown): unknown {
-  try {
-    return read();
   } catch {
     return undefined;
   }

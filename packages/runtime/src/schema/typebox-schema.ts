@@ -1,6 +1,7 @@
 import { Kind, type TSchema, TypeGuard } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
+import { attempt } from "../util/attempt.js";
 import { describeError } from "../util/describe-error.js";
 import { setOwnField } from "../util/set-own-field.js";
 import { invalidSchema } from "./invalid-schema.js";
@@ -80,15 +81,6 @@ export function typeboxSchema(schema: TSchema): { schema: ToolSchema; jsonPlain:
     },
   };
   return { schema: toolSchema, jsonPlain: !reading.unusualValue };
-}
-
-/** `read()`, or undefined when it throws. */
-function attempt<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
 }
 
 function nonJsonKindError(kind: string, path: string): Error {
