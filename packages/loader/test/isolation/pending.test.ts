@@ -273,3 +273,50 @@ describe("an apply whose result's isError getter throws", () => {
     expect(answers.process).toEqual(answers.none);
   });
 });
+
+/** Stages a durable action whose handler's apply answers with a result whose `isError` getter throws. */
+const THROWING_IS_ERROR_HANDLER = `
+import { Type } from "@sinclair/typebox";
+export default () => ({
+  name: "odd_handler",
+  label: "Odd handler",
+  description: "Stages a durable action whose handler gives an odd result",
+  parameters: Type.Object({}),
+  actions: {
+    odd: {
+      async apply() {
+        return {
+          content: [{ type: "text", text: "applied by the handler" }],
+          get isError() {
+            throw new Error("no answer");
+          },
+        };
+      },
+    },
+  },
+  async execute(id, params, onUpdate, ctx) {
+    ctx.pushPendingAction({ label: "Odd", handler: "odd", payload: { n: 1 } });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+});
+`;
+
+describe("a durable action's handler whose result's isError getter throws", () => {
+  it("is applied and gone, with and without isolation", async () => {
+    const answers: Record<string, unknown[]> = {};
+    for (const isolation of ["none", "process"] as const) {
+      const where = await project({ "odd.ts": THROWING_IS_ERROR_HANDLER });
+      const { session } = await load(where, isolation, {}, { pendingPolicy: "allow" });
+      await session.execute({ toolCallId: "1", name: "odd_handler", params: {} });
+      expect(session.pending.size).toBe(1);
+      const applied = await session.execute({
+        toolCallId: "2",
+        name: "resolve",
+        params: { action: "apply", reason: "ok" },
+      });
+      answers[isolation] = [text(applied), applied.isError === true, session.pending.size];
+    }
+    expect(answers.none).toEqual([expect.stringContaining("applied by the handler"), false, 0]);
+    expect(answers.process).toEqual(answers.none);
+  });
+});

@@ -293,10 +293,9 @@ async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promi
     });
     return;
   }
-  await answer(
-    message.id,
-    async () =>
-      (await callback(message.payload as never, message.reason, message.context)) ?? { content: [] },
+  // Read as a Session reads a handler's result in-process (an absent result is no content).
+  await answer(message.id, async () =>
+    readResult(await callback(message.payload as never, message.reason, message.context)),
   );
 }
 
