@@ -1,4 +1,4 @@
-import { Kind, type TSchema, TypeGuard } from "@sinclair/typebox";
+import { Kind, type TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { attempt } from "../util/attempt.js";
@@ -72,8 +72,7 @@ export function typeboxSchema(schema: TSchema): { schema: ToolSchema; jsonPlain:
     jsonSchema,
     formats: reading.formats,
     prepare() {
-      if (check === undefined && !(reading.plainKinds && TypeGuard.IsSchema(schema)))
-        check = compile(schema, jsonSchema, reading);
+      if (check === undefined && !reading.plainKinds) check = compile(schema, jsonSchema, reading);
     },
     validate(value) {
       check ??= compile(schema, jsonSchema, reading);
@@ -92,8 +91,8 @@ function nonJsonKindError(kind: string, path: string): Error {
 /**
  * True when TypeBox's compiler is certain to compile `schema`, told without compiling it:
  * every node is of a plain kind (no reference to resolve, no registry to ask, no pattern but a
- * `String`'s valid one with nothing to backtrack over, no format) and TypeBox's own structural
- * guard accepts it. False means "not known": the caller compiles it to find out (a
+ * `String`'s valid one with nothing to backtrack over, no format) and holds what TypeBox's own
+ * structural guard asks of it (the compiler runs that guard first). False means "not known": the caller compiles it to find out (a
  * `Type.Unsafe`, a `Ref`, a `Record`, a kind from `TypeRegistry`, a pattern that goes to Ajv's
  * RE2, which may refuse it).
  *
@@ -102,7 +101,7 @@ function nonJsonKindError(kind: string, path: string): Error {
  * about 0.2–0.4 ms and 7 KB per tool, waits for the tool's first call.
  */
 export function typeboxCompiles(schema: TSchema): boolean {
-  return readSchema(schema).plainKinds && TypeGuard.IsSchema(schema);
+  return readSchema(schema).plainKinds;
 }
 
 function compile(
@@ -188,7 +187,11 @@ interface SchemaReading {
   backtrackingPatterns: boolean;
   /** The first kind met with no JSON form ({@link findNonJsonKind} says where). */
   nonJson: string | undefined;
-  /** Every node is of a kind TypeBox's compiler builds from the node alone ({@link PLAIN_KINDS}). */
+  /**
+   * Every node is of a kind TypeBox's compiler builds from the node alone (no reference to
+   * resolve, no registry to ask, no pattern but `String`'s) and is what its guard asks
+   * ({@link PLAIN_NODE_CHECKS}).
+   */
   plainKinds: boolean;
   /**
    * A `bigint` or a function somewhere, or nesting {@link JSON_CHECK_DEPTH} deep: whether JSON
@@ -196,25 +199,6 @@ interface SchemaReading {
    */
   unusualValue: boolean;
 }
-
-/**
- * Kinds whose compiled check TypeBox builds from the node alone, once `TypeGuard.IsSchema`
- * accepted it: no reference to resolve, no registry to ask, no pattern but `String`'s.
- */
-const PLAIN_KINDS = new Set([
-  "Any",
-  "Array",
-  "Boolean",
-  "Integer",
-  "Literal",
-  "Never",
-  "Null",
-  "Number",
-  "Object",
-  "String",
-  "Union",
-  "Unknown",
-]);
 
 /** Keys whose values are data, not schemas: a `format` or `pattern` key in them means nothing. */
 const VALUE_KEYS = new Set(["default", "enum", "const", "examples"]);
@@ -283,14 +267,135 @@ function copyNode(node: unknown, reading: SchemaReading, inSchema: boolean, dept
   return copy;
 }
 
-/** A node of a {@link PLAIN_KINDS} kind, with no `$id` or `$ref`, a `String` with no format and a simple pattern. */
+/**
+ * A node of a plain kind ({@link PLAIN_NODE_CHECKS}), with no `$id` or `$ref`, a `String` with no format and a
+ * simple pattern, whose own fields are what `TypeGuard.IsSchema` asks of its kind (TypeBox's
+ * compiler runs that guard first and throws when it fails). Below a node, every schema (an
+ * `items`, a property, an `anyOf` entry) must be an own field holding a node with a kind: the
+ * walk visits it and asks the same of it, so a walk that finds every node plain has answered
+ * what `IsSchema` would, without its chain of 37 guards per node (25 µs a tool schema, the
+ * largest item of accepting a tool). `typebox-compiles.test.ts` holds this to TypeBox's guard
+ * and compiler on generated schemas.
+ */
 function plainNode(record: Record<string | symbol, unknown>, kind: unknown): boolean {
-  if (typeof kind !== "string" || !PLAIN_KINDS.has(kind)) return false;
-  if ("$id" in record || "$ref" in record) return false;
-  if (kind !== "String") return true;
-  return record.format === undefined && (record.pattern === undefined || simplePattern(record.pattern));
+  if (typeof kind !== "string" || "$id" in record || "$ref" in record) return false;
+  const check = PLAIN_NODE_CHECKS.get(kind);
+  return check?.(record) === true;
+}
+
+type PlainNodeCheck = (node: Record<string | symbol, unknown>) => boolean;
+
+/** What `TypeGuard.IsSchema` asks of each plain kind's own fields (TypeBox 0.34's `type.js`). */
+const PLAIN_NODE_CHECKS = new Map<string, PlainNodeCheck>([
+  ["Any", () => true],
+  ["Unknown", () => true],
+  ["Boolean", (node) => node.type === "boolean"],
+  ["Null", (node) => node.type === "null"],
+  ["Integer", (node) => node.type === "integer" && numericBounds(node)],
+  ["Number", (node) => node.type === "number" && numericBounds(node)],
+  [
+    "String",
+    (node) =>
+      node.type === "string" &&
+      optionalNumber(node.minLength) &&
+      optionalNumber(node.maxLength) &&
+      node.format === undefined &&
+      (node.pattern === undefined || simplePattern(node.pattern)),
+  ],
+  ["Literal", (node) => LITERAL_TYPES.has(typeof node.const)],
+  [
+    "Never",
+    (node) =>
+      typeof node.not === "object" && node.not !== null && Object.getOwnPropertyNames(node.not).length === 0,
+  ],
+  [
+    "Array",
+    (node) =>
+      node.type === "array" &&
+      childSchema(node, "items") &&
+      (node.contains === undefined || childSchema(node, "contains")) &&
+      optionalNumber(node.minItems) &&
+      optionalNumber(node.maxItems) &&
+      optionalNumber(node.minContains) &&
+      optionalNumber(node.maxContains) &&
+      (node.uniqueItems === undefined || typeof node.uniqueItems === "boolean"),
+  ],
+  [
+    "Object",
+    (node) =>
+      node.type === "object" &&
+      plainProperties(node) &&
+      // Not asked by the guard, but read by the compiler (`required.includes`).
+      (node.required === undefined || Array.isArray(node.required)) &&
+      (node.additionalProperties === undefined ||
+        typeof node.additionalProperties === "boolean" ||
+        childSchema(node, "additionalProperties")) &&
+      optionalNumber(node.minProperties) &&
+      optionalNumber(node.maxProperties),
+  ],
+  // An empty `anyOf` passes the guard, but the compiler writes `()` for it, a syntax error.
+  ["Union", (node) => Array.isArray(node.anyOf) && node.anyOf.length > 0 && everyChildSchema(node.anyOf)],
+]);
+
+const LITERAL_TYPES = new Set(["string", "number", "boolean"]);
+
+function optionalNumber(value: unknown): boolean {
+  return value === undefined || typeof value === "number";
+}
+
+function numericBounds(node: Record<string, unknown>): boolean {
+  return (
+    optionalNumber(node.exclusiveMaximum) &&
+    optionalNumber(node.exclusiveMinimum) &&
+    optionalNumber(node.maximum) &&
+    optionalNumber(node.minimum) &&
+    optionalNumber(node.multipleOf)
+  );
+}
+
+/** `owner[key]` is an own, enumerable field (so the walk visits it) holding a node with a kind. */
+function childSchema(owner: object, key: string): boolean {
+  if (!Object.prototype.propertyIsEnumerable.call(owner, key)) return false;
+  const value = (owner as Record<string, unknown>)[key];
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Kind in value;
+}
+
+/** Every index of `list` (a hole is not a schema) holds a node with a kind. */
+function everyChildSchema(list: unknown[]): boolean {
+  for (let index = 0; index < list.length; index++) if (!childSchema(list, String(index))) return false;
+  return true;
+}
+
+/** An object's `properties`: an own object whose keys TypeBox accepts, each a node with a kind. */
+function plainProperties(node: Record<string, unknown>): boolean {
+  if (!childObject(node, "properties")) return false;
+  const properties = node.properties as Record<string, unknown>;
+  for (const key of Object.keys(properties))
+    if (hasControlCharacter(key) || !childSchema(properties, key)) return false;
+  // A non-enumerable or symbol-keyed entry is not visited by the walk: not vouched for.
+  return Object.getOwnPropertyNames(properties).length === Object.keys(properties).length;
+}
+
+function childObject(owner: object, key: string): boolean {
+  if (!Object.prototype.propertyIsEnumerable.call(owner, key)) return false;
+  const value = (owner as Record<string, unknown>)[key];
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A character TypeBox's guard refuses in a property name or a pattern (BEL to CR, ESC, DEL). */
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if ((code >= 7 && code <= 13) || code === 27 || code === 127) return true;
+  }
+  return false;
 }
 
 function simplePattern(value: unknown): boolean {
-  return typeof value === "string" && cannotBacktrack(value) && isRegExpSource(value);
+  return (
+    typeof value === "string" &&
+    !hasControlCharacter(value) &&
+    cannotBacktrack(value) &&
+    isRegExpSource(value)
+  );
 }
