@@ -92,7 +92,7 @@ async function coldThenWarm(cacheDir: string, round: (cache: string) => Promise<
   await round(await warmCopy(cacheDir));
 }
 
-const PACK_FILE = /[\\/]bundles[\\/]pack-[0-9a-f]{40}\.mjs$/;
+const PACK_FILE = /[\\/]bundles[\\/]pack-[0-9a-f]{40}\.[cm]js$/; // a script is compiled as the pack's .cjs
 
 /** The `members` array of a pack, as esbuild wrote it. */
 function packMembers(pack: string): string {
@@ -101,7 +101,7 @@ function packMembers(pack: string): string {
 
 async function packFiles(cacheDir: string): Promise<string[]> {
   const names = await readdir(join(cacheDir, "bundles"));
-  return names.filter((name) => name.startsWith("pack-")).sort();
+  return names.filter((name) => name.startsWith("pack-") && name.endsWith(".mjs")).sort();
 }
 
 /** The packs of more than one member (every other module is a pack of its own). */

@@ -61,7 +61,7 @@ interface Member {
 
 /** The cache's pack files, and every member record of its group indexes. */
 async function cacheFiles(cacheDir: string) {
-  const bundles = (await readdir(join(cacheDir, "bundles"))).sort();
+  const bundles = (await readdir(join(cacheDir, "bundles"))).filter((name) => name.endsWith(".mjs")).sort();
   const groups = await Promise.all(
     (await readdir(join(cacheDir, "index"))).map(
       async (name) =>
@@ -108,7 +108,7 @@ describe("packs built from the sources", () => {
     }
     const throws = first.tools.find((loaded) => loaded.tool.name === "throws")?.tool;
     expect(
-      (await generatedStackFiles(throws, dir)).some((file) => /[\\/]pack-[0-9a-f]{40}\.mjs$/.test(file)),
+      (await generatedStackFiles(throws, dir)).some((file) => /[\\/]pack-[0-9a-f]{40}\.[cm]js$/.test(file)),
     ).toBe(true);
 
     // An edit of one member's helper is seen; the group gets a new pack, the old one goes.

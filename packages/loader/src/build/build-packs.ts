@@ -18,6 +18,7 @@ import type { TsconfigSnapshot } from "../compile/find-tsconfig.js";
 import { hash } from "../compile/hash.js";
 import { hostModuleSourceHash } from "../compile/host-modules.js";
 import { readInput } from "../compile/read-input.js";
+import { packStubPath, packStubText } from "./pack-script.js";
 
 /** The name of a pack's export that holds, per member, a function that evaluates it (to a promise). */
 export const PACK_EXPORT = "members";
@@ -358,6 +359,8 @@ function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
   const mapPath = packMapPath(pack.cacheDir, id);
   const text = `${built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`;
   writeFileAtomicSync(mapPath, built.map);
+  // The file a warm load compiles the pack's script as, for Node to read the same map.
+  writeFileAtomicSync(packStubPath(path), packStubText(id));
   writeFileAtomicSync(path, text);
   const packBytes = Buffer.byteLength(text, "utf8");
   for (const record of records) {

@@ -14,6 +14,7 @@ import type { Esbuild, EsbuildBatch } from "../compile/esbuild-batch.js";
 import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { findTsconfig } from "../compile/find-tsconfig.js";
 import { buildPacks, type GroupOutcome } from "./build-packs.js";
+import { packCodeCachePath, packStubPath } from "./pack-script.js";
 import { sweepOldPacks } from "./sweep-old-packs.js";
 
 /** An entry's current code: a member of a pack in the cache. */
@@ -185,8 +186,9 @@ export class EsbuildQueue {
     );
     for (const id of this.#stale) {
       if (named.has(id)) continue;
-      rmSync(packPath(this.#cacheDir, id), { force: true });
-      rmSync(packMapPath(this.#cacheDir, id), { force: true });
+      const path = packPath(this.#cacheDir, id);
+      for (const file of [path, packMapPath(this.#cacheDir, id), packStubPath(path), packCodeCachePath(path)])
+        rmSync(file, { force: true });
     }
     this.#stale.clear();
     if (this.#wrote) sweepOldPacks(this.#cacheDir);

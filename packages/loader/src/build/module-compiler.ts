@@ -16,6 +16,7 @@ import { isWithin } from "../discover/expand-path.js";
 import type { CompilerName } from "../options.js";
 import { type CompiledMember, EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 import { PackPlanner } from "./pack-planner.js";
+import { writeCodeCaches } from "./pack-script.js";
 
 /** Compiles tool entries for one load batch. */
 export interface ModuleCompiler {
@@ -81,6 +82,7 @@ export function createModuleCompiler(
   /** What the file-by-file plans of this batch share (see `planMemo`). */
   let planning: PlanMemo | undefined;
   let cached: Promise<Diagnostic[]> = Promise.resolve([]);
+  let codeCaches: Promise<void> | undefined;
   /** Misses evaluated file by file: their packs are built when the batch ends. */
   const unbuilt: string[] = [];
   /** `entry` evaluated file by file (its pack built after the batch), or `undefined`: bundle it. */
@@ -192,30 +194,40 @@ export function createModuleCompiler(
     async close() {
       packs.end();
       await queue.settle();
+      let built: Promise<Diagnostic[]> = Promise.resolve([]);
       if (unbuilt.length === 0) {
         await builder?.settle();
         await batch.close();
-        return;
-      }
-      // After the load: the packs of the misses, for the next load. A build that fails is
-      // not this load's fault (its modules loaded); the next load meets it as a miss again.
-      // Started in the next turn of the event loop: the load returns first.
-      const after = building();
-      cached = new Promise<Diagnostic[]>((resolve) => {
-        setImmediate(() => {
-          Promise.allSettled(unbuilt.map((entry) => after.compile(entry)))
-            .then(async (outcomes) => {
-              const warnings = afterLoadWarnings(outcomes, unbuilt, batch);
-              await after.settle().catch(() => undefined);
-              await batch.close().catch(() => undefined);
-              return warnings;
-            })
-            .then(resolve, () => resolve([]));
+      } else {
+        // After the load: the packs of the misses, for the next load. A build that fails is
+        // not this load's fault (its modules loaded); the next load meets it as a miss again.
+        // Started in the next turn of the event loop: the load returns first.
+        const after = building();
+        built = new Promise<Diagnostic[]>((resolve) => {
+          setImmediate(() => {
+            Promise.allSettled(unbuilt.map((entry) => after.compile(entry)))
+              .then(async (outcomes) => {
+                const warnings = afterLoadWarnings(outcomes, unbuilt, batch);
+                await after.settle().catch(() => undefined);
+                await batch.close().catch(() => undefined);
+                return warnings;
+              })
+              .then(resolve, () => resolve([]));
+          });
         });
-      });
+      }
+      cached = built;
     },
     cached() {
-      return cached;
+      // Asked for as the load returns: after it, the packs' code caches, which keep what the
+      // load's factories compiled (see `writeCodeCaches`).
+      codeCaches ??= new Promise<void>((resolve) => {
+        setImmediate(() => {
+          writeCodeCaches(packsDir === undefined);
+          resolve();
+        });
+      });
+      return Promise.all([cached, codeCaches]).then(([warnings]) => warnings);
     },
   };
 }

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { type Evaluate, type PreparedModule, preparedModule } from "../compile/prepared-module.js";
 import { PACK_EXPORT, SYNC_EXPORT } from "./build-packs.js";
 import type { CompiledMember, EntryGroup, EntryGroups } from "./esbuild-queue.js";
+import { runPackScript } from "./pack-script.js";
 
 /** Most entries one pack holds. */
 const MAX_PACK_SIZE = 32;
@@ -214,9 +215,14 @@ function run(functions: PackFunctions | undefined, index: number, sync: boolean,
   return typeof later === "function" ? (later as Evaluate)() : alone();
 }
 
-/** The functions a pack exports (`undefined` when it exports none); throws when it cannot be imported. */
+/**
+ * The functions a pack exports (`undefined` when it exports none), run as a script with V8's
+ * code cache where it can be (see `runPackScript`), else imported; throws when it cannot be.
+ */
 async function importPack(path: string): Promise<PackFunctions | undefined> {
-  const namespace = (await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>;
+  const namespace =
+    runPackScript(path) ??
+    ((await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>);
   const members = namespace[PACK_EXPORT];
   if (!Array.isArray(members)) return undefined;
   const now = namespace[SYNC_EXPORT];

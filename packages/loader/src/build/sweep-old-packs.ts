@@ -29,7 +29,10 @@ export function sweepOldPacks(cacheDir: string, now: number = Date.now()): void 
     }
   };
   // Also the bundles of one entry and the `packs/` index files that earlier cache formats wrote.
-  sweep(join(cacheDir, "bundles"), (name) => /^(?:pack-)?[0-9a-f]{40}\.mjs$/.test(name));
+  // With a pack: the `.cjs` its script is compiled as and its code caches (one per V8 build).
+  sweep(join(cacheDir, "bundles"), (name) =>
+    /^(?:pack-)?[0-9a-f]{40}\.(?:mjs|cjs|[0-9a-f]{12}\.code)$/.test(name),
+  );
   sweep(join(cacheDir, "maps"), (name) => /^(?:pack-)?[0-9a-f]{40}\.mjs\.map$/.test(name));
   sweep(join(cacheDir, "packs"), (name) => /^(?:[0-9a-f]{32}|source-[0-9a-f]{40})\.json$/.test(name));
 }

@@ -18,7 +18,7 @@ function temporaryPath(path: string): string {
  * the new name on an empty or partial file (ext4's delayed allocation does). Synchronous: for
  * the many small files of a batch build, a few system calls each.
  */
-export function writeFileAtomicSync(path: string, content: string): void {
+export function writeFileAtomicSync(path: string, content: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true, mode: FOLDER_MODE });
   const temporary = temporaryPath(path);
   try {

@@ -1,0 +1,152 @@
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { runNode } from "../per-file/run-node.js";
+
+/**
+ * A warm load runs each pack as a script compiled with V8's code cache (`pack-script.ts`),
+ * written after the load before it. Each load runs in a fresh process, as a host's start does,
+ * under the suite's Node and under Node 24 (whose cold load evaluates file by file and so
+ * writes the packs, not their code caches).
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const runtimes: Record<string, string> = { suite: process.execPath };
+let scratch = "";
+
+beforeAll(async () => {
+  runtimes.node24 = await ensureRuntime("node@24", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
+  scratch = await realpath(await mkdtemp(join(tmpdir(), "tooldock-pack-scripts-")));
+}, 600_000);
+afterAll(async () => {
+  if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+});
+
+// The first module of a load is a pack of its own, here also one that imports a built-in (so
+// imported as a module); the other three share a pack, run as a script.
+const TOOLS: Record<string, string> = {
+  "a-paths.ts": `import { join } from "node:path";
+export default (pi: any) => ({
+  name: "paths", label: "Paths", description: "Imports a built-in.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: join("a", "b") }] }; },
+});
+`,
+  "b-waits.ts": `const ready = await Promise.resolve("waited");
+export default (pi: any) => ({
+  name: "waits", label: "Waits", description: "Waits at the top level.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: ready }] }; },
+});
+`,
+  "c-strict.ts": `const strict = (function (this: unknown) { return this === undefined; })();
+export default (pi: any) => ({
+  name: "strict", label: "Strict", description: "Says whether its code runs in strict mode.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: String(strict) }] }; },
+});
+`,
+  "d-throws.ts": `interface Reason { text: string }
+export default (pi: any) => ({
+  name: "throws", label: "Throws", description: "Throws when called.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    const reason: Reason = { text: "thrown from a packed tool" };
+    throw new Error(reason.text);
+  },
+});
+`,
+};
+
+interface Load {
+  tools: string[];
+  diagnostics: string[];
+  counts: { fromCodeCache: number; compiled: number; asModule: number };
+  stack: string;
+  answers: Record<string, string>;
+}
+
+async function project(label: string): Promise<{ tools: string; cache: string }> {
+  const root = join(scratch, label);
+  const tools = join(root, "tools");
+  await mkdir(tools, { recursive: true });
+  // Not `strict` (whose `alwaysStrict` has esbuild write "use strict" into the code): the
+  // modules' code is strict because an ES module's is, and a pack's script must keep it so.
+  await writeFile(join(tools, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: false } }));
+  for (const [name, source] of Object.entries(TOOLS)) await writeFile(join(tools, name), source);
+  return { tools, cache: join(root, "cache") };
+}
+
+async function loadOnce(node: string, where: { tools: string; cache: string }): Promise<Load> {
+  const run = await runNode(node, [join(here, "load-once.mjs"), where.tools, where.cache]);
+  return JSON.parse(run.stdout) as Load;
+}
+
+async function codeCaches(cache: string): Promise<string[]> {
+  const names = await readdir(join(cache, "bundles"));
+  return names.filter((name) => name.endsWith(".code")).map((name) => join(cache, "bundles", name));
+}
+
+const EXPECTED_ANSWERS = { paths: "a/b", waits: "waited", strict: "true" };
+
+describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%s)", (runtime) => {
+  it("runs a warm load's packs from the code cache the load before wrote, as the modules they were", {
+    timeout: 120_000,
+  }, async () => {
+    const node = runtimes[runtime] as string;
+    const where = await project(`warm-${runtime}`);
+    const loads: Load[] = [];
+    for (let round = 0; round < 3; round++) loads.push(await loadOnce(node, where));
+    const [cold, , warm] = loads as [Load, Load, Load];
+    expect(cold.diagnostics).toEqual([]);
+    for (const load of loads) {
+      expect(load.tools).toEqual(["paths", "waits", "strict", "throws"]);
+      expect(load.diagnostics).toEqual(cold.diagnostics);
+      expect(load.answers).toEqual(EXPECTED_ANSWERS);
+      // The source map still names the tool's own line (line 7: the `throw`).
+      expect(load.stack).toContain(`${join(where.tools, "d-throws.ts")}:7:`);
+    }
+    // The third load compiled nothing: the shared pack comes from the code cache, the pack
+    // that imports a built-in is imported as a module.
+    expect(warm.counts).toEqual({ fromCodeCache: 1, compiled: 0, asModule: 1 });
+    expect(await codeCaches(where.cache)).toHaveLength(1);
+  });
+
+  it("a code cache made writable by others in the cache folder is never run: compiled again and replaced", {
+    timeout: 120_000,
+  }, async () => {
+    const node = runtimes[runtime] as string;
+    const where = await project(`planted-${runtime}`);
+    for (let round = 0; round < 2; round++) await loadOnce(node, where);
+    const [planted] = await codeCaches(where.cache);
+    if (planted === undefined) throw new Error("no code cache written");
+    await chmod(planted, 0o666);
+    const after = await loadOnce(node, where);
+    expect(after.answers).toEqual(EXPECTED_ANSWERS);
+    expect(after.counts.compiled).toBe(1);
+    // Written anew as the loader's own file, which the next load runs.
+    expect((await stat(planted)).mode & 0o777).toBe(0o600);
+    expect((await loadOnce(node, where)).counts).toMatchObject({ fromCodeCache: 1, compiled: 0 });
+  });
+
+  it("a code cache damaged on the disk is refused before V8 runs it: compiled again and rewritten", {
+    timeout: 120_000,
+  }, async () => {
+    const node = runtimes[runtime] as string;
+    const where = await project(`damaged-${runtime}`);
+    for (let round = 0; round < 2; round++) await loadOnce(node, where);
+    for (const path of await codeCaches(where.cache)) {
+      const bytes = await readFile(path);
+      // V8's own header stays intact: only the bytecode after it is changed.
+      for (let at = Math.floor(bytes.length / 2); at < bytes.length; at += 7)
+        bytes[at] = (bytes[at] ?? 0) ^ 0xa5;
+      await writeFile(path, bytes, { mode: 0o600 });
+    }
+    const after = await loadOnce(node, where);
+    expect(after.answers).toEqual(EXPECTED_ANSWERS);
+    expect(after.counts).toMatchObject({ fromCodeCache: 0, compiled: 1 });
+    expect((await loadOnce(node, where)).counts).toMatchObject({ fromCodeCache: 1, compiled: 0 });
+  });
+});
