@@ -221,7 +221,7 @@ function run(functions: PackFunctions | undefined, index: number, sync: boolean,
  */
 async function importPack(path: string): Promise<PackFunctions | undefined> {
   const namespace =
-    runPackScript(path) ??
+    (await runPackScript(path)) ??
     ((await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>);
   const members = namespace[PACK_EXPORT];
   if (!Array.isArray(members)) return undefined;

@@ -24,31 +24,54 @@ afterAll(async () => {
   if (scratch !== "") await rm(scratch, { recursive: true, force: true });
 });
 
-// The first module of a load is a pack of its own, here also one that imports a built-in (so
-// imported as a module); the other three share a pack, run as a script.
+// The first module of a load is a pack of its own, and so is one that imports a package
+// (imported as a module: a package's own import stays); the other four share a pack, which
+// imports built-ins by name, by default and whole (bound from their namespaces).
 const TOOLS: Record<string, string> = {
-  "a-paths.ts": `import { join } from "node:path";
-export default (pi: any) => ({
-  name: "paths", label: "Paths", description: "Imports a built-in.",
+  "a-first.ts": `export default (pi: any) => ({
+  name: "first", label: "First", description: "The first module: a pack of its own.",
   parameters: pi.typebox.Type.Object({}),
-  async execute() { return { content: [{ type: "text" as const, text: join("a", "b") }] }; },
+  async execute() { return { content: [{ type: "text" as const, text: "first" }] }; },
 });
 `,
-  "b-waits.ts": `const ready = await Promise.resolve("waited");
+  "b-paths.ts": `import path, { join, basename as base } from "node:path";
+export default (pi: any) => ({
+  name: "paths", label: "Paths", description: "Imports a built-in by default and by name.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    return { content: [{ type: "text" as const, text: join("a", base("/x/b")) + path.sep }] };
+  },
+});
+`,
+  "c-waits.ts": `const ready = await Promise.resolve("waited");
 export default (pi: any) => ({
   name: "waits", label: "Waits", description: "Waits at the top level.",
   parameters: pi.typebox.Type.Object({}),
   async execute() { return { content: [{ type: "text" as const, text: ready }] }; },
 });
 `,
-  "c-strict.ts": `const strict = (function (this: unknown) { return this === undefined; })();
+  "d-strict.ts": `const strict = (function (this: unknown) { return this === undefined; })();
 export default (pi: any) => ({
   name: "strict", label: "Strict", description: "Says whether its code runs in strict mode.",
   parameters: pi.typebox.Type.Object({}),
   async execute() { return { content: [{ type: "text" as const, text: String(strict) }] }; },
 });
 `,
-  "d-throws.ts": `interface Reason { text: string }
+  "f-os.ts": `import * as os from "node:os";
+export default (pi: any) => ({
+  name: "os", label: "OS", description: "Imports a built-in's namespace.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: typeof os.cpus }] }; },
+});
+`,
+  "g-package.ts": `import { value } from "fixture-pkg";
+export default (pi: any) => ({
+  name: "package", label: "Package", description: "Imports a package from node_modules.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: value }] }; },
+});
+`,
+  "e-throws.ts": `interface Reason { text: string }
 export default (pi: any) => ({
   name: "throws", label: "Throws", description: "Throws when called.",
   parameters: pi.typebox.Type.Object({}),
@@ -75,6 +98,15 @@ async function project(label: string): Promise<{ tools: string; cache: string }>
   // Not `strict` (whose `alwaysStrict` has esbuild write "use strict" into the code): the
   // modules' code is strict because an ES module's is, and a pack's script must keep it so.
   await writeFile(join(tools, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: false } }));
+  await mkdir(join(tools, "node_modules/fixture-pkg"), { recursive: true });
+  await writeFile(
+    join(tools, "node_modules/fixture-pkg/package.json"),
+    JSON.stringify({ name: "fixture-pkg", type: "module", exports: "./index.js" }),
+  );
+  await writeFile(
+    join(tools, "node_modules/fixture-pkg/index.js"),
+    'export const value = "from a package";\n',
+  );
   for (const [name, source] of Object.entries(TOOLS)) await writeFile(join(tools, name), source);
   return { tools, cache: join(root, "cache") };
 }
@@ -89,7 +121,14 @@ async function codeCaches(cache: string): Promise<string[]> {
   return names.filter((name) => name.endsWith(".code")).map((name) => join(cache, "bundles", name));
 }
 
-const EXPECTED_ANSWERS = { paths: "a/b", waits: "waited", strict: "true" };
+const EXPECTED_ANSWERS = {
+  first: "first",
+  paths: "a/b/",
+  waits: "waited",
+  strict: "true",
+  os: "function",
+  package: "from a package",
+};
 
 describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%s)", (runtime) => {
   it("runs a warm load's packs from the code cache the load before wrote, as the modules they were", {
@@ -102,16 +141,16 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     const [cold, , warm] = loads as [Load, Load, Load];
     expect(cold.diagnostics).toEqual([]);
     for (const load of loads) {
-      expect(load.tools).toEqual(["paths", "waits", "strict", "throws"]);
+      expect(load.tools).toEqual(["first", "paths", "waits", "strict", "throws", "os", "package"]);
       expect(load.diagnostics).toEqual(cold.diagnostics);
       expect(load.answers).toEqual(EXPECTED_ANSWERS);
       // The source map still names the tool's own line (line 7: the `throw`).
-      expect(load.stack).toContain(`${join(where.tools, "d-throws.ts")}:7:`);
+      expect(load.stack).toContain(`${join(where.tools, "e-throws.ts")}:7:`);
     }
-    // The third load compiled nothing: the shared pack comes from the code cache, the pack
-    // that imports a built-in is imported as a module.
-    expect(warm.counts).toEqual({ fromCodeCache: 1, compiled: 0, asModule: 1 });
-    expect(await codeCaches(where.cache)).toHaveLength(1);
+    // The third load compiled nothing: the first module's pack and the shared one come from
+    // their code caches; the one that imports a package is a module.
+    expect(warm.counts).toEqual({ fromCodeCache: 2, compiled: 0, asModule: 1 });
+    expect(await codeCaches(where.cache)).toHaveLength(2);
   });
 
   it("a code cache made writable by others in the cache folder is never run: compiled again and replaced", {
@@ -128,7 +167,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     expect(after.counts.compiled).toBe(1);
     // Written anew as the loader's own file, which the next load runs.
     expect((await stat(planted)).mode & 0o777).toBe(0o600);
-    expect((await loadOnce(node, where)).counts).toMatchObject({ fromCodeCache: 1, compiled: 0 });
+    expect((await loadOnce(node, where)).counts).toMatchObject({ fromCodeCache: 2, compiled: 0 });
   });
 
   it("a code cache damaged on the disk is refused before V8 runs it: compiled again and rewritten", {
@@ -146,7 +185,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     }
     const after = await loadOnce(node, where);
     expect(after.answers).toEqual(EXPECTED_ANSWERS);
-    expect(after.counts).toMatchObject({ fromCodeCache: 0, compiled: 1 });
-    expect((await loadOnce(node, where)).counts).toMatchObject({ fromCodeCache: 1, compiled: 0 });
+    expect(after.counts).toMatchObject({ fromCodeCache: 0, compiled: 2 });
+    expect((await loadOnce(node, where)).counts).toMatchObject({ fromCodeCache: 2, compiled: 0 });
   });
 });
