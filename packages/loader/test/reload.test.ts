@@ -95,10 +95,10 @@ describe("esbuild compile cache", () => {
       await batch.close();
     }
     const bundles = await readdir(join(cacheDir, "bundles"));
-    // Only the entry's current pack (and the .cjs its script is compiled as) is kept, and no
-    // temporary file is left behind.
+    // Only the entry's current pack (with its script and the .cjs the script is compiled as)
+    // is kept, and no temporary file is left behind.
     const pack = firstPack.split("/").pop() as string;
-    expect(bundles.sort()).toEqual([pack.replace(/\.mjs$/, ".cjs"), pack]);
+    expect(bundles.sort()).toEqual([pack.replace(/\.mjs$/, ".cjs"), pack, pack.replace(/\.mjs$/, ".script")]);
     expect(await readdir(join(cacheDir, "index"))).toHaveLength(1);
   });
 

@@ -18,7 +18,7 @@ import type { TsconfigSnapshot } from "../compile/find-tsconfig.js";
 import { hash } from "../compile/hash.js";
 import { hostModuleSourceHash } from "../compile/host-modules.js";
 import { readInput } from "../compile/read-input.js";
-import { packStubPath, packStubText } from "./pack-script.js";
+import { packScriptPath, packScriptText, packStubPath, packStubText } from "./pack-script.js";
 
 /** The name of a pack's export that holds, per member, a function that evaluates it (to a promise). */
 export const PACK_EXPORT = "members";
@@ -359,8 +359,11 @@ function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
   const mapPath = packMapPath(pack.cacheDir, id);
   const text = `${built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`;
   writeFileAtomicSync(mapPath, built.map);
-  // The file a warm load compiles the pack's script as, for Node to read the same map.
+  // What a warm load runs instead of importing the pack where it can, and the file it
+  // compiles that script as, for Node to read the same map (see `pack-script.ts`).
   writeFileAtomicSync(packStubPath(path), packStubText(id));
+  const script = packScriptText(text);
+  if (script !== undefined) writeFileAtomicSync(packScriptPath(path), script);
   writeFileAtomicSync(path, text);
   const packBytes = Buffer.byteLength(text, "utf8");
   for (const record of records) {

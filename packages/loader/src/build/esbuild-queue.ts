@@ -14,7 +14,7 @@ import type { Esbuild, EsbuildBatch } from "../compile/esbuild-batch.js";
 import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { findTsconfig } from "../compile/find-tsconfig.js";
 import { buildPacks, type GroupOutcome } from "./build-packs.js";
-import { packCodeCachePath, packStubPath } from "./pack-script.js";
+import { packCodeCachePath, packScriptPath, packStubPath } from "./pack-script.js";
 import { sweepOldPacks } from "./sweep-old-packs.js";
 
 /** An entry's current code: a member of a pack in the cache. */
@@ -187,8 +187,8 @@ export class EsbuildQueue {
     for (const id of this.#stale) {
       if (named.has(id)) continue;
       const path = packPath(this.#cacheDir, id);
-      for (const file of [path, packMapPath(this.#cacheDir, id), packStubPath(path), packCodeCachePath(path)])
-        rmSync(file, { force: true });
+      const files = [path, packMapPath(this.#cacheDir, id), packStubPath(path), packScriptPath(path)];
+      for (const file of [...files, packCodeCachePath(path)]) rmSync(file, { force: true });
     }
     this.#stale.clear();
     if (this.#wrote) sweepOldPacks(this.#cacheDir);

@@ -16,7 +16,7 @@ import { isWithin } from "../discover/expand-path.js";
 import type { CompilerName } from "../options.js";
 import { type CompiledMember, EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 import { PackPlanner } from "./pack-planner.js";
-import { writeCodeCaches } from "./pack-script.js";
+import { keepCodeCachesIn, writeCodeCaches } from "./pack-script.js";
 
 /** Compiles tool entries for one load batch. */
 export interface ModuleCompiler {
@@ -67,6 +67,8 @@ export function createModuleCompiler(
   // A miss is evaluated file by file where Node can (see `preparePerFile`): the load does not
   // wait for esbuild, whose build of the misses' packs starts once the load is done.
   const perFile = name === "esbuild" && packsDir === undefined && perFileAvailable();
+  // A tool host's packs are its host's, read only: what its loads compile stays in its own cache.
+  if (packsDir !== undefined) keepCodeCachesIn(join(cacheDir, "code"));
   // The planner groups the entries into packs; the queue builds a group's misses as one pack.
   // With `packsDir` (a tool host), the packs are the host's, read only: a miss compiles with jiti.
   const queue = new EsbuildQueue(packsDir ?? cacheDir, batch, groups, {
@@ -223,7 +225,7 @@ export function createModuleCompiler(
       // load's factories compiled (see `writeCodeCaches`).
       codeCaches ??= new Promise<void>((resolve) => {
         setImmediate(() => {
-          writeCodeCaches(packsDir === undefined);
+          writeCodeCaches();
           resolve();
         });
       });

@@ -1,42 +1,49 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
+import { basename, dirname, join } from "node:path";
 import vm from "node:vm";
+import { parse } from "es-module-lexer";
 import { writeFileAtomicSync } from "../compile/atomic-write.js";
 import { isOwnPrivateFile } from "../compile/cache-folder.js";
 import { hash } from "../compile/hash.js";
+import { sweepOldFiles } from "./sweep-old-packs.js";
 
 /**
  * Packs run as classic scripts compiled with V8's code cache, where the runtime allows.
  *
  * A pack is an ES module only in its last statement (`export { members, … }`) and its imports
  * of built-ins (a pack of one member has at least the `require` banner's `createRequire`).
- * Written as the body of a strict function that returns the exports, each import of a
- * built-in a `const` bound from the built-in's ES namespace (what the import binds), it is a
- * script `vm.Script` compiles with the V8 code cache written beside it after an
- * earlier load (`script.createCachedData()`, once the load has run the factories, so the
- * functions they called are in it too). V8 then neither parses the pack nor compiles those
- * functions again: a warm load of 100 tools took 0.5–0.6× the time of importing the same
- * packs (BENCHMARKS.md, issue 24's twelfth pass). Nothing else of a pack changes: its members
- * are the same functions, evaluated once per process, in strict mode as a module's code is.
+ * When a pack is written, the same code is written as a script too (`pack-<id>.script`, see
+ * {@link packScriptText}): the body of a strict function that returns the exports, each import
+ * of a built-in a `const` bound from the built-in's ES namespace, found by `es-module-lexer`
+ * (never a look-alike in a string or a comment). A warm load compiles that script with
+ * `vm.Script` and the V8 code cache written beside it after an earlier load
+ * (`script.createCachedData()`, once the load has run the factories, so the functions they
+ * called are in it too). V8 then neither parses the pack nor compiles those functions again:
+ * a warm load of 100 tools took 0.5–0.6× the time of importing the same packs (BENCHMARKS.md,
+ * issue 24's twelfth pass). Nothing else of a pack changes: its members are the same
+ * functions, evaluated once per process, in strict mode as a module's code is.
  *
  * Stack traces still name the `.ts` lines: Node applies a source map to a script by its file
  * name, as to a CommonJS module, so the script is compiled under the name of a one-line
  * CommonJS file written beside the pack (`pack-<id>.cjs`, nothing in it but the pack's
  * `//# sourceMappingURL=`), which is `require`d first so that Node reads the map, as the
- * import of the pack did.
+ * import of the pack did. With source maps off, it is compiled under the pack's own name.
  *
- * Left to `import()`: a pack with any other `import` or `export` (a package it imports, an
- * import for its effect alone), a top-level `await`, `import.meta` or a dynamic
- * `import()` (a script cannot have them); every pack on Bun (its engine has no V8 code
- * cache); a pack with no `.cjs` beside it (written by an earlier version) while source maps
- * are on.
+ * Left to `import()`: a pack with no script (one that imports a package, uses `import.meta`
+ * or a dynamic `import()`, or was written by an earlier version), one whose built-in lacks a
+ * name it imports (the import reports it), every pack on Bun (its engine has no V8 code
+ * cache), and a pack with no `.cjs` while source maps are on; also a pack whose script
+ * throws as its top level runs (only esbuild's helpers run there: a name of the pack's own
+ * that takes the script's parameter), which the import then runs as before.
  *
  * The code cache is the loader's own file, like the pack (`isOwnPrivateFile`): V8 runs the
  * bytecode in it, so one that anyone else could have written is never read, nor one whose
- * data does not match the SHA-256 at its head (see {@link readCodeCache}). V8 refuses data
- * from another V8 build or with other flags (`cachedDataRejected`); the file name holds the V8
- * version and architecture, so that runtimes sharing a cache do not overwrite each other's.
+ * data does not match the SHA-256 at its head, nor one made for another script text (V8
+ * itself only compares the text's length). V8 refuses data from another V8 build or with
+ * other flags (`cachedDataRejected`); the file name holds the V8 version and architecture, so
+ * that runtimes sharing a cache do not overwrite each other's.
  */
 
 /** `pack-<id>.<tag>.code`: one code cache per V8 build. */
@@ -45,17 +52,8 @@ export const CODE_CACHE_TAG = hash(`${process.versions.v8} ${process.arch}`).sli
 const usable = process.versions.bun === undefined && typeof vm.Script === "function";
 const requireFile = createRequire(import.meta.url);
 
-/**
- * A static import as esbuild writes it, at the start of a line: a default, then named bindings
- * or a namespace. A pack's imports of built-ins become bindings from the built-in's namespace;
- * any other import stays, and keeps the pack a module.
- */
-const STATIC_IMPORT = /^import (?:([\w$]+)(?:, )?)?(?:\{([^}\n]*)\}|\* as ([\w$]+))? from "([^"\n]+)";/gm;
-const EXPORTS = /\nexport \{([\w$,\s]*)\};/g;
-const DYNAMIC_IMPORT = /\bimport\s*\(/;
-
 /** Scripts run in this process whose code cache is missing or was refused: written after the load. */
-const unwritten = new Map<string, vm.Script>();
+const unwritten = new Map<string, { script: vm.Script; textHash: string }>();
 
 /** What this process did with packs, for tests and benchmarks: each count goes up by one a pack. */
 export const packScriptCounts = { fromCodeCache: 0, compiled: 0, asModule: 0 };
@@ -65,9 +63,22 @@ export function packStubPath(packPath: string): string {
   return `${packPath.slice(0, -".mjs".length)}.cjs`;
 }
 
+/** Where code caches go instead of beside their packs (see {@link keepCodeCachesIn}). */
+let codeCacheFolder: string | undefined;
+
+/**
+ * Keeps the code caches of this process's packs in `folder` rather than beside the packs: a
+ * tool host reads its host's packs, read only, and keeps what its own loads compiled in its
+ * private cache.
+ */
+export function keepCodeCachesIn(folder: string): void {
+  codeCacheFolder = folder;
+}
+
 /** The code cache of a pack for this V8 build. */
 export function packCodeCachePath(packPath: string): string {
-  return `${packPath.slice(0, -".mjs".length)}.${CODE_CACHE_TAG}.code`;
+  const name = `${basename(packPath, ".mjs")}.${CODE_CACHE_TAG}.code`;
+  return codeCacheFolder === undefined ? join(dirname(packPath), name) : join(codeCacheFolder, name);
 }
 
 /** The text of a pack's `.cjs` file: only the pack's map, for Node to read. */
@@ -75,25 +86,36 @@ export function packStubText(packId: string): string {
   return `//# sourceMappingURL=../maps/pack-${packId}.mjs.map\n`;
 }
 
+/** The script written beside a pack (see {@link packScriptText}). */
+export function packScriptPath(packPath: string): string {
+  return `${packPath.slice(0, -".mjs".length)}.script`;
+}
+
 /**
  * The exports of the pack at `packPath`, run as a script (see the module's comment), or
- * `undefined` when it is left to `import()`. Rejects with what running the pack's top level
- * throws.
+ * `undefined` when it is left to `import()`.
  */
 export async function runPackScript(packPath: string): Promise<Record<string, unknown> | undefined> {
   const outcome = usable ? await asScript(packPath) : undefined;
-  if (outcome === undefined) {
+  let exports: Record<string, unknown> | undefined;
+  if (outcome !== undefined) {
+    try {
+      const run = outcome.script.runInThisContext() as (builtins: unknown[]) => Record<string, unknown>;
+      exports = run(outcome.builtins);
+    } catch {
+      exports = undefined; // the import runs it, and says what fails
+    }
+  }
+  if (outcome === undefined || exports === undefined) {
     packScriptCounts.asModule += 1;
     return undefined;
   }
-  const { script, builtins, codeCache, fromCache } = outcome;
-  if (fromCache) packScriptCounts.fromCodeCache += 1;
+  if (outcome.fromCache) packScriptCounts.fromCodeCache += 1;
   else {
     packScriptCounts.compiled += 1;
-    unwritten.set(codeCache, script);
+    unwritten.set(outcome.codeCache, { script: outcome.script, textHash: outcome.textHash });
   }
-  const run = script.runInThisContext() as (builtins: unknown[]) => Record<string, unknown>;
-  return run(builtins);
+  return exports;
 }
 
 interface PackScript {
@@ -101,48 +123,55 @@ interface PackScript {
   /** The namespaces of the built-ins the pack imports, in the order its script reads them. */
   builtins: unknown[];
   codeCache: string;
+  /** The hash of the script's text its first line records, which its code cache must name. */
+  textHash: string;
   fromCache: boolean;
 }
 
 async function asScript(packPath: string): Promise<PackScript | undefined> {
-  let source: string;
+  const scriptPath = packScriptPath(packPath);
+  if (!isOwnPrivateFile(scriptPath)) return undefined;
+  let text: string;
   try {
-    source = readFileSync(packPath, "utf8");
+    text = readFileSync(scriptPath, "utf8");
   } catch {
-    return undefined; // `import()` says why
+    return undefined;
   }
-  if (DYNAMIC_IMPORT.test(source) || source.includes("import.meta")) return undefined;
-  const body = functionBody(source);
-  if (body === undefined) return undefined;
-  const builtins = await builtinNamespaces(body.imports);
+  const head = SCRIPT_HEAD.exec(text.slice(0, text.indexOf("\n")));
+  if (head === null) return undefined;
+  let imports: BuiltinImport[];
+  try {
+    imports = JSON.parse(head[2] as string) as BuiltinImport[];
+  } catch {
+    return undefined;
+  }
+  const builtins = await builtinNamespaces(imports);
   if (builtins === undefined) return undefined;
-  const stub = packStubPath(packPath);
+  let filename = packPath;
   if ((process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled !== false) {
-    if (!isOwnPrivateFile(stub)) return undefined;
+    filename = packStubPath(packPath);
+    if (!isOwnPrivateFile(filename)) return undefined;
     try {
-      requireFile(stub);
+      requireFile(filename);
     } catch {
       return undefined;
     }
   }
+  const textHash = head[1] as string;
   const codeCache = packCodeCachePath(packPath);
-  const cachedData = isOwnPrivateFile(codeCache) ? readCodeCache(codeCache) : undefined;
+  const cachedData = isOwnPrivateFile(codeCache) ? readCodeCache(codeCache, textHash) : undefined;
   let script: vm.Script;
   try {
-    script = new vm.Script(`(function (__tooldockBuiltins) {"use strict";\n${body.code}\n})`, {
-      filename: stub,
+    script = new vm.Script(text, {
+      filename,
       lineOffset: -1,
       ...(cachedData === undefined ? {} : { cachedData }),
     });
   } catch {
-    return undefined; // not a script after all (an import of a package, a top-level await)
+    return undefined; // the import reports what is wrong with the pack
   }
-  return {
-    script,
-    builtins,
-    codeCache,
-    fromCache: cachedData !== undefined && script.cachedDataRejected !== true,
-  };
+  const fromCache = cachedData !== undefined && script.cachedDataRejected !== true;
+  return { script, builtins, codeCache, textHash, fromCache };
 }
 
 /** A built-in a pack imports, and the names it imports from it. */
@@ -151,49 +180,82 @@ interface BuiltinImport {
   names: string[];
 }
 
+/** Format of a script's first line: the wrapper, the hash of the rest, the built-ins it binds. */
+const SCRIPT_FORMAT = "tooldock-pack-script-1";
+const WRAPPER = '(function (__tooldockBuiltins) {"use strict";';
+const SCRIPT_HEAD = new RegExp(
+  `^${WRAPPER.replace(/[()[\]{}.*+?^$|\\]/g, "\\$&")} // ${SCRIPT_FORMAT} ([0-9a-f]{64}) (\\[.*\\])$`,
+);
+
 /**
- * The pack as a function body returning its exports, and the built-ins its imports bind, or
- * `undefined` when it is not shaped as expected. Each import of a built-in becomes a `const`
- * bound from the built-in's ES namespace (`__tooldockBuiltins[i]`), as the import binds:
- * `path = ns.default`, `{ join, basename: base } = ns`, `os = ns` for `* as os`. Lines stay
- * where they were: a source map names them.
+ * The script form of the pack `packText` (see the module's comment), or `undefined` when it
+ * has none: an import of anything but a built-in, `import.meta`, a dynamic `import()`, an
+ * export other than the pack's last statement, or code `es-module-lexer` cannot read. Line 1
+ * is the wrapper (with the hash of the rest and the built-ins it binds), so the pack's line
+ * `n` is the script's line `n + 1` (compiled with `lineOffset: -1`); each rewritten statement
+ * keeps its line breaks, so every line stays where the source map puts it.
  */
-function functionBody(source: string): { code: string; imports: BuiltinImport[] } | undefined {
-  const matches = [...source.matchAll(EXPORTS)];
-  const last = matches.at(-1);
-  if (matches.length !== 1 || last === undefined) return undefined;
-  const at = last.index as number;
-  const withReturn = `${source.slice(0, at)}\nreturn {${last[1]}};${source.slice(at + last[0].length)}`;
-  const imports: BuiltinImport[] = [];
-  let unknown = false;
-  const code = withReturn.replace(
-    STATIC_IMPORT,
-    (
-      statement,
-      name: string | undefined,
-      named: string | undefined,
-      whole: string | undefined,
-      specifier,
-    ) => {
-      const binding = isBuiltin(specifier) ? bindings(name, named, whole, imports.length) : undefined;
-      if (binding === undefined) {
-        unknown = true;
-        return statement;
-      }
-      imports.push({ specifier, names: binding.names });
-      return binding.code;
+export function packScriptText(packText: string): string | undefined {
+  let imports: ReturnType<typeof parse>[0];
+  let exports: ReturnType<typeof parse>[1];
+  try {
+    [imports, exports] = parse(packText);
+  } catch {
+    return undefined;
+  }
+  const close = packText.lastIndexOf("};");
+  const open = packText.lastIndexOf("\nexport {", close);
+  if (open === -1 || close === -1) return undefined;
+  const returned: string[] = [];
+  for (const found of exports) {
+    if (found.type !== "direct" || found.localName === undefined) return undefined;
+    if (found.exportStart < open || found.exportStart > close) return undefined;
+    returned.push(
+      found.name === found.localName ? found.name : `${JSON.stringify(found.name)}: ${found.localName}`,
+    );
+  }
+  const edits: Array<{ start: number; end: number; text: string }> = [
+    {
+      start: open + 1,
+      end: close + 2,
+      text: keepLines(`return { ${returned.join(", ")} };`, packText.slice(open + 1, close + 2)),
     },
-  );
-  return unknown ? undefined : { code, imports };
+  ];
+  const builtins: BuiltinImport[] = [];
+  for (const found of imports) {
+    if (found.type !== "static" || found.phase !== null || found.attributes !== null) return undefined;
+    if (!isBuiltin(found.specifier)) return undefined;
+    const statement = packText.slice(found.importStart, found.importEnd);
+    const binding = bindings(statement, builtins.length);
+    if (binding === undefined) return undefined;
+    builtins.push({ specifier: found.specifier, names: binding.names });
+    edits.push({ start: found.importStart, end: found.importEnd, text: keepLines(binding.code, statement) });
+  }
+  let body = packText;
+  for (const edit of edits.sort((a, b) => b.start - a.start))
+    body = body.slice(0, edit.start) + edit.text + body.slice(edit.end);
+  const rest = `${body}\n})`;
+  return `${WRAPPER} // ${SCRIPT_FORMAT} ${hash(rest)} ${JSON.stringify(builtins)}\n${rest}`;
 }
 
-/** The `const` that binds an import from `__tooldockBuiltins[at]`, and the names it reads. */
-function bindings(
-  name: string | undefined,
-  named: string | undefined,
-  whole: string | undefined,
-  at: number,
-): { code: string; names: string[] } | undefined {
+/** `text` followed by as many line breaks as `replaced` held. */
+function keepLines(text: string, replaced: string): string {
+  return text + "\n".repeat(replaced.split("\n").length - 1);
+}
+
+/** An import statement's clause: a default, then named bindings or a namespace. */
+const IMPORT_CLAUSE =
+  /^import\s+(?:([\w$]+)\s*(?:,\s*)?)?(?:\{([^}]*)\}|\*\s*as\s+([\w$]+))?\s*from\s*(?:"[^"]*"|'[^']*')\s*;?$/;
+
+/**
+ * The `const` that binds the import `statement` from `__tooldockBuiltins[at]`, as the import
+ * binds from the built-in's namespace (`path = ns.default`, `{ join, basename: base } = ns`,
+ * `os = ns` for `* as os`), and the names it reads; `undefined` for any other form.
+ */
+function bindings(statement: string, at: number): { code: string; names: string[] } | undefined {
+  const clause = IMPORT_CLAUSE.exec(statement);
+  if (clause === null) return undefined;
+  const [, name, named, whole] = clause;
   const namespace = `__tooldockBuiltins[${at}]`;
   const declarations: string[] = [];
   const names: string[] = [];
@@ -213,7 +275,7 @@ function bindings(
     names.push(imported);
   }
   if (properties.length > 0) declarations.push(`{ ${properties.join(", ")} } = ${namespace}`);
-  if (declarations.length === 0) return undefined; // `import {} from`: left to the module
+  if (declarations.length === 0) return undefined; // `import {} from`, an import for its effect
   return { code: `const ${declarations.join(", ")};`, names };
 }
 
@@ -222,6 +284,7 @@ function bindings(
  * name imported from it (the pack's import then reports it, as before).
  */
 async function builtinNamespaces(imports: readonly BuiltinImport[]): Promise<unknown[] | undefined> {
+  if (!Array.isArray(imports)) return undefined;
   if (imports.length === 0) return [];
   let namespaces: Record<string, unknown>[];
   try {
@@ -229,8 +292,8 @@ async function builtinNamespaces(imports: readonly BuiltinImport[]): Promise<unk
   } catch {
     return undefined;
   }
-  const exported = imports.every(({ names }, at) =>
-    names.every((name) => name in (namespaces[at] as object)),
+  const exported = imports.every(
+    ({ names }, at) => Array.isArray(names) && names.every((name) => name in (namespaces[at] as object)),
   );
   return exported ? namespaces : undefined;
 }
@@ -240,13 +303,18 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** Bytes of the SHA-256 that heads a code cache file. */
 const DIGEST_BYTES = 32;
 
+/** The head of a code cache file: the SHA-256 of its script's text hash and of its data. */
+function codeCacheDigest(textHash: string, data: Uint8Array): Buffer {
+  return createHash("sha256").update(textHash).update(data).digest();
+}
+
 /**
- * The code cache in the file at `path`, or `undefined` when it is missing or damaged. The file
- * is the data's SHA-256 and the data: V8 checks its header (version, flags, the source's
- * length) but, in a release build, not the bytecode after it, which it runs; a file damaged on
- * the disk must be refused here, not run.
+ * The code cache in the file at `path` for the script whose text hashes to `textHash`, or
+ * `undefined` when it is missing, damaged or made for another text. V8 checks the header of a
+ * code cache (its version, flags and the source's length) but not, in a release build, the
+ * bytecode after it, which it runs: a file damaged on the disk must be refused here.
  */
-function readCodeCache(path: string): Buffer | undefined {
+function readCodeCache(path: string, textHash: string): Buffer | undefined {
   let file: Buffer;
   try {
     file = readFileSync(path);
@@ -255,21 +323,24 @@ function readCodeCache(path: string): Buffer | undefined {
   }
   if (file.length <= DIGEST_BYTES) return undefined;
   const data = file.subarray(DIGEST_BYTES);
-  return createHash("sha256").update(data).digest().equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
+  return codeCacheDigest(textHash, data).equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
 }
 
 /**
  * Writes the code cache of every pack this process ran as a script without one (or with one
- * V8 refused), now that the load ran their factories; `write: false` (a tool host reading its
- * host's packs) only forgets them. A cache that cannot be written is left for the next load.
+ * V8 refused), now that the load ran their factories. A cache that cannot be written is left
+ * for the next load.
  */
-export function writeCodeCaches(write: boolean): void {
-  for (const [path, script] of unwritten) {
+export function writeCodeCaches(): void {
+  // A tool host's own folder of them is swept as packs are (packs it no longer runs).
+  if (unwritten.size > 0 && codeCacheFolder !== undefined)
+    sweepOldFiles(codeCacheFolder, (name) => /^pack-[0-9a-f]{40}\.[0-9a-f]{12}\.code$/.test(name));
+  for (const [path, { script, textHash }] of unwritten) {
     unwritten.delete(path);
-    if (!write) continue;
     try {
       const data = script.createCachedData();
-      writeFileAtomicSync(path, Buffer.concat([createHash("sha256").update(data).digest(), data]));
+      // No `fsync`: one cut short by a crash fails its SHA-256 and is written again.
+      writeFileAtomicSync(path, Buffer.concat([codeCacheDigest(textHash, data), data]), { flush: false });
     } catch {
       // Only the next load's speed depends on it.
     }

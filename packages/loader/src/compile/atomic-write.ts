@@ -17,12 +17,20 @@ function temporaryPath(path: string): string {
  * which is then renamed over it. Without the flush, a crash soon after the rename can leave
  * the new name on an empty or partial file (ext4's delayed allocation does). Synchronous: for
  * the many small files of a batch build, a few system calls each.
+ *
+ * `flush: false` skips the `fsync`, for a file whose reader checks it whole (a code cache
+ * headed by its SHA-256) and so may meet it cut short: Node 20's permission model refuses
+ * `fsync`, and a tool host runs under it.
  */
-export function writeFileAtomicSync(path: string, content: string | Uint8Array): void {
+export function writeFileAtomicSync(
+  path: string,
+  content: string | Uint8Array,
+  { flush = true }: { flush?: boolean } = {},
+): void {
   mkdirSync(dirname(path), { recursive: true, mode: FOLDER_MODE });
   const temporary = temporaryPath(path);
   try {
-    writeFileSync(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx", flush: true });
+    writeFileSync(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx", flush });
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });

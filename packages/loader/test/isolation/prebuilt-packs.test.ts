@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { load, project, text } from "./isolation-helpers.js";
@@ -50,5 +50,43 @@ describe("the packs the host builds for its tool host", () => {
     ).toBeGreaterThan(0);
     // jiti writes its cache as it compiles: the tool host compiled nothing.
     expect(await filesIn(join(cache, "tool-host", own as string, "jiti"))).toEqual([]);
+  });
+});
+
+describe("the code caches of a tool host", () => {
+  it("are kept in its private cache, never beside its host's packs, and the next tool host runs from them", async () => {
+    const files: Record<string, string> = {};
+    for (const name of ["alpha", "beta", "gamma"]) {
+      files[`${name}/index.ts`] = tool(name);
+      files[`${name}/helper.ts`] = `export const greet = (name: string): string => "hello from " + name;`;
+    }
+    const where = await project(files);
+    const cache = join(where.root, "cache");
+    const codeCaches = async () => {
+      const [own] = await readdir(join(cache, "tool-host"));
+      const folder = join(cache, "tool-host", own as string, "code");
+      const names = (await filesIn(folder)).filter((name) => name.endsWith(".code")).sort();
+      return Promise.all(names.map(async (name) => ({ name, ino: (await stat(join(folder, name))).ino })));
+    };
+    // Written once a tool host's load has run the factories (before it answers anything else).
+    for (let round = 0; round < 2; round++) {
+      const { session, isolated } = await load(where, "process");
+      expect(text(await session.execute({ toolCallId: "1", name: "beta", params: {} }))).toBe(
+        "hello from beta",
+      );
+      await isolated?.close();
+    }
+    const written = await codeCaches();
+    expect(written.length).toBeGreaterThan(0);
+    const [packs] = await readdir(join(cache, "tool-host-packs"));
+    const beside = await filesIn(join(cache, "tool-host-packs", packs as string, "bundles"));
+    expect(beside.filter((name) => name.endsWith(".code"))).toEqual([]);
+    // A third tool host reads them and, V8 having taken them, writes none anew.
+    const { session, isolated } = await load(where, "process");
+    expect(text(await session.execute({ toolCallId: "1", name: "gamma", params: {} }))).toBe(
+      "hello from gamma",
+    );
+    await isolated?.close();
+    expect(await codeCaches()).toEqual(written);
   });
 });

@@ -25,8 +25,9 @@ afterAll(async () => {
 });
 
 // The first module of a load is a pack of its own, and so is one that imports a package
-// (imported as a module: a package's own import stays); the other four share a pack, which
-// imports built-ins by name, by default and whole (bound from their namespaces).
+// (imported as a module: a package's own import stays); the other five share a pack, which
+// imports built-ins by name, by default and whole (bound from their namespaces), and holds a
+// string that looks like an import and an export (found by review: rewritten once).
 const TOOLS: Record<string, string> = {
   "a-first.ts": `export default (pi: any) => ({
   name: "first", label: "First", description: "The first module: a pack of its own.",
@@ -34,7 +35,10 @@ const TOOLS: Record<string, string> = {
   async execute() { return { content: [{ type: "text" as const, text: "first" }] }; },
 });
 `,
-  "b-paths.ts": `import path, { join, basename as base } from "node:path";
+  "b-paths.ts": `import path, {
+  join,
+  basename as base,
+} from "node:path";
 export default (pi: any) => ({
   name: "paths", label: "Paths", description: "Imports a built-in by default and by name.",
   parameters: pi.typebox.Type.Object({}),
@@ -62,6 +66,17 @@ export default (pi: any) => ({
   name: "os", label: "OS", description: "Imports a built-in's namespace.",
   parameters: pi.typebox.Type.Object({}),
   async execute() { return { content: [{ type: "text" as const, text: typeof os.cpus }] }; },
+});
+`,
+  "f-template.ts": `// Code that looks like a pack's import and exports, in a string: left as written.
+const generated = \`// generated
+import { readFile } from "node:fs";
+export { readFile };
+\`;
+export default (pi: any) => ({
+  name: "template", label: "Template", description: "Returns generated code.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: generated }] }; },
 });
 `,
   "g-package.ts": `import { value } from "fixture-pkg";
@@ -127,6 +142,7 @@ const EXPECTED_ANSWERS = {
   waits: "waited",
   strict: "true",
   os: "function",
+  template: '// generated\nimport { readFile } from "node:fs";\nexport { readFile };\n',
   package: "from a package",
 };
 
@@ -141,7 +157,16 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     const [cold, , warm] = loads as [Load, Load, Load];
     expect(cold.diagnostics).toEqual([]);
     for (const load of loads) {
-      expect(load.tools).toEqual(["first", "paths", "waits", "strict", "throws", "os", "package"]);
+      expect(load.tools).toEqual([
+        "first",
+        "paths",
+        "waits",
+        "strict",
+        "throws",
+        "os",
+        "template",
+        "package",
+      ]);
       expect(load.diagnostics).toEqual(cold.diagnostics);
       expect(load.answers).toEqual(EXPECTED_ANSWERS);
       // The source map still names the tool's own line (line 7: the `throw`).
