@@ -18,7 +18,7 @@ import type { TsconfigSnapshot } from "../compile/find-tsconfig.js";
 import { hash } from "../compile/hash.js";
 import { hostModuleSourceHash } from "../compile/host-modules.js";
 import { readInput } from "../compile/read-input.js";
-import { packScriptPath, packScriptText, packStubPath, packStubText } from "./pack-script.js";
+import { packScriptPath, packStubPath, packStubText } from "./pack-script.js";
 
 /** The name of a pack's export that holds, per member, a function that evaluates it (to a promise). */
 export const PACK_EXPORT = "members";
@@ -99,6 +99,7 @@ export async function buildPacks(
     else alone.push(...members);
   }
   const built: BuiltPack[] = [];
+  const { packScriptText } = await import("./pack-script-text.js");
   // Built as if into `bundles/` (nothing is written by esbuild): the map's paths are relative
   // to that folder, which is as deep as `maps/`, where the map is written.
   const target: Target = { outdir: join(pack.cacheDir, "bundles"), readRoots: pack.readRoots };
@@ -106,7 +107,7 @@ export async function buildPacks(
   await buildAlone(esbuild, alone, target, built, outcomes);
   try {
     for (const one of built) {
-      const records = writePack(one, pack);
+      const records = writePack(one, pack, packScriptText);
       for (const [at, member] of one.members.entries())
         outcomes[member.group]?.set(member.entry, records[at] as MemberRecord);
     }
@@ -320,7 +321,11 @@ function packEntries(namespace: string, packs: ReadonlyArray<readonly string[]>,
  * atomically) and returns its members' records. The pack's id is a hash of its members' keys,
  * so the same code is the same file.
  */
-function writePack(built: BuiltPack, pack: PackContext): MemberRecord[] {
+function writePack(
+  built: BuiltPack,
+  pack: PackContext,
+  packScriptText: (packText: string) => string | undefined,
+): MemberRecord[] {
   const records = built.members.map(({ entry }, index): MemberRecord => {
     const graph = built.graphs.get(entry) as EntryGraph;
     const inputs: Record<string, string> = {};
