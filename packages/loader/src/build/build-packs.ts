@@ -365,10 +365,12 @@ function writePack(
   const text = `${built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`;
   writeFileAtomicSync(mapPath, built.map);
   // What a warm load runs instead of importing the pack where it can, and the file it
-  // compiles that script as, for Node to read the same map (see `pack-script.ts`).
-  writeFileAtomicSync(packStubPath(path), packStubText(id));
+  // compiles that script as, for Node to read the same map (see `pack-script.ts`). Neither
+  // is flushed: a script cut short by a crash lacks its closing line and does not compile
+  // (the pack is imported instead), a `.cjs` cut short only names no map.
+  writeFileAtomicSync(packStubPath(path), packStubText(id), { flush: false });
   const script = packScriptText(text);
-  if (script !== undefined) writeFileAtomicSync(packScriptPath(path), script);
+  if (script !== undefined) writeFileAtomicSync(packScriptPath(path), script, { flush: false });
   writeFileAtomicSync(path, text);
   const packBytes = Buffer.byteLength(text, "utf8");
   for (const record of records) {
