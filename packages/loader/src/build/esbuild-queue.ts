@@ -187,8 +187,14 @@ export class EsbuildQueue {
     for (const id of this.#stale) {
       if (named.has(id)) continue;
       const path = packPath(this.#cacheDir, id);
-      const files = [path, packMapPath(this.#cacheDir, id), packStubPath(path), packScriptPath(path)];
-      for (const file of [...files, packCodeCachePath(path)]) rmSync(file, { force: true });
+      for (const file of [
+        path,
+        packMapPath(this.#cacheDir, id),
+        packStubPath(path),
+        packScriptPath(path),
+        packCodeCachePath(path),
+      ])
+        rmSync(file, { force: true });
     }
     this.#stale.clear();
     if (this.#wrote) sweepOldPacks(this.#cacheDir);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import vm from "node:vm";
 import { writeFileAtomicSync } from "../compile/atomic-write.js";
 import { isOwnPrivateFile } from "../compile/cache-folder.js";
@@ -57,9 +57,14 @@ const unwritten = new Map<string, { script: vm.Script; textHash: string }>();
 /** What this process did with packs, for tests and benchmarks: each count goes up by one a pack. */
 export const packScriptCounts = { fromCodeCache: 0, compiled: 0, asModule: 0 };
 
+/** `pack-<id>.mjs` → `pack-<id>.<extension>`, beside it. */
+function besidePack(packPath: string, extension: string): string {
+  return `${packPath.slice(0, -".mjs".length)}.${extension}`;
+}
+
 /** The `.cjs` file a pack's script is compiled as (see the module's comment). */
 export function packStubPath(packPath: string): string {
-  return `${packPath.slice(0, -".mjs".length)}.cjs`;
+  return besidePack(packPath, "cjs");
 }
 
 /** Where code caches go instead of beside their packs (see {@link keepCodeCachesIn}). */
@@ -76,8 +81,8 @@ export function keepCodeCachesIn(folder: string): void {
 
 /** The code cache of a pack for this V8 build. */
 export function packCodeCachePath(packPath: string): string {
-  const name = `${basename(packPath, ".mjs")}.${CODE_CACHE_TAG}.code`;
-  return codeCacheFolder === undefined ? join(dirname(packPath), name) : join(codeCacheFolder, name);
+  const beside = besidePack(packPath, `${CODE_CACHE_TAG}.code`);
+  return codeCacheFolder === undefined ? beside : join(codeCacheFolder, basename(beside));
 }
 
 /** The text of a pack's `.cjs` file: only the pack's map, for Node to read. */
@@ -87,7 +92,7 @@ export function packStubText(packId: string): string {
 
 /** The script written beside a pack (see `packScriptText`). */
 export function packScriptPath(packPath: string): string {
-  return `${packPath.slice(0, -".mjs".length)}.script`;
+  return besidePack(packPath, "script");
 }
 
 /**
@@ -136,14 +141,9 @@ async function asScript(packPath: string): Promise<PackScript | undefined> {
   } catch {
     return undefined;
   }
-  const head = SCRIPT_HEAD.exec(text.slice(0, text.indexOf("\n")));
-  if (head === null) return undefined;
-  let imports: BuiltinImport[];
-  try {
-    imports = JSON.parse(head[2] as string) as BuiltinImport[];
-  } catch {
-    return undefined;
-  }
+  const head = readScriptHead(text.slice(0, text.indexOf("\n")));
+  if (head === undefined) return undefined;
+  const { textHash, imports } = head;
   const builtins = await builtinNamespaces(imports);
   if (builtins === undefined) return undefined;
   let filename = packPath;
@@ -156,7 +156,6 @@ async function asScript(packPath: string): Promise<PackScript | undefined> {
       return undefined;
     }
   }
-  const textHash = head[1] as string;
   const codeCache = packCodeCachePath(packPath);
   const cachedData = isOwnPrivateFile(codeCache) ? readCodeCache(codeCache, textHash) : undefined;
   let script: vm.Script;
@@ -182,16 +181,28 @@ export interface BuiltinImport {
 /** Format of a script's first line: the wrapper, the hash of the rest, the built-ins it binds. */
 export const SCRIPT_FORMAT = "tooldock-pack-script-1";
 export const SCRIPT_WRAPPER = '(function (__tooldockBuiltins) {"use strict";';
-const SCRIPT_HEAD = new RegExp(
-  `^${SCRIPT_WRAPPER.replace(/[()[\]{}.*+?^$|\\]/g, "\\$&")} // ${SCRIPT_FORMAT} ([0-9a-f]{64}) (\\[.*\\])$`,
-);
+/** What line 1 of a script starts with; the hash of the rest and the JSON of its built-ins follow. */
+const SCRIPT_HEAD = `${SCRIPT_WRAPPER} // ${SCRIPT_FORMAT} `;
+
+/** Line 1 of a script read: its text hash and its built-ins, or `undefined` when it is not one. */
+function readScriptHead(line: string): { textHash: string; imports: BuiltinImport[] } | undefined {
+  if (!line.startsWith(SCRIPT_HEAD)) return undefined;
+  const textHash = line.slice(SCRIPT_HEAD.length, SCRIPT_HEAD.length + 64);
+  const list = line.slice(SCRIPT_HEAD.length + 65);
+  if (!/^[0-9a-f]{64}$/.test(textHash)) return undefined;
+  try {
+    const imports = JSON.parse(list) as unknown;
+    return Array.isArray(imports) ? { textHash, imports: imports as BuiltinImport[] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The ES namespaces of the built-ins `imports` name, or `undefined` when one does not export a
  * name imported from it (the pack's import then reports it, as before).
  */
 async function builtinNamespaces(imports: readonly BuiltinImport[]): Promise<unknown[] | undefined> {
-  if (!Array.isArray(imports)) return undefined;
   if (imports.length === 0) return [];
   let namespaces: Record<string, unknown>[];
   try {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Session, SessionOptions } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import { load, project, text } from "./isolation-helpers.js";
 
@@ -182,6 +183,28 @@ describe("a misused pushPendingAction", () => {
   });
 });
 
+/**
+ * Runs `steps` on a session with `file` loaded in-process and again isolated, and returns what
+ * each gave: the tool host must answer as a Session does.
+ */
+async function inBothModes<T>(
+  file: Record<string, string>,
+  sessionOptions: SessionOptions,
+  steps: (session: Session) => Promise<T>,
+): Promise<Record<"none" | "process", T>> {
+  const answers: Partial<Record<"none" | "process", T>> = {};
+  for (const isolation of ["none", "process"] as const) {
+    const { session } = await load(await project(file), isolation, {}, sessionOptions);
+    answers[isolation] = await steps(session);
+  }
+  return answers as Record<"none" | "process", T>;
+}
+
+/** Calls `resolve` with `action` and `reason`. */
+function resolve(session: Session, toolCallId: string, action: "apply" | "discard", reason: string) {
+  return session.execute({ toolCallId, name: "resolve", params: { action, reason } });
+}
+
 /** Stages an action, then replaces its apply and reject on the object it pushed. */
 const SWAPPER = `
 import { Type } from "@sinclair/typebox";
@@ -205,24 +228,14 @@ export default () => ({
 
 describe("an action changed after it was pushed", () => {
   it("runs the apply and reject read at push, with and without isolation", async () => {
-    const answers: Record<string, string[]> = {};
-    for (const isolation of ["none", "process"] as const) {
-      const where = await project({ "swap.ts": SWAPPER });
-      const { session } = await load(where, isolation, {}, { pendingPolicy: "allow" });
+    const answers = await inBothModes({ "swap.ts": SWAPPER }, { pendingPolicy: "allow" }, async (session) => {
       await session.execute({ toolCallId: "1", name: "swap", params: {} });
       await session.execute({ toolCallId: "2", name: "swap", params: {} });
-      const applied = await session.execute({
-        toolCallId: "3",
-        name: "resolve",
-        params: { action: "apply", reason: "ok" },
-      });
-      const discarded = await session.execute({
-        toolCallId: "4",
-        name: "resolve",
-        params: { action: "discard", reason: "no" },
-      });
-      answers[isolation] = [text(applied), text(discarded)];
-    }
+      return [
+        text(await resolve(session, "3", "apply", "ok")),
+        text(await resolve(session, "4", "discard", "no")),
+      ];
+    });
     expect(answers.none?.[0]).toContain("original apply");
     expect(answers.none?.[1]).toMatch(/discarded/i);
     expect(answers.none?.[1]).not.toContain("added reject");
@@ -257,18 +270,11 @@ export default () => ({
 
 describe("an apply whose result's isError getter throws", () => {
   it("is applied and gone, with and without isolation", async () => {
-    const answers: Record<string, unknown[]> = {};
-    for (const isolation of ["none", "process"] as const) {
-      const where = await project({ "odd.ts": THROWING_IS_ERROR });
-      const { session } = await load(where, isolation);
+    const answers = await inBothModes({ "odd.ts": THROWING_IS_ERROR }, {}, async (session) => {
       await session.execute({ toolCallId: "1", name: "odd", params: {} });
-      const applied = await session.execute({
-        toolCallId: "2",
-        name: "resolve",
-        params: { action: "apply", reason: "ok" },
-      });
-      answers[isolation] = [text(applied), applied.isError === true, session.pending.size];
-    }
+      const applied = await resolve(session, "2", "apply", "ok");
+      return [text(applied), applied.isError === true, session.pending.size];
+    });
     expect(answers.none?.[2]).toBe(0);
     expect(answers.process).toEqual(answers.none);
   });
@@ -303,19 +309,16 @@ export default () => ({
 
 describe("a durable action's handler whose result's isError getter throws", () => {
   it("is applied and gone, with and without isolation", async () => {
-    const answers: Record<string, unknown[]> = {};
-    for (const isolation of ["none", "process"] as const) {
-      const where = await project({ "odd.ts": THROWING_IS_ERROR_HANDLER });
-      const { session } = await load(where, isolation, {}, { pendingPolicy: "allow" });
-      await session.execute({ toolCallId: "1", name: "odd_handler", params: {} });
-      expect(session.pending.size).toBe(1);
-      const applied = await session.execute({
-        toolCallId: "2",
-        name: "resolve",
-        params: { action: "apply", reason: "ok" },
-      });
-      answers[isolation] = [text(applied), applied.isError === true, session.pending.size];
-    }
+    const answers = await inBothModes(
+      { "odd.ts": THROWING_IS_ERROR_HANDLER },
+      { pendingPolicy: "allow" },
+      async (session) => {
+        await session.execute({ toolCallId: "1", name: "odd_handler", params: {} });
+        expect(session.pending.size).toBe(1);
+        const applied = await resolve(session, "2", "apply", "ok");
+        return [text(applied), applied.isError === true, session.pending.size];
+      },
+    );
     expect(answers.none).toEqual([expect.stringContaining("applied by the handler"), false, 0]);
     expect(answers.process).toEqual(answers.none);
   });

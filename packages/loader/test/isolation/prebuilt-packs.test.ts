@@ -17,6 +17,16 @@ function tool(name: string): string {
   `;
 }
 
+/** Three tool folders, each an entry and a helper it imports. */
+function threeTools(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of ["alpha", "beta", "gamma"]) {
+    files[`${name}/index.ts`] = tool(name);
+    files[`${name}/helper.ts`] = `export const greet = (name: string): string => "hello from " + name;`;
+  }
+  return files;
+}
+
 /** The files in `folder` (none when it does not exist). */
 async function filesIn(folder: string): Promise<string[]> {
   try {
@@ -30,12 +40,7 @@ async function filesIn(folder: string): Promise<string[]> {
 
 describe("the packs the host builds for its tool host", () => {
   it("are what the tool host evaluates: it compiles nothing itself", async () => {
-    const files: Record<string, string> = {};
-    for (const name of ["alpha", "beta", "gamma"]) {
-      files[`${name}/index.ts`] = tool(name);
-      files[`${name}/helper.ts`] = `export const greet = (name: string): string => "hello from " + name;`;
-    }
-    const where = await project(files);
+    const where = await project(threeTools());
     const { session, tools, diagnostics } = await load(where, "process");
     expect(diagnostics).toEqual([]);
     expect(tools.map(({ tool }) => tool.name)).toEqual(["alpha", "beta", "gamma"]);
@@ -55,12 +60,7 @@ describe("the packs the host builds for its tool host", () => {
 
 describe("the code caches of a tool host", () => {
   it("are kept in its private cache, never beside its host's packs, and the next tool host runs from them", async () => {
-    const files: Record<string, string> = {};
-    for (const name of ["alpha", "beta", "gamma"]) {
-      files[`${name}/index.ts`] = tool(name);
-      files[`${name}/helper.ts`] = `export const greet = (name: string): string => "hello from " + name;`;
-    }
-    const where = await project(files);
+    const where = await project(threeTools());
     const cache = join(where.root, "cache");
     const codeCaches = async () => {
       const [own] = await readdir(join(cache, "tool-host"));

@@ -131,6 +131,13 @@ async function loadOnce(node: string, where: { tools: string; cache: string }): 
   return JSON.parse(run.stdout) as Load;
 }
 
+/** A project loaded twice: its packs written, and their code caches. */
+async function warmed(node: string, label: string): Promise<{ tools: string; cache: string }> {
+  const where = await project(label);
+  for (let round = 0; round < 2; round++) await loadOnce(node, where);
+  return where;
+}
+
 async function codeCaches(cache: string): Promise<string[]> {
   const names = await readdir(join(cache, "bundles"));
   return names.filter((name) => name.endsWith(".code")).map((name) => join(cache, "bundles", name));
@@ -182,8 +189,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     timeout: 120_000,
   }, async () => {
     const node = runtimes[runtime] as string;
-    const where = await project(`planted-${runtime}`);
-    for (let round = 0; round < 2; round++) await loadOnce(node, where);
+    const where = await warmed(node, `planted-${runtime}`);
     const [planted] = await codeCaches(where.cache);
     if (planted === undefined) throw new Error("no code cache written");
     await chmod(planted, 0o666);
@@ -199,8 +205,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     timeout: 120_000,
   }, async () => {
     const node = runtimes[runtime] as string;
-    const where = await project(`damaged-${runtime}`);
-    for (let round = 0; round < 2; round++) await loadOnce(node, where);
+    const where = await warmed(node, `damaged-${runtime}`);
     for (const path of await codeCaches(where.cache)) {
       const bytes = await readFile(path);
       // V8's own header stays intact: only the bytecode after it is changed.

@@ -355,9 +355,7 @@ function numericBounds(node: Record<string, unknown>): boolean {
 
 /** `owner[key]` is an own, enumerable field (so the walk visits it) holding a node with a kind. */
 function childSchema(owner: object, key: string): boolean {
-  if (!Object.prototype.propertyIsEnumerable.call(owner, key)) return false;
-  const value = (owner as Record<string, unknown>)[key];
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Kind in value;
+  return childObject(owner, key) && Kind in ((owner as Record<string, unknown>)[key] as object);
 }
 
 /** Every index of `list` (a hole is not a schema) holds a node with a kind. */
