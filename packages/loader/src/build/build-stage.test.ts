@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { preparedModule } from "../compile/prepared-module.js";
-import { BuildStage, COMPILE_AHEAD } from "./build-stage.js";
+import { BuildStage } from "./build-stage.js";
 import type { ModuleCompiler } from "./module-compiler.js";
 
 const modules = Array.from({ length: 8 }, (_, index) => ({
@@ -23,18 +23,20 @@ function recordingCompiler(): ModuleCompiler & { started: string[] } {
 }
 
 describe("BuildStage", () => {
-  it("compiles a bounded window ahead, in order, each module once", async () => {
+  it("compiles every module found so far ahead, in order, each once", async () => {
     const compiler = recordingCompiler();
-    const stage = new BuildStage(compiler, modules);
+    const found = modules.slice(0, 5);
+    const stage = new BuildStage(compiler, found);
     const taken = stage.unit(modules[0] as (typeof modules)[number]);
     expect(taken.ready).toBeUndefined(); // nothing had compiled when it was taken
     const first = await taken.prepared;
     expect(await first.evaluate()).toBe("/t/0.ts");
-    expect(compiler.started).toEqual(modules.slice(0, COMPILE_AHEAD + 1).map((module) => module.path));
+    expect(compiler.started).toEqual(found.map((module) => module.path));
     // Module 1 compiled while module 0 was awaited: it comes ready, no promise to wait for.
+    found.push(...modules.slice(5)); // discovery found the rest meanwhile
     const second = stage.unit(modules[1] as (typeof modules)[number]);
     expect(await second.ready?.evaluate()).toBe("/t/1.ts");
-    expect(compiler.started).toHaveLength(COMPILE_AHEAD + 2);
+    expect(compiler.started).toEqual(modules.map((module) => module.path));
     const third = stage.unit(modules[2] as (typeof modules)[number]);
     expect(third.ready).toBeUndefined();
     await expect(third.prepared).rejects.toThrow("does not compile");
