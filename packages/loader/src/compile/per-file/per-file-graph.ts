@@ -10,8 +10,7 @@ import { rewriteSourceLocation } from "../source-location-rewrite.js";
 import { isBareSpecifier, isFile } from "../tool-sources.js";
 
 /**
- * TypeScript or JavaScript source → ES module JavaScript and its source map (none when the
- * process has source maps off: Node would never read it), or
+ * TypeScript or JavaScript source → ES module JavaScript and its source map, or
  * `undefined` when it does not compile. Asynchronous: the transforms of a graph run on other
  * threads while the load evaluates the modules before it.
  */
@@ -19,7 +18,7 @@ export type Transform = (
   path: string,
   source: string,
   settings: CompileSettings,
-) => Promise<{ code: string; map: object | undefined } | undefined>;
+) => Promise<{ code: string; map: object } | undefined>;
 
 /** What the tsconfig of a file changes in its output, as the bundler reads it. */
 export interface CompileSettings {
@@ -50,8 +49,8 @@ export type Link =
 /** One source file of a graph, compiled. */
 export interface GraphFile {
   code: string;
-  /** Its source map, naming the file by URL (see {@link Transform}). */
-  map: object | undefined;
+  /** Its source map, naming the file by URL. */
+  map: object;
   /** Each specifier the file imports → where it leads. */
   links: Map<string, Link>;
   /** Names the file imports from each specifier (default and named imports, reexports). */
@@ -174,7 +173,7 @@ function readSource(
 /** One compiled file's imports and exports, or why it must be bundled. */
 function lex(
   path: string,
-  { code, map }: { code: string; map: object | undefined },
+  { code, map }: { code: string; map: object },
   tsconfig: TsconfigVerdict,
   memo: PlanMemo,
 ): GraphFile | string {

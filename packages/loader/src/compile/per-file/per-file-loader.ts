@@ -121,9 +121,8 @@ function installHooks(): void {
   });
 }
 
-/** `code` with its source map inline, if it has one. */
-function withMap(code: string, map: object | undefined): string {
-  if (map === undefined) return code;
+/** `code` with its source map inline. */
+function withMap(code: string, map: object): string {
   const encoded = Buffer.from(JSON.stringify(map)).toString("base64");
   return `${code}\n//# sourceMappingURL=data:application/json;base64,${encoded}\n`;
 }
@@ -135,11 +134,8 @@ export function loadOxcTransform(): Promise<Transform | undefined> {
   transformLoading ??= import("oxc-transform").then(
     (oxc): Transform =>
       async (path, source, settings) => {
-        // A module compiled while the process has source maps off is never mapped, even once
-        // they are turned on: its map would cost the load for nothing.
-        const mapped = (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled !== false;
         const result = await oxc.transform(path, source, {
-          sourcemap: mapped,
+          sourcemap: true,
           target: "node20",
           typescript: {
             onlyRemoveTypeImports: settings.onlyRemoveTypeImports,
@@ -147,8 +143,7 @@ export function loadOxcTransform(): Promise<Transform | undefined> {
           },
           assumptions: { setPublicClassFields: !settings.defineClassFields },
         });
-        if (result.errors.length > 0) return undefined;
-        if (result.map === undefined) return mapped ? undefined : { code: result.code, map: undefined };
+        if (result.errors.length > 0 || result.map === undefined) return undefined;
         // The map names the source by URL; no copy of the source (Node keeps each map).
         const { sourcesContent: _content, ...map } = result.map;
         return { code: result.code, map: { ...map, sources: [pathToFileURL(path).href] } };
