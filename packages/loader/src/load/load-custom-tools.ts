@@ -22,8 +22,8 @@ import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
  * fault: each one becomes a {@link Diagnostic} and loading goes on with the next module.
  * A load is four stages, each module passing through them in discovery order: **discover**
  * (paths → module entries, streamed: the first module is built while discovery goes on),
- * **build** (entries → evaluable units: esbuild bundles and packs, or jiti; a few modules
- * ahead), **evaluate** (a unit → its factory's result, under the guards), **accept** (the
+ * **build** (entries → evaluable units: esbuild bundles and packs, or jiti; compiled ahead,
+ * see `BuildStage`), **evaluate** (a unit → its factory's result, under the guards), **accept** (the
  * result → accepted tool records and diagnostics); the first module to claim a tool name
  * keeps it. With `session`, the tools are registered into it (origin: the module path) and it
  * becomes the host's active session. Loading into a session the same modules were loaded
