@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CustomTool, CustomToolContext } from "@tooldock/sdk";
@@ -84,4 +84,36 @@ export function goodModule(name: string): string {
  */
 export function builtEntry(name: string): string {
   return fileURLToPath(new URL(`../../${name}/dist/index.js`, import.meta.url));
+}
+
+/** A tool named `throws` whose call throws at line 7 of its file (the tests find that line in stacks). */
+export const THROWING_TOOL = `interface Reason { text: string }
+export default (pi: any) => ({
+  name: "throws", label: "Throws", description: "Throws when called.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    const reason: Reason = { text: "thrown from a packed tool" };
+    throw new Error(reason.text);
+  },
+});
+`;
+
+/** A tool named `package` that answers with `value` of the package `fixture-pkg` (see {@link writeFixturePackage}). */
+export const PACKAGE_TOOL = `import { value } from "fixture-pkg";
+export default (pi: any) => ({
+  name: "package", label: "Package", description: "Imports a package from node_modules.",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() { return { content: [{ type: "text" as const, text: value }] }; },
+});
+`;
+
+/** Installs `fixture-pkg` in `dir`'s `node_modules`: an ES module package whose `value` is "from a package". */
+export async function writeFixturePackage(dir: string): Promise<void> {
+  const folder = join(dir, "node_modules/fixture-pkg");
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, "package.json"),
+    JSON.stringify({ name: "fixture-pkg", type: "module", exports: "./index.js" }),
+  );
+  await writeFile(join(folder, "index.js"), 'export const value = "from a package";\n');
 }

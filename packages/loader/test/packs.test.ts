@@ -2,7 +2,14 @@ import { cp, mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promise
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCustomTools } from "../src/index.js";
-import { fakeContext, generatedStackFiles, testCacheDir } from "./helpers.js";
+import {
+  fakeContext,
+  generatedStackFiles,
+  PACKAGE_TOOL,
+  THROWING_TOOL,
+  testCacheDir,
+  writeFixturePackage,
+} from "./helpers.js";
 
 // Tool files of one folder, in discovery order. Their names were checked to fall into one
 // pack (pack boundaries hash the file name, so they do not depend on the folder).
@@ -32,36 +39,16 @@ export default (pi: any) => ({
   async execute() { return { content: [{ type: "text" as const, text: String(state.__packLoads) }] }; },
 });
 `,
-  "d-throws.ts": `interface Reason { text: string }
-export default (pi: any) => ({
-  name: "throws", label: "Throws", description: "Throws when called.",
-  parameters: pi.typebox.Type.Object({}),
-  async execute() {
-    const reason: Reason = { text: "thrown from a packed tool" };
-    throw new Error(reason.text);
-  },
-});
-`,
-  "e-package.ts": `import { value } from "fixture-pkg";
-export default (pi: any) => ({
-  name: "package", label: "Package", description: "Imports a package from node_modules.",
-  parameters: pi.typebox.Type.Object({}),
-  async execute() { return { content: [{ type: "text" as const, text: value }] }; },
-});
-`,
+  "d-throws.ts": THROWING_TOOL,
+  "e-package.ts": PACKAGE_TOOL,
 };
 
 async function toolFolder(label: string): Promise<{ dir: string; cacheDir: string }> {
   const cacheDir = testCacheDir(label);
   const dir = join(cacheDir, "..", `${label}-tools-${Math.random().toString(36).slice(2, 8)}`);
-  await mkdir(join(dir, "node_modules/fixture-pkg"), { recursive: true });
+  await writeFixturePackage(dir);
   // Its own tsconfig, so an edit of the repository's config during the run changes no key.
   await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true } }));
-  await writeFile(
-    join(dir, "node_modules/fixture-pkg/package.json"),
-    JSON.stringify({ name: "fixture-pkg", type: "module", exports: "./index.js" }),
-  );
-  await writeFile(join(dir, "node_modules/fixture-pkg/index.js"), 'export const value = "from a package";\n');
   for (const [name, source] of Object.entries(TOOLS)) await writeFile(join(dir, name), source);
   return { dir, cacheDir };
 }

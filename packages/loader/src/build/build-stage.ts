@@ -15,6 +15,9 @@ export interface BuildUnit {
   ready?: PreparedModule | undefined;
 }
 
+/** How many modules are compiled ahead of the one taken before it has compiled. */
+export const COMPILE_AHEAD = 3;
+
 /**
  * Stage 2, build: module entries → evaluable units. The input is the discover stage's
  * modules, announced with {@link BuildStage.found} as they are found (the next esbuild cache
@@ -27,9 +30,6 @@ export interface BuildUnit {
  * behind all the others (a flat folder of 500 is found before the first is taken). Only
  * compilation runs concurrently, no tool code does.
  */
-/** How many modules are compiled ahead of the one taken before it has compiled. */
-export const COMPILE_AHEAD = 3;
-
 export class BuildStage {
   readonly #compiler: ModuleCompiler;
   readonly #modules: readonly DiscoveredModule[];

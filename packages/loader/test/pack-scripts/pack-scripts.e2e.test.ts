@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { PACKAGE_TOOL, THROWING_TOOL, writeFixturePackage } from "../helpers.js";
 import { runNode } from "../per-file/run-node.js";
 
 /**
@@ -79,23 +80,8 @@ export default (pi: any) => ({
   async execute() { return { content: [{ type: "text" as const, text: generated }] }; },
 });
 `,
-  "g-package.ts": `import { value } from "fixture-pkg";
-export default (pi: any) => ({
-  name: "package", label: "Package", description: "Imports a package from node_modules.",
-  parameters: pi.typebox.Type.Object({}),
-  async execute() { return { content: [{ type: "text" as const, text: value }] }; },
-});
-`,
-  "e-throws.ts": `interface Reason { text: string }
-export default (pi: any) => ({
-  name: "throws", label: "Throws", description: "Throws when called.",
-  parameters: pi.typebox.Type.Object({}),
-  async execute() {
-    const reason: Reason = { text: "thrown from a packed tool" };
-    throw new Error(reason.text);
-  },
-});
-`,
+  "g-package.ts": PACKAGE_TOOL,
+  "e-throws.ts": THROWING_TOOL,
 };
 
 interface Load {
@@ -113,15 +99,7 @@ async function project(label: string): Promise<{ tools: string; cache: string }>
   // Not `strict` (whose `alwaysStrict` has esbuild write "use strict" into the code): the
   // modules' code is strict because an ES module's is, and a pack's script must keep it so.
   await writeFile(join(tools, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: false } }));
-  await mkdir(join(tools, "node_modules/fixture-pkg"), { recursive: true });
-  await writeFile(
-    join(tools, "node_modules/fixture-pkg/package.json"),
-    JSON.stringify({ name: "fixture-pkg", type: "module", exports: "./index.js" }),
-  );
-  await writeFile(
-    join(tools, "node_modules/fixture-pkg/index.js"),
-    'export const value = "from a package";\n',
-  );
+  await writeFixturePackage(tools);
   for (const [name, source] of Object.entries(TOOLS)) await writeFile(join(tools, name), source);
   return { tools, cache: join(root, "cache") };
 }
