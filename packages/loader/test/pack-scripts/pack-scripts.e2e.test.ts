@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
 import { PACKAGE_TOOL, THROWING_TOOL, writeFixturePackage } from "../helpers.js";
@@ -104,8 +104,12 @@ async function project(label: string): Promise<{ tools: string; cache: string }>
   return { tools, cache: join(root, "cache") };
 }
 
-async function loadOnce(node: string, where: { tools: string; cache: string }): Promise<Load> {
-  const run = await runNode(node, [join(here, "load-once.mjs"), where.tools, where.cache]);
+async function loadOnce(
+  node: string,
+  where: { tools: string; cache: string },
+  env?: NodeJS.ProcessEnv,
+): Promise<Load> {
+  const run = await runNode(node, [join(here, "load-once.mjs"), where.tools, where.cache], env);
   return JSON.parse(run.stdout) as Load;
 }
 
@@ -161,6 +165,32 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     // their code caches; the one that imports a package is a module.
     expect(warm.counts).toEqual({ fromCodeCache: 2, compiled: 0, asModule: 1 });
     expect(await codeCaches(where.cache)).toHaveLength(2);
+  });
+
+  it("a coverage run with source maps off still maps each pack's script to the tools' sources", {
+    timeout: 120_000,
+  }, async () => {
+    // c8 and vitest's v8 coverage read the maps Node keeps while NODE_V8_COVERAGE is set, with
+    // or without source maps on; a script run under a name Node holds no map for is reported
+    // as the pack's compiled JavaScript.
+    const node = runtimes[runtime] as string;
+    const where = await warmed(node, `coverage-${runtime}`);
+    const coverage = join(scratch, `coverage-${runtime}-report`);
+    const load = await loadOnce(node, where, { NODE_V8_COVERAGE: coverage, TOOLDOCK_SOURCE_MAPS: "0" });
+    expect(load.counts).toMatchObject({ fromCodeCache: 2, compiled: 0 });
+    const maps: Record<string, { data?: { sources?: string[] } | null }> = {};
+    const scripts = new Set<string>();
+    for (const name of await readdir(coverage)) {
+      const report = JSON.parse(await readFile(join(coverage, name), "utf8")) as {
+        result: Array<{ url: string }>;
+        "source-map-cache"?: typeof maps;
+      };
+      Object.assign(maps, report["source-map-cache"]);
+      for (const { url } of report.result) if (url.includes("/bundles/pack-")) scripts.add(url);
+    }
+    const first = pathToFileURL(join(where.tools, "a-first.ts")).href;
+    const mapped = [...scripts].filter((url) => maps[url]?.data?.sources?.includes(first));
+    expect(mapped).toHaveLength(1);
   });
 
   it("a code cache made writable by others in the cache folder is never run: compiled again and replaced", {
