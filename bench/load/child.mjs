@@ -4,9 +4,9 @@
 // picks the variant).
 // The host's own libraries are imported first (a host has them before it loads tools); the clock
 // starts just before the first tool module is touched. Prints one JSON line on stdout.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { packageUrl } from "../lib/resolve.mjs";
 
 /**
@@ -87,6 +87,45 @@ async function startProfiler() {
 /** @param {string} file */
 const importNative = (file) => import(pathToFileURL(file).href);
 
+/**
+ * The file-by-file cold path and nothing else (the `oxc-hooks` variants): every TypeScript file
+ * compiled by oxc as Node's module hooks load it (`module.registerHooks`, Node 22.15+), with its
+ * source map inline and source maps on, as Tooldock's defaults have them; `./x.js` finds
+ * `./x.ts`. No cache, no checks, no guards: what a cold load cannot go under. Registered before
+ * the clock starts, with oxc imported.
+ */
+async function registerOxcHooks() {
+  const { registerHooks } = /** @type {any} */ (await import("node:module"));
+  if (typeof registerHooks !== "function")
+    throw new Error(`Node ${process.version} has no module.registerHooks`);
+  const oxc = await import(packageUrl("oxc-transform", "loader"));
+  process.setSourceMapsEnabled(true);
+  registerHooks({
+    /** @param {string} specifier @param {any} context @param {any} next */
+    resolve(specifier, context, next) {
+      const parent = context.parentURL;
+      if (parent?.endsWith(".ts") && specifier.startsWith(".") && specifier.endsWith(".js")) {
+        const typescript = new URL(`${specifier.slice(0, -3)}.ts`, parent);
+        if (existsSync(typescript)) return { url: typescript.href, shortCircuit: true };
+      }
+      return next(specifier, context);
+    },
+    /** @param {string} url @param {any} context @param {any} next */
+    load(url, context, next) {
+      if (!url.startsWith("file:") || !url.endsWith(".ts")) return next(url, context);
+      const path = fileURLToPath(url);
+      const output = oxc.transformSync(path, readFileSync(path, "utf8"), {
+        sourcemap: true,
+        target: "node20",
+      });
+      const { sourcesContent: _content, ...map } = output.map;
+      const inline = Buffer.from(JSON.stringify({ ...map, sources: [url] })).toString("base64");
+      const source = `${output.code}\n//# sourceMappingURL=data:application/json;base64,${inline}\n`;
+      return { format: "module", source, shortCircuit: true };
+    },
+  });
+}
+
 /** @param {unknown} module */
 function factoryOf(module) {
   let value = /** @type {any} */ (module);
@@ -118,6 +157,7 @@ if (task.variant === "tooldock-isolated-prestarted") {
   if (typeof loader.prestartToolHost !== "function") throw new Error("this build has no prestartToolHost");
   if (!(await loader.prestartToolHost(isolatedOptions).ready)) throw new Error("the tool host did not start");
 }
+if (task.variant.startsWith("oxc-hooks")) await registerOxcHooks();
 const profiler = task.profile ? await startProfiler() : undefined;
 collect();
 const rssBefore = process.memoryUsage().rss;
@@ -149,6 +189,10 @@ switch (task.variant) {
   case "native-bundle":
   case "native-bundle-seq":
     await loadEach(importNative, task.bundledEntries, task.variant === "native-bundle");
+    break;
+  case "oxc-hooks":
+  case "oxc-hooks-seq":
+    await loadEach(importNative, task.entries, task.variant === "oxc-hooks");
     break;
   case "jiti-nocache":
   case "jiti-fscache": {

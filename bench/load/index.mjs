@@ -22,6 +22,18 @@ export const LOAD_VARIANTS = [
   { id: "native-bundle", label: "native import(), one pre-bundled .mjs per tool", tooldock: false },
   { id: "native-file-seq", label: "native import(), per source file, one at a time", tooldock: false },
   { id: "native-bundle-seq", label: "native import(), pre-bundled, one at a time", tooldock: false },
+  {
+    id: "oxc-hooks",
+    label: "oxc per source file in module hooks, maps inline, no cache (cold floor, Node 22.15+)",
+    tooldock: false,
+    registerHooks: true,
+  },
+  {
+    id: "oxc-hooks-seq",
+    label: "oxc per source file in module hooks, one at a time (as Tooldock evaluates)",
+    tooldock: false,
+    registerHooks: true,
+  },
   { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
   { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
   { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true, maxN: 100 },
@@ -40,6 +52,15 @@ export const LOAD_VARIANTS = [
   { id: "jiti-nocache", label: "jiti 2 alone, no cache", tooldock: false, maxN: 100 },
 ];
 export const FLOOR = "native-file";
+
+/**
+ * Whether Node `version` (`v22.15.0`) has `module.registerHooks` (22.15+, 23.5+).
+ * @param {string} version
+ */
+export function hasRegisterHooks(version) {
+  const [major = 0, minor = 0] = version.slice(1).split(".").map(Number);
+  return major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 15);
+}
 
 /**
  * Runs `task` over `items`, at most `limit` at a time (one at a time by default), in order.
@@ -116,7 +137,11 @@ export async function runLoadBenchmark(options) {
         "tooldock-isolated-warm": join(dir, "cache-tooldock-isolated"),
         "tooldock-isolated-prestarted": join(dir, "cache-tooldock-isolated"),
       };
-      const measured = variants.filter((variant) => variant.maxN === undefined || n <= variant.maxN);
+      const hooks = hasRegisterHooks(node.version);
+      const measured = variants.filter(
+        (variant) =>
+          (variant.maxN === undefined || n <= variant.maxN) && (hooks || variant.registerHooks !== true),
+      );
       /** @type {Record<string, { runs: any[]; errors: string[] }>} */
       const samples = Object.fromEntries(measured.map((variant) => [variant.id, { runs: [], errors: [] }]));
 
@@ -182,7 +207,10 @@ export async function runLoadBenchmark(options) {
             variant: variant.id,
             label: variant.label,
             status: "skipped",
-            reason: `measured up to N = ${variant.maxN} only (seconds per run; keeps a full run bounded)`,
+            reason:
+              variant.registerHooks === true && !hooks
+                ? `needs module.registerHooks (Node 22.15+), which Node ${node.version} does not have`
+                : `measured up to N = ${variant.maxN} only (seconds per run; keeps a full run bounded)`,
             runs: 0,
             errors: [],
           });
