@@ -28,14 +28,13 @@ import { sweepOldFiles } from "./sweep-old-packs.js";
  * name, as to a CommonJS module, so the script is compiled under the name of a one-line
  * CommonJS file written beside the pack (`pack-<id>.cjs`, nothing in it but the pack's
  * `//# sourceMappingURL=`), which is `require`d first so that Node reads the map, as the
- * import of the pack did; so too in a coverage run (`NODE_V8_COVERAGE`, which c8 and vitest's
- * v8 coverage set), where Node keeps maps with source maps off. Otherwise it is compiled under
- * the pack's own name.
+ * import of the pack did. With source maps off, it is compiled under the pack's own name.
  *
  * Left to `import()`: a pack with no script (one that imports a package, uses `import.meta`
  * or a dynamic `import()`, or was written by an earlier version), one whose built-in lacks a
  * name it imports (the import reports it), every pack on Bun (its engine has no V8 code
- * cache), and a pack with no `.cjs` while its map is read; also a pack whose script
+ * cache), every pack in a coverage run (see {@link coverageRun}), and a pack with no `.cjs`
+ * while source maps are on; also a pack whose script
  * throws as its top level runs (only esbuild's helpers run there: a name of the pack's own
  * that takes the script's parameter), which the import then runs as before.
  *
@@ -102,7 +101,7 @@ export function packScriptPath(packPath: string): string {
  * `undefined` when it is left to `import()`.
  */
 export async function runPackScript(packPath: string): Promise<Record<string, unknown> | undefined> {
-  const outcome = usable ? await asScript(packPath) : undefined;
+  const outcome = usable && !coverageRun() ? await asScript(packPath) : undefined;
   let exports: Record<string, unknown> | undefined;
   if (outcome !== undefined) {
     try {
@@ -122,6 +121,16 @@ export async function runPackScript(packPath: string): Promise<Record<string, un
     unwritten.set(outcome.codeCache, { script: outcome.script, textHash: outcome.textHash });
   }
   return exports;
+}
+
+/**
+ * Whether this process records V8 coverage for a tool such as c8 or `node --test`'s
+ * (`NODE_V8_COVERAGE`, read as Node reads it): packs are then imported as modules. Such a tool
+ * reads a script's ranges against the file the script is named after and the lines Node noted
+ * for that file, and a script is named after its `.cjs` stub or its pack, not its own text.
+ */
+function coverageRun(): boolean {
+  return Boolean(process.env.NODE_V8_COVERAGE);
 }
 
 interface PackScript {
@@ -149,12 +158,7 @@ async function asScript(packPath: string): Promise<PackScript | undefined> {
   const builtins = await builtinNamespaces(imports);
   if (builtins === undefined) return undefined;
   let filename = packPath;
-  // Named after its stub wherever Node keeps the stub's map: with source maps on, and in a
-  // coverage run (c8, vitest's v8 coverage), where Node keeps maps with source maps off too.
-  if (
-    (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled !== false ||
-    process.env.NODE_V8_COVERAGE
-  ) {
+  if ((process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled !== false) {
     filename = packStubPath(packPath);
     if (!isOwnPrivateFile(filename)) return undefined;
     try {

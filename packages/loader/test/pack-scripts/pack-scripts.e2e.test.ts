@@ -167,30 +167,40 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     expect(await codeCaches(where.cache)).toHaveLength(2);
   });
 
-  it("a coverage run with source maps off still maps each pack's script to the tools' sources", {
+  it("a coverage run (NODE_V8_COVERAGE) imports the packs as modules: what c8 reads is what ran", {
     timeout: 120_000,
   }, async () => {
-    // c8 and vitest's v8 coverage read the maps Node keeps while NODE_V8_COVERAGE is set, with
-    // or without source maps on; a script run under a name Node holds no map for is reported
-    // as the pack's compiled JavaScript.
+    // c8 and `node --test`'s coverage read each range against the file a script is named after
+    // and the line lengths Node noted for it; a pack's script is named after its `.cjs` stub.
     const node = runtimes[runtime] as string;
     const where = await warmed(node, `coverage-${runtime}`);
     const coverage = join(scratch, `coverage-${runtime}-report`);
-    const load = await loadOnce(node, where, { NODE_V8_COVERAGE: coverage, TOOLDOCK_SOURCE_MAPS: "0" });
-    expect(load.counts).toMatchObject({ fromCodeCache: 2, compiled: 0 });
-    const maps: Record<string, { data?: { sources?: string[] } | null }> = {};
-    const scripts = new Set<string>();
+    const load = await loadOnce(node, where, { NODE_V8_COVERAGE: coverage });
+    expect(load.counts).toEqual({ fromCodeCache: 0, compiled: 0, asModule: 3 });
+    expect(load.answers).toEqual(EXPECTED_ANSWERS);
+    expect(load.stack).toContain(`${join(where.tools, "e-throws.ts")}:7:`);
+    const noted: Record<string, { lineLengths: number[]; data: { sources: string[] } | null }> = {};
+    const ran = new Set<string>();
     for (const name of await readdir(coverage)) {
       const report = JSON.parse(await readFile(join(coverage, name), "utf8")) as {
         result: Array<{ url: string }>;
-        "source-map-cache"?: typeof maps;
+        "source-map-cache"?: typeof noted;
       };
-      Object.assign(maps, report["source-map-cache"]);
-      for (const { url } of report.result) if (url.includes("/bundles/pack-")) scripts.add(url);
+      Object.assign(noted, report["source-map-cache"]);
+      for (const { url } of report.result) if (url.includes("/bundles/pack-")) ran.add(url);
     }
+    expect(ran.size).toBe(3);
     const first = pathToFileURL(join(where.tools, "a-first.ts")).href;
-    const mapped = [...scripts].filter((url) => maps[url]?.data?.sources?.includes(first));
-    expect(mapped).toHaveLength(1);
+    for (const url of ran) {
+      expect(url).toMatch(/\/bundles\/pack-[0-9a-f]+\.mjs$/);
+      const text = await readFile(fileURLToPath(url), "utf8");
+      expect(noted[url]?.lineLengths).toEqual(text.split("\n").map((line) => line.length));
+    }
+    expect([...ran].filter((url) => noted[url]?.data?.sources.includes(first))).toHaveLength(1);
+    // With source maps off too; a frame then names the pack that ran.
+    const off = await loadOnce(node, where, { NODE_V8_COVERAGE: coverage, TOOLDOCK_SOURCE_MAPS: "0" });
+    expect(off.counts).toEqual({ fromCodeCache: 0, compiled: 0, asModule: 3 });
+    expect(off.stack).toMatch(/\/bundles\/pack-[0-9a-f]+\.mjs:\d+:\d+/);
   });
 
   it("a code cache made writable by others in the cache folder is never run: compiled again and replaced", {
