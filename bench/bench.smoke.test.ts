@@ -119,7 +119,7 @@ describe("pnpm bench --smoke", () => {
       expect(row.errors, `${row.variant}: ${row.errors.join("; ")}`).toEqual([]);
       // The file-by-file floor needs module.registerHooks: skipped on Node 20 (measured below).
       if (row.status === "skipped") {
-        expect(row.variant).toMatch(/^oxc-hooks/);
+        expect(row.variant).toMatch(/^oxc-/);
         expect(row.reason).toMatch(/registerHooks/);
         continue;
       }
@@ -185,7 +185,7 @@ describe("pnpm bench --smoke", () => {
     timeout: 300_000,
   }, async () => {
     const node24 = await ensureRuntime("node@24", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
-    const variants = ["oxc-hooks", "oxc-hooks-seq"];
+    const variants = ["oxc-hooks", "oxc-hooks-seq", "oxc-ahead-seq"];
     const { stdout } = await run(
       process.execPath,
       [script, "load", "--smoke", "--json", "--node", node24, "--variants", variants.join(",")],

@@ -5,6 +5,7 @@
 // The host's own libraries are imported first (a host has them before it loads tools); the clock
 // starts just before the first tool module is touched. Prints one JSON line on stdout.
 import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { packageUrl } from "../lib/resolve.mjs";
@@ -87,18 +88,31 @@ async function startProfiler() {
 /** @param {string} file */
 const importNative = (file) => import(pathToFileURL(file).href);
 
+/** oxc's output with its map inline, without `sourcesContent`, naming `url` (as the loader's). */
+function withInlineMap(/** @type {{ code: string; map: any }} */ output, /** @type {string} */ url) {
+  const { sourcesContent: _content, ...map } = output.map;
+  const inline = Buffer.from(JSON.stringify({ ...map, sources: [url] })).toString("base64");
+  return `${output.code}\n//# sourceMappingURL=data:application/json;base64,${inline}\n`;
+}
+
+/** oxc's options in the `oxc-*` variants: Tooldock's (maps on, Node 20 syntax). */
+const OXC_OPTIONS = { sourcemap: true, target: "node20" };
+
 /**
- * The file-by-file cold path and nothing else (the `oxc-hooks` variants): every TypeScript file
- * compiled by oxc as Node's module hooks load it (`module.registerHooks`, Node 22.15+), with its
- * source map inline and source maps on, as Tooldock's defaults have them; `./x.js` finds
- * `./x.ts`. No cache, no checks, no guards: what a cold load cannot go under. Registered before
- * the clock starts, with oxc imported.
+ * The file-by-file cold path and nothing else (the `oxc-*` variants): every TypeScript file
+ * compiled by oxc and handed to Node by a `module.registerHooks` load hook (Node 22.15+ or
+ * 23.5+), its source map inline and source maps on, as Tooldock's defaults have them; `./x.js`
+ * finds `./x.ts`. A file compiled ahead (`compiled`, by URL) is served as it is; any other is
+ * compiled as it loads. No cache, no checks, no guards. Registered before the clock starts,
+ * with oxc imported.
  */
 async function registerOxcHooks() {
   const { registerHooks } = /** @type {any} */ (await import("node:module"));
   if (typeof registerHooks !== "function")
     throw new Error(`Node ${process.version} has no module.registerHooks`);
   const oxc = await import(packageUrl("oxc-transform", "loader"));
+  /** @type {Map<string, string>} */
+  const compiled = new Map();
   process.setSourceMapsEnabled(true);
   registerHooks({
     /** @param {string} specifier @param {any} context @param {any} next */
@@ -113,17 +127,37 @@ async function registerOxcHooks() {
     /** @param {string} url @param {any} context @param {any} next */
     load(url, context, next) {
       if (!url.startsWith("file:") || !url.endsWith(".ts")) return next(url, context);
-      const path = fileURLToPath(url);
-      const output = oxc.transformSync(path, readFileSync(path, "utf8"), {
-        sourcemap: true,
-        target: "node20",
-      });
-      const { sourcesContent: _content, ...map } = output.map;
-      const inline = Buffer.from(JSON.stringify({ ...map, sources: [url] })).toString("base64");
-      const source = `${output.code}\n//# sourceMappingURL=data:application/json;base64,${inline}\n`;
+      let source = compiled.get(url);
+      if (source === undefined) {
+        const path = fileURLToPath(url);
+        source = withInlineMap(oxc.transformSync(path, readFileSync(path, "utf8"), OXC_OPTIONS), url);
+      }
       return { format: "module", source, shortCircuit: true };
     },
   });
+  return { oxc, compiled };
+}
+
+/**
+ * `oxc-ahead-seq`: every file's compile started at once on oxc's threads (each tool's entry and
+ * its `helpers.ts`, known here for free), each module imported, one at a time, as soon as its
+ * own files have compiled: compiling overlaps evaluating, as in Tooldock's cold load.
+ * @param {Awaited<ReturnType<typeof registerOxcHooks>>} hooks
+ * @param {string[]} entries
+ */
+function compileAhead({ oxc, compiled }, entries) {
+  /** @param {string} path */
+  const compile = async (path) => {
+    const url = pathToFileURL(path).href;
+    compiled.set(url, withInlineMap(await oxc.transform(path, readFileSync(path, "utf8"), OXC_OPTIONS), url));
+  };
+  /** @type {Map<string, Promise<unknown>>} */
+  const ready = new Map();
+  for (const entry of entries) {
+    const files = [entry, join(dirname(entry), "helpers.ts")].filter((file) => existsSync(file));
+    ready.set(entry, Promise.all(files.map(compile)));
+  }
+  return (/** @type {string} */ entry) => ready.get(entry)?.then(() => importNative(entry));
 }
 
 /** @param {unknown} module */
@@ -157,7 +191,7 @@ if (task.variant === "tooldock-isolated-prestarted") {
   if (typeof loader.prestartToolHost !== "function") throw new Error("this build has no prestartToolHost");
   if (!(await loader.prestartToolHost(isolatedOptions).ready)) throw new Error("the tool host did not start");
 }
-if (task.variant.startsWith("oxc-hooks")) await registerOxcHooks();
+const oxcHooks = task.variant.startsWith("oxc-") ? await registerOxcHooks() : undefined;
 const profiler = task.profile ? await startProfiler() : undefined;
 collect();
 const rssBefore = process.memoryUsage().rss;
@@ -193,6 +227,9 @@ switch (task.variant) {
   case "oxc-hooks":
   case "oxc-hooks-seq":
     await loadEach(importNative, task.entries, task.variant === "oxc-hooks");
+    break;
+  case "oxc-ahead-seq":
+    await loadEach(compileAhead(/** @type {any} */ (oxcHooks), task.entries), task.entries, false);
     break;
   case "jiti-nocache":
   case "jiti-fscache": {

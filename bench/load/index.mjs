@@ -24,13 +24,19 @@ export const LOAD_VARIANTS = [
   { id: "native-bundle-seq", label: "native import(), pre-bundled, one at a time", tooldock: false },
   {
     id: "oxc-hooks",
-    label: "oxc per source file in module hooks, maps inline, no cache (cold floor, Node 22.15+)",
+    label: "oxc per source file in module hooks, maps inline, no cache (Node 22.15+ / 23.5+)",
     tooldock: false,
     registerHooks: true,
   },
   {
     id: "oxc-hooks-seq",
-    label: "oxc per source file in module hooks, one at a time (as Tooldock evaluates)",
+    label: "oxc per source file in module hooks, one module at a time (as Tooldock evaluates)",
+    tooldock: false,
+    registerHooks: true,
+  },
+  {
+    id: "oxc-ahead-seq",
+    label: "oxc per source file, all compiled ahead on oxc's threads, one module at a time",
     tooldock: false,
     registerHooks: true,
   },
@@ -57,7 +63,7 @@ export const FLOOR = "native-file";
  * Whether Node `version` (`v22.15.0`) has `module.registerHooks` (22.15+, 23.5+).
  * @param {string} version
  */
-export function hasRegisterHooks(version) {
+function hasRegisterHooks(version) {
   const [major = 0, minor = 0] = version.slice(1).split(".").map(Number);
   return major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 15);
 }
@@ -209,7 +215,7 @@ export async function runLoadBenchmark(options) {
             status: "skipped",
             reason:
               variant.registerHooks === true && !hooks
-                ? `needs module.registerHooks (Node 22.15+), which Node ${node.version} does not have`
+                ? `needs module.registerHooks (Node 22.15+ or 23.5+), which Node ${node.version} does not have`
                 : `measured up to N = ${variant.maxN} only (seconds per run; keeps a full run bounded)`,
             runs: 0,
             errors: [],
