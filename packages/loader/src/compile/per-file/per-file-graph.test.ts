@@ -129,6 +129,74 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
       /tsconfig\.json cannot be resolved/,
     ],
     ["a jsconfig.json", { "index.ts": "export {};\n", "jsconfig.json": "{}" }, /jsconfig/],
+    // Found by review: CommonJS the pattern missed, run file by file as an ES module, failed.
+    ...[
+      'module["exports"] = { a: 1 };',
+      'exports["a"] = 1;',
+      "this.a = 1;",
+      'Object.defineProperty(exports, "__esModule", { value: true });',
+    ].map((helper): [string, Record<string, string>, RegExp] => [
+      `a CommonJS helper written \`${helper}\``,
+      { "index.ts": 'import * as lib from "./lib.js";\nexport default lib;\n', "lib.js": `${helper}\n` },
+      /lib\.js may be CommonJS/,
+    ]),
+    // Found by review: decorators and accessors the pattern missed, a syntax error in V8.
+    ["a decorator called in parentheses", { "index.ts": "export class A { @(log) m() {} }\n" }, /decorators/],
+    [
+      "an `accessor` with a quoted name",
+      { "index.ts": 'export class A { accessor "x" = 1; }\n' },
+      /accessors/,
+    ],
+    [
+      "a decorator between two strings that look like a comment's ends",
+      {
+        "index.ts":
+          'export const include = "src/*";\nexport class A { @log m() { return 5; } }\nexport const exclude = "**/node_modules";\n',
+      },
+      /decorators/,
+    ],
+    // Found by review: the bundle gives the pack's `import.meta`, file by file gave the source's.
+    [
+      "`import.meta.resolve`",
+      { "index.ts": 'export const where = () => import.meta.resolve("./helper.js");\n' },
+      /reads import\.meta/,
+    ],
+    [
+      "a bare `import.meta`",
+      { "index.ts": "const meta = import.meta;\nexport default meta;\n" },
+      /import\.meta/,
+    ],
+    // Found by review: package `exports` whose conditions esbuild and Node read differently.
+    ...[
+      ["`module` before `default`", { ".": { module: "./esm.mjs", default: "./cjs.cjs" } }, "cond-lib"],
+      [
+        "`module-sync` before `default`",
+        { ".": { "module-sync": "./a.mjs", default: "./b.cjs" } },
+        "cond-lib",
+      ],
+      ["no condition either reads", { ".": { browser: "./x.js" } }, "cond-lib"],
+      ["a `null` target", { ".": "./index.js", "./private/*": null }, "cond-lib/private/x"],
+    ].map(([what, exports, specifier]): [string, Record<string, string>, RegExp] => [
+      `a package whose \`exports\` have ${what}`,
+      {
+        "index.ts": `import lib from "${specifier}";\nexport default lib;\n`,
+        "node_modules/cond-lib/package.json": JSON.stringify({ name: "cond-lib", exports }),
+      },
+      new RegExp(`imports ${specifier}, which must be bundled`),
+    ]),
+    // Found by review: a `paths` alias passed over a candidate the bundle takes.
+    [
+      "a `paths` alias whose first candidate found is JSON",
+      {
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { paths: { "@app/*": ["./src/*", "./fallback/*"] } },
+        }),
+        "index.ts": 'import { x } from "@app/util";\nexport default x;\n',
+        "src/util.json": '{ "x": "json" }',
+        "fallback/util.ts": 'export const x = "fallback";\n',
+      },
+      /@app\/util/,
+    ],
   ])("leaves %s to the bundle", async (_case, files, reason) => {
     const planned = await plan(files);
     expect("bundle" in planned ? planned.bundle : "compiled file by file").toMatch(reason);
@@ -143,9 +211,9 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
     expect(code).toMatch(/var __dirname = .*, __filename = /);
   });
 
-  it("does not take JSDoc tags, scoped packages or an e-mail address for decorators", async () => {
+  it("does not take JSDoc tags, scoped packages, an e-mail address or oxc's annotations for decorators", async () => {
     const planned = await plan({
-      "index.ts": `/**\n * A tool.\n * @param pi the API\n */\nimport { Type } from "@sinclair/typebox";\nexport const mail = "a@b.c";\nexport default Type;\n`,
+      "index.ts": `/**\n * A tool.\n * @param pi the API\n */\nimport { Type } from "@sinclair/typebox";\nexport const mail = "a@b.c";\nexport const at = (user: string, host: string) => \`\${user}@\${host}\`;\nexport enum Level { Low = 1 }\nexport default Type;\n`,
     });
     expect("graph" in planned ? "compiled file by file" : planned.bundle).toBe("compiled file by file");
   });
@@ -183,6 +251,30 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
       join(where.tools, "index.ts"),
       join(where.tools, "lib/helper.ts"),
     ]);
+  });
+
+  // Found by review: `./lib/` took `lib.ts`, where the bundle takes `lib/index.ts`.
+  it("resolves a specifier that names a folder (`./lib/`) to its index only, as the bundler does", async () => {
+    const planned = await plan({
+      "index.ts": 'import { who } from "./lib/";\nexport default who;\n',
+      "lib.ts": 'export const who = "file";\n',
+      "lib/index.ts": 'export const who = "folder";\n',
+    });
+    const links = graphOf(planned).files.get(join(planned.tools, "index.ts"))?.links;
+    expect(links?.get("./lib/")).toEqual({ kind: "file", path: join(planned.tools, "lib/index.ts") });
+  });
+
+  it("links a package whose `exports` conditions lead esbuild and Node to the same file", async () => {
+    const planned = await plan({
+      "index.ts": 'import lib from "same-lib";\nexport default lib;\n',
+      "node_modules/same-lib/package.json": JSON.stringify({
+        name: "same-lib",
+        exports: { ".": { types: "./index.d.ts", import: "./index.mjs", default: "./index.cjs" } },
+      }),
+      "node_modules/same-lib/index.mjs": "export default 1;\n",
+    });
+    const links = graphOf(planned).files.get(join(planned.tools, "index.ts"))?.links;
+    expect(links?.get("same-lib")).toEqual({ kind: "native" });
   });
 
   it("follows a tsconfig `paths` alias to the tool's own file, as the bundler does", async () => {
@@ -249,6 +341,22 @@ describe("missingImport: an import its target does not export, as the bundler fa
       "helper.ts": HELPER,
     });
     expect(missingImport(graphOf(missing), hostExports)).toMatch(/imports nope from \.\/all\.js/);
+    // Found by review: a name two `export *` give is ambiguous (the bundler says where).
+    const ambiguous = await plan({
+      "index.ts": 'import { x } from "./all.js";\nx;\n',
+      "all.ts": 'export * from "./a.js";\nexport * from "./b.js";\n',
+      "a.ts": 'export const x = "a";\n',
+      "b.ts": 'export const x = "b";\n',
+    });
+    expect(missingImport(graphOf(ambiguous), hostExports)).toMatch(/imports x from \.\/all\.js, which two/);
+    const diamond = await plan({
+      "index.ts": 'import { shout } from "./all.js";\nshout;\n',
+      "all.ts": 'export * from "./left.js";\nexport * from "./right.js";\n',
+      "left.ts": 'export * from "./helper.js";\n',
+      "right.ts": 'export * from "./helper.js";\n',
+      "helper.ts": HELPER,
+    });
+    expect(missingImport(graphOf(diamond), hostExports)).toBeUndefined();
     const builtin = await plan({
       "index.ts": 'import { readFileSync } from "./fs.js";\nreadFileSync;\n',
       "fs.ts": 'export * from "node:fs";\n',

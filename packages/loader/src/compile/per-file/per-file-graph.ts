@@ -94,16 +94,20 @@ const TS_FOR_JS: Record<string, string[]> = {
   ".mjs": [".mts"],
   ".cjs": [".cts"],
 };
-/** `require`, `module.exports`, `exports.x`: CommonJS, which the bundle handles. */
-const COMMONJS = /\brequire\b|\bmodule\s*\.\s*exports\b|\bexports\s*\.\s*[\w$]/;
+/**
+ * `require`, `module.exports`, `module[…]`, `exports.x`, `exports[…]`: CommonJS, which the bundle
+ * handles. A file with no `import` or `export` that names `module`, `exports` or `this` at all
+ * is taken for CommonJS too (see `lex`). A false match only sends the module to the bundle.
+ */
+const COMMONJS = /\brequire\b|\bmodule\s*(?:\.\s*exports\b|\[)|\bexports\s*(?:\.\s*[\w$]|\[)/;
+const SCRIPT_GLOBALS = /\b(?:module|exports|this)\b/;
 /**
  * A decorator or an `accessor` field in compiled code (oxc leaves both as written), lowered by
- * the bundle and unknown to V8: `@name` after a space, a line start, `(` or `,`, once block
- * comments (JSDoc's `@param`) are out. One in a string counts too: a false match only sends
- * the module to the bundle.
+ * the bundle and unknown to V8: `@` then a name or `(`, not after a name, a quote or a closing
+ * bracket (an e-mail address, a scoped package, `${user}@${host}`). One in a string counts too: a false match
+ * only sends the module to the bundle. See {@link mayUseDecorators} for comments.
  */
-const DECORATOR = /(?:^|[\s(,])@[\w$]|\baccessor\s+[#\w$[]/m;
-const BLOCK_COMMENT = /\/\*[\s\S]*?\*\//g;
+const DECORATOR = /(?<![\w$.)\]}"'`])@[\w$(]|\baccessor\s+[#\w$["'\d]/;
 /**
  * The graph of `entry` compiled file by file, or why it must be bundled instead: a file whose
  * compile fails, an import that does not resolve to a file or names what its target does not
@@ -137,8 +141,7 @@ export async function planPerFile(
       const output = compiled[at];
       if (output === undefined) return { bundle: `${path} does not compile` };
       if (COMMONJS.test(output.code)) return { bundle: `${path} may be CommonJS` };
-      if (DECORATOR.test(output.code.replace(BLOCK_COMMENT, "")))
-        return { bundle: `${path} may use decorators or accessors` };
+      if (mayUseDecorators(output.code)) return { bundle: `${path} may use decorators or accessors` };
       const file = lex(path, output, tsconfig, memo);
       if (typeof file === "string") return { bundle: file };
       for (const [specifier, link] of file.links) {
@@ -149,6 +152,29 @@ export async function planPerFile(
     }
   }
   return { graph: { entry, files, hostSpecifiers } };
+}
+
+/** The annotations oxc writes (`/* @__PURE__ *\/`), which are no decorators. */
+const ANNOTATION = /\/\*\s*[@#]__[A-Z_]+__\s*\*\//g;
+
+/**
+ * Whether compiled code may hold a decorator or an `accessor` field, line by line. Passed over:
+ * oxc's annotations, and JSDoc's tags: a line that starts with `*` or `//`, and a block comment
+ * that starts a line, up to its end on that line. Nothing else is taken for a comment (a
+ * pattern across lines could start inside a string and end past a decorator).
+ */
+function mayUseDecorators(code: string): boolean {
+  if (!code.includes("@") && !code.includes("accessor")) return false;
+  return code.split("\n").some((line) => {
+    let text = line.replace(ANNOTATION, "").trimStart();
+    if (text.startsWith("*") || text.startsWith("//")) return false;
+    if (text.startsWith("/*")) {
+      const end = text.indexOf("*/", 2);
+      if (end === -1) return false;
+      text = text.slice(end + 2);
+    }
+    return DECORATOR.test(text);
+  });
 }
 
 /** A file's text and tsconfig, or why its entry must be bundled. */
@@ -183,10 +209,12 @@ function lex(
   } catch {
     return `${path} cannot be read as an ES module`;
   }
-  const [imports, exported] = lexed;
+  const [imports, exported, , hasModuleSyntax] = lexed;
+  if (!hasModuleSyntax && SCRIPT_GLOBALS.test(code)) return `${path} may be CommonJS`;
   const links = new Map<string, Link>();
   for (const found of imports) {
-    if (found.type === "import-meta") continue;
+    // `import.meta.resolve`, or `import.meta` itself: the bundle gives the pack's (see the README).
+    if (found.type === "import-meta") return `${path} reads import.meta`;
     if (found.specifier === undefined) return `${path} imports a computed specifier`;
     if (found.phase !== null || (found.type !== "dynamic" && found.attributes !== null))
       return `${path} imports with a phase or attributes`;
@@ -217,10 +245,11 @@ function linkOf(
   if (canonicalHostSpecifier(specifier) !== undefined)
     return isStandInSpecifier(specifier) ? undefined : { kind: "host", specifier };
   if (!isBareSpecifier(specifier)) return undefined;
-  // A `paths` alias to a file is the tool's own source, as a relative import is.
+  // A `paths` alias: the first candidate found is what the bundler takes (the tool's own
+  // source, or else something only the bundle handles); none found, the package is looked up.
   for (const candidate of tsconfig.paths?.(specifier) ?? []) {
-    const link = ownFile(resolveAsBundler(dirname(candidate), `./${basename(candidate)}`));
-    if (link !== undefined) return link;
+    const target = resolveAsBundler(dirname(candidate), `./${basename(candidate)}`);
+    if (target !== undefined) return ownFile(target);
   }
   // oxc's helpers (`using` lowered) must not link to whatever copy a project has.
   if (specifier.startsWith("@oxc-project/")) return undefined;
@@ -228,8 +257,12 @@ function linkOf(
 }
 
 /** A resolved file as a link, when it is one of the tool's own sources compiled file by file. */
-function ownFile(target: string | undefined): Link | undefined {
-  if (target === undefined || !COMPILED.has(extname(target)) || target.split(sep).includes("node_modules"))
+function ownFile(target: string | null | undefined): Link | undefined {
+  if (
+    typeof target !== "string" ||
+    !COMPILED.has(extname(target)) ||
+    target.split(sep).includes("node_modules")
+  )
     return undefined;
   return { kind: "file", path: target };
 }
@@ -237,27 +270,32 @@ function ownFile(target: string | undefined): Link | undefined {
 /**
  * The file a relative specifier names, as esbuild resolves it: the path, its default
  * `resolveExtensions` in order (`.tsx` first), TypeScript's `.js` → `.ts`, then `index`, to the
- * real path. Not `tool-sources`' `resolveRelative`, which finds a diagnostic's file in
- * TypeScript's order: the file-by-file graph must hold the very files the bundle would.
+ * real path; a specifier that names a folder (`./lib/`, `.`, `..`) only its `index`. Not
+ * `tool-sources`' `resolveRelative`, which finds a diagnostic's file in TypeScript's order: the
+ * file-by-file graph must hold the very files the bundle would. `undefined` when nothing is
+ * found, `null` when what is found is for the bundle to read (a folder's package.json).
  */
-function resolveAsBundler(folder: string, specifier: string): string | undefined {
+function resolveAsBundler(folder: string, specifier: string): string | null | undefined {
   const base = resolve(folder, specifier);
   const extension = extname(base);
   const rewritten = TS_FOR_JS[extension] ?? [];
-  const candidates = [
-    base,
-    ...RESOLVE_EXTENSIONS.map((tried) => base + tried),
-    ...rewritten.map((tried) => base.slice(0, -extension.length) + tried),
-    ...RESOLVE_EXTENSIONS.map((tried) => join(base, `index${tried}`)),
-  ];
+  const inFolder = RESOLVE_EXTENSIONS.map((tried) => join(base, `index${tried}`));
+  const candidates = /(?:^|\/)\.{0,2}$/.test(specifier)
+    ? inFolder
+    : [
+        base,
+        ...RESOLVE_EXTENSIONS.map((tried) => base + tried),
+        ...rewritten.map((tried) => base.slice(0, -extension.length) + tried),
+        ...inFolder,
+      ];
   // A folder with a package.json names its entry there: the bundle reads it.
-  if (isFile(join(base, "package.json"))) return undefined;
+  if (isFile(join(base, "package.json"))) return null;
   const found = candidates.find(isFile);
   if (found === undefined) return undefined;
   try {
     return realpathSync(found); // one module per file, however it is reached, as in the bundle
   } catch {
-    return undefined;
+    return null;
   }
 }
 
@@ -287,10 +325,16 @@ function nodeResolvesAsBundler(folder: string, specifier: string, memo: Map<stri
   return found;
 }
 
+/** The conditions esbuild matches for an `import` on the `node` platform, and Node's own. */
+const BUNDLER_CONDITIONS = new Set(["import", "module", "node", "default"]);
+const NODE_CONDITIONS = new Set(["import", "node", "module-sync", "node-addons", "default"]);
+
 /**
- * Whether Node resolves `subpath` of the package as the bundler does: through `exports` that
- * name it (a key, or a `*` pattern), or, without `exports`, only the package itself (its
- * `main`; Node tries no extension for a subpath there).
+ * Whether Node resolves `subpath` of the package as the bundler does: through `exports`, to
+ * the same file under esbuild's conditions and under Node's (a key, or a `*` pattern; a
+ * condition that only one of them matches, a `null` target or none at all leave it to the
+ * bundle), or, without `exports`, only the package itself (its `main`; Node tries no
+ * extension for a subpath there).
  */
 function exportsAsBundler(manifest: string, subpath: string): boolean {
   let exports: unknown;
@@ -300,15 +344,59 @@ function exportsAsBundler(manifest: string, subpath: string): boolean {
     return false;
   }
   if (exports === undefined) return subpath === ".";
-  if (typeof exports === "string" || Array.isArray(exports)) return subpath === ".";
-  if (exports === null || typeof exports !== "object") return false;
-  const keys = Object.keys(exports);
-  if (!keys.some((key) => key.startsWith("."))) return subpath === "."; // conditions of "."
-  return keys.some((key) => {
-    if (key === subpath) return true;
+  const isMap =
+    exports !== null &&
+    typeof exports === "object" &&
+    !Array.isArray(exports) &&
+    Object.keys(exports).some((key) => key.startsWith("."));
+  const entry = isMap
+    ? subpathTarget(exports as Record<string, unknown>, subpath)
+    : subpath === "."
+      ? { target: exports }
+      : undefined;
+  if (entry === undefined) return false;
+  const bundler = conditionTarget(entry.target, BUNDLER_CONDITIONS, entry.star);
+  return (
+    typeof bundler === "string" && bundler === conditionTarget(entry.target, NODE_CONDITIONS, entry.star)
+  );
+}
+
+/**
+ * The target an `exports` map gives `subpath`: its key, or the `*` pattern Node picks (the
+ * longest part before the `*`, then the longest key).
+ */
+function subpathTarget(
+  map: Record<string, unknown>,
+  subpath: string,
+): { target: unknown; star?: string } | undefined {
+  if (Object.hasOwn(map, subpath) && !subpath.includes("*")) return { target: map[subpath] };
+  let best: { key: string; star: number } | undefined;
+  for (const key of Object.keys(map)) {
     const star = key.indexOf("*");
-    return star !== -1 && subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1));
-  });
+    if (star === -1 || key.indexOf("*", star + 1) !== -1) continue;
+    const prefix = key.slice(0, star);
+    const suffix = key.slice(star + 1);
+    if (subpath.length < key.length - 1 || !subpath.startsWith(prefix) || !subpath.endsWith(suffix)) continue;
+    if (best === undefined || star > best.star || (star === best.star && key.length > best.key.length))
+      best = { key, star };
+  }
+  if (best === undefined) return undefined;
+  const suffixLength = best.key.length - best.star - 1;
+  return { target: map[best.key], star: subpath.slice(best.star, subpath.length - suffixLength) };
+}
+
+/** The file a target names under `conditions` (in the order its keys are written), or `null`. */
+function conditionTarget(
+  target: unknown,
+  conditions: ReadonlySet<string>,
+  star: string | undefined,
+): string | null {
+  if (typeof target === "string") return star === undefined ? target : target.replaceAll("*", star);
+  if (Array.isArray(target)) return target.length === 0 ? null : conditionTarget(target[0], conditions, star);
+  if (target === null || typeof target !== "object") return null;
+  for (const [key, value] of Object.entries(target))
+    if (conditions.has(key)) return conditionTarget(value, conditions, star);
+  return null;
 }
 
 /** The verdict of a folder's own tsconfig (or jsconfig), `undefined` when it has neither. */
@@ -343,17 +431,19 @@ function readTsconfig(path: string): TsconfigVerdict | string {
 }
 
 /**
- * The first import of the graph that names what its target does not export (the bundler
- * fails the build there), given the host modules' export names; `undefined` when every name
- * links. A reexport of everything from a package or a built-in exports what Node finds.
+ * The first import of the graph that names what its target does not export, or what two of
+ * its `export *` give (the bundler fails the build there, Node's linker with no location), given
+ * the host modules' export names; `undefined` when every name links. A reexport of everything
+ * from a package or a built-in exports what Node finds.
  */
 export function missingImport(
   graph: PerFileGraph,
   hostExports: (specifier: string) => ReadonlySet<string>,
 ): string | undefined {
-  const exportsOf = (path: string, seen = new Set<string>()): Set<string> | "any" => {
+  /** Each name the file exports → the file it comes from ("" when two `export *` give it). */
+  const exportsOf = (path: string, seen = new Set<string>()): Map<string, string> | "any" => {
     const file = graph.files.get(path) as GraphFile;
-    const names = new Set(file.exports);
+    const names = new Map([...file.exports].map((name) => [name, path]));
     if (seen.has(path)) return names;
     seen.add(path);
     for (const from of file.exportsAllFrom) {
@@ -361,17 +451,30 @@ export function missingImport(
       if (link?.kind !== "file") return "any";
       const more = exportsOf(link.path, seen);
       if (more === "any") return "any";
-      for (const name of more) if (name !== "default") names.add(name);
+      for (const [name, origin] of more) {
+        if (name === "default" || file.exports.has(name)) continue; // its own export wins
+        const before = names.get(name);
+        names.set(name, before === undefined || before === origin ? origin : "");
+      }
     }
     return names;
   };
   for (const [path, file] of graph.files) {
     for (const [specifier, names] of file.imported) {
       const link = file.links.get(specifier);
-      const available =
-        link?.kind === "file" ? exportsOf(link.path) : link?.kind === "host" ? hostExports(specifier) : "any";
+      if (link?.kind === "host") {
+        const available = hostExports(specifier);
+        for (const name of names)
+          if (!available.has(name)) return `${path} imports ${name} from ${specifier}`;
+        continue;
+      }
+      const available = link?.kind === "file" ? exportsOf(link.path) : "any";
       if (available === "any") continue;
-      for (const name of names) if (!available.has(name)) return `${path} imports ${name} from ${specifier}`;
+      for (const name of names) {
+        const origin = available.get(name);
+        if (origin === undefined) return `${path} imports ${name} from ${specifier}`;
+        if (origin === "") return `${path} imports ${name} from ${specifier}, which two \`export *\` provide`;
+      }
     }
   }
   return undefined;
