@@ -23,6 +23,12 @@ describe("esmValueImports", () => {
     });
   });
 
+  // Found by review: `helper.js` in the specifier was read as the name `js` (a needless bundle).
+  it("does not read a namespace's own specifier as a member read", () => {
+    const code = 'import * as helper from "./helper.js";\nhelper.shout("x");\n';
+    expect(asObject(esmValueImports(code, () => true))).toEqual({ "./helper.js": ["shout"] });
+  });
+
   it("skips type-only imports and specifiers in raw TypeScript", () => {
     const code = [
       'import type { CustomTool } from "@mariozechner/pi-coding-agent";',

@@ -21,9 +21,13 @@ function add(imports: ValueImports, specifier: string, name: string): void {
   names.add(name);
 }
 
+/**
+ * Every `binding.name` read in `code`: not after a name, a dot, a slash, a dash or a quote, so a
+ * specifier such as `"./helper.js"` is no read of `helper.js`.
+ */
 function memberReads(code: string, binding: string): string[] {
   const escaped = binding.replace(/\$/g, "\\$");
-  const pattern = new RegExp(`(?<![\\w$.])${escaped}\\s*\\.\\s*(${IDENTIFIER})`, "g");
+  const pattern = new RegExp(`(?<![\\w$./"'\`-])${escaped}\\s*\\.\\s*(${IDENTIFIER})`, "g");
   return [...code.matchAll(pattern)].map((match) => match[1] as string);
 }
 
