@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Metafile, Plugin } from "esbuild";
 import { writeFileAtomicSync } from "../compile/atomic-write.js";
@@ -317,12 +316,6 @@ function packEntries(namespace: string, packs: ReadonlyArray<readonly string[]>,
   };
 }
 
-/** `path` without the `?query` or `#hash` esbuild kept on it, unless that is the file's own name. */
-function withoutSuffix(path: string): string {
-  const at = path.search(/[?#]/);
-  return at === -1 || existsSync(path) ? path : path.slice(0, at);
-}
-
 /**
  * Writes a built pack into the cache (its map first, then the pack linked to it, each
  * atomically) and returns its members' records. The pack's id is a hash of its members' keys,
@@ -337,9 +330,7 @@ function writePack(
     const graph = built.graphs.get(entry) as EntryGraph;
     const inputs: Record<string, string> = {};
     const stats: Record<string, string> = {};
-    for (const named of graph.files) {
-      // An import with a query or a hash (`./a.js?v=1`) names its file with that suffix here.
-      const path = built.record.sources.has(named) ? named : withoutSuffix(named);
+    for (const path of graph.files) {
       const input = built.record.sources.get(path) ?? readInput(path).record;
       inputs[path] = input.hash;
       if (input.fingerprint !== undefined) stats[path] = input.fingerprint;

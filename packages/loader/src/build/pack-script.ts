@@ -34,9 +34,9 @@ import { sweepOldFiles } from "./sweep-old-packs.js";
  * or a dynamic `import()`, or was written by an earlier version), one whose built-in lacks a
  * name it imports (the import reports it), every pack on Bun (its engine has no V8 code
  * cache), every pack in a coverage run (see {@link coverageRun}), and a pack with no `.cjs`
- * while source maps are on; also a pack whose script
- * throws as its top level runs (only esbuild's helpers run there: a name of the pack's own
- * that takes the script's parameter), which the import then runs as before.
+ * while source maps are on; also a pack whose script throws as its top level runs (only
+ * esbuild's helpers run there: a name of the pack's own that takes the script's parameter),
+ * which the import then runs as before.
  *
  * The code cache is the loader's own file, like the pack (`isOwnPrivateFile`): V8 runs the
  * bytecode in it, so one that anyone else could have written is never read, nor one whose

@@ -1,10 +1,15 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Metafile } from "esbuild";
 import { HOST_NAMESPACE } from "./esbuild-plugin.js";
 
 /** What one entry of a (possibly multi-entry) build was made of. */
 export interface EntryGraph {
-  /** Absolute paths of the source files bundled into it, the entry first. */
+  /**
+   * Absolute paths of the source files bundled into it, the entry first, each once: a file
+   * imported with a query or a hash (`./a.js?v=1`) by its own name, without the suffix esbuild
+   * keeps in its input's name.
+   */
   files: string[];
   /** Host specifiers it reads from the registry. */
   hostModules: string[];
@@ -36,7 +41,10 @@ function walk(metafile: Metafile, workingDir: string, start: string | undefined)
   const queue = [start];
   for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
     if (key.startsWith(`${HOST_NAMESPACE}:`)) graph.hostModules.push(key.slice(HOST_NAMESPACE.length + 1));
-    else if (!isVirtual(key)) graph.files.push(resolve(workingDir, key));
+    else if (!isVirtual(key)) {
+      const file = withoutSuffix(resolve(workingDir, key));
+      if (!graph.files.includes(file)) graph.files.push(file);
+    }
     for (const imported of metafile.inputs[key]?.imports ?? []) {
       if (imported.external) graph.externals.push(imported.path);
       else if (!seen.has(imported.path) && metafile.inputs[imported.path] !== undefined) {
@@ -46,6 +54,12 @@ function walk(metafile: Metafile, workingDir: string, start: string | undefined)
     }
   }
   return graph;
+}
+
+/** `path` without the `?query` or `#hash` esbuild kept on it, unless that is the file's own name. */
+function withoutSuffix(path: string): string {
+  const at = path.search(/[?#]/);
+  return at === -1 || existsSync(path) ? path : path.slice(0, at);
 }
 
 /** `namespace:path` keys (host modules, esbuild's own) are not files. */

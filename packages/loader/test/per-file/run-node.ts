@@ -1,6 +1,9 @@
 import { runProcess } from "../../../../scripts/run-process.mjs";
 
-/** Runs `node` with `args` (and `env` added to this process's) to its end; rejects with its stderr when it fails. */
+/**
+ * Runs `node` with `args` (and `env` added to this process's) to its end; rejects with its
+ * stderr when it fails.
+ */
 export async function runNode(
   node: string,
   args: string[],

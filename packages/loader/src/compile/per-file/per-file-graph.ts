@@ -104,10 +104,13 @@ const SCRIPT_GLOBALS = /\b(?:module|exports|this)\b/;
 /**
  * A decorator or an `accessor` field in compiled code (oxc leaves both as written), lowered by
  * the bundle and unknown to V8: `@` then a name or `(`, not after a name, a quote or a closing
- * bracket (an e-mail address, a scoped package, `${user}@${host}`). One in a string counts too: a false match
- * only sends the module to the bundle. See {@link mayUseDecorators} for comments.
+ * bracket (an e-mail address, a scoped package, `${user}@${host}`). One in a string counts
+ * too: a false match only sends the module to the bundle. See {@link mayUseDecorators} for
+ * comments.
  */
 const DECORATOR = /(?<![\w$.)\]}"'`])@[\w$(]|\baccessor\s+[#\w$["'\d]/;
+/** The annotations oxc writes (`/* @__PURE__ *\/`), which are no decorators. */
+const ANNOTATION = /\/\*\s*[@#]__[A-Z_]+__\s*\*\//g;
 /**
  * The graph of `entry` compiled file by file, or why it must be bundled instead: a file whose
  * compile fails, an import that does not resolve to a file or names what its target does not
@@ -140,8 +143,6 @@ export async function planPerFile(
     for (const [at, { path, tsconfig }] of read.entries()) {
       const output = compiled[at];
       if (output === undefined) return { bundle: `${path} does not compile` };
-      if (COMMONJS.test(output.code)) return { bundle: `${path} may be CommonJS` };
-      if (mayUseDecorators(output.code)) return { bundle: `${path} may use decorators or accessors` };
       const file = lex(path, output, tsconfig, memo);
       if (typeof file === "string") return { bundle: file };
       for (const [specifier, link] of file.links) {
@@ -153,9 +154,6 @@ export async function planPerFile(
   }
   return { graph: { entry, files, hostSpecifiers } };
 }
-
-/** The annotations oxc writes (`/* @__PURE__ *\/`), which are no decorators. */
-const ANNOTATION = /\/\*\s*[@#]__[A-Z_]+__\s*\*\//g;
 
 /**
  * Whether compiled code may hold a decorator or an `accessor` field, line by line. Passed over:
@@ -203,6 +201,9 @@ function lex(
   tsconfig: TsconfigVerdict,
   memo: PlanMemo,
 ): GraphFile | string {
+  // What V8 cannot run as an ES module as the bundle would run it.
+  if (COMMONJS.test(code)) return `${path} may be CommonJS`;
+  if (mayUseDecorators(code)) return `${path} may use decorators or accessors`;
   let lexed: ReturnType<typeof parse>;
   try {
     lexed = parse(code);
