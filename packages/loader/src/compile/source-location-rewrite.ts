@@ -13,10 +13,14 @@ const USES_DIRNAME = /\b__(?:dirname|filename)\b/;
  * source map and compile-error locations) are unchanged.
  */
 export function rewriteSourceLocation(source: string, filePath: string): string {
-  let code = source
-    .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(filePath).href))
-    .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(filePath)))
-    .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(filePath));
+  // Most files name neither: they are returned as they are, with no pattern run over them.
+  let code = source;
+  if (code.includes("import.meta."))
+    code = code
+      .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(filePath).href))
+      .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(filePath)))
+      .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(filePath));
+  if (!code.includes("__dirname") && !code.includes("__filename")) return code;
   if (USES_DIRNAME.test(code) && !DECLARES_DIRNAME.test(code)) {
     const declaration = `var __dirname = ${JSON.stringify(dirname(filePath))}, __filename = ${JSON.stringify(filePath)}; `;
     // A hashbang must stay first: declare on the start of the second line instead.
