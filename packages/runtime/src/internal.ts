@@ -16,6 +16,8 @@ export {
 /** Hears of a call's stop without an `AbortSignal` (for an `execute` marked `STOP_THROUGH_CONTEXT`). */
 export { callStopOf } from "./session/execute/call-abort.js";
 export { outputProblem } from "./session/execute/check-structured-content.js";
+/** How a Session reads a tool's result or partial: once, into a plain copy, or the problem with it. */
+export { readResult } from "./session/execute/read-result.js";
 /** The texts of the error results a Session answers with. */
 export { toolCallMessages } from "./session/execute/tool-call-messages.js";
 export { latePushError } from "./session/execute/tool-call-scope.js";

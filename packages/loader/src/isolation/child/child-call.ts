@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
-import { argumentsSeen, outputProblem, toolCallMessages, toolOrigin } from "@tooldock/runtime/internal";
+import {
+  argumentsSeen,
+  outputProblem,
+  readResult,
+  toolCallMessages,
+  toolOrigin,
+} from "@tooldock/runtime/internal";
 import {
   type AgentToolResult,
   type CustomTool,
@@ -134,22 +140,31 @@ export async function runCall(
   const seen = seenBy(tool);
   const ctx = seen.context ? callContext(runner, call, context) : undefined;
   const signal = seen.signal ? call.controller?.signal : undefined;
+  // A partial or a result is read here as a Session reads it: one the Session would refuse
+  // never crosses the boundary (the host would take it for a broken protocol).
   const onUpdate = updates
     ? (partial: AgentToolResult) => {
-        if (!call.ended) runner.send({ t: "update", id: call.id, partial: wireResult(partial) });
+        if (call.ended) return;
+        const reading = readResult(partial);
+        if (reading.ok) runner.send({ t: "update", id: call.id, partial: wireResult(reading.result) });
       }
     : undefined;
-  let resultText: string;
+  let result: unknown;
   try {
-    const result = await currentCall.run(call, () =>
+    result = await currentCall.run(call, () =>
       tool.execute(toolCallId, validation.value as never, onUpdate, ctx as CustomToolContext, signal),
     );
     call.ended = true;
-    resultText = wireResultText(result);
   } catch (error) {
     finish({ t: "error", id: call.id, error: wireError(error) });
     return;
   }
+  const reading = readResult(result);
+  if (!reading.ok) {
+    refuse(toolCallMessages.malformedResult(tool.name, reading.problem));
+    return;
+  }
+  const resultText = wireResultText(reading.result);
   // The tool's outputSchema is checked here, by its real schema: the host's copy of it is
   // only described (a pattern in it could otherwise keep the host's CPU for days).
   const schema = tool.outputSchema;

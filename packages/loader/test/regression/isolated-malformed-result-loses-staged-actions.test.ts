@@ -1,0 +1,86 @@
+// Found by a bug hunt: under isolation, a tool that returned a malformed result (undefined, a
+// string for content, a BigInt in structuredContent) or sent a malformed partial made its tool
+// host "break the protocol": the host stopped it, and an action another tool had staged was
+// gone without a word. In-process the same call answers an error result and nothing is lost.
+import { describe, expect, it } from "vitest";
+import { load, project, text } from "../isolation/isolation-helpers.js";
+
+const tools = `
+import { Type } from "@sinclair/typebox";
+const returns = {
+  undefined: () => undefined,
+  stringContent: () => ({ content: "not blocks" }),
+  bigint: () => ({ content: [], structuredContent: { n: 1n } }),
+};
+export default () => [
+  {
+    name: "stage",
+    label: "Stage",
+    description: "Stages an action",
+    parameters: Type.Object({}),
+    async execute(_id, _params, _onUpdate, ctx) {
+      ctx.pushPendingAction({ label: "Write a.txt", apply: async () => ({ content: [{ type: "text", text: "applied" }] }) });
+      return { content: [{ type: "text", text: "staged" }] };
+    },
+  },
+  {
+    name: "broken",
+    label: "Broken",
+    description: "Returns a malformed result",
+    parameters: Type.Object({ kind: Type.String() }),
+    async execute(_id, params) {
+      return returns[params.kind]();
+    },
+  },
+  {
+    name: "noisy",
+    label: "Noisy",
+    description: "Sends a malformed partial, then a good result",
+    parameters: Type.Object({}),
+    async execute(_id, _params, onUpdate) {
+      onUpdate?.(undefined);
+      onUpdate?.({ content: "not blocks" });
+      return { content: [{ type: "text", text: "done" }] };
+    },
+  },
+];
+`;
+
+describe("an isolated tool returns a malformed result", () => {
+  for (const mode of ["none", "process"] as const) {
+    it(`answers an error result, keeps the tool host and another tool's staged action (${mode})`, async () => {
+      const where = await project({ "tools.ts": tools });
+      const { session, isolated } = await load(where, mode, {}, { pendingPolicy: "allow" });
+      expect(text(await session.execute({ toolCallId: "s", name: "stage", params: {} }))).toBe("staged");
+      const pid = isolated?.pid;
+      const problems = {
+        undefined: "expected an object with a content array, got undefined",
+        stringContent: "content must be an array of blocks",
+        bigint: "structuredContent",
+      };
+      for (const [kind, problem] of Object.entries(problems)) {
+        const result = await session.execute({ toolCallId: kind, name: "broken", params: { kind } });
+        expect(result.isError).toBe(true);
+        expect(text(result)).toContain('Tool "broken" returned a malformed result');
+        expect(text(result)).toContain(problem);
+      }
+      const updates: unknown[] = [];
+      const noisy = await session.execute({
+        toolCallId: "n",
+        name: "noisy",
+        params: {},
+        onUpdate: (partial) => updates.push(partial),
+      });
+      expect(text(noisy)).toBe("done");
+      expect(updates).toEqual([]);
+      if (isolated !== undefined) expect(isolated.pid).toBe(pid);
+      expect(session.pending.size).toBe(1);
+      const resolved = await session.execute({
+        toolCallId: "r",
+        name: "resolve",
+        params: { action: "apply", reason: "go" },
+      });
+      expect(text(resolved)).toContain("applied");
+    });
+  }
+});
