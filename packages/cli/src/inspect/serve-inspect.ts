@@ -16,7 +16,7 @@ import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { limitServer } from "../http/body-budget.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
-import { ToolHostGenerations } from "../load/tool-host-generations.js";
+import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
 import { createAccessToken } from "./access-token.js";
 import { InspectController } from "./inspect-controller.js";
@@ -105,7 +105,15 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
   host.setActiveSession(session);
   let watcher: ToolWatcher | undefined;
   let server: Server | undefined;
-  const toolHosts = new ToolHostGenerations(() => session.pending.hasPending);
+  const toolHosts = new ToolHostGenerations(
+    () => session.pending.hasPending,
+    (stopped) =>
+      controller?.hub.log(
+        "warning",
+        describeToolHostStop(stopped),
+        stopped.diagnostics.map((diagnostic) => diagnostic.message).join("\n"),
+      ),
+  );
   try {
     session.register(createAstEditTool({ cwd }), "built-in");
     watcher = await watchCustomTools({

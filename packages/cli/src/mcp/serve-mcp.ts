@@ -16,7 +16,7 @@ import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
-import { ToolHostGenerations } from "../load/tool-host-generations.js";
+import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
 import { createMcpLogger } from "./client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
@@ -125,7 +125,15 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   const session = await openSession({ cwd, pendingPolicy: options.pendingPolicy }, store);
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   let watcher: ToolWatcher | undefined;
-  const toolHosts = new ToolHostGenerations(() => session.pending.hasPending);
+  const toolHosts = new ToolHostGenerations(
+    () => session.pending.hasPending,
+    (stopped) => {
+      const text = describeToolHostStop(stopped);
+      say(text);
+      writeDiagnostics(stopped.diagnostics);
+      mcp?.log("warning", [text, ...stopped.diagnostics.map((diagnostic) => diagnostic.message)].join("\n"));
+    },
+  );
   try {
     // One client: it hears every line of the tools' pi.logger, during calls or not.
     const host = new ToolHost({

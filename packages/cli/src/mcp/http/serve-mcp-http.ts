@@ -19,7 +19,7 @@ import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.j
 import { BodyBudget, limitServer } from "../../http/body-budget.js";
 import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
-import { ToolHostGenerations } from "../../load/tool-host-generations.js";
+import { describeToolHostStop, ToolHostGenerations } from "../../load/tool-host-generations.js";
 import { createMcpLogger } from "../client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
@@ -161,8 +161,13 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     servedBy(fault.call?.sessionId)?.mcp.log("error", text);
   });
   let server: Server | undefined;
-  const toolHosts = new ToolHostGenerations(() =>
-    [...live].some((served) => served.session.pending.hasPending),
+  // A stopped tool host is the server's to report (every client's tools ran there): stderr.
+  const toolHosts = new ToolHostGenerations(
+    () => [...live].some((served) => served.session.pending.hasPending),
+    (stopped) => {
+      say(describeToolHostStop(stopped));
+      writeDiagnostics(stopped.diagnostics);
+    },
   );
   try {
     // A line logged during a call goes to that session's client alone (it may carry the call's
