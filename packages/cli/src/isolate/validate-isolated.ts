@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { dirname } from "node:path";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import {
   checkSessionHooks,
   DEFAULT_FACTORY_TIMEOUT_MS,
@@ -73,6 +73,7 @@ export async function validateIsolated(options: ValidateIsolatedOptions): Promis
   const factoryTimeoutMs = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_FACTORY_TIMEOUT_MS;
   const context: ModuleContext = {
     io,
+    roots: paths.map((path) => resolve(io.cwd, path)),
     isolation: { ...options.isolation, loadTimeoutMs, restart: false },
     // The loader's own deadline fires first, with its own code (E_IMPORT, E_FACTORY_TIMEOUT).
     factoryTimeoutMs: Math.max(1, Math.min(factoryTimeoutMs, Math.floor(loadTimeoutMs / 2))),
@@ -129,6 +130,8 @@ export async function validateIsolated(options: ValidateIsolatedOptions): Promis
 
 interface ModuleContext {
   io: CliIo;
+  /** The tool paths, absolute: a module reads the one it was found in, as a load of that path does. */
+  roots: string[];
   isolation: IsolationOptions;
   factoryTimeoutMs: number;
   opencode: boolean;
@@ -146,8 +149,14 @@ async function validateModule(module: DiscoveredModule, context: ModuleContext):
     opencode: context.opencode,
     isolation: {
       ...context.isolation,
-      // Its folder: the files it imports beside it (a module given alone reads only itself).
-      allowRead: [...(context.isolation.allowRead ?? []), dirname(module.path), dirname(module.resolvedPath)],
+      // Its folder and the tool path it was found in (a package's other folders): the files it
+      // imports, as a tool host loading that whole path reads them (a module alone reads itself).
+      allowRead: [
+        ...(context.isolation.allowRead ?? []),
+        dirname(module.path),
+        dirname(module.resolvedPath),
+        ...context.roots.filter((root) => isInside(module.path, root) || isInside(module.resolvedPath, root)),
+      ],
     },
   });
   const isolated = loaded.isolated as IsolatedToolHost;
@@ -204,4 +213,10 @@ function stoppedAfterLoading(module: DiscoveredModule, reason: string): Diagnost
     path: module.path,
     hint: "A module must not end, crash or block its process after loading (from a timer, a callback or an exit listener): fix it.",
   };
+}
+
+/** Whether `path` is `root` or lies below it. */
+function isInside(path: string, root: string): boolean {
+  const rest = relative(root, path);
+  return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
 }

@@ -9,6 +9,7 @@ import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guar
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { ExtensionRegistrations, withPiUi } from "./extension-api.js";
 import { opencodeExportNames, opencodeTools } from "./opencode-tools.js";
+import { thrownText } from "./permission-denied.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
 
 /** The entries a module's factory returned, or the diagnostic that stopped it. */
@@ -104,11 +105,14 @@ function runFactory(
     const unreadable = unreadableDiagnostic(module, imported.error);
     if (unreadable !== undefined) return fail(unreadable);
     if (imported.error instanceof CompileFailure) return fail(compileDiagnostic(module, imported.error));
+    const thrown = thrownText(imported.error);
     return fail(
       createDiagnostic("E_IMPORT", {
-        message: `Importing ${path} threw: ${describeError(imported.error)}`,
+        message: `Importing ${path} threw: ${thrown.text}`,
         ...module,
-        hint: "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
+        hint:
+          thrown.hint ??
+          "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
       }),
     );
   }
@@ -220,14 +224,17 @@ function factoryOutcome(
     );
   }
   if (produced.status === "throw") {
+    const thrown = thrownText(produced.error);
     return fail(
       createDiagnostic("E_FACTORY_THROW", {
         message:
           produced.duringStart === true
-            ? `The session_start handler of ${path}, run at load to register its tools, threw: ${describeError(produced.error)}`
-            : `The factory of ${path} threw: ${describeError(produced.error)}`,
+            ? `The session_start handler of ${path}, run at load to register its tools, threw: ${thrown.text}`
+            : `The factory of ${path} threw: ${thrown.text}`,
         ...module,
-        hint: "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
+        hint:
+          thrown.hint ??
+          "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
       }),
     );
   }

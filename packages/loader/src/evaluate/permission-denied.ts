@@ -1,0 +1,40 @@
+import { describeError } from "../diagnostics.js";
+
+/** What each of Node's permission scopes refused, as a tool host's module meets it. */
+const REFUSED: Record<string, { what: (resource: string) => string; grant: string }> = {
+  FileSystemRead: {
+    what: (resource) => `read ${resource}`,
+    grant: "isolation.allowRead (the CLI's --allow-read)",
+  },
+  FileSystemWrite: {
+    what: (resource) => `write ${resource}`,
+    grant: "isolation.allowWrite (the CLI's --allow-write)",
+  },
+  ChildProcess: { what: () => "start a process", grant: "isolation.allowExec (the CLI's --allow-exec)" },
+  WorkerThreads: {
+    what: () => "start a worker thread",
+    grant: "isolation.allowExec (the CLI's --allow-exec)",
+  },
+  Net: { what: () => "open a network connection", grant: "isolation.allowNet (the CLI's --allow-net)" },
+};
+
+/**
+ * A module's error as the message says it, and, when Node's permission model refused it
+ * (`ERR_ACCESS_DENIED`: only in a tool host), what was refused and how to grant it instead of
+ * Node's own advice (its `--allow-fs-read` is no flag of Tooldock's).
+ */
+export function thrownText(error: unknown): { text: string; hint?: string } {
+  const denied = error as { code?: unknown; permission?: unknown; resource?: unknown } | null;
+  if (typeof denied !== "object" || denied === null || denied.code !== "ERR_ACCESS_DENIED")
+    return { text: describeError(error) };
+  const permission = typeof denied.permission === "string" ? denied.permission : "";
+  const resource = typeof denied.resource === "string" ? denied.resource : "";
+  const refused = REFUSED[permission];
+  const what = refused?.what(resource) ?? `use ${permission || "what it asked for"}`;
+  return {
+    text: `its tool host may not ${what} (ERR_ACCESS_DENIED, Node's permission model)`,
+    hint:
+      "The module runs isolated: by default its tool host reads only the tool paths, the node_modules and package.json files above them and the working folder, writes only the working folder, and starts no process. " +
+      `Keep what the module needs inside its folder, or grant it: ${refused?.grant ?? "see the loader's isolation options"}.`,
+  };
+}
