@@ -17,6 +17,7 @@ import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
+import { reserveStdout } from "../output/reserve-stdout.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
 import { createMcpLogger } from "./client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
@@ -27,7 +28,6 @@ import { createMcpStderr } from "./mcp-stderr.js";
 import { messageOf } from "./message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "./register-builtins.js";
 import { replyToBadMessages } from "./reply-to-bad-messages.js";
-import { reserveStdout } from "./reserve-stdout.js";
 import type { ResolveListing } from "./resolve-listing.js";
 import { whenClientGone } from "./when-client-gone.js";
 
