@@ -86,6 +86,33 @@ describe("scaffoldToolPackage", () => {
     await expect(attempt).rejects.toThrow(/Give another name with --name/);
   });
 
+  it("refuses a tool name longer than providers take (63 characters), from --name or from the folder", async () => {
+    const long = "my-very-long-tool-folder-name-for-the-company-internal-reporting-pipeline";
+    await expect(scaffoldToolPackage({ directory: long, cwd: root, version: "1.2.3" })).rejects.toThrow(
+      /cannot scaffold a tool named my_very_long_.*: 73 characters, and providers take at most 63 \(Gemini\)\. Give a shorter name with --name/,
+    );
+    await expect(
+      scaffoldToolPackage({ directory: "x", cwd: root, version: "1.2.3", toolName: "a".repeat(64) }),
+    ).rejects.toThrow(/64 characters/);
+    await expect(readFile(join(root, long, "package.json"))).rejects.toMatchObject({ code: "ENOENT" });
+    const fits = await scaffoldToolPackage({
+      directory: "y",
+      cwd: root,
+      version: "1.2.3",
+      toolName: "a".repeat(63),
+    });
+    expect(fits.names.toolName).toHaveLength(63);
+  });
+
+  it.each([
+    ["ünï", /--name ünï holds characters a tool name cannot: only ASCII letters, digits, spaces, - and _/],
+    ["9x", /--name 9x starts with a digit: a tool name starts with a letter or _/],
+  ])("refuses --name %s instead of rewriting it silently", async (name, reason) => {
+    await expect(
+      scaffoldToolPackage({ directory: "x", cwd: root, version: "1.2.3", toolName: name }),
+    ).rejects.toThrow(reason);
+  });
+
   it("refuses a folder called resolve too (the tool name comes from it)", async () => {
     await expect(scaffoldToolPackage({ directory: "resolve", cwd: root, version: "1.2.3" })).rejects.toThrow(
       /"resolve" is reserved/,

@@ -38,6 +38,23 @@ export function reservedToolNameReason(name: string): string | undefined {
   return undefined;
 }
 
+/** The longest tool name every provider takes (Gemini's limit; `W_PROVIDER_NAME` beyond it). */
+const MAX_TOOL_NAME_LENGTH = 63;
+
+/**
+ * Why `--name` cannot become a tool name as written, or undefined: words of ASCII letters and
+ * digits (spaces, `-` and `_` between them become `_`), not starting with a digit. Anything
+ * else would be dropped from the name without a word (`ünï` would become `n`).
+ */
+function givenNameProblem(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  if (/[^A-Za-z0-9 _-]/.test(name))
+    return `--name ${name} holds characters a tool name cannot: only ASCII letters, digits, spaces, - and _`;
+  if (/^[\s_-]*[0-9]/.test(name))
+    return `--name ${name} starts with a digit: a tool name starts with a letter or _`;
+  return undefined;
+}
+
 /**
  * Writes a publishable tool package into `directory` (created when missing). Refuses a
  * folder that is not empty, so nothing is ever overwritten, and a reserved tool name. With
@@ -52,11 +69,20 @@ export async function scaffoldToolPackage(options: {
   from?: string;
 }): Promise<ScaffoldResult> {
   const directory = resolve(options.cwd, options.directory);
+  const given = givenNameProblem(options.toolName);
+  if (given !== undefined) throw new UsageError(`${given}. Give another name with --name.`, "init");
   const names = scaffoldNames(basename(directory), options.toolName);
   const reserved = reservedToolNameReason(names.toolName);
   if (reserved !== undefined) {
     throw new UsageError(
       `cannot scaffold a tool named ${names.toolName}: ${reserved}. Give another name with --name.`,
+      "init",
+    );
+  }
+  // The scaffold must pass `tooldock validate --strict`, whose provider check allows 63.
+  if (names.toolName.length > MAX_TOOL_NAME_LENGTH) {
+    throw new UsageError(
+      `cannot scaffold a tool named ${names.toolName}: ${names.toolName.length} characters, and providers take at most ${MAX_TOOL_NAME_LENGTH} (Gemini). Give a shorter name with --name.`,
       "init",
     );
   }
