@@ -1,0 +1,1 @@
+export function pruneStaleOutputs(root: string): string[];
