@@ -33,6 +33,8 @@ export { toolOrigin } from "./session/snapshot-tool.js";
 export { noCallPushError } from "./session/tool-context.js";
 /** A count and its noun for messages: `1 file`, `0 files`, `3 files`. */
 export { count } from "./util/count.js";
+/** A thrown value in one line, as a Session words it for the model (never throws). */
+export { describeError } from "./util/describe-error.js";
 /** A label in quotes for a message, curly ones when it holds a double quote: `"Write a.txt"`, `“Rename: "a" → "b"”`. */
 export { quoted } from "./util/quoted.js";
 /** Loads a package on first use, synchronously, as the instance an `import` of it gives. */

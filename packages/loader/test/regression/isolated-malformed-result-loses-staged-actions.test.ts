@@ -84,3 +84,48 @@ describe("an isolated tool returns a malformed result", () => {
     });
   }
 });
+
+// Found with it: a thrown value that is not an Error (`throw { code: 7 }`) reached the model as
+// "[object Object]" under isolation, and an Error whose `message` getter throws left the call
+// waiting for its deadline (the tool host's answer itself threw). In-process each is described
+// at once, by the Session's own wording.
+const THROWS = `
+import { Type } from "@sinclair/typebox";
+const values = {
+  plain: () => ({ code: 7, reason: "no such report" }),
+  withMessage: () => ({ message: "obj message", code: "E_X" }),
+  unreadable: () => {
+    const error = new Error("hidden");
+    Object.defineProperty(error, "message", { get() { throw new Error("no"); } });
+    return error;
+  },
+};
+export default () => ({
+  name: "thrower",
+  label: "Thrower",
+  description: "Throws what it is asked to",
+  parameters: Type.Object({ kind: Type.String() }),
+  async execute(_id, params) {
+    throw values[params.kind]();
+  },
+});
+`;
+
+describe("an isolated tool throws a value that is not a plain Error", () => {
+  it("is described as in-process, at once", async () => {
+    const where = await project({ "thrower.ts": THROWS });
+    const texts: Record<string, string[]> = { plain: [], withMessage: [], unreadable: [] };
+    for (const mode of ["none", "process"] as const) {
+      const { session } = await load(where, mode, {}, { executeTimeoutMs: 600_000 });
+      for (const kind of Object.keys(texts)) {
+        const result = await session.execute({ toolCallId: kind, name: "thrower", params: { kind } });
+        expect(result.isError).toBe(true);
+        texts[kind]?.push(text(result));
+      }
+    }
+    expect(texts.plain?.[0]).toContain('{"code":7,"reason":"no such report"}');
+    expect(texts.withMessage?.[0]).toContain("failed: obj message.");
+    expect(texts.unreadable?.[0]).toContain("an unreadable Error");
+    for (const [none, isolated] of Object.values(texts)) expect(isolated).toBe(none);
+  });
+});

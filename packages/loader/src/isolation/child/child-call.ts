@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema } from "@tooldock/runtime";
 import {
   argumentsSeen,
+  describeError,
   outputProblem,
   readResult,
   toolCallMessages,
@@ -34,22 +35,31 @@ export interface ChildCall {
 /** The call whose code is running now (pushes through `pi` during a call belong to it). */
 export const currentCall = new AsyncLocalStorage<ChildCall>();
 
-/** Turns a thrown value into the data the host rebuilds it from. */
+/**
+ * Turns a thrown value into the data the host rebuilds it from. Its message is worded as a
+ * Session words the same throw in-process (runtime's `describeError`: an object's `message`,
+ * else its JSON, `an unreadable Error` for one whose fields throw); an Error's name, stack and
+ * code go along when they can be read. Never throws: an answer that failed here would leave
+ * the host's call waiting for its deadline.
+ */
 export function wireError(error: unknown): WireError {
-  if (error instanceof Error) {
-    const wire: WireError = { message: String(error.message), name: String(error.name) };
-    if (typeof error.stack === "string") wire.stack = error.stack;
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "string") wire.code = code;
-    return wire;
-  }
-  let message: string;
-  try {
-    message = String(error);
-  } catch {
-    message = "a value that cannot be described";
-  }
-  return { message };
+  const wire: WireError = { message: describeError(error) };
+  if (!(error instanceof Error)) return wire;
+  const read = (field: "name" | "stack" | "code") => {
+    try {
+      const value = (error as unknown as Record<string, unknown>)[field];
+      return typeof value === "string" ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const name = read("name");
+  if (name !== undefined) wire.name = name;
+  const stack = read("stack");
+  if (stack !== undefined) wire.stack = stack;
+  const code = read("code");
+  if (code !== undefined) wire.code = code;
+  return wire;
 }
 
 /** A result as JSON carries it; details that JSON cannot carry are dropped, as in-process. */
