@@ -12,3 +12,24 @@ export function jsonCopy(value: unknown): unknown {
   const text = jsonText(value);
   return text === undefined ? undefined : JSON.parse(text);
 }
+
+/**
+ * `value` as JSON carries it, for a message of the tool host to the host; throws a `TypeError`
+ * naming `what` (`pi.sendMessage`) when JSON cannot carry it (a BigInt, a cycle, a throwing
+ * `toJSON`), so the tool that sent it learns why, where in-process the value would have gone
+ * as it is.
+ */
+export function crossingCopy(value: unknown, what: string): unknown {
+  let text: string | undefined;
+  let reason = "";
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    reason = `: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (text === undefined)
+    throw new TypeError(
+      `${what}: what it was given cannot cross to the host, which runs this tool in a tool host and takes JSON data only${reason}.`,
+    );
+  return JSON.parse(text);
+}

@@ -235,7 +235,8 @@ const CHILD_MESSAGES: Record<ChildMessage["t"], Record<string, Field>> = {
     args: Array.isArray,
   },
   emit: { channel: isString, data: anything },
-  message: { call: optional(isId), message: isRecord, options: anything },
+  // Any JSON value, as in-process a host gets whatever the tool sent.
+  message: { call: optional(isId), message: (value: unknown) => value !== undefined, options: anything },
   log: { level: oneOf("debug", "info", "warn", "error"), message: isString, data: anything },
   listen: { channel: isString },
   pong: { id: isId },

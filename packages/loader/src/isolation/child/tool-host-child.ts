@@ -23,7 +23,7 @@ import type {
 } from "@tooldock/sdk";
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
-import { jsonCopy } from "../json-copy.js";
+import { crossingCopy, jsonCopy } from "../json-copy.js";
 import { MAX_LINE_BYTES, readLines, writeLine, writeText } from "../line-channel.js";
 import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
 import {
@@ -114,18 +114,30 @@ const askingCall = (): { call?: number } => {
 };
 
 function askHost(method: "select" | "confirm" | "input" | "notify", args: unknown[]): Promise<unknown> {
+  // Thrown by a notice, a rejection of a question: as the tool would meet a fault of each.
+  const copied = crossingCopy(args, `pi.ui.${method}`) as unknown[];
   const id = nextUi++;
   return new Promise((resolve, reject) => {
     if (method !== "notify") uiReplies.set(id, { resolve, reject }); // a notice gets no answer
-    send({ t: "ui", id, ...askingCall(), method, args: jsonCopy(args) as unknown[] });
+    send({ t: "ui", id, ...askingCall(), method, args: copied });
   });
 }
 
+/** A question's answer, or its fault as a rejection (never thrown at the asking tool). */
+const asked = (ask: () => Promise<unknown>): Promise<unknown> => {
+  try {
+    return ask();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+};
+
 /** `pi.ui` while the host has a user interface: each question is answered by the host's. */
 const hostUI: UIContext = {
-  select: (title, options) => askHost("select", [title, options]) as Promise<string | undefined>,
-  confirm: (title, message) => askHost("confirm", [title, message]) as Promise<boolean>,
-  input: (title, placeholder) => askHost("input", [title, placeholder]) as Promise<string | undefined>,
+  select: (title, options) => asked(() => askHost("select", [title, options])) as Promise<string | undefined>,
+  confirm: (title, message) => asked(() => askHost("confirm", [title, message])) as Promise<boolean>,
+  input: (title, placeholder) =>
+    asked(() => askHost("input", [title, placeholder])) as Promise<string | undefined>,
   notify: (message, level) => void askHost("notify", [message, level]),
 };
 
@@ -156,11 +168,13 @@ class ChildToolHost extends ToolHost {
     own.sendMessage = {
       value: (message: unknown, options?: unknown) => {
         const call = currentCall.getStore();
+        const copied = crossingCopy(message, "pi.sendMessage");
+        const copiedOptions = options === undefined ? undefined : crossingCopy(options, "pi.sendMessage");
         send({
           t: "message",
           ...(call === undefined || call.ended ? {} : { call: call.id }),
-          message: jsonCopy(message),
-          ...(options === undefined ? {} : { options: jsonCopy(options) }),
+          message: copied,
+          ...(copiedOptions === undefined ? {} : { options: copiedOptions }),
         });
       },
       enumerable: true,
