@@ -60,12 +60,13 @@ describe("an isolated tool sends the host what JSON cannot carry", () => {
     if (isolated === undefined) throw new Error("no tool host");
     expect(text(await session.execute({ toolCallId: "s", name: "stage", params: {} }))).toBe("staged");
     const pid = isolated.pid;
-    for (const [kind, where] of [
+    const refused: Array<[string, string]> = [
       ["bigint", "pi.sendMessage"],
       ["cycle", "pi.sendMessage"],
       ["select", "pi.ui.select"],
       ["notify", "pi.ui.notify"],
-    ]) {
+    ];
+    for (const [kind, where] of refused) {
       const result = await session.execute({ toolCallId: kind, name: "send", params: { kind } });
       expect(text(result)).toMatch(/^TypeError: /);
       expect(text(result)).toContain(`${where}:`);
