@@ -1,6 +1,6 @@
 import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
 import { runningToolCall } from "@tooldock/runtime";
-import { callStopOf, count, STOP_THROUGH_CONTEXT } from "@tooldock/runtime/internal";
+import { ACTION_LOST, callStopOf, count, STOP_THROUGH_CONTEXT } from "@tooldock/runtime/internal";
 import type {
   CustomToolAPI,
   CustomToolContext,
@@ -73,6 +73,8 @@ interface StagedAction {
   childId: number;
   record: PendingActionRecord | undefined;
   store: PendingActionStore | undefined;
+  /** Its apply or reject is running: off the stack, still the tool host's to lose. */
+  settling?: boolean;
 }
 
 /**
@@ -610,16 +612,23 @@ export class IsolatedToolHost {
   }
 
   async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
-    const message = await this.#resolving(staged.process, (id, hasUI) => ({
-      t: kind,
-      id,
-      action: staged.childId,
-      reason,
-      hasUI,
-    }));
+    staged.settling = true;
+    let message: Awaited<ReturnType<ToolHostProcess["request"]>["reply"]>;
+    try {
+      message = await this.#resolving(staged.process, (id, hasUI) => ({
+        t: kind,
+        id,
+        action: staged.childId,
+        reason,
+        hasUI,
+      }));
+    } finally {
+      staged.settling = false;
+    }
     if (!("t" in message)) {
-      // The action is lost: it goes from the stack once resolve has put it back.
-      setImmediate(() => this.#remove(staged, message));
+      this.#staged.delete(staged);
+      // An apply: the Session discards the action instead of putting it back (ACTION_LOST).
+      if (kind === "apply") throw lostError(message);
       return lostResult(staged, message);
     }
     if (message.t === "error") {
@@ -658,8 +667,10 @@ export class IsolatedToolHost {
     if (this.#process === process) this.#process = undefined;
     const lost: PendingActionRecord[] = [];
     for (const staged of [...this.#staged]) {
-      if (staged.process === process && this.#remove(staged, stop))
-        lost.push(staged.record as PendingActionRecord);
+      if (staged.process !== process) continue;
+      // One being applied or discarded is off the stack: its resolve says it was lost.
+      const settling = staged.settling === true && staged.record !== undefined;
+      if (this.#remove(staged, stop) || settling) lost.push(staged.record as PendingActionRecord);
     }
     const diagnostics: Diagnostic[] =
       lost.length === 0
@@ -693,6 +704,13 @@ function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
   return errorResult(
     `Cannot apply ${label}: the tool host that staged it stopped. ${stop.reason} The action is lost and was removed.`,
   );
+}
+
+/** What an apply throws when its tool host stopped: the Session discards the action (ACTION_LOST). */
+function lostError(stop: ToolHostStop): Error {
+  const error = new Error(`The tool host that staged it stopped. ${stop.reason}`);
+  Object.defineProperty(error, ACTION_LOST, { value: true });
+  return error;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   appliedText,
   applyFailedAfterClearText,
   applyFailedText,
+  applyLostText,
   applyTimedOutAfterClearText,
   applyTimedOutText,
   handlerMissingText,
@@ -24,6 +25,23 @@ import {
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
 import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
+
+/**
+ * Marks an error an `apply` threw because its action can never run (an isolated action whose
+ * tool host stopped): the action is discarded, not put back. Tooldock's own (the loader's
+ * stand-ins); see `@tooldock/runtime/internal`.
+ */
+export const ACTION_LOST = Symbol.for("tooldock.action-lost");
+
+function isActionLost(error: unknown): boolean {
+  try {
+    return (
+      typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[ACTION_LOST] === true
+    );
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Runs `apply(reason)` of an entry already taken off the stack, for at most `timeoutMs`. On
@@ -113,15 +131,18 @@ export async function applyTopAction(
         ? settlement.reason
         : new Error(result?.text ?? "apply returned an error result");
     const extra = { error: describeError(error) };
-    if (cleared) {
-      const note = keep(
-        internals,
-        entry,
-        moveTo(internals, "discarded", "cleared while applying", error, "applying"),
-      );
+    const lost = isActionLost(error);
+    if (cleared || lost) {
+      const why = cleared ? "cleared while applying" : "lost: it can never be applied";
+      const note = keep(internals, entry, moveTo(internals, "discarded", why, error, "applying"));
       if (note instanceof Promise) await note;
-      internals.emit({ type: "action-discarded", record, reason: "cleared while applying", error });
-      return failure(applyFailedAfterClearText(record, error), reason, entry, extra);
+      internals.emit({ type: "action-discarded", record, reason: why, error });
+      return failure(
+        cleared ? applyFailedAfterClearText(record, error) : applyLostText(record, error),
+        reason,
+        entry,
+        extra,
+      );
     }
     internals.restore(entry);
     let note = keep(internals, entry, failedMove(internals, reason, error));

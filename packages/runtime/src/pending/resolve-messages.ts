@@ -33,6 +33,14 @@ export function applyFailedText(record: PendingActionRecord, error: unknown): st
   );
 }
 
+/** A failed apply whose action can never run again (its tool host stopped): not restored. */
+export function applyLostText(record: PendingActionRecord, error: unknown): string {
+  return (
+    `Apply failed for ${quoted(record.label)}: ${describeError(error)} ` +
+    "The action was removed from the pending actions and can never be applied; tell the user it was not done."
+  );
+}
+
 /** A failed apply overtaken by `clear` (for example `dispose`): the action did not come back. */
 export function applyFailedAfterClearText(record: PendingActionRecord, error: unknown): string {
   return (
