@@ -151,7 +151,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     stringOption(args, "reason") ?? `${action ?? "resolve"} requested on the tooldock command line`;
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "call");
   const json = flagOption(args, "json");
-  const isolation = readIsolation(args, io.env, "call", false);
+  const isolation = readIsolation(args, io, "call", false);
   const store = readStore(args, io.cwd, "call");
   const { errorColors } = output;
   const paths = toolPathArgs(args, 1);

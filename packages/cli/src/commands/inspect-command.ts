@@ -20,7 +20,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   const port = portOption(stringOption(args, "port"));
   const host = stringOption(args, "host") ?? DEFAULT_INSPECT_HOST;
   if (host.trim() === "") throw new UsageError("--host may not be empty", "inspect");
-  const isolation = readIsolation(args, io.env, "inspect", false);
+  const isolation = readIsolation(args, io, "inspect", false);
   const given = toolPathArgs(args);
   const stored = readStore(args, io.cwd, "inspect");
   const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect", readOpencode(args));

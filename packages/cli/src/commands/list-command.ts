@@ -16,7 +16,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     paths: toolPathArgs(args),
     command: "list",
     checkSessionHooks: true,
-    isolation: readIsolation(args, io.env, "list", false),
+    isolation: readIsolation(args, io, "list", false),
     opencode: readOpencode(args),
   });
   await loaded.close();

@@ -25,7 +25,7 @@ const EXIT_GRACE_MS = 1000;
  */
 export async function run({ io, args }: CommandContext): Promise<number> {
   const http = readMcpHttpOptions(args, io.env, io.cwd);
-  const isolation = readIsolation(args, io.env, "mcp", false);
+  const isolation = readIsolation(args, io, "mcp", false);
   const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
   const builtins = listOption(args, "builtin") as (typeof MCP_BUILTINS)[number][];
   const given = toolPathArgs(args);

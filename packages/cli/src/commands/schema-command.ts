@@ -32,7 +32,7 @@ function definitions(session: Session, provider: Provider): unknown {
 /** Runs `tooldock schema` (spec: `schemaSpec`): the tool definitions a model API needs. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
   const provider = (stringOption(args, "provider") ?? "json") as Provider;
-  const isolation = readIsolation(args, io.env, "schema", false);
+  const isolation = readIsolation(args, io, "schema", false);
   const opencode = readOpencode(args);
   const session = new Session({ cwd: io.cwd });
   const host = new ToolHost({ cwd: io.cwd });

@@ -80,7 +80,7 @@ export async function run(context: CommandContext): Promise<number> {
   const format = stringOption(args, "format") ?? "pretty";
   const paths = toolPathArgs(args);
   // Isolated unless --no-isolate: CI validates modules it did not write.
-  const isolation = readIsolation(args, io.env, "validate", true);
+  const isolation = readIsolation(args, io, "validate", true);
   const opencode = readOpencode(args);
   const file = stringOption(args, "output");
   // Before loading (a folder, an input) and again before writing (a discovered module).

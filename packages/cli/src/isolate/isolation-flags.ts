@@ -1,9 +1,10 @@
 // The isolation flags every command that loads modules takes (list, validate, call, schema, mcp,
 // inspect), read once into the loader's `IsolationOptions` (docs/contract.md §6).
-import type { IsolationOptions } from "@tooldock/loader";
+import { escapeTerminalText, type IsolationOptions } from "@tooldock/loader";
 import type { OptionSpec } from "../args/command-spec.js";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import type { CliIo } from "../cli-io.js";
 
 /** Environment variable for `--isolate-timeout` (milliseconds). */
 export const ISOLATE_TIMEOUT_ENV = "TOOLDOCK_ISOLATE_TIMEOUT_MS";
@@ -128,10 +129,11 @@ function positiveInteger(text: string | undefined, source: string, command: stri
  */
 export function readIsolation(
   args: ParsedArgs,
-  env: Record<string, string | undefined>,
+  io: Pick<CliIo, "env" | "stderr">,
   command: string,
   byDefault: boolean,
 ): IsolationOptions | undefined {
+  const { env } = io;
   const on = flagOption(args, "isolate");
   const off = flagOption(args, "no-isolate");
   if (on && off) throw new UsageError("--isolate and --no-isolate exclude each other; give one", command);
@@ -163,5 +165,10 @@ export function readIsolation(
   if (flagOption(args, "allow-net")) options.allowNet = true;
   if (memoryMb !== undefined) options.memoryMb = memoryMb;
   if (loadTimeoutMs !== undefined) options.loadTimeoutMs = loadTimeoutMs;
+  // What the modules print in their tool host reaches stderr, as their output would
+  // in-process; untrusted text, so its control characters are shown escaped.
+  options.onOutput = (text) => {
+    io.stderr.write(escapeTerminalText(text, { multiline: true }));
+  };
   return options;
 }

@@ -39,6 +39,8 @@ describe("--isolate-timeout beyond what a timer holds", () => {
 
   it("accepts the largest delay a timer holds", () => {
     const args = { values: { "isolate-timeout": "2147483647" }, positionals: [], help: false };
-    expect(readIsolation(args, {}, "validate", true)?.loadTimeoutMs).toBe(2_147_483_647);
+    expect(readIsolation(args, { env: {}, stderr: process.stderr }, "validate", true)?.loadTimeoutMs).toBe(
+      2_147_483_647,
+    );
   });
 });

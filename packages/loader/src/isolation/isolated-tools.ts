@@ -286,6 +286,7 @@ export class IsolatedToolHost {
   adopt(process: ToolHostProcess, early: readonly ChildMessage[]): void {
     this.#process = process;
     process.onMessage = (message) => this.#message(process, message);
+    if (this.#isolation.onOutput !== undefined) process.onOutput = this.#isolation.onOutput;
     process.onStop((stop) => this.#stopped(process, stop));
     this.#emit({ type: "tool-host-started", pid: process.pid });
     for (const message of early) this.#message(process, message);

@@ -36,6 +36,13 @@ export interface IsolationOptions {
   hangTimeoutMs?: number;
   /** Deadline for the tool host to start and load every module. Default: 60000. */
   loadTimeoutMs?: number;
+  /**
+   * Receives what the tool host writes to its stderr as it arrives: its modules' `console.log`
+   * and `console.error` (its stdout carries the protocol), Node's warnings. Untrusted text:
+   * escape it before a terminal shows it. Default: dropped (the last 8 KB are kept to say why a
+   * crashed tool host stopped). The CLI writes it to its stderr, control characters escaped.
+   */
+  onOutput?: (text: string) => void;
 }
 
 /** The default heap cap of a tool host, in MB. */
@@ -56,6 +63,7 @@ export interface IsolationContext {
   nodeVersion: string | undefined;
   hangTimeoutMs: number;
   loadTimeoutMs: number;
+  onOutput: ((text: string) => void) | undefined;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -86,6 +94,7 @@ export function normalizeIsolation(options: IsolationOptions, cwd: string): Isol
     nodeVersion: options.execPath === undefined && onNode ? process.version : undefined,
     hangTimeoutMs: positive(options.hangTimeoutMs, 5_000, "hangTimeoutMs"),
     loadTimeoutMs: positive(options.loadTimeoutMs, 60_000, "loadTimeoutMs"),
+    onOutput: options.onOutput,
   };
 }
 

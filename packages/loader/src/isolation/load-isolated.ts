@@ -185,6 +185,7 @@ export async function loadIsolated(
     new Promise<StartedToolHost>((resolve, reject) => {
       const early: ChildMessage[] = [];
       const process = takeToolHost(spawn);
+      if (isolation.onOutput !== undefined) process.onOutput = isolation.onOutput;
       process.begin(init);
       const timer = setTimeout(() => {
         void process.kill({

@@ -76,6 +76,8 @@ export class ToolHostProcess {
   #loaded = false;
   #begun = false;
   onMessage: (message: ChildMessage) => void = () => {};
+  /** What the process writes to stderr, as it arrives (`isolation.onOutput`). */
+  onOutput: (text: string) => void = () => {};
 
   constructor(options: ToolHostSpawn) {
     this.#keeper.unref();
@@ -107,6 +109,11 @@ export class ToolHostProcess {
     });
     this.#child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+      try {
+        this.onOutput(chunk);
+      } catch {
+        // The host's listener's fault is its own.
+      }
     });
     this.#child.on("exit", (code, signal) => this.#exited(code, signal));
     for (const stream of [this.#input, this.#output, this.#child.stderr as Socket]) {
