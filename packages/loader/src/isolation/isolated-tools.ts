@@ -50,6 +50,8 @@ export const MAX_STAGED_ACTIONS = 1_000;
 export const MAX_DURABLE_PAYLOAD_CHARS = 1_000_000;
 /** How long an `onSession` hook keeps the host alive at most (the store's default deadline). */
 const BOUNDED_KEEP_ALIVE_MS = 600_000;
+/** How many ended calls the host remembers for a late `pi.sendMessage` (see `#ended`). */
+const MAX_ENDED_CALLS = 1_000;
 const CLOSED: ToolHostStop = { kind: "closed", reason: "The host closed it." };
 
 /** A tool host that reported its tools, with what it sent before that. */
@@ -90,6 +92,11 @@ export class IsolatedToolHost {
   readonly #isolation: IsolationContext;
   readonly #listeners = new Set<(event: IsolatedToolHostEvent) => void>();
   readonly #calls = new Map<number, CallState>();
+  /**
+   * Who made each call that ended lately (the current tool host's, by request id): a tool's
+   * `pi.sendMessage` from a timer after its call returned still names the call, as in-process.
+   */
+  readonly #ended = new Map<number, { sessionId: string; toolCallId: string; toolName: string }>();
   /** The apply and reject requests in flight, by request id: the session that resolves each. */
   readonly #settling = new Map<number, string | undefined>();
   /** Durable actions each tool host staged (a fresh tool host starts from none). */
@@ -285,6 +292,7 @@ export class IsolatedToolHost {
   /** Takes a started process (the load's first, or a restart) and the messages it sent while loading. */
   adopt(process: ToolHostProcess, early: readonly ChildMessage[]): void {
     this.#process = process;
+    this.#ended.clear(); // a new tool host numbers its requests from 1 again
     process.onMessage = (message) => this.#message(process, message);
     if (this.#isolation.onOutput !== undefined) process.onOutput = this.#isolation.onOutput;
     process.onStop((stop) => this.#stopped(process, stop));
@@ -361,6 +369,11 @@ export class IsolatedToolHost {
       answered = true;
       signal?.removeEventListener("abort", onAbort);
       this.#calls.delete(id);
+      const by = madeBy(call);
+      if (by !== undefined) {
+        this.#ended.set(id, by);
+        if (this.#ended.size > MAX_ENDED_CALLS) this.#ended.delete(this.#ended.keys().next().value as number);
+      }
     }
   }
 
@@ -463,13 +476,13 @@ export class IsolatedToolHost {
 
   /** `pi.sendMessage` of a tool: the session, call and tool are the host's own record of the call. */
   #sendMessage(message: Extract<ChildMessage, { t: "message" }>): void {
-    const call = message.call === undefined ? undefined : this.#calls.get(message.call);
+    const id = message.call;
+    const running = id === undefined ? undefined : this.#calls.get(id);
+    const by = running === undefined ? (id === undefined ? undefined : this.#ended.get(id)) : madeBy(running);
     const event: ToolMessageEvent = {
       message: message.message as ToolMessageEvent["message"],
       ...(message.options === undefined ? {} : { options: message.options }),
-      ...(call?.ctx === undefined
-        ? {}
-        : { sessionId: call.ctx.sessionId, toolCallId: call.ctx.toolCallId, toolName: call.toolName }),
+      ...(by === undefined ? {} : by),
     };
     this.#host.events.emit(TOOL_MESSAGE_CHANNEL, event);
   }
@@ -698,6 +711,14 @@ export class IsolatedToolHost {
       }
     }
   }
+}
+
+/** Who made a call: its session, call id and tool, from its context or the running call. */
+function madeBy(call: CallState): { sessionId: string; toolCallId: string; toolName: string } | undefined {
+  const source = call.ctx ?? call.running;
+  return source === undefined
+    ? undefined
+    : { sessionId: source.sessionId, toolCallId: source.toolCallId, toolName: call.toolName };
 }
 
 function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {

@@ -172,7 +172,8 @@ class ChildToolHost extends ToolHost {
         const copiedOptions = options === undefined ? undefined : crossingCopy(options, "pi.sendMessage");
         send({
           t: "message",
-          ...(call === undefined || call.ended ? {} : { call: call.id }),
+          // Also after the call ended (a timer's message): the host still knows who made it.
+          ...(call === undefined ? {} : { call: call.id }),
           message: copied,
           ...(copiedOptions === undefined ? {} : { options: copiedOptions }),
         });
