@@ -54,6 +54,12 @@ export async function assertOutputTarget(
   inputs: readonly string[],
   modules?: readonly { path: string; resolvedPath: string }[],
 ): Promise<void> {
+  // An empty path would name the working folder itself ("--output  is a folder").
+  if (file.trim() === "")
+    throw new UsageError(
+      "--output needs a file path for the report, such as reports/tooldock.xml.",
+      "validate",
+    );
   const target = await identify(resolve(cwd, file));
   if (target === undefined) return;
   if (target.directory) refuse(file, "is a folder");

@@ -66,7 +66,8 @@ function withNothingFound(loaded: LoadReport, paths: readonly string[]): LoadRep
     path: paths[0] ?? ".",
     hint: none
       ? "Check the paths (a folder's top-level module files and each subfolder's index file are modules; " +
-        'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }). The warnings above say what was skipped.'
+        'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }).' +
+        (loaded.diagnostics.length > 0 ? " The warnings above say what was skipped." : "")
       : "A factory that returns no tool (an empty list, or tools it leaves out on this machine) gives nothing to check: " +
         "validate where it returns its tools, or add a module that does.",
   };

@@ -45,6 +45,12 @@ describe("validate --output onto a module or an input", () => {
     expect(await readFile(join(folder.path, "lib/helper.ts"), "utf8")).toBe("export const helper = 1;\n");
   });
 
+  it('refuses an empty --output, naming what it needs (found by a bug hunt: it said "--output  is a folder")', async () => {
+    const memory = memoryIo(folder.path, folder.env);
+    expect(await run(["validate", "tools", "--format", "junit", "--output", ""], memory.io)).toBe(2);
+    expect(memory.stderr()).toContain("--output needs a file path for the report");
+  });
+
   it("refuses a symbolic or a hard link to a module", async () => {
     await symlink(join(folder.path, "tools/x.mjs"), join(folder.path, "report-link.xml"));
     await link(join(folder.path, "tools/x.mjs"), join(folder.path, "report-hard.xml"));

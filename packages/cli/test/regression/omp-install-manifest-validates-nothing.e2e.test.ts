@@ -60,10 +60,16 @@ describe("validate of an oh-my-pi plugin of the install era", () => {
       expect(run.code).toBe(1);
       const codes = JSON.parse(run.stdout).diagnostics.map((diagnostic: { code: string }) => diagnostic.code);
       expect(codes).toEqual(["W_NO_TOOLS", "E_NOTHING_TO_VALIDATE"]);
+      // The hint points at the warnings when there are some…
+      expect(JSON.parse(run.stdout).diagnostics[1].hint).toContain(
+        "The warnings above say what was skipped.",
+      );
 
       const folder = await runCli(["validate", "tools"], { cwd: empty.path });
       expect(folder.code).toBe(1);
       expect(folder.stdout).toContain("No tool module was found in tools, so nothing was validated.");
+      // …and not when nothing was warned about (found by a bug hunt: it always did).
+      expect(folder.stdout).not.toContain("warnings above");
     } finally {
       await plugin.remove();
       await empty.remove();
