@@ -69,3 +69,19 @@ export async function load(
 export function text(result: { content: Array<{ type: string; text?: string }> }): string {
   return result.content.map((block) => block.text ?? "").join("\n");
 }
+
+/**
+ * A tool entry, as module source (in an array a factory returns; `Type` imported from
+ * TypeBox): `stage` stages "Write a.txt", whose apply answers "applied". What a test needs to
+ * see whether an action staged in a tool host survives what another tool does.
+ */
+export const STAGE_TOOL = `{
+  name: "stage",
+  label: "Stage",
+  description: "Stages an action",
+  parameters: Type.Object({}),
+  async execute(_id, _params, _onUpdate, ctx) {
+    ctx.pushPendingAction({ label: "Write a.txt", apply: async () => ({ content: [{ type: "text", text: "applied" }] }) });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+},`;

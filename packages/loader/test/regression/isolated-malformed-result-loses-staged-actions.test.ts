@@ -3,7 +3,7 @@
 // host "break the protocol": the host stopped it, and an action another tool had staged was
 // gone without a word. In-process the same call answers an error result and nothing is lost.
 import { describe, expect, it } from "vitest";
-import { load, project, text } from "../isolation/isolation-helpers.js";
+import { load, project, STAGE_TOOL, text } from "../isolation/isolation-helpers.js";
 
 const tools = `
 import { Type } from "@sinclair/typebox";
@@ -13,16 +13,7 @@ const returns = {
   bigint: () => ({ content: [], structuredContent: { n: 1n } }),
 };
 export default () => [
-  {
-    name: "stage",
-    label: "Stage",
-    description: "Stages an action",
-    parameters: Type.Object({}),
-    async execute(_id, _params, _onUpdate, ctx) {
-      ctx.pushPendingAction({ label: "Write a.txt", apply: async () => ({ content: [{ type: "text", text: "applied" }] }) });
-      return { content: [{ type: "text", text: "staged" }] };
-    },
-  },
+${STAGE_TOOL}
   {
     name: "broken",
     label: "Broken",

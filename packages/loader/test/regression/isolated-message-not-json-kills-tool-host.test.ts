@@ -6,23 +6,14 @@
 // in-process.
 import { describe, expect, it } from "vitest";
 import { ToolHost } from "../../src/index.js";
-import { load, project, text } from "../isolation/isolation-helpers.js";
+import { load, project, STAGE_TOOL, text } from "../isolation/isolation-helpers.js";
 
 const TOOLS = `
 import { Type } from "@sinclair/typebox";
 const cycle = {};
 cycle.self = cycle;
 export default (pi) => [
-  {
-    name: "stage",
-    label: "Stage",
-    description: "Stages an action",
-    parameters: Type.Object({}),
-    async execute(_id, _params, _onUpdate, ctx) {
-      ctx.pushPendingAction({ label: "Write a.txt", apply: async () => ({ content: [{ type: "text", text: "applied" }] }) });
-      return { content: [{ type: "text", text: "staged" }] };
-    },
-  },
+${STAGE_TOOL}
   {
     name: "send",
     label: "Send",
