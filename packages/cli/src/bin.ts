@@ -51,13 +51,13 @@ if (argv[0] === "call" || argv[0] === "mcp") {
 }
 
 // Stdout is the CLI's own: what a loaded module prints (console.log, process.stdout.write, at
-// import or in a call) goes to stderr, so `tooldock schema > tools.json` and `list --json | jq`
-// get the document alone. `mcp` keeps stdout for its protocol the same way, itself.
+// import, in a call, or later: a timer, an exit handler) goes to stderr, so `tooldock schema >
+// tools.json` and `list --json | jq` get the document alone. Kept until the process exits.
+// `mcp` keeps stdout for its protocol the same way, itself.
 const reserved = argv[0] === "mcp" ? undefined : reserveStdout(process.stdout, process.stderr);
 const io = processIo(controller.signal);
 if (reserved !== undefined) io.stdout = reserved.protocol;
 process.exitCode = await run(argv, io);
-reserved?.release();
 // The output is out: what a cold load left for the compile cache (the packs of the modules it
 // compiled file by file on Node 22.15+) is written before the exit, so the next run is warm.
 const cacheWarnings = await (await import("./load/cache-writes.js")).cacheWritesSettled(CACHE_WRITE_CAP_MS);

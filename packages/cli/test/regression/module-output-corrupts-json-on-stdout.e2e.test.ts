@@ -9,6 +9,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, runCli, tempDir } from "../cli-process.js";
 
 const NOISY = `console.log("noise at import");
+// Found by the second read: output after the command is done (an exit handler, a late timer)
+// reached stdout, where the CLI had given it back.
+process.on("exit", () => console.log("noise at exit"));
 export default (pi) => {
   process.stdout.write("noise in the factory\\n");
   return {
@@ -49,6 +52,7 @@ describe("a module that prints, under the commands that print a document on stdo
       expect(() => JSON.parse(run.stdout)).not.toThrow();
       expect(run.stdout).not.toContain("noise");
       expect(run.stderr).toContain("noise at import");
+      expect(run.stderr).toContain("noise at exit");
     });
   }
 
