@@ -120,3 +120,33 @@ describe("an isolated tool throws a value that is not a plain Error", () => {
     for (const [none, isolated] of Object.values(texts)) expect(isolated).toBe(none);
   });
 });
+
+// Found by the second read: a thrown Proxy whose getPrototypeOf trap throws made the tool
+// host's `instanceof Error` throw while it worded the error, so the call never answered.
+describe("an isolated tool throws a Proxy that fights being read", () => {
+  it("is described as in-process, at once", async () => {
+    const where = await project({
+      "proxy.ts": `
+import { Type } from "@sinclair/typebox";
+export default () => ({
+  name: "proxy_throw",
+  label: "Proxy throw",
+  description: "Throws a Proxy of an Error",
+  parameters: Type.Object({}),
+  async execute() {
+    throw new Proxy(new Error("boom"), { getPrototypeOf() { throw new Error("trap"); } });
+  },
+});
+`,
+    });
+    const texts: string[] = [];
+    for (const mode of ["none", "process"] as const) {
+      const { session } = await load(where, mode, {}, { executeTimeoutMs: 600_000 });
+      const result = await session.execute({ toolCallId: "p", name: "proxy_throw", params: {} });
+      expect(result.isError).toBe(true);
+      texts.push(text(result));
+    }
+    expect(texts[0]).toContain("failed: boom");
+    expect(texts[1]).toBe(texts[0]);
+  });
+});

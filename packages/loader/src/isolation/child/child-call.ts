@@ -44,7 +44,13 @@ export const currentCall = new AsyncLocalStorage<ChildCall>();
  */
 export function wireError(error: unknown): WireError {
   const wire: WireError = { message: describeError(error) };
-  if (!(error instanceof Error)) return wire;
+  let isError: boolean;
+  try {
+    isError = error instanceof Error; // a Proxy's getPrototypeOf trap may throw
+  } catch {
+    return wire;
+  }
+  if (!isError) return wire;
   const read = (field: "name" | "stack" | "code") => {
     try {
       const value = (error as unknown as Record<string, unknown>)[field];
