@@ -75,8 +75,10 @@ interface StagedAction {
   childId: number;
   record: PendingActionRecord | undefined;
   store: PendingActionStore | undefined;
-  /** Its apply or reject is running: off the stack, still the tool host's to lose. */
-  settling?: boolean;
+  /** How many of its applies or rejects are running: off the stack, still the tool host's to lose. */
+  settling?: number;
+  /** Its apply or reject found the tool host stopped: the stop's event lists it as lost. */
+  lostInSettle?: boolean;
 }
 
 /**
@@ -626,7 +628,7 @@ export class IsolatedToolHost {
   }
 
   async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
-    staged.settling = true;
+    staged.settling = (staged.settling ?? 0) + 1;
     let message: Awaited<ReturnType<ToolHostProcess["request"]>["reply"]>;
     try {
       message = await this.#resolving(staged.process, (id, hasUI) => ({
@@ -637,10 +639,12 @@ export class IsolatedToolHost {
         hasUI,
       }));
     } finally {
-      staged.settling = false;
+      staged.settling -= 1;
     }
     if (!("t" in message)) {
-      this.#staged.delete(staged);
+      // Counted by the stop's event (see #stopped), whether the process has exited yet or not.
+      staged.lostInSettle = true;
+      if (staged.process.exited) this.#staged.delete(staged);
       // An apply: the Session discards the action instead of putting it back (ACTION_LOST).
       if (kind === "apply") throw lostError(message);
       return lostResult(staged, message);
@@ -683,7 +687,8 @@ export class IsolatedToolHost {
     for (const staged of [...this.#staged]) {
       if (staged.process !== process) continue;
       // One being applied or discarded is off the stack: its resolve says it was lost.
-      const settling = staged.settling === true && staged.record !== undefined;
+      const settling =
+        ((staged.settling ?? 0) > 0 || staged.lostInSettle === true) && staged.record !== undefined;
       if (this.#remove(staged, stop) || settling) lost.push(staged.record as PendingActionRecord);
     }
     const diagnostics: Diagnostic[] =

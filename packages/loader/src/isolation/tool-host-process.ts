@@ -159,6 +159,11 @@ export class ToolHostProcess {
     return this.#stopping !== undefined || this.#stopped !== undefined;
   }
 
+  /** Whether the process has exited (and every listener of its stop has run). */
+  get exited(): boolean {
+    return this.#stopped !== undefined;
+  }
+
   /** The process id, while it runs (in a PID namespace, of `unshare`, whose death ends it). */
   get pid(): number | undefined {
     return this.#child.pid;

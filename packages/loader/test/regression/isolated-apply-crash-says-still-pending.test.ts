@@ -60,4 +60,51 @@ describe("an isolated action whose tool host dies while it is applied", () => {
     expect(session.pending.size).toBe(0);
     expect(discarded.sort()).toEqual(["below", "top"]);
   });
+
+  // Found by the second read: an apply sent after the host had begun to stop its tool host
+  // (here for a protocol breach) but before the process exited got the stop at once, and the
+  // stop's event, which came with the exit, no longer listed the action.
+  it("is listed as lost when its apply was sent between the tool host's kill and its exit", async () => {
+    const where = await project({
+      "stage.ts": STAGE,
+      "breach.ts": `
+import { Type } from "@sinclair/typebox";
+export default (pi) => ({
+  name: "breach",
+  label: "Breach",
+  description: "Listens on more channels than a tool host may, once its call has returned",
+  parameters: Type.Object({}),
+  async execute() {
+    setTimeout(() => { for (let i = 0; i < 1005; i++) pi.events.on("channel-" + i, () => {}); }, 10);
+    return { content: [{ type: "text", text: "scheduled" }] };
+  },
+});
+`,
+    });
+    const { session, isolated } = await load(where, "process", {}, { pendingPolicy: "allow" });
+    if (isolated === undefined) throw new Error("no tool host");
+    const stopped = new Promise<IsolatedToolHostEvent>((resolve) =>
+      isolated.subscribe((event) => {
+        if (event.type === "tool-host-stopped") resolve(event);
+      }),
+    );
+    await session.execute({ toolCallId: "1", name: "stage", params: { label: "A", crash: false } });
+    await session.execute({ toolCallId: "2", name: "breach", params: {} });
+    // The host drops the process as it kills it, before the exit: wait for that moment.
+    await new Promise<void>((resolve) => {
+      const check = () => (isolated.pid === undefined ? resolve() : setImmediate(check));
+      check();
+    });
+    const resolved = await session.execute({
+      toolCallId: "r",
+      name: "resolve",
+      params: { action: "apply", reason: "go" },
+    });
+    expect(text(resolved)).toContain("can never be applied");
+    const event = await stopped;
+    if (event.type !== "tool-host-stopped") throw new Error("unexpected event");
+    expect(event.kind).toBe("protocol");
+    expect(event.lost.map((record) => record.label)).toEqual(["A"]);
+    expect(event.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["W_ACTIONS_LOST"]);
+  });
 });
