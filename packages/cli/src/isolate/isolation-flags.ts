@@ -1,10 +1,11 @@
 // The isolation flags every command that loads modules takes (list, validate, call, schema, mcp,
 // inspect), read once into the loader's `IsolationOptions` (docs/contract.md §6).
-import { escapeTerminalText, type IsolationOptions } from "@tooldock/loader";
+import type { IsolationOptions } from "@tooldock/loader";
 import type { OptionSpec } from "../args/command-spec.js";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { CliIo } from "../cli-io.js";
+import { escapeTerminalText } from "../output/terminal-text.js";
 
 /** Environment variable for `--isolate-timeout` (milliseconds). */
 export const ISOLATE_TIMEOUT_ENV = "TOOLDOCK_ISOLATE_TIMEOUT_MS";
