@@ -113,6 +113,25 @@ describe("scaffoldToolPackage", () => {
     ).rejects.toThrow(reason);
   });
 
+  it("refuses a folder name it would rewrite without a word (found by the second read)", async () => {
+    await expect(scaffoldToolPackage({ directory: "ünï", cwd: root, version: "1.2.3" })).rejects.toThrow(
+      /the folder name ünï holds characters an npm package name cannot/,
+    );
+    await expect(
+      scaffoldToolPackage({ directory: "ünï", cwd: root, version: "1.2.3", toolName: "word_count" }),
+    ).rejects.toThrow(/Choose another folder name/);
+    await expect(scaffoldToolPackage({ directory: "123abc", cwd: root, version: "1.2.3" })).rejects.toThrow(
+      /the folder name 123abc starts with a digit, and a tool name cannot\. Give the tool's name with --name/,
+    );
+    const named = await scaffoldToolPackage({
+      directory: "123abc",
+      cwd: root,
+      version: "1.2.3",
+      toolName: "abc",
+    });
+    expect(named.names).toMatchObject({ toolName: "abc", packageName: "123abc" });
+  });
+
   it("refuses a folder called resolve too (the tool name comes from it)", async () => {
     await expect(scaffoldToolPackage({ directory: "resolve", cwd: root, version: "1.2.3" })).rejects.toThrow(
       /"resolve" is reserved/,

@@ -56,6 +56,19 @@ function givenNameProblem(name: string | undefined): string | undefined {
 }
 
 /**
+ * Why the folder's name cannot give the package's name (and the tool's, without `--name`) as
+ * written, or undefined: letters outside ASCII would be dropped without a word (`ünï` would
+ * give the package and the tool `n`), and a leading digit would be dropped from the tool name.
+ */
+function folderNameProblem(folder: string, toolNamed: boolean): string | undefined {
+  if ([...folder].some((character) => character.charCodeAt(0) > 0x7f))
+    return `the folder name ${folder} holds characters an npm package name cannot (only ASCII letters, digits, - and _ are kept). Choose another folder name.`;
+  if (!toolNamed && /^[^A-Za-z0-9]*[0-9]/.test(folder))
+    return `the folder name ${folder} starts with a digit, and a tool name cannot. Give the tool's name with --name.`;
+  return undefined;
+}
+
+/**
  * Writes a publishable tool package into `directory` (created when missing). Refuses a
  * folder that is not empty, so nothing is ever overwritten, and a reserved tool name. With
  * `from` (a folder of tarballs), the Tooldock dev dependencies are `file:` specs on them.
@@ -71,6 +84,8 @@ export async function scaffoldToolPackage(options: {
   const directory = resolve(options.cwd, options.directory);
   const given = givenNameProblem(options.toolName);
   if (given !== undefined) throw new UsageError(`${given}. Give another name with --name.`, "init");
+  const folderProblem = folderNameProblem(basename(directory), options.toolName !== undefined);
+  if (folderProblem !== undefined) throw new UsageError(folderProblem, "init");
   const names = scaffoldNames(basename(directory), options.toolName);
   const reserved = reservedToolNameReason(names.toolName);
   if (reserved !== undefined) {
