@@ -1,8 +1,8 @@
 // `@tooldock/runtime/internal`: names only Tooldock's own packages use (the loader's tool host
 // words its answers exactly as a Session does). Not public API: it may change in any release.
 
-/** The mark of an error an `apply` throws when its action can never run: discarded, not kept. */
-export { ACTION_LOST } from "./pending/apply-top-action.js";
+/** Marks between a pending action's callbacks and the store: a lost action, a callback given up on. */
+export { ACTION_LOST, CALLBACK_GAVE_UP } from "./pending/callback-marks.js";
 /** How a Session reads what an `apply` or `reject` returned: once, field by field, never throwing. */
 export { readCallbackResult } from "./pending/resolve-details.js";
 /**

@@ -1,6 +1,12 @@
 import type { PendingActionRecord, PendingActionStore, SessionToolContext } from "@tooldock/runtime";
 import { runningToolCall } from "@tooldock/runtime";
-import { ACTION_LOST, callStopOf, count, STOP_THROUGH_CONTEXT } from "@tooldock/runtime/internal";
+import {
+  ACTION_LOST,
+  CALLBACK_GAVE_UP,
+  callStopOf,
+  count,
+  STOP_THROUGH_CONTEXT,
+} from "@tooldock/runtime/internal";
 import type {
   CustomToolAPI,
   CustomToolContext,
@@ -521,10 +527,16 @@ export class IsolatedToolHost {
       return;
     }
     const staged: StagedAction = { process, childId: message.action, record: undefined, store: undefined };
+    // When a resolve gives up waiting for one (its deadline), the tool host must still answer
+    // a ping: one stuck in a busy loop is stopped now, not when the next call times out.
+    const settle = (kind: "apply" | "reject") =>
+      Object.defineProperty((reason: string) => this.#settle(staged, kind, reason), CALLBACK_GAVE_UP, {
+        value: () => process.probe(`its ${kind} was given up`),
+      });
     const action: CustomToolPendingAction = {
       label: message.label,
-      apply: (reason) => this.#settle(staged, "apply", reason),
-      ...(message.reject ? { reject: (reason: string) => this.#settle(staged, "reject", reason) } : {}),
+      apply: settle("apply"),
+      ...(message.reject ? { reject: settle("reject") } : {}),
       ...(message.details === undefined ? {} : { details: message.details }),
       ...(message.sourceToolName === undefined ? {} : { sourceToolName: message.sourceToolName }),
     };

@@ -200,14 +200,14 @@ export class ToolHostProcess {
   }
 
   /** Checks the process still answers within the hang timeout; stops it otherwise. */
-  probe(): void {
+  probe(what = "a call was stopped"): void {
     if (this.stopped) return;
     const { reply } = this.request((id) => ({ t: "ping", id }));
     const timer = setTimeout(
       () =>
         this.kill({
           kind: "hang",
-          reason: `It did not answer for ${this.#hangTimeoutMs} ms after a call was stopped (a busy loop?).`,
+          reason: `It did not answer for ${this.#hangTimeoutMs} ms after ${what} (a busy loop?).`,
         }),
       this.#hangTimeoutMs,
     );

@@ -1,5 +1,6 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
+import { isActionLost, tellGaveUp } from "./callback-marks.js";
 import { entryCallback } from "./entry-callbacks.js";
 import type { JournalMove } from "./journal/pending-journal.js";
 import { lostReason, moveTo } from "./journal/pending-journal.js";
@@ -25,23 +26,6 @@ import {
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
 import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
-
-/**
- * Marks an error an `apply` threw because its action can never run (an isolated action whose
- * tool host stopped): the action is discarded, not put back. Tooldock's own (the loader's
- * stand-ins); see `@tooldock/runtime/internal`.
- */
-export const ACTION_LOST = Symbol.for("tooldock.action-lost");
-
-function isActionLost(error: unknown): boolean {
-  try {
-    return (
-      typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[ACTION_LOST] === true
-    );
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Runs `apply(reason)` of an entry already taken off the stack, for at most `timeoutMs`. On
@@ -100,6 +84,7 @@ export async function applyTopAction(
   );
   const cleared = internals.clearCount !== clearCountAtStart;
   if (settlement.status === "timed-out") {
+    if (entry.action.form === "closure") tellGaveUp(entry.action.apply);
     const error = actionTimeoutError(record, "apply", timeoutMs);
     const extra = { error: describeError(error), timedOut: true };
     if (cleared) {

@@ -1,6 +1,7 @@
 import type { AgentToolResult } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import type { Settlement } from "./callback-deadline.js";
+import { tellGaveUp } from "./callback-marks.js";
 import { type EntryCallback, entryCallback } from "./entry-callbacks.js";
 import { lostReason, moveTo } from "./journal/pending-journal.js";
 import { type ResolveDetails, readCallbackResult, resolveDetails, resolveError } from "./resolve-details.js";
@@ -70,6 +71,7 @@ export async function discardEntry(
   }
   const settlement = await runActionCallback(emit, record, "reject", callback.run, timeoutMs);
   if (settlement.status === "timed-out") {
+    if (entry.action.form === "closure") tellGaveUp(entry.action.reject);
     const error = actionTimeoutError(record, "reject", timeoutMs);
     emit({ type: "action-discarded", record, reason, error, timedOut: true });
   } else if (settlement.status === "rejected") {

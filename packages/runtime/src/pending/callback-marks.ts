@@ -1,0 +1,42 @@
+/**
+ * Marks between an action's callbacks and the store that runs them, for Tooldock's own
+ * callbacks (the loader's stand-ins for actions staged in a tool host); see
+ * `@tooldock/runtime/internal`. Registered symbols, so another copy of this package agrees.
+ */
+
+/**
+ * Marks an error an `apply` threw because its action can never run (its tool host stopped):
+ * the store discards the action instead of putting it back.
+ */
+export const ACTION_LOST = Symbol.for("tooldock.action-lost");
+
+/**
+ * On an `apply` or `reject` function: called (no arguments, its fault ignored) when the store
+ * gives up waiting for it (the resolve deadline), so that whoever runs it elsewhere can check
+ * that it still answers (a tool host in a busy loop is then stopped).
+ */
+export const CALLBACK_GAVE_UP = Symbol.for("tooldock.callback-gave-up");
+
+/** Whether `error` carries {@link ACTION_LOST}; never throws. */
+export function isActionLost(error: unknown): boolean {
+  try {
+    return (
+      typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[ACTION_LOST] === true
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Calls `callback`'s {@link CALLBACK_GAVE_UP} hook, if it has one; never throws. */
+export function tellGaveUp(callback: unknown): void {
+  try {
+    const hook =
+      typeof callback === "function"
+        ? (callback as unknown as Record<symbol, unknown>)[CALLBACK_GAVE_UP]
+        : undefined;
+    if (typeof hook === "function") hook();
+  } catch {
+    // The hook's fault is its own: the store has its answer already.
+  }
+}
