@@ -75,13 +75,20 @@ export async function applyTopAction(
   if (claimed instanceof Promise) claimed = await claimed;
   if (claimed !== true) return claimed === false ? elsewhere(internals, entry, reason, top) : claimed;
 
-  const settlement = await runActionCallback(
+  const settling = runActionCallback(
     (event) => internals.emit(event),
     record,
     "apply",
     callback.run,
     timeoutMs,
   );
+  // Until the apply itself settles: a timed-out one may still run after the answer.
+  noteRunning(
+    internals,
+    record.id,
+    settling.then((settlement) => (settlement.status === "timed-out" ? settlement.late : undefined)),
+  );
+  const settlement = await settling;
   const cleared = internals.clearCount !== clearCountAtStart;
   if (settlement.status === "timed-out") {
     if (entry.action.form === "closure") tellGaveUp(entry.action.apply);
@@ -185,6 +192,21 @@ function keep(internals: StoreInternals, entry: PendingEntry, move: JournalMove)
 }
 
 /**
+ * Record id → the store whose apply of it runs now in this process, also past its deadline
+ * (see {@link claim}).
+ */
+const runningApplies = new Map<string, StoreInternals>();
+
+/** Notes that `internals` runs the apply of `id` until `settled` settles. */
+function noteRunning(internals: StoreInternals, id: string, settled: Promise<unknown>): void {
+  runningApplies.set(id, internals);
+  const done = () => {
+    if (runningApplies.get(id) === internals) runningApplies.delete(id);
+  };
+  settled.then(done, done);
+}
+
+/**
  * Takes the entry's record for this process (`pending → applying`, or still `applying` here
  * after a timed-out apply): `true`, `false` when another process has it, or, when the
  * journal fails, the answer to give (the entry back on top, nothing run).
@@ -194,6 +216,10 @@ function claim(
   entry: PendingEntry,
   top: boolean,
 ): boolean | AgentToolResult<ResolveDetails> | Promise<boolean | AgentToolResult<ResolveDetails>> {
+  // This process may take its own `applying` record again, but not from another store of it
+  // while that store's apply still runs (two Session objects of one durable session).
+  const runner = runningApplies.get(entry.record.id);
+  if (runner !== undefined && runner !== internals) return false;
   return journaled(internals, entry, {
     from: ["pending", "applying"],
     to: "applying",

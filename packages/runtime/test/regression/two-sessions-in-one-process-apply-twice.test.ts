@@ -1,0 +1,83 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqliteJournal, Session } from "../../src/index.js";
+
+/**
+ * Found by a bug hunt: two Session objects of one process that opened the same durable
+ * session (a server that opens the session per request, a double-clicked "Apply") both
+ * applied its action: a record `applying` in this process may be claimed again by this
+ * process (to retry after a timed-out apply), and every store of the process had the same
+ * identity. Now an apply still running in one store cannot be claimed by another.
+ */
+let folder = "";
+beforeEach(() => {
+  folder = realpathSync(mkdtempSync(join(tmpdir(), "tooldock-two-sessions-")));
+});
+afterEach(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe("two sessions of one process on one durable session", () => {
+  it("apply its action once: the second resolve finds it taken", async () => {
+    let applied = 0;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const applying = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const tool = {
+      name: "rename_preview",
+      label: "Rename preview",
+      description: "Stages a rename",
+      parameters: Type.Object({}),
+      actions: {
+        rename: {
+          async apply() {
+            started();
+            await gate;
+            applied += 1;
+            return { content: [{ type: "text" as const, text: "renamed" }] };
+          },
+        },
+      },
+      async execute(
+        _id: string,
+        _params: unknown,
+        _onUpdate: unknown,
+        ctx: { pushPendingAction(action: object): void },
+      ) {
+        ctx.pushPendingAction({ label: "Rename A", handler: "rename", payload: { from: "a", to: "b" } });
+        return { content: [{ type: "text" as const, text: "staged" }] };
+      },
+    };
+    const file = join(folder, "pending.db");
+    const open = async () => {
+      const session = await Session.open({ sessionId: "chat-42", journal: openSqliteJournal(file) });
+      session.register(tool as never);
+      return session;
+    };
+    const first = await open();
+    await first.execute({ toolCallId: "1", name: "rename_preview", params: {} });
+    const second = await open();
+    expect(second.pending.list().map((record) => record.label)).toEqual(["Rename A"]);
+    const resolve = (session: Session, id: string) =>
+      session.execute({ toolCallId: id, name: "resolve", params: { action: "apply", reason: "go" } });
+    const firstResolve = resolve(first, "r1");
+    await applying;
+    const secondResult = await resolve(second, "r2");
+    release();
+    const firstResult = await firstResolve;
+    expect(firstResult.content).toEqual([{ type: "text", text: "renamed" }]);
+    expect(secondResult.isError).toBe(true);
+    expect(secondResult.content[0]).toMatchObject({ text: expect.stringContaining("nothing was done here") });
+    expect(applied).toBe(1);
+    await first.dispose();
+    await second.dispose();
+  });
+});
