@@ -25,6 +25,7 @@ import {
   resolvedElsewhereText,
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
+import { appliedByAnotherStore, noteRunningApply } from "./running-applies.js";
 import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
 
 /**
@@ -83,7 +84,7 @@ export async function applyTopAction(
     timeoutMs,
   );
   // Until the apply itself settles: a timed-out one may still run after the answer.
-  noteRunning(
+  noteRunningApply(
     internals,
     record.id,
     settling.then((settlement) => (settlement.status === "timed-out" ? settlement.late : undefined)),
@@ -192,21 +193,6 @@ function keep(internals: StoreInternals, entry: PendingEntry, move: JournalMove)
 }
 
 /**
- * Record id → the store whose apply of it runs now in this process, also past its deadline
- * (see {@link claim}).
- */
-const runningApplies = new Map<string, StoreInternals>();
-
-/** Notes that `internals` runs the apply of `id` until `settled` settles. */
-function noteRunning(internals: StoreInternals, id: string, settled: Promise<unknown>): void {
-  runningApplies.set(id, internals);
-  const done = () => {
-    if (runningApplies.get(id) === internals) runningApplies.delete(id);
-  };
-  settled.then(done, done);
-}
-
-/**
  * Takes the entry's record for this process (`pending → applying`, or still `applying` here
  * after a timed-out apply): `true`, `false` when another process has it, or, when the
  * journal fails, the answer to give (the entry back on top, nothing run).
@@ -218,8 +204,7 @@ function claim(
 ): boolean | AgentToolResult<ResolveDetails> | Promise<boolean | AgentToolResult<ResolveDetails>> {
   // This process may take its own `applying` record again, but not from another store of it
   // while that store's apply still runs (two Session objects of one durable session).
-  const runner = runningApplies.get(entry.record.id);
-  if (runner !== undefined && runner !== internals) return false;
+  if (appliedByAnotherStore(internals, entry.record.id)) return false;
   return journaled(internals, entry, {
     from: ["pending", "applying"],
     to: "applying",

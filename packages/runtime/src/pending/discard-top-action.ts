@@ -14,6 +14,7 @@ import {
   resolvedElsewhereText,
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
+import { appliedByAnotherStore } from "./running-applies.js";
 import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
 
 /** What the store needs to discard an entry (the `resolve` tool and `clear`). */
@@ -62,7 +63,16 @@ export async function discardEntry(
     return { kind: "lost", owner: callback.owner };
   }
   const from = entry.interrupted === true ? "interrupted" : "pending";
-  let moved = internals.move(entry, { ...moveTo(internals, "discarded", reason, undefined, from), top });
+  // Another store of this process still applies it: not this discard's to take.
+  if (appliedByAnotherStore(internals, record.id)) return { kind: "elsewhere" };
+  const discarding = { ...moveTo(internals, "discarded", reason, undefined, from), top };
+  // A record this process left `applying` (its apply timed out) is discarded here too.
+  let moved = internals.move(
+    entry,
+    from === "pending"
+      ? { ...discarding, from: ["pending", "applying"], applyingOwner: internals.process }
+      : discarding,
+  );
   if (moved instanceof Promise) moved = await moved;
   if (!moved) return { kind: "elsewhere" };
   if (callback.kind !== "run") {

@@ -542,6 +542,12 @@ export class PendingActionStore {
       const own = mine.get(stored.id);
       if (own === undefined && before.has(stored.id)) continue; // popped or removed meanwhile
       if (stored.state === "applying") {
+        // This stack's own, left applying by an apply of this process that timed out: it stays
+        // (it may be applied again or discarded here).
+        if (own !== undefined && stored.owner.token === this.#process.token) {
+          next.push(own);
+          continue;
+        }
         // Being applied here or by a process that may still run it: not on the stack.
         if (await this.#mayRun(stored.owner)) continue;
         const moved = await journal.move(stored.id, {
