@@ -5,6 +5,7 @@ import { UsageError } from "./args/usage-error.js";
 import { type CliIo, processIo } from "./cli-io.js";
 import { COMMANDS } from "./commands/commands.js";
 import { createOutput, type Output } from "./output/output.js";
+import { escapeTerminalText } from "./output/terminal-text.js";
 import { cliVersion } from "./version.js";
 
 const MAIN_USAGE = `tooldock <${COMMANDS.map((command) => command.spec.name).join("|")}> [options]`;
@@ -89,6 +90,16 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     if (error instanceof UsageError) {
       printUsageError(output, error);
       return 2;
+    }
+    // Tooldock's own documented faults (a durable store that cannot be opened or read, …)
+    // say what happened and what to do: the command failed, tooldock did not.
+    // (Told by name and code, not instanceof: the shell imports no Tooldock package.)
+    const code = (error as { code?: unknown } | null)?.code;
+    if (error instanceof Error && error.name === "TooldockError" && typeof code === "string") {
+      output.printError(
+        `${output.errorColors.red(`tooldock ${name}:`)} ${escapeTerminalText(`${code}: ${error.message}`, { multiline: true })}`,
+      );
+      return 1;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     output.printError(

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, readFile, stat } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { describePostgres } from "../../../scripts/describe-postgres.js";
@@ -125,6 +125,19 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     const run = await cli("pending", "list", "--store", `sqlite:${join(shared, "pending.db")}`);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/E_PENDING_STORE: the store's folder .*shared is writable by group or others/);
+  });
+
+  it("says which file it cannot open, or which record it cannot read, not an internal error (found by a bug hunt)", async () => {
+    const garbage = join(state, "garbage.db");
+    await writeFile(garbage, "this is no database, only text long enough to be read as a header", {
+      mode: 0o600,
+    });
+    const run = await cli("pending", "list", "--store", `sqlite:${garbage}`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `tooldock pending: E_PENDING_STORE: The pending-action database ${garbage} cannot be opened`,
+    );
+    expect(run.stderr).not.toContain("internal error");
   });
 
   it("is bad usage without --store, or with a store it cannot open", async () => {

@@ -44,15 +44,15 @@ export function toRecord(row: RecordRow): JournalRecord {
     form: row.form,
     label: row.label,
     sourceToolName: row.source_tool,
-    details: fromJson(row.details),
+    details: fromJson(row.details, row.id, "details"),
     createdAt: Number(row.created_at),
-    owner: JSON.parse(row.owner) as ProcessIdentity,
+    owner: fromJson(row.owner, row.id, "owner") as ProcessIdentity,
   };
   if (row.form === "data")
     return {
       ...record,
       handler: row.handler ?? "",
-      payload: fromJson(row.payload),
+      payload: fromJson(row.payload, row.id, "payload"),
       ...(row.cwd === null ? {} : { cwd: row.cwd }),
     };
   return record;
@@ -67,7 +67,7 @@ export function toTransition(row: TransitionRow): JournalTransition {
     at: Number(row.at),
     ...(row.reason === null ? {} : { reason: row.reason }),
     ...(row.error === null ? {} : { error: row.error }),
-    process: JSON.parse(row.process) as ProcessIdentity,
+    process: fromJson(row.process, row.action_id, "process") as ProcessIdentity,
   };
 }
 
@@ -76,8 +76,21 @@ export function toJson(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
-function fromJson(text: string | null): unknown {
-  return text === null ? undefined : JSON.parse(text);
+/**
+ * A JSON column of action `id`'s row; `undefined` for SQL `NULL`. A column that is not JSON
+ * (a row edited or damaged outside Tooldock) is an `E_PENDING_STORE` naming the row, never a
+ * bare `SyntaxError`.
+ */
+function fromJson(text: string | null, id: string, column: string): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw storeError(
+      `The durable store's record of pending action ${id} cannot be read: its ${column} is not JSON (${(error as Error).message}).`,
+      "The row was changed outside Tooldock; restore it from a backup, or delete that action's rows (tooldock_pending_actions and tooldock_pending_transitions) to drop it.",
+    );
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
+import { TooldockError } from "@tooldock/sdk";
 import { basename, dirname, resolve } from "node:path";
 import { checkPrivateFolderSync } from "../../util/private-folder.js";
 import {
@@ -102,16 +103,37 @@ export function openSqliteJournal(path: string, options: SqliteJournalOptions = 
   if (database === undefined) {
     checkDatabaseFile(file);
     const Driver = sqliteDriver(file); // before the file is made: none without a driver
-    if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
-    database = new Driver(file);
+    try {
+      if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+      database = new Driver(file);
+    } catch (error) {
+      throw unopenable(file, error);
+    }
   }
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  database.exec(
-    // The busy timeout first: two processes creating the file at once wait for each other.
-    `PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;`,
+  try {
+    database.exec(
+      // The busy timeout first: two processes creating the file at once wait for each other.
+      `PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;`,
+    );
+    database.exec(SCHEMA);
+    return new SqliteJournal(database);
+  } catch (error) {
+    throw unopenable(file, error);
+  }
+}
+
+/**
+ * The driver's or the file system's fault opening `file` (not a database, damaged pages, a
+ * read-only folder, no permission), as an `E_PENDING_STORE` that names the file.
+ */
+function unopenable(file: string, error: unknown): TooldockError {
+  if (error instanceof TooldockError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return storeError(
+    `The pending-action database ${file} cannot be opened: ${message}.`,
+    "Check that the file is an SQLite database this user may read and write (in a folder it may write), or give another --store path.",
   );
-  database.exec(SCHEMA);
-  return new SqliteJournal(database);
 }
 
 /** See {@link openSqliteJournal}. */
