@@ -145,8 +145,9 @@ export class IsolatedToolHost {
   }
 
   /**
-   * Closes the tool host once no action it staged is pending (at once when none is), and
-   * starts no other: for a tool host whose tools were replaced by a reload.
+   * Closes the tool host once its calls have answered and no action it staged is pending (at
+   * once when there are none), and starts no other: for a tool host whose tools were replaced
+   * by a reload.
    */
   retire(): void {
     this.#retiring = true;
@@ -154,7 +155,8 @@ export class IsolatedToolHost {
   }
 
   #closeIfRetired(): void {
-    if (this.#retiring && this.#staged.size === 0 && !this.#closed) void this.close();
+    if (this.#retiring && this.#staged.size === 0 && this.#calls.size === 0 && !this.#closed)
+      void this.close();
   }
 
   /** The proxy standing in for `descriptor` in the host's session. */
@@ -377,6 +379,7 @@ export class IsolatedToolHost {
       answered = true;
       signal?.removeEventListener("abort", onAbort);
       this.#calls.delete(id);
+      this.#closeIfRetired(); // a retired tool host lets its last call answer first
       const by = madeBy(call);
       if (by !== undefined) {
         this.#ended.set(id, by);

@@ -119,6 +119,8 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   };
 
   let previous: LoadCustomToolsResult | undefined;
+  /** Tool hosts of earlier loads that still run tools a failed reload kept (see `start`). */
+  const kept: NonNullable<LoadCustomToolsResult["isolated"]>[] = [];
   /** An isolated watch keeps the next reload's tool host started: a reload waits for no process start. */
   let spare: PrestartedToolHost | undefined;
   const prestartNext = () => {
@@ -148,10 +150,16 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     const current = loadCustomTools(load).then((result): ToolsReload => {
       const all = load.session === undefined ? nameChanges(previous, result) : result.changes;
       const changes = fromChanges ? onlyWhatChanged(all, result, changedPaths) : all;
-      // An isolated load runs in a new tool host: the previous one retires once the actions
-      // it staged are resolved (its tools were replaced; its actions still apply).
-      if (previous?.isolated !== undefined && previous.isolated !== result.isolated)
-        previous.isolated.retire();
+      // An isolated load runs in a new tool host: the previous one retires once its calls have
+      // answered and the actions it staged are resolved (its tools were replaced; its actions
+      // still apply). Not after a reload with an error: a module that failed keeps its previous
+      // tools, which run there; it retires at the next reload without one.
+      const before = previous?.isolated;
+      if (before !== undefined && before !== result.isolated) {
+        kept.push(before);
+        if (!result.diagnostics.some((diagnostic) => diagnostic.severity === "error"))
+          for (const host of kept.splice(0)) host.retire();
+      }
       previous = result;
       prestartNext();
       return { ...result, changes, changedPaths };
@@ -252,6 +260,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
         await queued?.catch(() => {});
         await running?.catch(() => {});
         await previous?.isolated?.close();
+        await Promise.all(kept.splice(0).map((host) => host.close()));
         await spare?.close();
       })();
       return closing;
