@@ -210,10 +210,10 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           writeDiagnostics(reload.diagnostics);
           const text = describeReload(reload);
           say(text);
-          tools.update(reload);
+          const swapped = tools.update(reload);
           const level = reloadLogLevel(reload);
           for (const served of live) {
-            tools.sync(served.session, reload);
+            tools.sync(served.session, reload, swapped);
             served.mcp.log(level, text);
             if (reloadChangedTools(reload)) served.mcp.toolsChanged();
           }

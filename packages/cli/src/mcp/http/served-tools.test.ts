@@ -40,8 +40,7 @@ describe("ServedTools", () => {
       removed: ["c"],
       replaced: ["a"],
     });
-    tools.update(next);
-    tools.sync(session, next);
+    tools.sync(session, next, tools.update(next));
     expect(
       tools
         .list()
@@ -49,5 +48,26 @@ describe("ServedTools", () => {
         .sort(),
     ).toEqual(["a v2", "b v1", "d v1"]);
     expect(described(session).sort()).toEqual(["a v2", "b v1", "d v1"]);
+  });
+
+  // Found by a bug hunt: under isolation (mcp --http --watch --isolate) an edit of one module
+  // listed only its tools as replaced, the other tools kept their proxies into the previous
+  // tool host, which the reload retired: every other tool failed in every session.
+  it("swaps every tool whose object is new, also one the changes do not list", () => {
+    const initial = [loaded("alpha", "host-1"), loaded("beta", "host-1")];
+    const tools = new ServedTools(initial);
+    const session = new Session({ cwd: process.cwd() });
+    for (const { tool, path } of tools.list()) session.register(tool, path);
+    const next = reload([loaded("alpha", "host-2"), loaded("beta", "host-2")], {
+      added: [],
+      removed: [],
+      replaced: ["alpha"],
+    });
+    const swapped = tools.update(next);
+    expect([...swapped].sort()).toEqual(["alpha", "beta"]);
+    tools.sync(session, next, swapped);
+    expect(described(session).sort()).toEqual(["alpha host-2", "beta host-2"]);
+    // The same objects again: nothing to swap.
+    expect([...tools.update(next)]).toEqual([]);
   });
 });

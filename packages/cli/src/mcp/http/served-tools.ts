@@ -19,25 +19,32 @@ export class ServedTools {
     return [...this.#byName.values()];
   }
 
-  /** Takes a reload's removed, replaced and added tools into {@link list}. */
-  update(reload: ToolsReload): void {
-    const { added, removed, replaced } = reload.changes;
-    for (const name of removed) this.#byName.delete(name);
-    for (const name of [...replaced, ...added]) {
-      const loaded = reload.tools.find(({ tool }) => tool.name === name);
-      if (loaded !== undefined) this.#byName.set(name, loaded);
+  /**
+   * Takes a reload into {@link list}: its removed tools go, and every tool it loaded whose
+   * object is new comes in (the replaced and added ones, and, under isolation, every tool of
+   * the new tool host: `changes` lists only the edited modules' tools, but the others' proxies
+   * now run there too, and the previous tool host retires). Returns the names taken in, for
+   * {@link sync}.
+   */
+  update(reload: ToolsReload): Set<string> {
+    for (const name of reload.changes.removed) this.#byName.delete(name);
+    const swapped = new Set<string>();
+    for (const loaded of reload.tools) {
+      if (this.#byName.get(loaded.tool.name)?.tool === loaded.tool) continue;
+      this.#byName.set(loaded.tool.name, loaded);
+      swapped.add(loaded.tool.name);
     }
+    return swapped;
   }
 
   /**
-   * Applies a reload to an open session: removed tools unregistered, replaced ones swapped
-   * for the new version, added ones registered. Its pending actions stay (an action keeps
-   * the code of the version that staged it). Call after {@link update}.
+   * Applies a reload to an open session: removed tools unregistered, the tools {@link update}
+   * took in swapped or registered. Its pending actions stay (an action keeps the code of the
+   * version that staged it).
    */
-  sync(session: Session, reload: ToolsReload): void {
-    const { added, removed, replaced } = reload.changes;
-    for (const name of [...removed, ...replaced]) session.unregister(name);
-    for (const name of [...replaced, ...added]) {
+  sync(session: Session, reload: ToolsReload, swapped: ReadonlySet<string>): void {
+    for (const name of [...reload.changes.removed, ...swapped]) session.unregister(name);
+    for (const name of swapped) {
       const loaded = this.#byName.get(name);
       if (loaded !== undefined) session.register(loaded.tool, loaded.path);
     }
