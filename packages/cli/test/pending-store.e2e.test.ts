@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { describePostgres } from "../../../scripts/describe-postgres.js";
 import { ensureRuntime } from "../../../scripts/runtimes.mjs";
 import { assertBuilt, cliBin, examplesDir, fixturesDir, runCli, runProcess, tempDir } from "./cli-process.js";
+import { startMcpChild } from "./mcp-child.js";
 
 /**
  * `tooldock call --store` and `tooldock pending` (issue 28, item 4): a preview staged by one
@@ -125,6 +126,35 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     const run = await cli("pending", "list", "--store", `sqlite:${join(shared, "pending.db")}`);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/E_PENDING_STORE: the store's folder .*shared is writable by group or others/);
+  });
+
+  // Found by a bug hunt: the server read its session's stack once, at its start. An action
+  // another process discarded went on blocking every tool ("Call resolve first"), and the
+  // resolve the model was sent to then found it resolved elsewhere.
+  it("mcp --store sees an action another process resolved: the next tool call runs", async () => {
+    const store = `sqlite:${join(state, "mcp.db")}`;
+    const draft = await tempDir({ "plan-draft.md": "a plan\n" });
+    onTestFinished(draft.remove);
+    const args = { files: ["plan-draft.md"], find: "draft", replace: "final", regex: false };
+    const staged = await runProcess(
+      node,
+      [cliBin, "call", "batch_rename_preview", renameTool, "--args", JSON.stringify(args), "--store", store],
+      { cwd: draft.path },
+    );
+    expect(staged.code).toBe(0);
+    const server = await startMcpChild([renameTool, "--store", store], draft.path);
+    onTestFinished(server.kill);
+    const discarded = await runProcess(
+      node,
+      [cliBin, "pending", "discard", "--store", store, renameTool, "--reason", "operator"],
+      { cwd: draft.path },
+    );
+    expect(discarded.code).toBe(0);
+    const again = await server.client.callTool({ name: "batch_rename_preview", arguments: args });
+    expect(again.isError).toBeUndefined();
+    expect(JSON.stringify(again.content)).not.toContain("Call `resolve` first");
+    server.closeStdin();
+    expect(await server.exited).toBe(0);
   });
 
   it("says which file it cannot open, or which record it cannot read, not an internal error (found by a bug hunt)", async () => {

@@ -175,6 +175,11 @@ async function callTool(
   });
   let result: AgentToolResult;
   try {
+    // A durable session's stack may have changed in another process (`tooldock pending`,
+    // another server): read before the call, as a host does when a turn starts, so that the
+    // pending policy and steering see what is pending now. A store that fails here is reported
+    // by the call or the resolve that needs it.
+    await session.pending.refresh().catch(() => {});
     result = await session.execute({
       toolCallId: context.toolCallId,
       name,
