@@ -170,6 +170,14 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     expect(run.stderr).not.toContain("internal error");
   });
 
+  it("says there is no store at a path that does not exist, and makes none (found by a bug hunt)", async () => {
+    const typo = join(state, "no-such-folder", "pending.db");
+    const run = await cli("pending", "list", "--store", `sqlite:${typo}`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`there is no pending-action database at ${typo}`);
+    expect(await readdir(state)).not.toContain("no-such-folder");
+  });
+
   it("is bad usage without --store, or with a store it cannot open", async () => {
     expect((await cli("pending", "list")).code).toBe(2);
     const redis = await cli("pending", "list", "--store", "redis://localhost/0");

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { createAstEditTool } from "@tooldock/ast-edit";
 import { ToolHost } from "@tooldock/loader";
 import { type PendingActionRecord, PendingActionStore } from "@tooldock/runtime";
@@ -25,6 +27,14 @@ export async function run(context: CommandContext): Promise<number> {
   const reason = stringOption(args, "reason") ?? `${verb} requested on the tooldock command line`;
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "pending");
   const json = flagOption(args, "json");
+  // Nothing was ever staged in a folder that does not exist: a typo in --store must not make
+  // the folders and an empty database and answer "no pending action".
+  if (choice.kind === "sqlite" && !existsSync(dirname(choice.path))) {
+    output.printError(
+      `${output.errorColors.red("tooldock pending:")} ${escapeTerminalText(`E_PENDING_STORE: there is no pending-action database at ${choice.path} (its folder does not exist); nothing was ever staged there. Check the --store path (the one \`call --store\` or \`mcp --store\` was given).`)}`,
+    );
+    return 1;
+  }
   const opened = await openStore(choice);
   if ("error" in opened) {
     output.printError(`${output.errorColors.red("tooldock pending:")} ${escapeTerminalText(opened.error)}`);
