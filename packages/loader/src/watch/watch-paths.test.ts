@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -68,6 +68,42 @@ describe("watchPaths", () => {
       await writeFile(tool, "y");
       await watching.until(tool);
       expect(new Set(watching.seen)).toEqual(new Set([tool]));
+    } finally {
+      watching.watch.close();
+    }
+  });
+});
+
+// Found by a bug hunt: a folder moved out of a watched folder was never noticed (its name has
+// no module extension), and a watched folder deleted and made again was never watched again,
+// with no error said.
+describe("watchPaths, folders that come and go", () => {
+  it("reports a tool folder moved out of the watched folder", async () => {
+    root = await mkdtemp(join(tmpdir(), "tooldock-watch-paths-"));
+    const tools = join(root, "tools");
+    await mkdir(join(tools, "pkg"), { recursive: true });
+    await writeFile(join(tools, "pkg/index.ts"), "x");
+    const watching = collect([tools]);
+    try {
+      await rename(join(tools, "pkg"), join(root, "elsewhere"));
+      await watching.until(join(tools, "pkg"));
+    } finally {
+      watching.watch.close();
+    }
+  });
+
+  it("watches a watched folder again once it is made anew after its removal", async () => {
+    root = await mkdtemp(join(tmpdir(), "tooldock-watch-paths-"));
+    const tools = join(root, "tools");
+    await mkdir(tools);
+    const watching = collect([tools]);
+    try {
+      await rm(tools, { recursive: true });
+      await watching.until(tools);
+      await mkdir(tools);
+      await writeFile(join(tools, "gamma.ts"), "x");
+      await watching.until(join(tools, "gamma.ts"));
+      expect(watching.errors).toEqual([]);
     } finally {
       watching.watch.close();
     }

@@ -1,4 +1,4 @@
-import { type FSWatcher, statSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname, extname, join, sep } from "node:path";
 import { isWithin } from "../discover/expand-path.js";
 
@@ -32,7 +32,10 @@ export interface PathWatch {
  * only that file's changes count. A change counts when the file has a module or `.json`
  * extension and no folder on its way is `node_modules`, `.git`, `.hg` or `.svn` (so the
  * default compile cache, under `node_modules/.cache`, never triggers a reload), nor is it
- * inside one of `ignoredFolders` (the compile cache wherever it is). A location that
+ * inside one of `ignoredFolders` (the compile cache wherever it is). A folder that comes or
+ * goes inside a watched folder (a tool folder moved in or out) counts as well, reported as
+ * its path. A watched folder that is removed is reported as its own path, then watched for
+ * through its parent: made again, it is watched anew and reported once more. A location that
  * cannot be watched (missing, unreadable) and a watcher that fails later go to `onError`.
  */
 export function watchPaths(
@@ -42,7 +45,65 @@ export function watchPaths(
   ignoredFolders: readonly string[] = [],
 ): PathWatch {
   const ignored = (path: string) => ignoredFolders.some((folder) => isWithin(path, folder));
-  const watchers: FSWatcher[] = [];
+  const watchers = new Set<FSWatcher>();
+  let closed = false;
+  const open = (folder: string, recursive: boolean, listener: (event: string, name: string) => void) => {
+    const watcher = watch(folder, { recursive, persistent: true }, (event, name) => {
+      if (name !== null) listener(event, String(name));
+    });
+    watchers.add(watcher);
+    return watcher;
+  };
+
+  /** Watches the folder `location` recursively; when the folder itself goes, waits for it to come back. */
+  const watchFolder = (location: string) => {
+    const watcher = open(location, true, (event, relative) => {
+      // The folder itself removed (or renamed away): its watcher sees nothing more.
+      if (event === "rename" && !existsSync(location)) {
+        watcher.close();
+        watchers.delete(watcher);
+        onChange(location);
+        if (!closed) watchForReturn(location);
+        return;
+      }
+      // A folder that came or went (a tool folder moved in or out) has no extension.
+      const folderMoved =
+        event === "rename" && relative !== "" && extname(relative) === "" && !inIgnored(relative);
+      if (!folderMoved && !counts(relative)) return;
+      const path = join(location, relative);
+      if (!ignored(path)) onChange(path);
+    });
+    watcher.on("error", (error) => onError(error, location));
+  };
+
+  /** Watches the parent of a removed folder for the folder to be made again, then watches it anew. */
+  const watchForReturn = (location: string) => {
+    const parent = dirname(location);
+    const name = basename(location);
+    let watcher: FSWatcher;
+    try {
+      watcher = open(parent, false, (_event, entry) => {
+        if (entry !== name || !isFolder(location)) return;
+        watcher.close();
+        watchers.delete(watcher);
+        if (closed) return;
+        try {
+          watchFolder(location);
+        } catch (error) {
+          onError(error, location);
+          return;
+        }
+        onChange(location);
+      });
+    } catch (error) {
+      onError(error, location);
+      return;
+    }
+    watcher.on("error", (error) => onError(error, location));
+    // Made again before the watch on its parent began: seen now.
+    if (isFolder(location)) watcher.emit("change", "rename", name);
+  };
+
   for (const location of locations) {
     let isDirectory: boolean;
     try {
@@ -51,34 +112,45 @@ export function watchPaths(
       onError(error, location);
       continue;
     }
-    const folder = isDirectory ? location : dirname(location);
-    const only = isDirectory ? undefined : basename(location);
     try {
-      const watcher = watch(folder, { recursive: isDirectory, persistent: true }, (_event, name) => {
-        if (name === null) return;
-        const relative = String(name);
-        if (only !== undefined && relative !== only) return;
-        if (!counts(relative)) return;
-        const path = join(folder, relative);
+      if (isDirectory) {
+        watchFolder(location);
+        continue;
+      }
+      const only = basename(location);
+      const watcher = open(dirname(location), false, (_event, relative) => {
+        if (relative !== only || !counts(relative)) return;
+        const path = join(dirname(location), relative);
         if (!ignored(path)) onChange(path);
       });
       watcher.on("error", (error) => onError(error, location));
-      watchers.push(watcher);
     } catch (error) {
       onError(error, location);
     }
   }
-  let closed = false;
   return {
     close() {
       if (closed) return;
       closed = true;
       for (const watcher of watchers) watcher.close();
+      watchers.clear();
     },
   };
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function inIgnored(relative: string): boolean {
+  return relative.split(sep).some((segment) => IGNORED_SEGMENTS.has(segment));
+}
+
 function counts(relative: string): boolean {
   if (!WATCHED_EXTENSIONS.has(extname(relative).toLowerCase())) return false;
-  return !relative.split(sep).some((segment) => IGNORED_SEGMENTS.has(segment));
+  return !inIgnored(relative);
 }
