@@ -109,3 +109,37 @@ describe("watchPaths, folders that come and go", () => {
     }
   });
 });
+
+// Found by a bug hunt: on Node 20 and 22 an editor's atomic save (a file written beside the
+// module, then renamed over it) was seen once; the module's next save went unseen.
+describe("watchPaths, atomic saves", () => {
+  it("sees every atomic save of a module, not only the first", async () => {
+    root = await mkdtemp(join(tmpdir(), "tooldock-watch-paths-"));
+    const tools = join(root, "tools");
+    await mkdir(tools);
+    const module = join(tools, "a.ts");
+    await writeFile(module, "v0");
+    let saves = 0;
+    let wake: (() => void) | undefined;
+    const watch = watchPaths(
+      [tools],
+      (path) => {
+        if (path === module) wake?.();
+      },
+      () => {},
+    );
+    const saved = () => new Promise<void>((resolve) => (wake = resolve));
+    try {
+      for (const version of ["v1", "v2", "v3"]) {
+        const seen = saved();
+        await writeFile(join(tools, ".a.ts.tmp"), version);
+        await rename(join(tools, ".a.ts.tmp"), module);
+        await seen;
+        saves += 1;
+      }
+      expect(saves).toBe(3);
+    } finally {
+      watch.close();
+    }
+  });
+});

@@ -15,6 +15,14 @@ const WATCHED_EXTENSIONS: ReadonlySet<string> = new Set([
   ".json",
 ]);
 
+/**
+ * Node 20 and 22 watch a folder recursively on Linux file by file, and a file an editor
+ * replaced (written beside it, then renamed over it: an atomic save) or deleted and made
+ * again is watched no more: its next edit goes unseen. There a folder's watcher is made anew
+ * after each change it reports (a walk of the folder, once per burst of changes).
+ */
+const REARM = process.platform === "linux" && Number(process.versions.node.split(".")[0]) < 24;
+
 /** Folders whose changes never count: installed packages (and the compile cache), VCS data. */
 const IGNORED_SEGMENTS: ReadonlySet<string> = new Set(["node_modules", ".git", ".hg", ".svn"]);
 
@@ -57,7 +65,24 @@ export function watchPaths(
 
   /** Watches the folder `location` recursively; when the folder itself goes, waits for it to come back. */
   const watchFolder = (location: string) => {
+    let rearming = false;
+    /** After a change, on Node 20 and 22 (see REARM): a new watcher, once the change is reported. */
+    const rearm = () => {
+      if (!REARM || rearming) return;
+      rearming = true;
+      setImmediate(() => {
+        if (closed || !watchers.has(watcher)) return;
+        watcher.close();
+        watchers.delete(watcher);
+        try {
+          if (isFolder(location)) watchFolder(location);
+        } catch (error) {
+          onError(error, location);
+        }
+      });
+    };
     const watcher = open(location, true, (event, relative) => {
+      rearm();
       // The folder itself removed (or renamed away): its watcher sees nothing more.
       if (event === "rename" && !existsSync(location)) {
         watcher.close();
