@@ -324,8 +324,12 @@ function killGroup(pid: number | undefined): void {
 
 /** The result a call gets when its tool host stopped. */
 export function stoppedResult(toolName: string, stop: ToolHostStop): AgentToolResult {
+  // Closed by the host (a reload, the end of the session, the call stopped): no fault of the tool's.
+  const advice =
+    stop.kind === "closed"
+      ? "The host stopped it on purpose; this is no fault of the tool's."
+      : "This is a fault in the tool, not in your call; tell the user.";
   return errorResult(
-    `Tool "${toolName}" could not finish: its tool host (the sandboxed process that runs it) ` +
-      `stopped. ${stop.reason} This is a fault in the tool, not in your call; tell the user.`,
+    `Tool "${toolName}" could not finish: its tool host (the sandboxed process that runs it) stopped. ${stop.reason} ${advice}`,
   );
 }
