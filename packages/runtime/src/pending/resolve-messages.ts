@@ -27,10 +27,15 @@ export function discardedText(record: PendingActionRecord, reason: string): stri
 /** A failed apply: the action is back on top, nothing is lost. */
 export function applyFailedText(record: PendingActionRecord, error: unknown): string {
   return (
-    `Apply failed for ${quoted(record.label)}: ${describeError(error)}. ` +
+    `Apply failed for ${quoted(record.label)}: ${described(error)}. ` +
     `The action is still pending (id ${record.id}). Fix the cause and call resolve with action "apply" again, ` +
     `or call resolve with action "discard" to drop it.`
   );
+}
+
+/** An error's description as the middle of a sentence: its own final period dropped (no ".."). */
+function described(error: unknown): string {
+  return describeError(error).replace(/\.+$/, "");
 }
 
 /** A failed apply whose action can never run again (its tool host stopped): not restored. */
@@ -44,7 +49,7 @@ export function applyLostText(record: PendingActionRecord, error: unknown): stri
 /** A failed apply overtaken by `clear` (for example `dispose`): the action did not come back. */
 export function applyFailedAfterClearText(record: PendingActionRecord, error: unknown): string {
   return (
-    `Apply failed for ${quoted(record.label)}: ${describeError(error)}. ` +
+    `Apply failed for ${quoted(record.label)}: ${described(error)}. ` +
     "The pending actions were cleared while it ran, so the action was discarded and is no longer pending."
   );
 }
@@ -53,7 +58,7 @@ export function applyFailedAfterClearText(record: PendingActionRecord, error: un
 export function rejectFailedText(record: PendingActionRecord, reason: string, error: unknown): string {
   return (
     `${discardedText(record, reason)}\n` +
-    `The discard cleanup failed: ${describeError(error)}. The action is no longer pending; tell the user the cleanup may be incomplete.`
+    `The discard cleanup failed: ${described(error)}. The action is no longer pending; tell the user the cleanup may be incomplete.`
   );
 }
 

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
-import { TooldockError } from "@tooldock/sdk";
 import { basename, dirname, resolve } from "node:path";
+import { TooldockError } from "@tooldock/sdk";
 import { checkPrivateFolderSync } from "../../util/private-folder.js";
 import {
   historySql,
