@@ -6,19 +6,24 @@
  * Session objects of one durable session never both run it, nor one discard what the other
  * applies.
  */
-const running = new Map<string, object>();
+const running = new Map<string, { store: object; count: number }>();
 
-/** Notes that `store` runs the apply of record `id` until `settled` settles. */
+/** Notes that `store` runs an apply of record `id` until `settled` settles (a retry counts again). */
 export function noteRunningApply(store: object, id: string, settled: Promise<unknown>): void {
-  running.set(id, store);
+  const entry = running.get(id);
+  if (entry !== undefined && entry.store === store) entry.count += 1;
+  else running.set(id, { store, count: 1 });
   const done = () => {
-    if (running.get(id) === store) running.delete(id);
+    const now = running.get(id);
+    if (now === undefined || now.store !== store) return;
+    now.count -= 1;
+    if (now.count === 0) running.delete(id);
   };
   settled.then(done, done);
 }
 
-/** Whether another store of this process runs the apply of record `id` now. */
+/** Whether another store of this process runs an apply of record `id` now. */
 export function appliedByAnotherStore(store: object, id: string): boolean {
   const runner = running.get(id);
-  return runner !== undefined && runner !== store;
+  return runner !== undefined && runner.store !== store;
 }

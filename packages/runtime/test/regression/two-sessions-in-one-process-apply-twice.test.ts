@@ -80,4 +80,62 @@ describe("two sessions of one process on one durable session", () => {
     await first.dispose();
     await second.dispose();
   });
+
+  // Found by the second read: the registry held one entry per record, so a retry of a
+  // timed-out apply, then the first apply's late end, cleared it while the retry still ran.
+  it("apply its action once when one session retries a timed-out apply", async () => {
+    let applied = 0;
+    const gates: Array<() => void> = [];
+    const tool = {
+      name: "rename_preview",
+      label: "Rename preview",
+      description: "Stages a rename",
+      parameters: Type.Object({}),
+      actions: {
+        rename: {
+          async apply() {
+            await new Promise<void>((resolve) => gates.push(resolve));
+            applied += 1;
+            return { content: [{ type: "text" as const, text: "renamed" }] };
+          },
+        },
+      },
+      async execute(
+        _id: string,
+        _params: unknown,
+        _onUpdate: unknown,
+        ctx: { pushPendingAction(action: object): void },
+      ) {
+        ctx.pushPendingAction({ label: "Rename A", handler: "rename", payload: {} });
+        return { content: [{ type: "text" as const, text: "staged" }] };
+      },
+    };
+    const file = join(folder, "pending.db");
+    const open = async () => {
+      const session = await Session.open({
+        sessionId: "chat-7",
+        journal: openSqliteJournal(file),
+        resolveTimeoutMs: 100,
+      });
+      session.register(tool as never);
+      return session;
+    };
+    const first = await open();
+    await first.execute({ toolCallId: "1", name: "rename_preview", params: {} });
+    const second = await open();
+    const apply = (session: Session, id: string) =>
+      session.execute({ toolCallId: id, name: "resolve", params: { action: "apply", reason: "go" } });
+    expect((await apply(first, "r1")).isError).toBe(true); // timed out: its apply still runs
+    expect((await apply(first, "r2")).isError).toBe(true); // the retry, timed out too
+    expect(gates).toHaveLength(2);
+    gates[0]?.(); // the first apply ends late; the retry still runs
+    await new Promise((resolve) => setImmediate(resolve));
+    const other = await apply(second, "r3");
+    expect(other.isError).toBe(true);
+    expect(gates).toHaveLength(2); // the other session ran no apply
+    gates[1]?.();
+    expect(applied).toBeLessThanOrEqual(2);
+    await first.dispose();
+    await second.dispose();
+  });
 });
