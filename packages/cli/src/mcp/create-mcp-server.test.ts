@@ -257,3 +257,51 @@ describe("createMcpServer", () => {
     expect(reject).toHaveBeenCalledWith("session disposed");
   });
 });
+
+// Found by the second read: the server reads the durable stack before each call, and dropped
+// what that read threw; a write the store had failed earlier (the read reports it once) was
+// never said, and the stack went on differing from the store's.
+describe("createMcpServer over a durable session whose store failed a write", () => {
+  it("answers the next call with the store's failure, running nothing", async () => {
+    const { mkdtempSync, realpathSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { openSqliteJournal } = await import("@tooldock/runtime");
+    const real = openSqliteJournal(
+      join(realpathSync(mkdtempSync(join(tmpdir(), "tooldock-mcp-store-"))), "p.db"),
+    );
+    let failNext = false;
+    const journal = new Proxy(real, {
+      get(target, key) {
+        if (key === "move")
+          return (id: string, move: never) => {
+            if (failNext) {
+              failNext = false;
+              throw new Error("disk I/O error");
+            }
+            return target.move(id, move);
+          };
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const session = await Session.open({ sessionId: "s", journal, cwd: process.cwd() });
+    const staging = stagingTool();
+    session.register(staging.tool, "test");
+    const mcp = createMcpServer({ session });
+    const client = new Client({ name: "test-client", version: "1.0.0" });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverTransport);
+    await client.connect(clientTransport);
+    open.push({ session, client, mcp, listChanged: 0 });
+    const name = staging.tool.name;
+    await client.callTool({ name, arguments: { what: "a" } });
+    failNext = true;
+    session.pending.pop(); // the store fails to record it
+    const next = await client.callTool({ name, arguments: { what: "b" } });
+    expect(next.isError).toBe(true);
+    expect(textOf(next)).toContain("the session's durable store failed when it was read before the call");
+    expect(textOf(next)).toContain("disk I/O error");
+    expect(textOf(next)).toContain("Nothing was run");
+  });
+});

@@ -177,9 +177,14 @@ async function callTool(
   try {
     // A durable session's stack may have changed in another process (`tooldock pending`,
     // another server): read before the call, as a host does when a turn starts, so that the
-    // pending policy and steering see what is pending now. A store that fails here is reported
-    // by the call or the resolve that needs it.
-    await session.pending.refresh().catch(() => {});
+    // pending policy and steering see what is pending now. A store that fails here (or failed
+    // to record an earlier change) answers the call: nothing ran.
+    const stale = await session.pending.refresh().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (stale !== undefined)
+      return toCallToolResult(storeFailedResult(name, stale), [], session.maxResultChars);
     result = await session.execute({
       toolCallId: context.toolCallId,
       name,
@@ -199,6 +204,20 @@ async function callTool(
   }
   const allNotes = thrownAt === undefined ? notes : [thrownAt, ...notes];
   return toCallToolResult(result, allNotes, session.maxResultChars);
+}
+
+/** The answer of a call whose session's durable store failed when it was read before the call. */
+function storeFailedResult(name: string, error: unknown): AgentToolResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text: `Tool "${name}" was not run: the session's durable store failed when it was read before the call (${message.replace(/\.+$/, "")}). Nothing was run; call again once the store is reachable, and tell the user.`,
+      },
+    ],
+  };
 }
 
 /**
