@@ -143,3 +143,20 @@ describe("watchPaths, atomic saves", () => {
     }
   });
 });
+
+// Found by the second read: a file without an extension (LICENSE) counted as a folder that
+// came or went.
+describe("watchPaths, files without an extension", () => {
+  it("does not count them", async () => {
+    root = await mkdtemp(join(tmpdir(), "tooldock-watch-paths-"));
+    const watching = collect([root]);
+    try {
+      await writeFile(join(root, "LICENSE"), "x");
+      await writeFile(join(root, "last.ts"), "x");
+      await watching.until(join(root, "last.ts"));
+      expect(watching.seen).toEqual([join(root, "last.ts")]);
+    } finally {
+      watching.watch.close();
+    }
+  });
+});

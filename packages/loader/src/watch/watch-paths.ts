@@ -82,7 +82,6 @@ export function watchPaths(
       });
     };
     const watcher = open(location, true, (event, relative) => {
-      rearm();
       // The folder itself removed (or renamed away): its watcher sees nothing more.
       if (event === "rename" && !existsSync(location)) {
         watcher.close();
@@ -91,12 +90,18 @@ export function watchPaths(
         if (!closed) watchForReturn(location);
         return;
       }
-      // A folder that came or went (a tool folder moved in or out) has no extension.
-      const folderMoved =
-        event === "rename" && relative !== "" && extname(relative) === "" && !inIgnored(relative);
-      if (!folderMoved && !counts(relative)) return;
       const path = join(location, relative);
-      if (!ignored(path)) onChange(path);
+      // A folder that came or went (a tool folder moved in or out): no extension, and now a
+      // folder or gone (a file without one, `LICENSE`, does not count).
+      const folderMoved =
+        event === "rename" &&
+        relative !== "" &&
+        extname(relative) === "" &&
+        !inIgnored(relative) &&
+        (isFolder(path) || !existsSync(path));
+      if ((!folderMoved && !counts(relative)) || ignored(path)) return;
+      rearm(); // only for a change that counts: the compile cache's writes re-walk nothing
+      onChange(path);
     });
     watcher.on("error", (error) => onError(error, location));
   };
