@@ -41,7 +41,7 @@ export const toolCallMessages = {
   /** `description` is what the tool threw, as `describeError` put it (read once, see `readToolCallError`). */
   threw(name: string, description: string): string {
     return (
-      `Tool "${name}" failed: ${description}. ` +
+      `Tool "${name}" failed: ${description.replace(/\.+$/, "")}. ` +
       "Check the arguments and the current state, then retry or try another approach."
     );
   },
