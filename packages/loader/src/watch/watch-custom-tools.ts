@@ -156,9 +156,15 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       // tools, which run there; it retires at the next reload without one.
       const before = previous?.isolated;
       if (before !== undefined && before !== result.isolated) {
-        kept.push(before);
-        if (!result.diagnostics.some((diagnostic) => diagnostic.severity === "error"))
+        const failed = failedPaths(result);
+        if (failed.size === 0) {
           for (const host of kept.splice(0)) host.retire();
+          before.retire();
+        } else if ([...failed].every((path) => failedPaths(previous as LoadCustomToolsResult).has(path))) {
+          // What failed now failed there too: none of its tools run there (an editor's saves
+          // of a broken module would otherwise keep one tool host each).
+          before.retire();
+        } else kept.push(before);
       }
       previous = result;
       prestartNext();
@@ -266,6 +272,15 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       return closing;
     },
   };
+}
+
+/** The paths a load's errors name: the modules (or the load's paths) that failed. */
+function failedPaths(result: LoadCustomToolsResult): Set<string> {
+  return new Set(
+    result.diagnostics
+      .filter((diagnostic) => diagnostic.severity === "error")
+      .map((diagnostic) => diagnostic.path),
+  );
 }
 
 /** Changes by tool name, for a watch without a session. */

@@ -69,6 +69,32 @@ describe("an isolated watch's reload", () => {
     }
   });
 
+  // Found by the second read: each failed reload kept its previous tool host, so an editor's
+  // saves of a broken module started one more process each until a clean reload.
+  it("keeps only the tool host that runs the failed module's previous tools, across failed reloads", async () => {
+    const { where, session, watcher } = await watching({
+      "alpha.ts": tool("alpha", "alpha v1"),
+      "beta.ts": tool("beta", "beta v1"),
+    });
+    try {
+      const first = watcher.initial.isolated;
+      await writeFile(join(where.tools, "alpha.ts"), "export default () => ({ name: ");
+      const once = await watcher.reload();
+      await writeFile(join(where.tools, "alpha.ts"), "export default () => ({ name: 1");
+      await watcher.reload();
+      // The tool host of the first failed reload runs nothing that is still registered.
+      await new Promise<void>((resolve) => {
+        if (once.isolated?.pid === undefined) resolve();
+        else once.isolated.subscribe((event) => event.type === "tool-host-stopped" && resolve());
+      });
+      expect(first?.pid).toBeGreaterThan(0);
+      expect(text(await session.execute({ toolCallId: "1", name: "alpha", params: {} }))).toBe("alpha v1");
+      expect(text(await session.execute({ toolCallId: "2", name: "beta", params: {} }))).toBe("beta v1");
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it("lets a call still running in the previous tool host answer", async () => {
     const { where, session, watcher, host } = await watching({
       "slow.ts": tool(
