@@ -76,7 +76,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   }
 
   function authorized(request: IncomingMessage): boolean {
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+    // The scheme is case-insensitive (RFC 9110), as the MCP HTTP server reads it.
+    const bearer = /^Bearer[ ]+(\S+)[ ]*$/i.exec(request.headers.authorization ?? "")?.[1];
     return bearer !== undefined && secretsMatch(bearer, options.token);
   }
 

@@ -31,6 +31,24 @@ describe("regression: requests to tooldock inspect without its token", () => {
     }
   });
 
+  // Found by a bug hunt: the auth scheme is case-insensitive (RFC 9110), as the MCP HTTP
+  // server reads it; inspect refused "bearer <token>".
+  it("takes the token under any case of the scheme, and nothing else around it", async () => {
+    const server = await startTestServer(await inspectWorkspace());
+    for (const scheme of ["Bearer", "bearer", "BEARER"]) {
+      const answer = await send(server.port, {
+        path: "/api/state",
+        headers: { authorization: `${scheme} ${server.token}` },
+      });
+      expect(answer.status, scheme).toBe(200);
+    }
+    const padded = await send(server.port, {
+      path: "/api/state",
+      headers: { authorization: `Bearer ${server.token} x` },
+    });
+    expect(padded.status).toBe(401);
+  });
+
   it("takes no cookie at all, not even one holding the token", async () => {
     const server = await startTestServer(await inspectWorkspace());
     const answer = await send(server.port, {
