@@ -42,3 +42,30 @@ export function stagingTool(
     ...extra,
   };
 }
+
+/**
+ * A tool that stages one durable action, "Rename A", run by its `rename` handler: `apply` is
+ * what the handler's apply does (its result is "renamed"); `reject`, when given, answers
+ * "dropped".
+ */
+export function durableRenameTool(apply: () => Promise<void>, reject = false): CustomTool {
+  return {
+    name: "rename_preview",
+    label: "Rename preview",
+    description: "Stages a rename",
+    parameters: Type.Object({}),
+    actions: {
+      rename: {
+        async apply() {
+          await apply();
+          return textResult("renamed");
+        },
+        ...(reject ? { reject: async () => textResult("dropped") } : {}),
+      },
+    },
+    async execute(_id, _params, _onUpdate, ctx) {
+      ctx.pushPendingAction({ label: "Rename A", handler: "rename", payload: { from: "a", to: "b" } });
+      return textResult("staged");
+    },
+  };
+}

@@ -1,9 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Type } from "@sinclair/typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteJournal, Session } from "../../src/index.js";
+import { durableRenameTool } from "../tools.js";
 
 /**
  * Found by a bug hunt: with a durable store, an apply that timed out leaves its record
@@ -20,35 +20,6 @@ afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function spinningTool(release: Promise<void>) {
-  return {
-    name: "rename_preview",
-    label: "Rename preview",
-    description: "Stages a rename",
-    parameters: Type.Object({}),
-    actions: {
-      rename: {
-        async apply() {
-          await release;
-          return { content: [{ type: "text" as const, text: "renamed" }] };
-        },
-        async reject() {
-          return { content: [{ type: "text" as const, text: "dropped" }] };
-        },
-      },
-    },
-    async execute(
-      _id: string,
-      _params: unknown,
-      _onUpdate: unknown,
-      ctx: { pushPendingAction(action: object): void },
-    ) {
-      ctx.pushPendingAction({ label: "Rename A", handler: "rename", payload: { from: "a", to: "b" } });
-      return { content: [{ type: "text" as const, text: "staged" }] };
-    },
-  };
-}
-
 describe("a durable action whose apply timed out", () => {
   it("stays on the stack through a refresh, and a discard drops it", async () => {
     let release: () => void = () => {};
@@ -60,7 +31,7 @@ describe("a durable action whose apply timed out", () => {
       journal: openSqliteJournal(join(folder, "pending.db")),
       resolveTimeoutMs: 200,
     });
-    session.register(spinningTool(gate) as never);
+    session.register(durableRenameTool(() => gate, true));
     await session.execute({ toolCallId: "1", name: "rename_preview", params: {} });
     const applied = await session.execute({
       toolCallId: "2",

@@ -1,9 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Type } from "@sinclair/typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteJournal, Session } from "../../src/index.js";
+import { durableRenameTool } from "../tools.js";
 
 /**
  * Found by a bug hunt: two Session objects of one process that opened the same durable
@@ -31,35 +31,15 @@ describe("two sessions of one process on one durable session", () => {
     const applying = new Promise<void>((resolve) => {
       started = resolve;
     });
-    const tool = {
-      name: "rename_preview",
-      label: "Rename preview",
-      description: "Stages a rename",
-      parameters: Type.Object({}),
-      actions: {
-        rename: {
-          async apply() {
-            started();
-            await gate;
-            applied += 1;
-            return { content: [{ type: "text" as const, text: "renamed" }] };
-          },
-        },
-      },
-      async execute(
-        _id: string,
-        _params: unknown,
-        _onUpdate: unknown,
-        ctx: { pushPendingAction(action: object): void },
-      ) {
-        ctx.pushPendingAction({ label: "Rename A", handler: "rename", payload: { from: "a", to: "b" } });
-        return { content: [{ type: "text" as const, text: "staged" }] };
-      },
-    };
+    const tool = durableRenameTool(async () => {
+      started();
+      await gate;
+      applied += 1;
+    });
     const file = join(folder, "pending.db");
     const open = async () => {
       const session = await Session.open({ sessionId: "chat-42", journal: openSqliteJournal(file) });
-      session.register(tool as never);
+      session.register(tool);
       return session;
     };
     const first = await open();
@@ -86,30 +66,10 @@ describe("two sessions of one process on one durable session", () => {
   it("apply its action once when one session retries a timed-out apply", async () => {
     let applied = 0;
     const gates: Array<() => void> = [];
-    const tool = {
-      name: "rename_preview",
-      label: "Rename preview",
-      description: "Stages a rename",
-      parameters: Type.Object({}),
-      actions: {
-        rename: {
-          async apply() {
-            await new Promise<void>((resolve) => gates.push(resolve));
-            applied += 1;
-            return { content: [{ type: "text" as const, text: "renamed" }] };
-          },
-        },
-      },
-      async execute(
-        _id: string,
-        _params: unknown,
-        _onUpdate: unknown,
-        ctx: { pushPendingAction(action: object): void },
-      ) {
-        ctx.pushPendingAction({ label: "Rename A", handler: "rename", payload: {} });
-        return { content: [{ type: "text" as const, text: "staged" }] };
-      },
-    };
+    const tool = durableRenameTool(async () => {
+      await new Promise<void>((resolve) => gates.push(resolve));
+      applied += 1;
+    });
     const file = join(folder, "pending.db");
     const open = async () => {
       const session = await Session.open({
@@ -117,7 +77,7 @@ describe("two sessions of one process on one durable session", () => {
         journal: openSqliteJournal(file),
         resolveTimeoutMs: 100,
       });
-      session.register(tool as never);
+      session.register(tool);
       return session;
     };
     const first = await open();
