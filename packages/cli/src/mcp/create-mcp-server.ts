@@ -11,7 +11,7 @@ import {
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
-import type { AgentToolResult } from "@tooldock/sdk";
+import { type AgentToolResult, errorResult } from "@tooldock/sdk";
 import { watchActiveTools } from "./active-tools-watch.js";
 import { toCallToolResult } from "./call-tool-result.js";
 import { cancelledCallText, cancelledResolveText } from "./cancelled-resolve.js";
@@ -209,15 +209,9 @@ async function callTool(
 /** The answer of a call whose session's durable store failed when it was read before the call. */
 function storeFailedResult(name: string, error: unknown): AgentToolResult {
   const message = error instanceof Error ? error.message : String(error);
-  return {
-    isError: true,
-    content: [
-      {
-        type: "text",
-        text: `Tool "${name}" was not run: the session's durable store failed when it was read before the call (${message.replace(/\.+$/, "")}). Nothing was run; call again once the store is reachable, and tell the user.`,
-      },
-    ],
-  };
+  return errorResult(
+    `Tool "${name}" was not run: the session's durable store failed when it was read before the call (${message.replace(/\.+$/, "")}). Nothing was run; call again once the store is reachable, and tell the user.`,
+  );
 }
 
 /**
