@@ -154,6 +154,7 @@ export default (pi) => ({
       if (params.how === "empty-label") ctx.pushPendingAction({ label: " ", apply: async () => undefined });
       if (params.how === "both-forms") ctx.pushPendingAction({ label: "Both", handler: "h", payload: 1, apply: async () => undefined });
       if (params.how === "no-payload") ctx.pushPendingAction({ label: "Data", handler: "h" });
+      if (params.how === "map-payload") ctx.pushPendingAction({ label: "Data", handler: "h", payload: { files: new Map([["a", "b"]]) } });
       if (params.how === "late") saved.pushPendingAction({ label: "Late", apply: async () => undefined });
     } catch (error) {
       return { content: [{ type: "text", text: error.code + ": " + error.message }] };
@@ -170,14 +171,15 @@ describe("a misused pushPendingAction", () => {
       const where = await project({ "misuse.ts": MISUSER });
       const { session } = await load(where, isolation);
       answers[isolation] = [];
-      for (const how of ["no-apply", "empty-label", "both-forms", "no-payload", "keep", "late"]) {
+      for (const how of ["no-apply", "empty-label", "both-forms", "no-payload", "map-payload", "keep", "late"]) {
         const result = await session.execute({ toolCallId: `call-${how}`, name: "misuse", params: { how } });
         answers[isolation].push(text(result));
       }
     }
     expect(answers.process).toEqual(answers.none);
-    expect(answers.none?.filter((answer) => answer.startsWith("E_INVALID_PENDING_ACTION: "))).toHaveLength(4);
-    expect(answers.none?.[5]).toMatch(
+    expect(answers.none?.filter((answer) => answer.startsWith("E_INVALID_PENDING_ACTION: "))).toHaveLength(5);
+    expect(answers.none?.[4]).toContain("payload.files is a Map, which JSON writes as {}");
+    expect(answers.none?.[6]).toMatch(
       /^E_CALL_ENDED: Tool "misuse" cannot stage the pending action "Late": its call call-keep has already ended/,
     );
   });

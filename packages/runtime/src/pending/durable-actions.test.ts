@@ -96,7 +96,7 @@ describe("durable pending actions (a handler and a payload)", () => {
     [
       "a payload that is not JSON",
       { label: "Rename", handler: "rename", payload: { n: 1n } },
-      "payload must be JSON data",
+      "payload.n is a BigInt, which JSON cannot write",
     ],
     [
       "a handler and callbacks",
@@ -114,6 +114,75 @@ describe("durable pending actions (a handler and a payload)", () => {
     const result = await stage(session, action);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(message);
+    expect(session.pending.hasPending).toBe(false);
+  });
+
+  // A payload JSON would change without a word (a Map written as {}) was staged, and its apply
+  // then ran on data that was not what the tool staged: renamed nothing, said it was applied.
+  it.each([
+    ["a Map", { files: new Map([["a.txt", "b.txt"]]) }, "payload.files is a Map, which JSON writes as {}"],
+    ["a Set", { files: new Set(["a.txt"]) }, "payload.files is a Set, which JSON writes as {}"],
+    ["NaN", { ratio: Number.NaN }, "payload.ratio is NaN, which JSON writes as null"],
+    [
+      "an infinite number",
+      { limit: [1, Infinity] },
+      "payload.limit[1] is Infinity, which JSON writes as null",
+    ],
+    ["a function", { renamer: () => "b.txt" }, "payload.renamer is a function, which JSON leaves out"],
+    [
+      "undefined in an array",
+      { files: ["a.txt", undefined] },
+      "payload.files[1] is undefined, which JSON writes as null",
+    ],
+    ["binary data", { bytes: new Uint8Array([1, 2]) }, "payload.bytes is binary data"],
+    ["an Error", { cause: new Error("x") }, "payload.cause is an Error, which JSON writes as {}"],
+    [
+      "a deep Map under an odd key",
+      { "two words": [{ m: new Map() }] },
+      'payload["two words"][0].m is a Map',
+    ],
+  ])(
+    "payload-map-arrives-empty: refuse a payload with %s, naming the place",
+    async (_case, payload, message) => {
+      const session = new Session();
+      session.register(renameTool([]));
+      const result = await stage(session, { label: "Rename", handler: "rename", payload });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(`Invalid pending action: ${message}`);
+      expect(session.pending.hasPending).toBe(false);
+    },
+  );
+
+  it("payload-map-arrives-empty: take what JSON carries as the tool meant it (toJSON, an absent property)", async () => {
+    const calls: Array<{ kind: string; plan: unknown }> = [];
+    const session = new Session();
+    session.register(renameTool(calls));
+    const when = new Date(Date.UTC(2026, 0, 2));
+    const staged = await stage(session, {
+      label: "Rename",
+      handler: "rename",
+      payload: { when, note: undefined, files: [["a.txt", "b.txt"]] },
+    });
+    expect(staged.isError).not.toBe(true);
+    await resolve(session, "apply");
+    expect(calls[0]?.plan).toEqual({ when: "2026-01-02T00:00:00.000Z", files: [["a.txt", "b.txt"]] });
+  });
+
+  it("payload-map-arrives-empty: refuse a callback action's details that JSON would change", async () => {
+    const session = new Session();
+    const pushed = (() => {
+      try {
+        session.pending.push({
+          label: "Write",
+          apply: async () => textResult("ok"),
+          details: { sizes: new Map() },
+        });
+        return undefined;
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(pushed?.message).toContain("details.sizes is a Map, which JSON writes as {}");
     expect(session.pending.hasPending).toBe(false);
   });
 

@@ -1,7 +1,7 @@
 import { TooldockError } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import { quoted } from "../util/quoted.js";
-import { snapshotJson } from "./json-snapshot.js";
+import { JsonDataError, snapshotJsonData } from "./json-snapshot.js";
 
 // Captured when this module is evaluated: a tool module that replaces `Reflect.apply` (or a
 // callback with an own `call` property) cannot change how callbacks are called.
@@ -51,9 +51,10 @@ export interface DataActionSnapshot extends SnapshotBase {
  * string `handler`, JSON `payload` (required), and no `apply` or `reject`. Otherwise `apply`
  * must be a function and `reject` a function or absent. Throws a `TooldockError`
  * `E_INVALID_PENDING_ACTION` unless the label is a non-empty string, `sourceToolName` a
- * string or absent, and `details` absent or serialisable to JSON (a cycle, a `BigInt`, a
- * throwing getter or `toJSON`, a function or a symbol are refused). A read that throws is
- * refused the same way.
+ * string or absent, and `details` (and `payload`) absent or JSON data: a cycle, a throwing
+ * getter or `toJSON`, and what JSON would change without a word (a `Map`, a `NaN`, a
+ * function, …: see `snapshotJsonData`, whose message names the place) are refused. A read
+ * that throws is refused the same way.
  */
 export function snapshotPendingAction(value: unknown): PendingActionSnapshot {
   if (typeof value !== "object" || value === null) {
@@ -121,8 +122,9 @@ function snapshotJsonField(value: unknown, field: "details" | "payload", named: 
   if (typeof value === "function" || typeof value === "symbol") {
     throw invalid(`${field} must be JSON data when given, got a ${typeof value} ${named}`);
   }
-  const copy = snapshotJson(value);
+  const copy = snapshotJsonData(value, field);
   if (!copy.ok) {
+    if (copy.error instanceof JsonDataError) throw invalid(`${copy.error.message} ${named}`);
     throw invalid(
       `${field} must be JSON data when given; serialising them failed (${describeError(copy.error)}) ${named}`,
     );
