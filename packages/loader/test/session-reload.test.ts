@@ -90,6 +90,51 @@ describe("reload keeps what it cannot replace", () => {
     await session.dispose();
   });
 
+  // An editor saving package.json mid-edit (not JSON for a moment) made the next reload drop
+  // every tool of the package; the next good save brought them back as new tools.
+  it.each(["none", "process"] as const)(
+    "package-json-mid-edit-drops-tools: keeps a package's tools while its manifest cannot be read (isolation %s)",
+    async (isolation) => {
+      const { dir, cacheDir } = await toolFolder(`session-reload-manifest-${isolation}`, {});
+      const pkg = join(dir, "pkg");
+      await mkdir(join(pkg, "tools"), { recursive: true });
+      const manifest = JSON.stringify({ name: "pkg", tooldock: { tools: ["./tools"] } });
+      await writeFile(join(pkg, "package.json"), manifest);
+      await writeFile(join(pkg, "tools", "alpha.ts"), echoToolSource("alpha", "alpha v1"));
+      await writeFile(join(dir, "beta.ts"), echoToolSource("beta", "beta v1"));
+      const session = new Session({ cwd: dir });
+      const loads: Array<{ isolated?: { close(): Promise<void> } | undefined }> = [];
+      const load = async () => {
+        const result = await loadCustomTools({ paths: [dir], cwd: dir, session, cacheDir, isolation });
+        loads.push(result);
+        return result;
+      };
+      expect((await load()).changes.added.sort()).toEqual(["alpha", "beta"]);
+
+      await writeFile(join(pkg, "package.json"), manifest.slice(0, 20));
+      await unlink(join(dir, "beta.ts"));
+      const broken = await load();
+      expect(broken.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E_DISCOVERY"]);
+      expect(broken.diagnostics[0]?.message).toContain("its package.json is not valid JSON");
+      expect(broken.changes).toEqual({ added: [], removed: ["beta"], replaced: [] });
+      expect(await textOf(session, "alpha")).toBe("alpha v1");
+
+      await writeFile(join(pkg, "package.json"), manifest);
+      await writeFile(join(pkg, "tools", "alpha.ts"), echoToolSource("alpha", "alpha v2"));
+      const fixed = await load();
+      expect(fixed.diagnostics).toEqual([]);
+      expect(fixed.changes).toEqual({ added: [], removed: [], replaced: ["alpha"] });
+      expect(await textOf(session, "alpha")).toBe("alpha v2");
+
+      // A package whose manifest no longer lists tools at all gives them up.
+      await writeFile(join(pkg, "package.json"), JSON.stringify({ name: "pkg" }));
+      await rm(join(pkg, "tools"), { recursive: true });
+      expect((await load()).changes.removed).toEqual(["alpha"]);
+      for (const result of loads) await result.isolated?.close();
+      await session.dispose();
+    },
+  );
+
   it("never replaces a tool the host registered under a loaded name since", async () => {
     const { dir, cacheDir } = await toolFolder("session-reload-host-swap", {
       "alpha.ts": echoToolSource("alpha", "alpha from the module"),

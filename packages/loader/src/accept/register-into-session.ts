@@ -1,3 +1,4 @@
+import { basename, dirname } from "node:path";
 import {
   type CustomTool,
   DIAGNOSTIC_ERROR_CODES,
@@ -139,6 +140,7 @@ export class SessionRegistration {
     if (session === undefined) return { tools, refused: [], changes };
     const found = this.#foundSet();
     const keeps = keptByFailure(batch);
+    const unread = inUnreadPackage(batch);
     for (const [name, origin] of [...this.#origins]) {
       if (this.#provided.has(name)) continue;
       if (typeof session.originOf === "function" && session.originOf(name) !== origin.path) {
@@ -146,7 +148,7 @@ export class SessionRegistration {
         continue;
       }
       if (!this.#covers(origin, name)) continue;
-      if (found.has(origin.resolvedPath) && keeps(origin, name)) continue;
+      if (found.has(origin.resolvedPath) ? keeps(origin, name) : unread(origin)) continue;
       this.#origins.delete(name);
       if (unregister(session, name)) changes.removed.push(name);
     }
@@ -185,6 +187,20 @@ function keptByFailure(batch: BatchOutcome): (origin: ToolOrigin, name: string) 
   return (origin, name) =>
     (failed.has(origin.resolvedPath) && !withTools.has(origin.resolvedPath)) ||
     failedTools.has(`${origin.resolvedPath}\0${name}`);
+}
+
+/**
+ * Whether a module not found again lies in a package whose `package.json` failed this time (an
+ * error about it: not JSON, a tool list of the wrong type): what the package holds is unknown,
+ * not gone, as when an editor saves the manifest halfway. Its tools stay until it is read.
+ */
+function inUnreadPackage(batch: BatchOutcome): (origin: ToolOrigin) => boolean {
+  const packages: string[] = [];
+  for (const diagnostic of batch.diagnostics)
+    if (diagnostic.severity === "error" && basename(diagnostic.path) === "package.json")
+      packages.push(dirname(diagnostic.path));
+  return (origin) =>
+    packages.some((folder) => isWithin(origin.path, folder) || isWithin(origin.resolvedPath, folder));
 }
 
 function loaded(tool: CustomTool, module: DiscoveredModule): LoadedCustomTool {
