@@ -149,9 +149,15 @@ export async function applyTopAction(
     transition: { kind: "applied", at: Date.now(), reason, process: internals.process },
   });
   if (note instanceof Promise) note = await note;
-  const text = appliedText(record) + note;
+  // The handler's own content stands; what the store could not record is added after it.
+  const content =
+    result.content === undefined
+      ? [{ type: "text" as const, text: appliedText(record) + note }]
+      : note === ""
+        ? result.content
+        : [...result.content, { type: "text" as const, text: note.trim() }];
   const applied: AgentToolResult<ResolveDetails> = {
-    content: result.content ?? [{ type: "text", text }],
+    content,
     details: resolveDetails("apply", reason, record, result.details),
   };
   internals.emit({ type: "action-applied", record, result: applied });
