@@ -1,4 +1,4 @@
-import { mkdir, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Session } from "@tooldock/runtime";
 import type { TooldockError } from "@tooldock/sdk";
@@ -134,6 +134,62 @@ describe("watchCustomTools", () => {
         (reload) => reload.diagnostics.length === 0 && reload.changes.replaced.includes("alpha"),
       );
       expect(await textOf(session, "alpha")).toBe("alpha v2");
+    } finally {
+      await watcher.close();
+      await session.dispose();
+    }
+  });
+
+  // A tool folder linked into the watched folder from a project (`ln -s`, `npm link`): an edit
+  // of its helper in a subfolder was never seen, as `fs.watch` follows no link inside a folder.
+  it("linked-tool-folder-edits-unseen: reloads when a helper of a linked tool folder changes", async () => {
+    const { dir, cacheDir } = await toolFolder("watch-linked", {});
+    const project = join(dir, "..", "project");
+    await mkdir(join(project, "lib"), { recursive: true });
+    const helper = (text: string) => `export const text = ${JSON.stringify(text)};\n`;
+    await writeFile(join(project, "lib", "text.ts"), helper("linked v1"));
+    await writeFile(
+      join(project, "index.ts"),
+      [
+        'import { text } from "./lib/text.js";',
+        "export default (pi: any) => ({",
+        '  name: "linked", label: "Linked", description: "Says its helper\'s text",',
+        "  parameters: pi.typebox.Type.Object({}),",
+        '  async execute() { return { content: [{ type: "text", text }] }; },',
+        "});",
+        "",
+      ].join("\n"),
+    );
+    await symlink(project, join(dir, "linked"), "dir");
+    const session = new Session({ cwd: dir });
+    const events = reloads();
+    const watcher = await watchCustomTools({
+      paths: [dir],
+      cwd: dir,
+      session,
+      cacheDir,
+      debounceMs: 20,
+      onReload: events.onReload,
+    });
+    /** Waits for reloads of the helper until the tool says `text` (a reload may see a write half done). */
+    const says = async (text: string) => {
+      for (let seen = 0; ; seen = events.seen.length) {
+        await events.next(
+          (reload) =>
+            events.seen.indexOf(reload) >= seen &&
+            reload.changedPaths.includes(join(project, "lib", "text.ts")),
+        );
+        if ((await textOf(session, "linked")) === text) return;
+      }
+    };
+    try {
+      expect(await textOf(session, "linked")).toBe("linked v1");
+      await writeFile(join(project, "lib", "text.ts"), helper("linked v2"));
+      await says("linked v2");
+      // An editor's atomic save (written beside it, renamed over it) is seen too.
+      await writeFile(join(project, "lib", "text.ts.tmp"), helper("linked v3"));
+      await rename(join(project, "lib", "text.ts.tmp"), join(project, "lib", "text.ts"));
+      await says("linked v3");
     } finally {
       await watcher.close();
       await session.dispose();

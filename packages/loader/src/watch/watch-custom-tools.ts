@@ -4,6 +4,7 @@ import { expandPath } from "../discover/expand-path.js";
 import { loadCustomTools, type PrestartedToolHost, prestartToolHost } from "../load/load-custom-tools.js";
 import type { LoadChanges, LoadCustomToolsResult } from "../load/types.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
+import { linkedLocations } from "./linked-locations.js";
 import { watchPaths } from "./watch-paths.js";
 
 /** Default of `debounceMs`: editors write a file in several steps; one reload covers them. */
@@ -133,6 +134,15 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   /** The reload asked for while another ran; it starts when that one ends. */
   let queued: Promise<ToolsReload> | undefined;
   let closed = false;
+  /** The real folders (or files) of modules linked in from outside the paths, watched too. */
+  const linked = new Set<string>();
+  const watchLinked = (result: LoadCustomToolsResult) => {
+    for (const location of linkedLocations(result.modules, locations)) {
+      if (linked.has(location)) continue;
+      linked.add(location);
+      watch.add(location);
+    }
+  };
   const closedError = () => new TooldockError("E_WATCH", "The tool watcher is closed; it reloads no more.");
 
   const deliver = (result: ToolsReload) => {
@@ -167,6 +177,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
         } else kept.push(before);
       }
       previous = result;
+      watchLinked(result);
       prestartNext();
       return { ...result, changes, changedPaths };
     });
@@ -229,8 +240,9 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
 
   // Watching starts before the first load, so a change made while it runs is not missed
   // (its reload waits for the first load to end).
+  const locations = load.paths.map((path) => expandPath(path, cwd));
   const watch = watchPaths(
-    load.paths.map((path) => expandPath(path, cwd)),
+    locations,
     (path) => {
       if (closed) return;
       if (!changed.includes(path)) changed.push(path);
@@ -253,6 +265,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
     running = undefined;
   }
   previous ??= initial;
+  watchLinked(initial);
   prestartNext();
   let closing: Promise<void> | undefined;
   return {

@@ -28,6 +28,8 @@ const IGNORED_SEGMENTS: ReadonlySet<string> = new Set(["node_modules", ".git", "
 
 /** Watches tool locations; see {@link watchPaths}. */
 export interface PathWatch {
+  /** Watches one more location, as the first ones (nothing after `close()`). */
+  add(location: string): void;
   /** Stops every watcher. Idempotent. */
   close(): void;
 }
@@ -134,18 +136,18 @@ export function watchPaths(
     if (isFolder(location)) watcher.emit("change", "rename", name);
   };
 
-  for (const location of locations) {
+  const watchLocation = (location: string) => {
     let isDirectory: boolean;
     try {
       isDirectory = statSync(location).isDirectory();
     } catch (error) {
       onError(error, location);
-      continue;
+      return;
     }
     try {
       if (isDirectory) {
         watchFolder(location);
-        continue;
+        return;
       }
       const only = basename(location);
       const watcher = open(dirname(location), false, (_event, relative) => {
@@ -157,8 +159,12 @@ export function watchPaths(
     } catch (error) {
       onError(error, location);
     }
-  }
+  };
+  for (const location of locations) watchLocation(location);
   return {
+    add(location) {
+      if (!closed) watchLocation(location);
+    },
     close() {
       if (closed) return;
       closed = true;
