@@ -171,7 +171,15 @@ describe("a misused pushPendingAction", () => {
       const where = await project({ "misuse.ts": MISUSER });
       const { session } = await load(where, isolation);
       answers[isolation] = [];
-      for (const how of ["no-apply", "empty-label", "both-forms", "no-payload", "map-payload", "keep", "late"]) {
+      for (const how of [
+        "no-apply",
+        "empty-label",
+        "both-forms",
+        "no-payload",
+        "map-payload",
+        "keep",
+        "late",
+      ]) {
         const result = await session.execute({ toolCallId: `call-${how}`, name: "misuse", params: { how } });
         answers[isolation].push(text(result));
       }
