@@ -47,4 +47,34 @@ describe("tooldock inspect --isolate", () => {
     expect(textOf(resolved.json)).toContain("written");
     expect(await readFile(join(root, "applied.txt"), "utf8")).toBe(String(pid));
   });
+
+  // inspect always watches: closing the watcher first ended the tool host, and the action staged
+  // there was lost at shutdown without its reject (mcp --watch --isolate did the same).
+  it("watch-isolate-shutdown-drops-pending-rejects: discards what is pending through its reject on close", async () => {
+    const root = await inspectWorkspace({ tools: { "stage.mjs": REJECT_WRITER } });
+    const server = await startTestServer(root, { isolation: { mode: "process" } });
+    const called = await postJson(server, "/api/call", { callId: "s1", tool: "stage", params: {} });
+    expect(textOf(called.json)).toBe("staged");
+    await server.close();
+    expect(await readFile(join(root, "rejected.txt"), "utf8")).toBe("rejected");
+  });
 });
+
+/** Stages an action whose reject writes `rejected.txt` into the working folder. */
+const REJECT_WRITER = `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default (pi) => ({
+  name: "stage",
+  label: "Stage",
+  description: "Stages an action",
+  parameters: pi.typebox.Type.Object({}),
+  execute: async (_id, _params, _onUpdate, ctx) => {
+    ctx.pushPendingAction({
+      label: "Write a file",
+      apply: async () => ({ content: [{ type: "text", text: "applied" }] }),
+      reject: async () => { writeFileSync(join(ctx.cwd, "rejected.txt"), "rejected"); },
+    });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+});
+`;

@@ -221,6 +221,30 @@ describe("watchCustomTools", () => {
     expect(events.seen).toEqual([]);
   });
 
+  it("stop() stops reloading and keeps an isolated tool answering until close()", async () => {
+    const { dir, cacheDir } = await toolFolder("watch-stop", {
+      "alpha.ts": echoToolSource("alpha", "alpha v1"),
+    });
+    const session = new Session({ cwd: dir });
+    const watcher = await watchCustomTools({
+      paths: [dir],
+      cwd: dir,
+      session,
+      cacheDir,
+      isolation: "process",
+    });
+    try {
+      await Promise.all([watcher.stop(), watcher.stop()]);
+      await expect(watcher.reload()).rejects.toMatchObject({ code: "E_WATCH" });
+      expect(await textOf(session, "alpha")).toBe("alpha v1");
+      await watcher.close();
+      expect(await textOf(session, "alpha")).toMatch(/tool host/);
+    } finally {
+      await watcher.close();
+      await session.dispose();
+    }
+  });
+
   it("reports a path it cannot watch and still loads the others", async () => {
     const { dir, cacheDir } = await toolFolder("watch-missing", { "alpha.ts": echoToolSource("alpha", "a") });
     const errors: TooldockError[] = [];

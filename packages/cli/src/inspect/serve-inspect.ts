@@ -201,9 +201,12 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       running.closeAllConnections();
       await closed;
     }
-    await runningWatcher?.close();
+    // No reload from here on, but the tool host stays until the session is disposed:
+    // discarding what is pending runs each action's reject in its tool host.
+    await runningWatcher?.stop();
     host.setActiveSession(undefined);
     await settleWithin(session.dispose(), DISCARD_BOUND_MS);
+    await runningWatcher?.close();
     await toolHosts.close();
     releaseFaults();
   }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,10 @@ const fixtures = fileURLToPath(new URL("../../test/fixtures/mcp/", import.meta.u
 const examplesTools = fileURLToPath(new URL("../../../examples/tools/", import.meta.url));
 
 /** serveMcp on in-memory pipes, with the SDK's client on the other ends. */
-async function start(paths: string[], options: { cwd?: string; signal?: AbortSignal } = {}) {
+async function start(
+  paths: string[],
+  options: { cwd?: string; signal?: AbortSignal; watch?: boolean; isolate?: boolean } = {},
+) {
   const { toServer, fromServer, stderr, stderrText } = memoryPipes();
   const served = serveMcp({
     paths,
@@ -21,6 +24,8 @@ async function start(paths: string[], options: { cwd?: string; signal?: AbortSig
     stdout: fromServer,
     stderr,
     signal: options.signal,
+    watch: options.watch === true,
+    ...(options.isolate === true ? { isolation: { mode: "process" as const } } : {}),
   });
   const client = new Client({ name: "unit", version: "1.0.0" });
   // A stdio transport reading the server's stdout and writing its stdin is a client transport.
@@ -69,4 +74,53 @@ describe("serveMcp", () => {
       await rm(cwd, { recursive: true, force: true });
     }
   });
+
+  // mcp --watch --isolate (and inspect --isolate) closed the watcher first, which ended the tool
+  // host: the pending action went with it, its reject never ran, and nothing was said.
+  it.each([
+    ["--isolate", false],
+    ["--watch --isolate", true],
+  ])(
+    "watch-isolate-shutdown-drops-pending-rejects: %s discards what is pending through its reject",
+    async (_flags, watch) => {
+      const cwd = await mkdtemp(join(tmpdir(), "tooldock-serve-mcp-reject-"));
+      try {
+        await writeFile(join(cwd, "stage.ts"), STAGER);
+        const controller = new AbortController();
+        const server = await start([join(cwd, "stage.ts")], {
+          cwd,
+          signal: controller.signal,
+          watch,
+          isolate: true,
+        });
+        expect(textOf(await server.client.callTool({ name: "stage", arguments: {} }))).toMatch(/^staged/);
+        controller.abort();
+        await server.served;
+        expect(server.stderr()).toContain("discarding 1 pending action: Write a file");
+        expect(await readFile(join(cwd, "rejected.txt"), "utf8")).toBe("rejected");
+      } finally {
+        await rm(cwd, { recursive: true, force: true });
+      }
+    },
+  );
 });
+
+/** Stages an action whose reject writes `rejected.txt` into the working folder. */
+const STAGER = `
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default (pi: any) => ({
+  name: "stage",
+  label: "Stage",
+  description: "Stages an action",
+  parameters: pi.typebox.Type.Object({}),
+  async execute(_id: string, _params: unknown, _onUpdate: unknown, ctx: any) {
+    ctx.pushPendingAction({
+      label: "Write a file",
+      async apply() { return { content: [{ type: "text", text: "applied" }] }; },
+      async reject() { writeFileSync(join(ctx.cwd, "rejected.txt"), "rejected"); },
+    });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+});
+`;

@@ -198,9 +198,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     await settleWithin(mcp.close(), DISCARD_BOUND_MS);
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
-    await watcher?.close();
+    // No reload from here on, but the tool hosts stay until the session is disposed: discarding
+    // what is pending runs each action's reject in its tool host.
+    await watcher?.stop();
     await disposeServedSession(session, say, { stored: store !== undefined });
-    // After the session: discarding what is pending runs each action's reject in its tool host.
+    await watcher?.close();
     await toolHosts.close();
     reserved?.release();
     releaseFaults();

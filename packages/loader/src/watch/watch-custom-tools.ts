@@ -53,7 +53,18 @@ export interface ToolWatcher {
    * reload. A reload already running finishes first; after `close()` it rejects.
    */
   reload(): Promise<ToolsReload>;
-  /** Stops watching and waits for a reload in progress. Idempotent; later changes are ignored. */
+  /**
+   * Stops watching and reloading and waits for a reload in progress; the tools loaded stay, and
+   * with `isolation` their tool host runs on until `close()`. Call it first when the session is
+   * disposed at shutdown: its pending actions are discarded through their `reject`, which runs in
+   * that tool host (closing it first loses them). Idempotent.
+   */
+  stop(): Promise<void>;
+  /**
+   * Stops watching (see `stop()`), waits for a reload in progress, and with `isolation` ends the
+   * tool hosts of its loads: actions staged there and still pending are lost (dispose the
+   * session between `stop()` and `close()` to discard them). Idempotent; later changes are ignored.
+   */
   close(): Promise<void>;
 }
 
@@ -267,20 +278,28 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   previous ??= initial;
   watchLinked(initial);
   prestartNext();
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      watch.close();
+      await queued?.catch(() => {});
+      await running?.catch(() => {});
+      await spare?.close();
+    })();
+    return stopping;
+  };
   let closing: Promise<void> | undefined;
   return {
     initial,
     reload: () => reload(),
+    stop,
     close() {
       closing ??= (async () => {
-        closed = true;
-        if (timer !== undefined) clearTimeout(timer);
-        watch.close();
-        await queued?.catch(() => {});
-        await running?.catch(() => {});
+        await stop();
         await previous?.isolated?.close();
         await Promise.all(kept.splice(0).map((host) => host.close()));
-        await spare?.close();
       })();
       return closing;
     },

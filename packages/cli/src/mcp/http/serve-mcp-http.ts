@@ -320,12 +320,14 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     server?.close();
-    await watcher?.close();
+    // No reload from here on, but the tool hosts stay until the sessions are disposed:
+    // discarding what is pending runs each action's reject in its tool host.
+    await watcher?.stop();
     for (const served of sessions.deleteAll()) closeServed(served, "the server is stopping");
     for (const served of live) closeServed(served, "the server is stopping");
     await Promise.all([...closing]);
     await reference?.dispose();
-    // After the sessions: discarding what is pending runs each action's reject in its tool host.
+    await watcher?.close();
     await toolHosts.close();
     server?.closeAllConnections();
     releaseFaults();
