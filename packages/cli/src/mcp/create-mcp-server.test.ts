@@ -304,4 +304,66 @@ describe("createMcpServer over a durable session whose store failed a write", ()
     expect(textOf(next)).toContain("disk I/O error");
     expect(textOf(next)).toContain("Nothing was run");
   });
+
+  // JSON-RPC ids "7" and 7 are two requests; both calls ran as toolCallId "mcp-7", so the
+  // reminder of the action one of them staged was added to the other's answer too.
+  it("mcp-request-id-string-vs-number-shares-toolCallId: keeps each call's notes its own", async () => {
+    const session = new Session({ cwd: process.cwd(), pendingPolicy: "allow" });
+    const gates = new Map<string, () => void>();
+    const stage = defineTool({
+      name: "stage",
+      label: "Stage",
+      description: "Stages an action once let go.",
+      parameters: Type.Object({ what: Type.String() }),
+      async execute(_id, params, _onUpdate, ctx) {
+        await new Promise<void>((resolve) => gates.set(params.what, resolve));
+        ctx.pushPendingAction({
+          label: `action of ${params.what}`,
+          apply: async () => textResult("applied"),
+        });
+        return textResult(`staged ${params.what}`);
+      },
+    });
+    session.register(stage, "test");
+    const mcp = createMcpServer({ session });
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(server);
+    const answers = new Map<unknown, { result?: { content?: Array<{ text?: string }> } }>();
+    const answered = new Map<unknown, () => void>();
+    client.onmessage = (message) => {
+      const { id } = message as { id?: unknown };
+      answers.set(id, message as never);
+      answered.get(id)?.();
+    };
+    await client.start();
+    const request = (id: string | number, method: string, params: Record<string, unknown>) => {
+      const done = new Promise<void>((resolve) => answered.set(id, resolve));
+      void client.send({ jsonrpc: "2.0", id, method, params });
+      return done;
+    };
+    await request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
+    await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const byString = request("7", "tools/call", { name: "stage", arguments: { what: "string-id" } });
+    const byNumber = request(7, "tools/call", { name: "stage", arguments: { what: "number-id" } });
+    while (gates.size < 2) await new Promise((resolve) => setImmediate(resolve));
+    gates.get("number-id")?.();
+    await byNumber;
+    gates.get("string-id")?.();
+    await byString;
+    const textsOf = (id: unknown) =>
+      answers
+        .get(id)
+        ?.result?.content?.map((block) => block.text)
+        .join("\n") ?? "";
+    expect(textsOf("7")).toContain("action of string-id");
+    expect(textsOf("7")).not.toContain("action of number-id");
+    expect(textsOf(7)).toContain("action of number-id");
+    expect(textsOf(7)).not.toContain("action of string-id");
+    await client.close();
+    await session.dispose();
+  });
 });

@@ -119,7 +119,8 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     try {
       // The SDK's server validated the request against CallToolRequestSchema before this runs.
       return await callTool(session, request as CallToolRequest, {
-        toolCallId: `mcp-${String(extra.requestId)}`,
+        // JSON-RPC ids "7" and 7 are two requests: the string keeps its quotes.
+        toolCallId: `mcp-${typeof extra.requestId === "number" ? extra.requestId : JSON.stringify(extra.requestId)}`,
         signal: extra.signal,
         sendNotification: extra.sendNotification,
         log,
