@@ -44,6 +44,20 @@ describe("checkRequest", () => {
     expect(checkRequest({ host, authorization: "bearer abc123" }, withToken)).toBeUndefined();
   });
 
+  // The 401 told the client to use "the server's --token", a flag mcp --http refuses (exit 2).
+  it("mcp-http-401-names-refused-token-flag: points at where the token really is", () => {
+    const withToken = { ...guard, token: "abc123" };
+    const host = "127.0.0.1:7717";
+    for (const headers of [{ host }, { host, authorization: "Bearer nope" }]) {
+      const message = checkRequest(headers, withToken)?.message ?? "";
+      expect(message).not.toMatch(/--token\b(?!-file)/);
+      expect(message).toContain("TOOLDOCK_MCP_TOKEN");
+      expect(message).toContain("--token-file");
+      expect(message).toContain("printed on stderr");
+      expect(message).not.toContain("abc123");
+    }
+  });
+
   it("checks Host and Origin before the token: a foreign page learns nothing about the token", () => {
     const withToken = { ...guard, token: "abc123" };
     expect(checkRequest({ host: "evil.example", authorization: "Bearer abc123" }, withToken)?.status).toBe(

@@ -46,12 +46,16 @@ export function checkRequest(headers: IncomingHttpHeaders, guard: RequestGuard):
       status: 401,
       message:
         headers.authorization === undefined
-          ? "Unauthorized: this server needs a bearer token (Authorization: Bearer <token>, the server's --token or TOOLDOCK_MCP_TOKEN)"
-          : "Unauthorized: the bearer token is wrong; send the server's --token or TOOLDOCK_MCP_TOKEN as Authorization: Bearer <token>",
+          ? `Unauthorized: this server needs a bearer token (Authorization: Bearer <token>). ${WHERE_THE_TOKEN_IS}`
+          : `Unauthorized: the bearer token is wrong; send the server's as Authorization: Bearer <token>. ${WHERE_THE_TOKEN_IS}`,
     };
   }
   return undefined;
 }
+
+/** Where a client finds the token, as `mcp --http` takes it (there is no `--token` flag: a process list shows flags). */
+const WHERE_THE_TOKEN_IS =
+  "The token is TOOLDOCK_MCP_TOKEN or the file named by --token-file of the server's environment, or else the one it printed on stderr when it started.";
 
 /** The hostname of a `Host` header value (port dropped, lower case); `undefined` when it is not one. */
 export function hostnameOf(host: string | undefined): string | undefined {
