@@ -26,11 +26,15 @@ export const INITIALIZE = {
 };
 
 /**
- * `serveMcpHttp` in this process on a free port, serving a `ping` tool from a temporary
- * folder; stopped and cleaned up when the test ends. Resolves once the URL is printed.
+ * `serveMcpHttp` in this process on a free port, serving a `ping` tool (and `files`, paths
+ * relative to the working folder, e.g. `tools/stage.mjs`) from a temporary folder; stopped and
+ * cleaned up when the test ends. Resolves once the URL is printed.
  */
-export async function startHttpInProcess(options: Partial<ServeMcpHttpOptions> = {}) {
-  const work = await tempDir({ "tools/ping.mjs": PING_TOOL });
+export async function startHttpInProcess(
+  options: Partial<ServeMcpHttpOptions> = {},
+  files: Record<string, string> = {},
+) {
+  const work = await tempDir({ "tools/ping.mjs": PING_TOOL, ...files });
   const stop = new AbortController();
   let text = "";
   const stderr = new Writable({
@@ -66,7 +70,14 @@ export async function startHttpInProcess(options: Partial<ServeMcpHttpOptions> =
     match = / on (http:\/\/\S+\/mcp)\n/.exec(text);
   }
   const url = match[1] ?? "";
-  return { url, port: Number(new URL(url).port), stderr: () => text };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    stderr: () => text,
+    /** Begins the server's shutdown; `served` settles once it has ended. */
+    stop: () => stop.abort(),
+    served,
+  };
 }
 
 /**

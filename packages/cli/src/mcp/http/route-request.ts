@@ -31,6 +31,8 @@ export interface RouteContext<S extends RoutedSession> {
   openCount(): number;
   openSession(): Promise<S>;
   closeServed(served: S, why: string): void;
+  /** Whether the server began to stop: every request is refused from then on (`503`). */
+  stopping(): boolean;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function routeRequest<S extends RoutedSession>(
     return replyError(response, refusal.status, -32000, refusal.message, challenge);
   }
   if (!onPath) return replyError(response, 404, -32000, `Not Found: the MCP endpoint is ${MCP_HTTP_PATH}`);
+  if (context.stopping()) return refuseStopping(response);
   const sessionId = request.headers["mcp-session-id"];
   if (typeof sessionId === "string") {
     const served = sessions.get(sessionId);
@@ -73,6 +76,7 @@ export async function routeRequest<S extends RoutedSession>(
     const posted = await readJsonBody(request, MAX_BODY_BYTES, context.bodies);
     if (!posted.ok)
       return replyError(response, posted.status, posted.code, posted.message, { Connection: "close" });
+    if (context.stopping()) return refuseStopping(response);
     return served.transport.handleRequest(request, response, posted.value);
   }
   if (request.method !== "POST")
@@ -100,8 +104,15 @@ export async function routeRequest<S extends RoutedSession>(
       `Service Unavailable: ${MAX_HTTP_SESSIONS} sessions are open; end one (DELETE) or wait for idle ones to expire`,
     );
   }
+  // The body may have arrived after the server began to stop: no session opens then.
+  if (context.stopping()) return refuseStopping(response);
   const served = await context.openSession();
   await served.transport.handleRequest(request, response, body.value);
   // An initialize the transport refused opened no session: drop what was made for it.
   if (served.id === "") context.closeServed(served, "initialize refused");
+}
+
+/** The answer to a request that arrives once the server began to stop: no call runs any more. */
+function refuseStopping(response: ServerResponse): void {
+  replyError(response, 503, -32000, "Service Unavailable: the server is stopping", { Connection: "close" });
 }

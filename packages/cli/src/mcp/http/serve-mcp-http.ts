@@ -140,6 +140,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   const closing = new Set<Promise<void>>();
   /** Every session made, from its initialize until it is closed (reloads reach them all). */
   const live = new Set<Served>();
+  /** Set when shutdown begins: requests still arriving on open connections are refused. */
+  let stopping = false;
   const closeServed = (served: Served, why: string) => {
     live.delete(served);
     const done = closeSession(served, why, say).finally(() => closing.delete(done));
@@ -276,6 +278,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
               openCount: () => live.size,
               openSession,
               closeServed,
+              stopping: () => stopping,
             });
       routing.catch((error: unknown) => {
         say(`a request failed: ${messageOf(error)}`);
@@ -319,6 +322,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     await stopped(options.signal, options.stdin);
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
+    stopping = true;
     server?.close();
     // No reload from here on, but the tool hosts stay until the sessions are disposed:
     // discarding what is pending runs each action's reject in its tool host.
