@@ -1,4 +1,5 @@
 import { fstatSync, readFileSync, statSync } from "node:fs";
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -51,10 +52,60 @@ export function readMcpHttpOptions(
     host,
     port,
     token,
-    allowHosts: listOption(args, "allow-host"),
-    allowOrigins: listOption(args, "allow-origin"),
+    allowHosts: listOption(args, "allow-host").map(checkAllowedHost),
+    allowOrigins: listOption(args, "allow-origin").map(checkAllowedOrigin),
     idleTimeoutMs,
   };
+}
+
+/**
+ * An `--allow-host`: a host name or an IP address, as a `Host` header names it without its
+ * port. A value with a port, a scheme or a path would never match a request: refused.
+ */
+function checkAllowedHost(value: string): string {
+  if (isIP(value.replace(/^\[(.*)\]$/, "$1")) === 6) return value;
+  if (!value.includes(":") && hostnameOfUrl(`http://${value}`) === value.toLowerCase()) return value;
+  const port = /^([^:/]+):\d+$/.exec(value);
+  throw new UsageError(
+    `--allow-host ${JSON.stringify(value)} is not a host name: ${
+      port !== null
+        ? `give it without the port, --allow-host ${port[1]} (the server checks the name in the Host header, not its port)`
+        : "give the name or address a client puts in the Host header, e.g. --allow-host box.lan"
+    }`,
+    "mcp",
+  );
+}
+
+/**
+ * An `--allow-origin`: `scheme://host[:port]` of a web page, as its `Origin` header names it.
+ * A value without a scheme, or with a path, would never match a request: refused.
+ */
+function checkAllowedOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (
+    url !== undefined &&
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    url.origin === value.replace(/\/$/, "").toLowerCase()
+  )
+    return value;
+  throw new UsageError(
+    `--allow-origin ${JSON.stringify(value)} is not an origin: give the scheme, host and port a page's Origin header names, e.g. --allow-origin ${JSON.stringify(`http://${value.replace(/^[a-z]+:\/\//i, "").replace(/\/.*$/, "")}`)}`,
+    "mcp",
+  );
+}
+
+function hostnameOfUrl(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    return url.pathname === "/" && url.search === "" && url.username === "" ? url.hostname : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
