@@ -1,4 +1,4 @@
-import { fstatSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
@@ -144,8 +144,12 @@ function readToken(
 /** The first line of a token file that only its owner, this user, can read. */
 function readTokenFile(path: string, shown: string): string {
   let text: string;
+  let fd: number | undefined;
   try {
-    const stats = statSync(path);
+    // Checked and read through one descriptor: a file swapped in between (in a folder another
+    // user can write) is never the one read. Non-blocking, so a FIFO is refused, not waited on.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stats = fstatSync(fd);
     if (!stats.isFile()) throw new UsageError(`--token-file ${shown} is not a file`, "mcp");
     if ((stats.mode & 0o077) !== 0 || (process.getuid !== undefined && stats.uid !== process.getuid())) {
       throw new UsageError(
@@ -154,10 +158,12 @@ function readTokenFile(path: string, shown: string): string {
         "mcp",
       );
     }
-    text = readFileSync(path, "utf8");
+    text = readFileSync(fd, "utf8");
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`--token-file ${shown} cannot be read: ${(error as Error).message}`, "mcp");
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   return text.split(/\r?\n/, 1)[0] ?? "";
 }
