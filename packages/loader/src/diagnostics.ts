@@ -32,23 +32,10 @@ export function createDiagnostic(code: DiagnosticErrorCode, fields: DiagnosticFi
 }
 
 /**
- * The message of any thrown value, for diagnostics. Total: a value neither JSON nor `String()`
- * can describe (a record without a prototype that refers to itself) gets a fixed text, so the
- * module that threw it still gets its own diagnostic.
+ * The message of any thrown value, for diagnostics: the runtime's, so an `Error` of another
+ * realm (a `vm` context, vitest's `vmThreads`) gives its message, not `{}`. Never throws.
  */
-export function describeError(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    if (typeof error === "string") return error;
-    try {
-      return JSON.stringify(error) ?? String(error);
-    } catch {
-      return String(error); // a cycle
-    }
-  } catch {
-    return "a thrown value that cannot be described";
-  }
-}
+export { describeError } from "@tooldock/runtime/internal";
 
 /** Builds a warning diagnostic (`W_…`), with the same field rules as {@link createDiagnostic}. */
 export function createWarning(code: DiagnosticWarningCode, fields: DiagnosticFields): Diagnostic {
