@@ -337,6 +337,9 @@ function writePack(
     }
     const hostModules: Record<string, string> = {};
     for (const specifier of graph.hostModules) hostModules[specifier] = hostModuleSourceHash(specifier);
+    for (const path of graph.files)
+      for (const specifier of built.record.requiredHosts?.get(path) ?? [])
+        hostModules[specifier] = hostModuleSourceHash(specifier);
     const externals = new Set<string>();
     for (const written of graph.externals) {
       const path = built.record.externals.get(written);

@@ -26,7 +26,8 @@ export const BUILD_OPTIONS = {
   legalComments: "inline",
   define: { require: "__tooldockRequire" },
   banner: {
-    js: `import { createRequire as __tooldockCreateRequire } from "node:module"; var __tooldockRequire = __tooldockCreateRequire(${JSON.stringify(ENTRY_PLACEHOLDER)});`,
+    // The host's `require` gives host modules their registered copies (see `hostAwareRequire`).
+    js: `import { createRequire as __tooldockCreateRequire } from "node:module"; var __tooldockRequire = __tooldockCreateRequire(${JSON.stringify(ENTRY_PLACEHOLDER)}); __tooldockRequire = globalThis[Symbol.for("tooldock.host-require")]?.(__tooldockRequire) ?? __tooldockRequire;`,
   },
 } satisfies BuildOptions;
 

@@ -13,6 +13,7 @@ import {
   hostModuleSource,
   isStandInSpecifier,
   missingExportsPath,
+  requiredHostSpecifiers,
   STAND_IN_SPECIFIERS,
 } from "./host-modules.js";
 import { esmValueImports, type ValueImports } from "./host-packages/value-imports.js";
@@ -45,6 +46,8 @@ export interface BundleRecord {
    * pack's). Optional: filled only when given.
    */
   unpackable?: Set<string>;
+  /** Host specifiers each source file's `require` calls name (see `requiredHostSpecifiers`). */
+  requiredHosts?: Map<string, string[]>;
 }
 
 /** `import.meta` left after the location rewrite (only `import.meta.resolve` is). */
@@ -154,6 +157,14 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
         if (isCommonJsFile(args.path) && text.includes("await")) {
           const errors = await commonJsAwaitErrors(build.esbuild, text, loader, args.path);
           if (errors.length > 0) return { errors };
+        }
+        // `require` is renamed by `define`, so esbuild resolves none of its calls: the host
+        // modules they name are registered now and listed with the member.
+        const required = requiredHostSpecifiers(text);
+        if (required.length > 0) {
+          await ensureHostModules(required);
+          record.requiredHosts ??= new Map();
+          record.requiredHosts.set(args.path, required);
         }
         if (STAND_IN_SPECIFIERS.some((specifier) => text.includes(specifier))) {
           valueImports.set(args.path, await standInImports(build.esbuild, text, loader, args.path));

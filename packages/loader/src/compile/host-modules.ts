@@ -22,6 +22,12 @@ import { loadZodModule } from "./load-zod.js";
  */
 export const HOST_MODULES_KEY: unique symbol = Symbol.for("tooldock.host-modules") as never;
 
+/**
+ * Where a bundle's `require` banner finds {@link hostAwareRequire}: a CommonJS tool's
+ * `require("zod")` gets the host's copy, as an `import` does.
+ */
+export const HOST_REQUIRE_KEY: unique symbol = Symbol.for("tooldock.host-require") as never;
+
 const importers: Record<string, () => Promise<ModuleNamespace>> = {
   "@tooldock/sdk": () => import("@tooldock/sdk"),
   "@sinclair/typebox": () => import("@sinclair/typebox"),
@@ -134,6 +140,41 @@ export async function ensureHostModules(
     if (namespace !== undefined) modules[canonical] ??= namespace;
   }
   return modules;
+}
+
+/**
+ * `require` (a bundle's `createRequire(<entry>)`) that gives a host specifier's registered
+ * module (its namespace, as Node's `require` of an ES module gives) and resolves everything
+ * else as before. The bundle's record lists the host specifiers its files require, so each is
+ * registered before the bundle runs (see `requiredHostSpecifiers`).
+ */
+function hostAwareRequire(require: NodeJS.Require): NodeJS.Require {
+  const wrapped = (id: string): unknown => {
+    const canonical = typeof id === "string" ? canonicalHostSpecifier(id) : undefined;
+    const namespace = canonical === undefined ? undefined : registry()[canonical];
+    return namespace ?? require(id);
+  };
+  return Object.assign(wrapped, {
+    resolve: require.resolve,
+    cache: require.cache,
+    extensions: require.extensions,
+    main: require.main,
+  }) as NodeJS.Require;
+}
+(globalThis as unknown as Record<symbol, unknown>)[HOST_REQUIRE_KEY] ??= hostAwareRequire;
+
+/** A `require("…")` or `require('…')` with a literal specifier. */
+const REQUIRE_CALL = /\brequire\s*\(\s*(["'`])([^"'`\n]+)\1\s*\)/g;
+
+/** The host specifiers (as written) a source's `require` calls name. */
+export function requiredHostSpecifiers(text: string): string[] {
+  if (!text.includes("require")) return [];
+  const found = new Set<string>();
+  for (const match of text.matchAll(REQUIRE_CALL)) {
+    const specifier = match[2] as string;
+    if (canonicalHostSpecifier(specifier) !== undefined) found.add(specifier);
+  }
+  return [...found];
 }
 
 /** A registered shared module; call {@link ensureHostModules} first. */
