@@ -73,6 +73,23 @@ async function validatePaths() {
   };
 }
 
+/** A module that prints with console.log at import and in execute, and with console.info in its factory. */
+const NOISY_MODULE = `console.log("noise at import");
+export default (pi) => {
+  console.info("noise in the factory");
+  return {
+    name: "noisy",
+    label: "Noisy",
+    description: "Prints while it loads and runs",
+    parameters: pi.typebox.Type.Object({}),
+    execute: async () => {
+      console.log("noise in execute");
+      return { content: [{ type: "text", text: "result text" }] };
+    },
+  };
+};
+`;
+
 const BATCH_ARGS = JSON.stringify({ files: ["draft-a.md"], find: "draft-", replace: "", regex: false });
 
 /** `call batch_rename_preview … --apply --json` in a fresh folder: the result and what is left there. */
@@ -223,6 +240,28 @@ describe.each(RUNTIMES)("the end-to-end subset on %s", (spec) => {
     const session = await mcpSession(binary);
     expect(session).toMatchObject({ previewIsError: false, appliedIsError: false, files: ["a.md"] });
     expect(session.tools).toEqual(expect.arrayContaining(["batch_rename_preview", "resolve", "text_stats"]));
+  });
+
+  // Found by a bug hunt: on Bun, console.log writes to file descriptor 1 itself, past the
+  // CLI's hold on process.stdout.write, so a module's console.log corrupted the JSON documents
+  // (bun-module-stdout-leaks-into-cli-stdout).
+  it("keeps stdout for the CLI's document when a module prints", { timeout: STEP_TIMEOUT }, async () => {
+    const folder = await tempDir({ "tools/noisy.mjs": NOISY_MODULE });
+    try {
+      for (const args of [
+        ["list", "tools", "--json"],
+        ["schema", "tools"],
+        ["call", "noisy", "tools", "--json"],
+      ]) {
+        const run = await runProcess(binary, [cliBin, ...args], { cwd: folder.path });
+        expect({ args, code: run.code }).toEqual({ args, code: 0 });
+        expect(() => JSON.parse(run.stdout)).not.toThrow();
+        expect(run.stdout).not.toContain("noise");
+        expect(run.stderr).toContain("noise at import");
+      }
+    } finally {
+      await folder.remove();
+    }
   });
 
   it.skipIf(spec.startsWith("bun"))(

@@ -1,3 +1,4 @@
+import { Console } from "node:console";
 import type { Writable } from "node:stream";
 
 /** The stream to write the protocol to, and the way to give stdout back. */
@@ -23,10 +24,48 @@ export function reserveStdout(stdout: Writable, stderr: Writable): ReservedStdou
   });
   stdout.write = ((...args: unknown[]) =>
     (stderr.write as (...args: unknown[]) => boolean).apply(stderr, args)) as typeof stdout.write;
+  const restoreConsole = stdout === process.stdout ? consoleTo(stderr) : () => {};
   return {
     protocol,
     release() {
       stdout.write = write;
+      restoreConsole();
     },
+  };
+}
+
+/** The methods of `console` that print to stdout. */
+const STDOUT_METHODS = [
+  "log",
+  "info",
+  "debug",
+  "dir",
+  "dirxml",
+  "table",
+  "group",
+  "groupCollapsed",
+  "groupEnd",
+  "count",
+  "countReset",
+  "time",
+  "timeLog",
+  "timeEnd",
+] as const;
+
+/**
+ * Points the global `console`'s stdout methods at `stream` and returns how to undo it. Node's
+ * `console.log` writes through `process.stdout.write`, replaced above; Bun's writes to file
+ * descriptor 1 itself, so on Bun a module's `console.log` reached stdout anyway.
+ */
+function consoleTo(stream: Writable): () => void {
+  const target = new Console({ stdout: stream, stderr: stream });
+  const global = console as unknown as Record<string, unknown>;
+  const saved = STDOUT_METHODS.map((name) => [name, global[name]] as const);
+  for (const name of STDOUT_METHODS) {
+    const method = (target as unknown as Record<string, (...args: unknown[]) => void>)[name];
+    if (typeof method === "function") global[name] = method.bind(target);
+  }
+  return () => {
+    for (const [name, method] of saved) global[name] = method;
   };
 }
