@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { dirname, sep } from "node:path";
+import { createPathsMatcher, getTsconfig } from "get-tsconfig";
 import { CompileFailure } from "./compile-failure.js";
 import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
 import { importFailure } from "./import-failure.js";
@@ -32,6 +34,7 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
     sourceMaps: true,
     interopDefault: true,
     virtualModules,
+    alias: pathsAlias(entry),
   });
   const transform = transformOnce((options) => jiti.transform(options));
   return preparedModule(async () => {
@@ -44,6 +47,37 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
       throw toCompileFailure(error) ?? importFailure(error, entry) ?? error;
     }
   });
+}
+
+/**
+ * jiti's `alias` from the `paths` of the entry's nearest tsconfig, so that an import through
+ * one leads where the bundle's does: a pattern `X/*` to the folder of its first target, a
+ * pattern `X` to its first target. jiti's aliases are prefixes, so a `*` elsewhere in a pattern
+ * (or a catch-all `*`) is left out. An unreadable tsconfig gives none (the bundle reports it).
+ */
+function pathsAlias(entry: string): Record<string, string> {
+  let found: ReturnType<typeof getTsconfig>;
+  try {
+    found = getTsconfig(dirname(entry));
+  } catch {
+    return {};
+  }
+  const paths = found?.config.compilerOptions?.paths;
+  const matcher = found === null || paths === undefined ? null : createPathsMatcher(found);
+  if (matcher === null || paths === undefined) return {};
+  const alias: Record<string, string> = {};
+  const probe = "\u0000";
+  for (const pattern of Object.keys(paths)) {
+    if (!pattern.includes("*")) {
+      const [target] = matcher(pattern);
+      if (target !== undefined) alias[pattern] = target;
+    } else if (pattern.endsWith("/*") && pattern.indexOf("*") === pattern.length - 1) {
+      const [target] = matcher(`${pattern.slice(0, -1)}${probe}`);
+      if (target?.endsWith(`${sep}${probe}`))
+        alias[pattern.slice(0, -2)] = target.slice(0, -probe.length - 1);
+    }
+  }
+  return alias;
 }
 
 function toCompileFailure(error: unknown): CompileFailure | undefined {
