@@ -26,6 +26,26 @@ describe("thrownText", () => {
     expect(thrownText(denied("Inspector")).text).toContain("may not use Inspector");
   });
 
+  // `tooldock validate` grants no write at all; the hint said "writes only the working folder".
+  it("says what the tool host may write, as its permission model has it", () => {
+    const had = Object.getOwnPropertyDescriptor(process, "permission");
+    try {
+      for (const [writable, says] of [
+        [true, "writes only the working folder"],
+        [false, "writes nothing (not even the working folder)"],
+      ] as const) {
+        Object.defineProperty(process, "permission", {
+          configurable: true,
+          value: { has: (scope: string) => scope !== "fs.write" || writable },
+        });
+        expect(thrownText(denied("FileSystemWrite", "/work/out.txt")).hint).toContain(says);
+      }
+    } finally {
+      if (had === undefined) Reflect.deleteProperty(process, "permission");
+      else Object.defineProperty(process, "permission", had);
+    }
+  });
+
   it("leaves every other error as it is described", () => {
     expect(thrownText(new TypeError("x is not a function"))).toEqual({ text: "x is not a function" });
     expect(thrownText("a string")).toEqual({ text: "a string" });

@@ -34,7 +34,19 @@ export function thrownText(error: unknown): { text: string; hint?: string } {
   return {
     text: `its tool host may not ${what} (ERR_ACCESS_DENIED, Node's permission model)`,
     hint:
-      "The module runs isolated: by default its tool host reads only the tool paths, the node_modules and package.json files above them and the working folder, writes only the working folder, and starts no process. " +
+      `The module runs isolated: unless granted more, its tool host reads only the tool paths, the node_modules and package.json files above them and the working folder, ${writes()}, and starts no process. ` +
       `Keep what the module needs inside its folder, or grant it: ${refused?.grant ?? "see the loader's isolation options"}.`,
   };
+}
+
+/**
+ * What the tool host may write, as its permission model says: the working folder (the
+ * library's default), or nothing at all (`tooldock validate`'s default).
+ */
+function writes(): string {
+  const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } })
+    .permission;
+  return permission?.has("fs.write", process.cwd()) === false
+    ? "writes nothing (not even the working folder)"
+    : "writes only the working folder";
 }
