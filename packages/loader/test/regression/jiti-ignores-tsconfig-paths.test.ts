@@ -17,7 +17,7 @@ const FILES: Record<string, string> = {
       moduleResolution: "NodeNext",
     },
   }),
-  "src/lib/greet.ts": "export const greet = (name: string) => `hi ${name}`;\n",
+  "src/lib/greet.ts": 'export const greet = (name: string) => "hi " + name;\n',
   "src/config.ts": 'export const punctuation = "!";\n',
   "src/tools/alias.ts": `import { greet } from "@lib/greet";
 import { punctuation } from "@config";
