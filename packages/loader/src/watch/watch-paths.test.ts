@@ -15,11 +15,13 @@ function collect(locations: string[], ignored: string[] = []) {
   const errors: string[] = [];
   let wake: (() => void) | undefined;
   let awaited = "";
+  let awaitedTimes = 1;
+  const count = (path: string) => seen.filter((one) => one === path).length;
   const watch = watchPaths(
     locations,
     (path) => {
       seen.push(path);
-      if (path === awaited) wake?.();
+      if (path === awaited && count(path) >= awaitedTimes) wake?.();
     },
     (_error, location) => errors.push(location),
     ignored,
@@ -28,9 +30,11 @@ function collect(locations: string[], ignored: string[] = []) {
     seen,
     errors,
     watch,
-    until(path: string) {
+    /** Resolves once `path` has been reported `times` times. */
+    until(path: string, times = 1) {
       awaited = path;
-      return seen.includes(path) ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve));
+      awaitedTimes = times;
+      return count(path) >= times ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve));
     },
   };
 }
@@ -126,6 +130,31 @@ describe("watchPaths, folders that come and go", () => {
       expect(errors).toEqual([]);
     } finally {
       watch.close();
+    }
+  });
+});
+
+// A watched folder removed with its parent (`rm -rf .pi` for `.pi/tools`) was never watched
+// again: waiting on the parent failed, and only onError heard of it.
+describe("watchPaths, a folder removed with its parent", () => {
+  it("watches it again once both are made anew (watched-folder-parent-removed)", async () => {
+    root = await mkdtemp(join(tmpdir(), "tooldock-watch-paths-"));
+    const project = join(root, "project");
+    const tools = join(project, ".pi", "tools");
+    await mkdir(tools, { recursive: true });
+    const watching = collect([tools]);
+    try {
+      await rm(join(project, ".pi"), { recursive: true });
+      await watching.until(tools); // gone
+      await mkdir(join(project, ".pi"));
+      await mkdir(tools);
+      await watching.until(tools, 2); // made again: reported once more
+      await writeFile(join(tools, "gamma.ts"), "x");
+      await watching.until(join(tools, "gamma.ts"));
+      expect(watching.seen.filter((path) => path === tools)).toHaveLength(2);
+      expect(watching.errors).toEqual([]);
+    } finally {
+      watching.watch.close();
     }
   });
 });

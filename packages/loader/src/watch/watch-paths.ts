@@ -1,5 +1,5 @@
 import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
-import { basename, dirname, extname, join, sep } from "node:path";
+import { basename, dirname, extname, join, relative, sep } from "node:path";
 import { isWithin } from "../discover/expand-path.js";
 
 /** Extensions whose change triggers a reload: tool modules, what they import, and config. */
@@ -45,7 +45,8 @@ export interface PathWatch {
  * inside one of `ignoredFolders` (the compile cache wherever it is). A folder that comes or
  * goes inside a watched folder (a tool folder moved in or out) counts as well, reported as
  * its path. A watched folder that is removed is reported as its own path, then watched for
- * through its parent: made again, it is watched anew and reported once more. A location that
+ * through its nearest folder that still exists: made again, it is watched anew and reported
+ * once more. A location that
  * cannot be watched (missing, unreadable) and a watcher that fails later go to `onError`.
  */
 export function watchPaths(
@@ -108,17 +109,28 @@ export function watchPaths(
     watcher.on("error", (error) => onError(error, location));
   };
 
-  /** Watches the parent of a removed folder for the folder to be made again, then watches it anew. */
+  /**
+   * Waits for a removed folder to be made again, then watches it anew: through its nearest
+   * folder that still exists (its parent, or further up when that went too), one level
+   * nearer each time a folder on its way comes back.
+   */
   const watchForReturn = (location: string) => {
-    const parent = dirname(location);
-    const name = basename(location);
+    let waitIn = dirname(location);
+    while (!isFolder(waitIn) && dirname(waitIn) !== waitIn) waitIn = dirname(waitIn);
+    const next = join(waitIn, relative(waitIn, location).split(sep)[0] as string);
     let watcher: FSWatcher;
     try {
-      watcher = open(parent, false, (_event, entry) => {
-        if (entry !== name || !isFolder(location)) return;
+      watcher = open(waitIn, false, (_event, entry) => {
+        // The folder waited in went too (removed after its child): wait further up.
+        const gone = !isFolder(waitIn);
+        if (!gone && (join(waitIn, entry) !== next || !isFolder(next))) return;
         watcher.close();
         watchers.delete(watcher);
         if (closed) return;
+        if (gone || next !== location) {
+          watchForReturn(location); // wait where the way to it now ends
+          return;
+        }
         try {
           watchFolder(location);
         } catch (error) {
@@ -128,12 +140,14 @@ export function watchPaths(
         onChange(location);
       });
     } catch (error) {
-      onError(error, location);
+      // Removed between the look and the watch: look again, further up.
+      if ((error as { code?: unknown }).code === "ENOENT" && !isFolder(waitIn)) watchForReturn(location);
+      else onError(error, location);
       return;
     }
     watcher.on("error", (error) => onError(error, location));
-    // Made again before the watch on its parent began: seen now.
-    if (isFolder(location)) watcher.emit("change", "rename", name);
+    // Made again before the watch began: seen now.
+    if (isFolder(next)) watcher.emit("change", "rename", basename(next));
   };
 
   const watchLocation = (location: string) => {
