@@ -19,6 +19,7 @@ import type {
   PendingActionListener,
   PendingActionRecord,
 } from "./pending-action-record.js";
+import { applyRunsHere } from "./running-applies.js";
 import { deepFreeze, snapshotPendingAction } from "./snapshot-pending-action.js";
 import { type PendingEntry, registerStoreInternals, type StoreInternals } from "./store-internals.js";
 
@@ -548,15 +549,23 @@ export class PendingActionStore {
           next.push(own);
           continue;
         }
-        // Being applied here or by a process that may still run it: not on the stack.
-        if (await this.#mayRun(stored.owner)) continue;
+        // Being applied here or by a process that may still run it: not on the stack. One this
+        // process left applying with no apply running any more (it timed out, then its store
+        // was disposed) has no outcome anyone will record: interrupted, as after a crash.
+        const ownProcess = stored.owner.token === this.#process.token;
+        if (ownProcess ? applyRunsHere(stored.id) : await this.#mayRun(stored.owner)) continue;
         const moved = await journal.move(stored.id, {
           from: ["applying"],
           to: "interrupted",
+          // Only while the process that was seen applying it still holds it: another may have
+          // taken it since (its apply failed, the record went back, a third process claimed it).
+          applyingOwner: stored.owner,
           transition: {
             kind: "interrupted",
             at: Date.now(),
-            reason: `its process (pid ${stored.owner.pid} on ${stored.owner.host}) ended while applying it`,
+            reason: ownProcess
+              ? "its apply timed out in this process and ended without its outcome recorded"
+              : `its process (pid ${stored.owner.pid} on ${stored.owner.host}) ended while applying it`,
             process: this.#process,
           },
         });

@@ -27,3 +27,8 @@ export function appliedByAnotherStore(store: object, id: string): boolean {
   const runner = running.get(id);
   return runner !== undefined && runner.store !== store;
 }
+
+/** Whether any store of this process runs an apply of record `id` now (also past its deadline). */
+export function applyRunsHere(id: string): boolean {
+  return running.has(id);
+}
