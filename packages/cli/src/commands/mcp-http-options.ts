@@ -87,14 +87,13 @@ function checkAllowedOrigin(value: string): string {
   } catch {
     url = undefined;
   }
-  if (
-    url !== undefined &&
-    (url.protocol === "http:" || url.protocol === "https:") &&
-    url.origin === value.replace(/\/$/, "").toLowerCase()
-  )
+  const web = url !== undefined && (url.protocol === "http:" || url.protocol === "https:");
+  // Scheme, host and port alone (a default port is fine: the guard compares origins).
+  if (web && url?.pathname === "/" && url.search === "" && url.hash === "" && url.username === "")
     return value;
+  const suggestion = web ? url?.origin : `http://${value.replace(/^[a-z]+:\/\//i, "").replace(/\/.*$/, "")}`;
   throw new UsageError(
-    `--allow-origin ${JSON.stringify(value)} is not an origin: give the scheme, host and port a page's Origin header names, e.g. --allow-origin ${JSON.stringify(`http://${value.replace(/^[a-z]+:\/\//i, "").replace(/\/.*$/, "")}`)}`,
+    `--allow-origin ${JSON.stringify(value)} is not an origin: give the scheme, host and port a page's Origin header names, e.g. --allow-origin ${JSON.stringify(suggestion)}`,
     "mcp",
   );
 }

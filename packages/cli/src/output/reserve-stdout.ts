@@ -24,7 +24,11 @@ export function reserveStdout(stdout: Writable, stderr: Writable): ReservedStdou
   });
   stdout.write = ((...args: unknown[]) =>
     (stderr.write as (...args: unknown[]) => boolean).apply(stderr, args)) as typeof stdout.write;
-  const restoreConsole = stdout === process.stdout ? consoleTo(stderr) : () => {};
+  // Node's `console` writes through `process.stdout.write`, replaced above; Bun's writes to
+  // file descriptor 1 itself. Only there is it pointed elsewhere (on Node it keeps its group
+  // indentation, timers and counters, shared with warn and error).
+  const onBun = (process.versions as { bun?: string }).bun !== undefined;
+  const restoreConsole = onBun && stdout === process.stdout ? consoleTo(stderr) : () => {};
   return {
     protocol,
     release() {
@@ -53,9 +57,8 @@ const STDOUT_METHODS = [
 ] as const;
 
 /**
- * Points the global `console`'s stdout methods at `stream` and returns how to undo it. Node's
- * `console.log` writes through `process.stdout.write`, replaced above; Bun's writes to file
- * descriptor 1 itself, so on Bun a module's `console.log` reached stdout anyway.
+ * Points the global `console`'s stdout methods at `stream` and returns how to undo it: on Bun,
+ * whose `console.log` writes to file descriptor 1 itself, a module's output reached stdout.
  */
 function consoleTo(stream: Writable): () => void {
   const target = new Console({ stdout: stream, stderr: stream });
