@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
-import { dirname, sep } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { createPathsMatcher, getTsconfig } from "get-tsconfig";
 import { CompileFailure } from "./compile-failure.js";
-import { ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
+import { canonicalHostSpecifier, ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
+import { relativeSpecifiers } from "./host-packages/value-imports.js";
 import { importFailure } from "./import-failure.js";
 import { checkJitiImports, isTypeScript, type Transform } from "./jiti-link-check.js";
 import { type PreparedModule, preparedModule } from "./prepared-module.js";
+import { isBareSpecifier, resolveRelative } from "./tool-sources.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
 
@@ -49,11 +51,18 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
   });
 }
 
+/** Bare specifiers a source imports or requires (`@lib/greet`, `zod`). */
+const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])([^"'\n./][^"'\n]*)\1/g;
+/** How many of a tool's own files the walk for aliases reads at most. */
+const MAX_ALIAS_FILES = 500;
+
 /**
- * jiti's `alias` from the `paths` of the entry's nearest tsconfig, so that an import through
- * one leads where the bundle's does: a pattern `X/*` to the folder of its first target, a
- * pattern `X` to its first target. jiti's aliases are prefixes, so a `*` elsewhere in a pattern
- * (or a catch-all `*`) is left out. An unreadable tsconfig gives none (the bundle reports it).
+ * jiti's `alias`es for the tsconfig `paths` the tool's files use, as the bundle resolves
+ * them: each bare specifier a file of the tool imports (the entry, its relative imports and
+ * the files aliases lead to) that a `paths` pattern of the entry's nearest tsconfig maps to
+ * one of the tool's own source files (the first candidate found) leads there, exactly. One
+ * that maps to nothing found stays a package import, as in the bundle (jiti's aliases are
+ * prefixes: a pattern could not be handed over as it is). An unreadable tsconfig gives none.
  */
 function pathsAlias(entry: string): Record<string, string> {
   let found: ReturnType<typeof getTsconfig>;
@@ -62,19 +71,35 @@ function pathsAlias(entry: string): Record<string, string> {
   } catch {
     return {};
   }
-  const paths = found?.config.compilerOptions?.paths;
-  const matcher = found === null || paths === undefined ? null : createPathsMatcher(found);
-  if (matcher === null || paths === undefined) return {};
+  const matcher = found?.config.compilerOptions?.paths === undefined ? null : createPathsMatcher(found);
+  if (matcher === null) return {};
   const alias: Record<string, string> = {};
-  const probe = "\u0000";
-  for (const pattern of Object.keys(paths)) {
-    if (!pattern.includes("*")) {
-      const [target] = matcher(pattern);
-      if (target !== undefined) alias[pattern] = target;
-    } else if (pattern.endsWith("/*") && pattern.indexOf("*") === pattern.length - 1) {
-      const [target] = matcher(`${pattern.slice(0, -1)}${probe}`);
-      if (target?.endsWith(`${sep}${probe}`))
-        alias[pattern.slice(0, -2)] = target.slice(0, -probe.length - 1);
+  const queue = [resolve(entry)];
+  const visited = new Set(queue);
+  for (let index = 0; index < queue.length && index < MAX_ALIAS_FILES; index += 1) {
+    const file = queue[index] as string;
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    const next = relativeSpecifiers(source).map((specifier) => resolveRelative(dirname(file), specifier));
+    for (const match of source.matchAll(BARE_IMPORT)) {
+      const specifier = match[2] as string;
+      if (Object.hasOwn(alias, specifier) || !isBareSpecifier(specifier)) continue;
+      if (canonicalHostSpecifier(specifier) !== undefined) continue; // the host's, always
+      const target = matcher(specifier)
+        .map((candidate) => resolveRelative(dirname(candidate), `./${basename(candidate)}`))
+        .find((resolved) => resolved !== undefined);
+      if (target === undefined) continue;
+      alias[specifier] = target;
+      next.push(target);
+    }
+    for (const target of next) {
+      if (target === undefined || visited.has(target)) continue;
+      visited.add(target);
+      queue.push(target);
     }
   }
   return alias;

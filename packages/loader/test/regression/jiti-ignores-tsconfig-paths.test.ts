@@ -11,7 +11,7 @@ const FILES: Record<string, string> = {
   "tsconfig.json": JSON.stringify({
     compilerOptions: {
       baseUrl: ".",
-      paths: { "@lib/*": ["src/lib/*"], "@config": ["src/config.ts"] },
+      paths: { "@lib/*": ["src/lib/*"], "@config": ["src/config.ts"], "@acme/*": ["src/acme/*"] },
       target: "ES2022",
       module: "NodeNext",
       moduleResolution: "NodeNext",
@@ -19,10 +19,14 @@ const FILES: Record<string, string> = {
   }),
   "src/lib/greet.ts": 'export const greet = (name: string) => "hi " + name;\n',
   "src/config.ts": 'export const punctuation = "!";\n',
+  // A pattern that finds none of the tool's files leaves the import to the installed package.
+  "node_modules/@acme/util/package.json": JSON.stringify({ name: "@acme/util", main: "index.js" }),
+  "node_modules/@acme/util/index.js": 'exports.mark = "?";\n',
   "src/tools/alias.ts": `import { greet } from "@lib/greet";
 import { punctuation } from "@config";
+import { mark } from "@acme/util";
 export default (pi: any) => ({ name: "alias_tool", label: "A", description: "d", parameters: pi.typebox.Type.Object({}),
-  async execute() { return { content: [{ type: "text", text: greet("x") + punctuation }] }; } });
+  async execute() { return { content: [{ type: "text", text: greet("x") + punctuation + mark }] }; } });
 `,
 };
 
@@ -49,6 +53,6 @@ describe.each<CompilerName>(["esbuild", "jiti"])("a tsconfig paths alias (%s)", 
     expect(result.diagnostics).toEqual([]);
     const tool = result.tools[0]?.tool;
     const answer = await tool?.execute("call", {}, undefined, undefined as never);
-    expect(answer?.content).toEqual([{ type: "text", text: "hi x!" }]);
+    expect(answer?.content).toEqual([{ type: "text", text: "hi x!?" }]);
   });
 });
