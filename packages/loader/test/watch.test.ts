@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Session } from "@tooldock/runtime";
 import type { TooldockError } from "@tooldock/sdk";
@@ -190,6 +190,27 @@ describe("watchCustomTools", () => {
       await writeFile(join(project, "lib", "text.ts.tmp"), helper("linked v3"));
       await rename(join(project, "lib", "text.ts.tmp"), join(project, "lib", "text.ts"));
       await says("linked v3");
+
+      // Pointed elsewhere (a second read found the first folder watched until close()): the
+      // edits of the project it left start no reload. Both are written before one is awaited:
+      // a watched first edit would be reported with the second or before it.
+      const other = join(dir, "..", "other");
+      await mkdir(join(other, "lib"), { recursive: true });
+      await writeFile(join(other, "lib", "text.ts"), helper("other v1"));
+      await writeFile(join(other, "index.ts"), await readFile(join(project, "index.ts"), "utf8"));
+      await unlink(join(dir, "linked"));
+      await symlink(other, join(dir, "linked"), "dir");
+      const repointed = events.seen.length;
+      await watcher.reload();
+      expect(await textOf(session, "linked")).toBe("other v1");
+      await writeFile(join(project, "lib", "text.ts"), helper("left behind"));
+      await writeFile(join(other, "lib", "text.ts"), helper("other v2"));
+      for (;;) {
+        await events.next((reload) => events.seen.indexOf(reload) > repointed);
+        if ((await textOf(session, "linked")) === "other v2") break;
+      }
+      const after = events.seen.slice(repointed + 1).flatMap((reload) => reload.changedPaths);
+      expect(after).not.toContain(join(project, "lib", "text.ts"));
     } finally {
       await watcher.close();
       await session.dispose();

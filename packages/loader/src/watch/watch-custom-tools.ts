@@ -5,7 +5,7 @@ import { loadCustomTools, type PrestartedToolHost, prestartToolHost } from "../l
 import type { LoadChanges, LoadCustomToolsResult } from "../load/types.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import { linkedLocations } from "./linked-locations.js";
-import { watchPaths } from "./watch-paths.js";
+import { type PathWatch, watchPaths } from "./watch-paths.js";
 
 /** Default of `debounceMs`: editors write a file in several steps; one reload covers them. */
 export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
@@ -145,13 +145,21 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   /** The reload asked for while another ran; it starts when that one ends. */
   let queued: Promise<ToolsReload> | undefined;
   let closed = false;
-  /** The real folders (or files) of modules linked in from outside the paths, watched too. */
-  const linked = new Set<string>();
+  /**
+   * The real folders (or files) of modules linked in from outside the paths, each watched on
+   * its own while a load still finds a module through it.
+   */
+  const linked = new Map<string, PathWatch>();
   const watchLinked = (result: LoadCustomToolsResult) => {
-    for (const location of linkedLocations(result.modules, locations)) {
-      if (linked.has(location)) continue;
-      linked.add(location);
-      watch.add(location);
+    const now = new Set(linkedLocations(result.modules, locations));
+    for (const [location, watching] of linked) {
+      if (now.has(location)) continue;
+      watching.close();
+      linked.delete(location);
+    }
+    for (const location of now) {
+      if (linked.has(location) || closed) continue;
+      linked.set(location, watchPaths([location], changedAt, cannotWatch, [cacheDir]));
     }
   };
   const closedError = () => new TooldockError("E_WATCH", "The tool watcher is closed; it reloads no more.");
@@ -252,18 +260,16 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   // Watching starts before the first load, so a change made while it runs is not missed
   // (its reload waits for the first load to end).
   const locations = load.paths.map((path) => expandPath(path, cwd));
-  const watch = watchPaths(
-    locations,
-    (path) => {
-      if (closed) return;
-      if (!changed.includes(path)) changed.push(path);
-      if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(fire, debounceMs);
-    },
-    (error, location) => report(error, `Cannot watch ${location} for changes`),
-    // Bundles written to a cache inside a watched folder must not start another reload.
-    [cacheDir],
-  );
+  const changedAt = (path: string) => {
+    if (closed) return;
+    if (!changed.includes(path)) changed.push(path);
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(fire, debounceMs);
+  };
+  const cannotWatch = (error: unknown, location: string) =>
+    report(error, `Cannot watch ${location} for changes`);
+  // Bundles written to a cache inside a watched folder must not start another reload.
+  const watch = watchPaths(locations, changedAt, cannotWatch, [cacheDir]);
   let initial: LoadCustomToolsResult;
   try {
     const first = loadCustomTools(load);
@@ -284,6 +290,8 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       closed = true;
       if (timer !== undefined) clearTimeout(timer);
       watch.close();
+      for (const watching of linked.values()) watching.close();
+      linked.clear();
       await queued?.catch(() => {});
       await running?.catch(() => {});
       await spare?.close();

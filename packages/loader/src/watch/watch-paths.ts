@@ -28,8 +28,6 @@ const IGNORED_SEGMENTS: ReadonlySet<string> = new Set(["node_modules", ".git", "
 
 /** Watches tool locations; see {@link watchPaths}. */
 export interface PathWatch {
-  /** Watches one more location, as the first ones (nothing after `close()`). */
-  add(location: string): void;
   /** Stops every watcher. Idempotent. */
   close(): void;
 }
@@ -176,9 +174,6 @@ export function watchPaths(
   };
   for (const location of locations) watchLocation(location);
   return {
-    add(location) {
-      if (!closed) watchLocation(location);
-    },
     close() {
       if (closed) return;
       closed = true;
