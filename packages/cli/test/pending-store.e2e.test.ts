@@ -82,8 +82,14 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
   const driverFixtures = join(fixturesDir, "sqlite-driver");
   const nodeSqlite = process.versions.sqlite !== undefined;
 
+  /** An empty file, which SQLite opens as an empty database (`pending` makes no database). */
+  const emptyStore = async (name: string) => {
+    await writeFile(join(state, name), "", { mode: 0o600 });
+    return `sqlite:${join(state, name)}`;
+  };
+
   it.skipIf(nodeSqlite)("says what is missing on a Node without a SQLite driver", async () => {
-    const run = await runCli(["pending", "list", "--store", `sqlite:${join(state, "other.db")}`], {
+    const run = await runCli(["pending", "list", "--store", await emptyStore("other.db")], {
       cwd: work.path,
       nodeArgs: ["--require", join(driverFixtures, "without-better-sqlite3.cjs")],
     });
@@ -95,7 +101,7 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
   it.skipIf(nodeSqlite)(
     "says that better-sqlite3 is broken, not missing, when its addon was built for another Node",
     async () => {
-      const run = await runCli(["pending", "list", "--store", `sqlite:${join(state, "other.db")}`], {
+      const run = await runCli(["pending", "list", "--store", await emptyStore("other.db")], {
         cwd: work.path,
         nodeArgs: ["--require", join(driverFixtures, "better-sqlite3-built-for-another-node.cjs")],
       });
@@ -110,19 +116,25 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
   );
 
   it.skipIf(nodeSqlite)("opens the store on Node 20 with better-sqlite3", async () => {
-    const run = await runCli(["pending", "list", "--store", `sqlite:${join(state, "node20.db")}`], {
-      cwd: work.path,
-    });
+    const store = `sqlite:${join(state, "node20.db")}`;
+    const folder = await tempDir({ "a-draft.md": "a\n" });
+    onTestFinished(() => folder.remove());
+    const args = JSON.stringify({ files: ["a-draft.md"], find: "draft", replace: "final", regex: false });
+    const stage = ["call", "batch_rename_preview", renameTool, "--args", args, "--store", store];
+    const call = await runCli(stage, { cwd: folder.path });
+    expect(call.code, call.stderr).toBe(0);
+    expect((await stat(join(state, "node20.db"))).mode & 0o777).toBe(0o600);
+    const run = await runCli(["pending", "list", "--store", store], { cwd: folder.path });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("No pending action");
-    expect((await stat(join(state, "node20.db"))).mode & 0o777).toBe(0o600);
+    expect(run.stdout).toContain('Rename 1 file: "draft" → "final"');
   });
 
   it("refuses a store another user could have planted (a folder writable by others)", async () => {
     const shared = join(work.path, "shared");
     await mkdir(shared);
     await chmod(shared, 0o1777);
+    await writeFile(join(shared, "pending.db"), "", { mode: 0o600 });
     const run = await cli("pending", "list", "--store", `sqlite:${join(shared, "pending.db")}`);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/E_PENDING_STORE: the store's folder .*shared is writable by group or others/);
@@ -176,6 +188,50 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`there is no pending-action database at ${typo}`);
     expect(await readdir(state)).not.toContain("no-such-folder");
+  });
+
+  it("says there is no store at a file name that does not exist, and makes none (found by a bug hunt)", async () => {
+    const typo = join(state, "pendng.db");
+    const run = await cli("pending", "list", "--store", `sqlite:${typo}`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`there is no pending-action database at ${typo} (no such file)`);
+    expect(await readdir(state)).not.toContain("pendng.db");
+  });
+
+  // Found by a bug hunt (factory-jumps-the-queue): `pending apply` loads the tools after reading
+  // the top action; an action a factory staged while loading sat above it and was applied
+  // instead, under the listed action's label.
+  it("resolves the action listed, not one a factory staged while the tools loaded", async () => {
+    const folder = await tempDir({
+      "tools/stager.mjs": DURABLE_STAGER,
+      "tools/at-load.mjs": STAGES_AT_LOAD,
+    });
+    onTestFinished(() => folder.remove());
+    const store = `sqlite:${join(folder.path, "pending.db")}`;
+    const tools = join(folder.path, "tools");
+    const run = (...args: string[]) => runProcess(node, [cliBin, ...args], { cwd: folder.path });
+    expect((await run("call", "stage_note", join(tools, "stager.mjs"), "--store", store)).code).toBe(0);
+    const applied = await run("pending", "apply", "--store", store, tools);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("apply Write note.txt");
+    expect(applied.stderr).toContain('"Written at load" was staged while the tools loaded');
+    expect((await readdir(folder.path)).sort()).toEqual(["note.txt", "pending.db", "tools"]);
+    expect(applied.stdout).not.toContain("more pending");
+  });
+
+  // Found by a bug hunt: after a failed apply, "1 more pending" counted the very action the
+  // answer had just reported (back on top), with nothing else pending.
+  it("counts no action twice after a failed apply", async () => {
+    const folder = await tempDir({ "tools/failing.mjs": FAILING_STAGER });
+    onTestFinished(() => folder.remove());
+    const store = `sqlite:${join(folder.path, "pending.db")}`;
+    const tool = join(folder.path, "tools", "failing.mjs");
+    const run = (...args: string[]) => runProcess(node, [cliBin, ...args], { cwd: folder.path });
+    expect((await run("call", "stage_failing", tool, "--store", store)).code).toBe(0);
+    const failed = await run("pending", "apply", "--store", store, tool);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain("the disk is full");
+    expect(failed.stdout).not.toContain("more pending");
   });
 
   it("is bad usage without --store, or with a store it cannot open", async () => {
@@ -248,3 +304,54 @@ describePostgres(
     });
   },
 );
+
+/** Stages a durable action that writes note.txt in the working folder. */
+const DURABLE_STAGER = `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default (pi) => ({
+  name: "stage_note",
+  label: "Stage note",
+  description: "Stages writing note.txt",
+  parameters: pi.typebox.Type.Object({}),
+  actions: {
+    write: {
+      async apply(_payload, _reason, ctx) {
+        writeFileSync(join(ctx.cwd, "note.txt"), "note");
+        return { content: [{ type: "text", text: "note written" }] };
+      },
+    },
+  },
+  async execute(_id, _params, _onUpdate, ctx) {
+    ctx.pushPendingAction({ label: "Write note.txt", handler: "write", payload: {} });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+});
+`;
+
+/** A factory that stages an action while it loads, whose apply would write at-load.txt. */
+const STAGES_AT_LOAD = `import { writeFileSync } from "node:fs";
+export default (pi) => {
+  pi.pushPendingAction({
+    label: "Written at load",
+    apply: async () => {
+      writeFileSync("at-load.txt", "x");
+      return { content: [{ type: "text", text: "at-load written" }] };
+    },
+  });
+  return { name: "noop", label: "Noop", description: "Does nothing", parameters: pi.typebox.Type.Object({}), execute: async () => ({ content: [] }) };
+};
+`;
+
+/** Stages a durable action whose apply always fails. */
+const FAILING_STAGER = `export default (pi) => ({
+  name: "stage_failing",
+  label: "Stage failing",
+  description: "Stages an action that cannot be applied",
+  parameters: pi.typebox.Type.Object({}),
+  actions: { fail: { async apply() { throw new Error("the disk is full"); } } },
+  async execute(_id, _params, _onUpdate, ctx) {
+    ctx.pushPendingAction({ label: "Never applies", handler: "fail", payload: {} });
+    return { content: [{ type: "text", text: "staged" }] };
+  },
+});
+`;

@@ -27,11 +27,12 @@ export async function run(context: CommandContext): Promise<number> {
   const reason = stringOption(args, "reason") ?? `${verb} requested on the tooldock command line`;
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "pending");
   const json = flagOption(args, "json");
-  // Nothing was ever staged in a folder that does not exist: a typo in --store must not make
+  // Nothing was ever staged in a file that does not exist: a typo in --store must not make
   // the folders and an empty database and answer "no pending action".
-  if (choice.kind === "sqlite" && !existsSync(dirname(choice.path))) {
+  if (choice.kind === "sqlite" && !existsSync(choice.path)) {
+    const where = existsSync(dirname(choice.path)) ? "no such file" : "its folder does not exist";
     output.printError(
-      `${output.errorColors.red("tooldock pending:")} ${escapeTerminalText(`E_PENDING_STORE: there is no pending-action database at ${choice.path} (its folder does not exist); nothing was ever staged there. Check the --store path (the one \`call --store\` or \`mcp --store\` was given).`)}`,
+      `${output.errorColors.red("tooldock pending:")} ${escapeTerminalText(`E_PENDING_STORE: there is no pending-action database at ${choice.path} (${where}); nothing was ever staged there. Check the --store path (the one \`call --store\` or \`mcp --store\` was given).`)}`,
     );
     return 1;
   }
@@ -114,24 +115,53 @@ async function resolveTop(
     if (diagnostics.length > 0)
       output.printError(...formatDiagnostics(diagnostics, output.errorColors, io.cwd), "");
     await session.start();
+    // Staged while the tools loaded (a factory, a start hook): on top of the action listed,
+    // which is the one to resolve. Discarded through their reject, as `tooldock call` does.
+    const loadedOnTop: string[] = [];
+    for (
+      let above = session.pending.peek();
+      above !== undefined && above.id !== top.id;
+      above = session.pending.peek()
+    ) {
+      const discarded = await session.execute({
+        toolCallId: "pending-staged-at-load",
+        name: "resolve",
+        params: { action: "discard", reason: "staged while the tools loaded; tooldock pending discards it" },
+        signal: io.signal,
+      });
+      loadedOnTop.push(above.label);
+      if (session.pending.peek()?.id === above.id || discarded.isError === true) break;
+    }
+    if (loadedOnTop.length > 0)
+      output.printError(
+        output.errorColors.yellow(
+          `tooldock pending: ${loadedOnTop.map((label) => quoted(escapeTerminalText(label))).join(", ")} ` +
+            `${loadedOnTop.length === 1 ? "was" : "were"} staged while the tools loaded, not by the session, and ` +
+            `${loadedOnTop.length === 1 ? "was" : "were"} discarded through ${loadedOnTop.length === 1 ? "its" : "their"} reject.`,
+        ),
+      );
+    if (session.pending.peek()?.id !== top.id) {
+      output.printError(
+        `tooldock pending: the top action of session ${quoted(store.sessionId)} is no longer ${quoted(escapeTerminalText(top.label))} (resolved meanwhile, or staged over); nothing was ${verb === "apply" ? "applied" : "discarded"}. Run tooldock pending list.`,
+      );
+      return 1;
+    }
     const result = await session.execute({
       toolCallId: `pending-${verb}`,
       name: "resolve",
       params: { action: verb, reason },
       signal: io.signal,
     });
+    // The action is back on top when it was not resolved (a failed apply, one interrupted or
+    // without its handler): it is the one just reported, not one more.
+    const remaining = session.pending.size - (session.pending.peek()?.id === top.id ? 1 : 0);
     if (json)
       output.printJson({ session: store.sessionId, resolved: result, pending: session.pending.list() });
     else
       output.print(
         ...formatResult(`${verb} ${escapeTerminalText(top.label)}`, result, output.colors),
-        ...(session.pending.size > 0
-          ? [
-              "",
-              output.colors.dim(
-                `${session.pending.size} more pending in session ${quoted(store.sessionId)}.`,
-              ),
-            ]
+        ...(remaining > 0
+          ? ["", output.colors.dim(`${remaining} more pending in session ${quoted(store.sessionId)}.`)]
           : []),
       );
     return result.isError === true ? 1 : 0;
