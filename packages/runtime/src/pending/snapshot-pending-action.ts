@@ -132,11 +132,13 @@ function snapshotJsonField(value: unknown, field: "details" | "payload", named: 
   return copy.value;
 }
 
-/** Freezes a JSON copy all the way down. */
+/** Freezes a JSON copy all the way down (without recursion: a payload may nest deeply). */
 export function deepFreeze(value: unknown): unknown {
-  if (typeof value === "object" && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
+  const stack = [value];
+  for (let next = stack.pop(); next !== undefined || stack.length > 0; next = stack.pop()) {
+    if (typeof next !== "object" || next === null || Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const child of Object.values(next)) stack.push(child);
   }
   return value;
 }

@@ -37,6 +37,31 @@ afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
+/** Stages one durable action in a fresh session of `file` and returns its id. */
+async function stageOne(file: string): Promise<string> {
+  const session = await Session.open({ sessionId: "s1", journal: openSqliteJournal(file) });
+  session.register({
+    name: "stage",
+    label: "Stage",
+    description: "Stages a durable action",
+    parameters: Type.Object({}),
+    actions: { noop: { apply: async () => ({ content: [] }) } },
+    async execute(
+      _id: string,
+      _params: unknown,
+      _onUpdate: unknown,
+      ctx: { pushPendingAction(a: object): void },
+    ) {
+      ctx.pushPendingAction({ label: "Damaged", handler: "noop", payload: { n: 1 } });
+      return { content: [{ type: "text" as const, text: "staged" }] };
+    },
+  } as never);
+  await session.execute({ toolCallId: "1", name: "stage", params: {} });
+  const id = session.pending.list()[0]?.id as string;
+  await session.dispose();
+  return id;
+}
+
 describe.skipIf(Driver === undefined && process.env.CI !== "true")(
   "a durable store that cannot be read",
   () => {
@@ -68,6 +93,48 @@ describe.skipIf(Driver === undefined && process.env.CI !== "true")(
       const reopened = Session.open({ sessionId: "s1", journal: openSqliteJournal(file) });
       await expect(reopened).rejects.toMatchObject({ code: "E_PENDING_STORE" });
       await expect(reopened).rejects.toThrow(`pending action ${id} cannot be read: its payload is not JSON`);
+    });
+
+    // Found by a second bug hunt (damaged-or-newer-row): a form this version does not know was
+    // read as a callback action of another process (then marked lost for good), an owner that is
+    // no process gave "internal error" (TypeError), and a deeply nested payload a RangeError.
+    it.each([
+      [
+        "a form a newer version wrote",
+        "form",
+        "'data-v2'",
+        'its form "data-v2" is not one this version of Tooldock knows',
+      ],
+      ["an owner that is no process", "owner", "'null'", "its owner is not a process"],
+    ])("names a row with %s, as E_PENDING_STORE, and leaves it", async (_case, column, value, message) => {
+      const file = join(folder, "pending.db");
+      const id = await stageOne(file);
+      const database = new (Driver as new (file: string) => Database)(file);
+      database.prepare(`UPDATE tooldock_pending_actions SET ${column} = ${value} WHERE id = ?`).run(id);
+      database.close();
+      const reopened = Session.open({ sessionId: "s1", journal: openSqliteJournal(file) });
+      await expect(reopened).rejects.toMatchObject({ code: "E_PENDING_STORE" });
+      await expect(reopened).rejects.toThrow(`pending action ${id} cannot be read: ${message}`);
+      const after = new (Driver as new (file: string) => Database)(file) as unknown as {
+        prepare(sql: string): { get(...values: unknown[]): { state: string } };
+        close(): void;
+      };
+      expect(after.prepare("SELECT state FROM tooldock_pending_actions WHERE id = ?").get(id).state).toBe(
+        "pending",
+      );
+      after.close();
+    });
+
+    it("reads a deeply nested payload", async () => {
+      const file = join(folder, "pending.db");
+      const id = await stageOne(file);
+      const database = new (Driver as new (file: string) => Database)(file);
+      const deep = `${"[".repeat(20_000)}1${"]".repeat(20_000)}`;
+      database.prepare("UPDATE tooldock_pending_actions SET payload = ? WHERE id = ?").run(deep, id);
+      database.close();
+      const reopened = await Session.open({ sessionId: "s1", journal: openSqliteJournal(file) });
+      expect(reopened.pending.list().map((record) => record.id)).toEqual([id]);
+      await reopened.dispose();
     });
 
     it("names a file that is no SQLite database, as E_PENDING_STORE", () => {

@@ -36,7 +36,28 @@ export interface TransitionRow {
   process: string;
 }
 
+const STATES: readonly JournalState[] = [
+  "pending",
+  "applying",
+  "interrupted",
+  "applied",
+  "discarded",
+  "lost",
+];
+
 export function toRecord(row: RecordRow): JournalRecord {
+  // A row this version cannot read as written (a newer version's form, a damaged column) is
+  // left as it is and named, never taken for something else (a callback action: lost).
+  if (row.form !== "data" && row.form !== "closure")
+    throw unreadableRow(
+      row.id,
+      `its form ${JSON.stringify(row.form)} is not one this version of Tooldock knows`,
+    );
+  if (!STATES.includes(row.state))
+    throw unreadableRow(
+      row.id,
+      `its state ${JSON.stringify(row.state)} is not one this version of Tooldock knows`,
+    );
   const record: JournalRecord = {
     id: row.id,
     sessionId: row.session_id,
@@ -46,7 +67,7 @@ export function toRecord(row: RecordRow): JournalRecord {
     sourceToolName: row.source_tool,
     details: fromJson(row.details, row.id, "details"),
     createdAt: Number(row.created_at),
-    owner: fromJson(row.owner, row.id, "owner") as ProcessIdentity,
+    owner: processOf(row.owner, row.id, "owner"),
   };
   if (row.form === "data")
     return {
@@ -67,8 +88,29 @@ export function toTransition(row: TransitionRow): JournalTransition {
     at: Number(row.at),
     ...(row.reason === null ? {} : { reason: row.reason }),
     ...(row.error === null ? {} : { error: row.error }),
-    process: fromJson(row.process, row.action_id, "process") as ProcessIdentity,
+    process: processOf(row.process, row.action_id, "process"),
   };
+}
+
+/** A process column: `{ host, pid, token }`, or an `E_PENDING_STORE` naming the row. */
+function processOf(text: string, id: string, column: string): ProcessIdentity {
+  const value = fromJson(text, id, column) as Partial<ProcessIdentity> | null | undefined;
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    typeof value.host !== "string" ||
+    typeof value.pid !== "number" ||
+    typeof value.token !== "string"
+  )
+    throw unreadableRow(id, `its ${column} is not a process ({ host, pid, token })`);
+  return value as ProcessIdentity;
+}
+
+function unreadableRow(id: string, problem: string): TooldockError {
+  return storeError(
+    `The durable store's record of pending action ${id} cannot be read: ${problem}.`,
+    "It was written by a newer Tooldock or changed outside Tooldock; it is left as it is. Use the Tooldock that wrote it, restore the row from a backup, or delete that action's rows (tooldock_pending_actions and tooldock_pending_transitions) to drop it.",
+  );
 }
 
 /** A JSON column's text; `null` for `undefined`. */
