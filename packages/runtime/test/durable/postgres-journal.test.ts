@@ -251,6 +251,37 @@ describePostgres("the PostgreSQL journal", {}, (cluster) => {
     await journal.close();
   });
 
+  // Found by a bug hunt (own-pool-server-seen-dead): a server on a pool of its own takes no
+  // liveness lock, and a process with a journal from a connection string (tooldock pending)
+  // read the missing lock as an ended process: its callback actions were reported lost.
+  it("takes a process that never held the liveness lock for running, and one that let it go for ended", async () => {
+    const reader = await openPostgresJournal(cluster().url);
+    const writer = await openPostgresJournal(cluster().url);
+    const ownPool = { host: "web-1", pid: 4242, token: `own-pool-${nextSession()}` };
+    const locked = { host: "web-2", pid: 4343, token: `locked-${nextSession()}` };
+    const sessionId = nextSession();
+    await writer.stage(
+      {
+        id: `${sessionId}-a`,
+        sessionId,
+        state: "pending",
+        label: "Staged by a locked process",
+        sourceToolName: "t",
+        details: undefined,
+        createdAt: Date.now(),
+        form: "closure",
+        owner: locked,
+      },
+      locked,
+    );
+    expect(await reader.processAlive?.(ownPool)).toBe(true);
+    expect(await reader.processAlive?.(locked)).toBe(true);
+    await writer.close(); // its lock goes with its connection
+    expect(await reader.processAlive?.(locked)).toBe(false);
+    expect(await reader.processAlive?.(ownPool)).toBe(true);
+    await reader.close();
+  });
+
   it("a connection string that reaches no server rejects with E_PENDING_STORE", async () => {
     const url = `postgresql://tooldock@localhost/postgres?host=${encodeURIComponent("/nonexistent-tooldock-socket")}`;
     await expect(openPostgresJournal(url)).rejects.toMatchObject({

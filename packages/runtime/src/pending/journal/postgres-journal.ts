@@ -80,8 +80,20 @@ CREATE TABLE IF NOT EXISTS tooldock_pending_transitions (
 );
 CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_action ON tooldock_pending_transitions (action_id, seq);
 CREATE INDEX IF NOT EXISTS tooldock_pending_transitions_session ON tooldock_pending_transitions (session_id, seq);
+CREATE TABLE IF NOT EXISTS tooldock_pending_liveness (
+  token TEXT PRIMARY KEY,
+  at BIGINT NOT NULL
+);
 COMMIT;
 `;
+
+// The tokens of processes that hold a liveness lock while they run, written once the lock is
+// held (before their first record): only for those does a missing lock mean an ended process.
+// A process on a pool of its own takes none, and is never taken for ended.
+const LIVE_TOKEN =
+  "INSERT INTO tooldock_pending_liveness (token, at) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING";
+const ALIVE = `SELECT NOT EXISTS (SELECT 1 FROM tooldock_pending_liveness WHERE token = $2)
+  OR EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = hashtext($2)::oid AND objsubid = 2 AND granted) AS alive`;
 
 const OPEN = `SELECT id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at
 FROM tooldock_pending_actions WHERE session_id = $1 AND state IN (${OPEN_LIST}) ORDER BY seq`;
@@ -250,15 +262,11 @@ export class PostgresJournal implements PendingActionJournal {
    * Whether the process `owner` still holds its liveness lock: its lock connection to the
    * server is open (a process that ends, however it ends, loses it; a host that vanishes loses
    * it when the server's TCP keepalive gives up). `true` when this journal cannot tell (a pool
-   * of your own).
+   * of your own), and for a process that never took the lock (one on a pool of its own).
    */
   async processAlive(owner: ProcessIdentity): Promise<boolean> {
     if (this.#connect === undefined) return true;
-    const { rows } = await this.#query(
-      "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = hashtext($2)::oid AND objsubid = 2 AND granted) AS alive",
-      [LIVENESS_LOCK, owner.token],
-      "tooldock_pending_alive",
-    );
+    const { rows } = await this.#query(ALIVE, [LIVENESS_LOCK, owner.token], "tooldock_pending_alive_v2");
     return (rows[0] as { alive: boolean } | undefined)?.alive !== false;
   }
 
@@ -317,6 +325,7 @@ export class PostgresJournal implements PendingActionJournal {
         text: "SELECT pg_advisory_lock_shared($1, hashtext($2))",
         values: [LIVENESS_LOCK, token],
       });
+      await client.query({ text: LIVE_TOKEN, values: [token, Date.now()] });
     } catch (error) {
       lost = true;
       await client.end().catch(() => {});
