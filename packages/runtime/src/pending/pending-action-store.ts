@@ -598,19 +598,22 @@ export class PendingActionStore {
   }
 
   /**
-   * Whether the process `owner` may still run: this host's pids are asked; a process on another
-   * host is asked of the journal when it can tell, and taken for running otherwise (or when the
-   * journal fails to answer).
+   * Whether the process `owner` may still run: the journal is asked first when it can tell
+   * (PostgreSQL's liveness lock: a pid may be another container's with the same hostname, or
+   * reused); otherwise, or when it fails to answer, this host's pids are asked, and a process
+   * on another host is taken for running.
    */
   #mayRun(owner: ProcessIdentity): boolean | Promise<boolean> {
-    if (!mayBeRunning(owner, this.#process)) return false;
+    if (owner.token === this.#process.token) return true;
+    const byPid = () => mayBeRunning(owner, this.#process);
     const journal = this.#journal;
-    if (owner.host === this.#process.host || journal?.processAlive === undefined) return true;
+    if (journal?.processAlive === undefined) return byPid();
+    const told = (alive: boolean | undefined) => (typeof alive === "boolean" ? alive : byPid());
     try {
       const alive = journal.processAlive(owner);
-      return alive instanceof Promise ? alive.catch(() => true) : alive;
+      return alive instanceof Promise ? alive.then(told, byPid) : told(alive);
     } catch {
-      return true;
+      return byPid();
     }
   }
 

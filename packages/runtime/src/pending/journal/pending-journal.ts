@@ -101,14 +101,15 @@ export interface PendingActionJournal {
   /** Closes the connection or file; the journal is not used afterwards. */
   close(): void | Promise<void>;
   /**
-   * Whether the process `owner`, on another host (whose pids this process cannot ask), may
-   * still be running: `false` only when the store knows it has ended. PostgreSQL knows: each
-   * process holds a lock on its own connection while it has actions in the store, and the
-   * server drops the lock when the connection goes. Optional: without it, a process on another
-   * host is taken for running (its callback actions are never reported lost from here, its
-   * `applying` records never interrupted).
+   * Whether the process `owner` still runs, when the store knows: `true` or `false`; asked
+   * before any pid (a pid may be another container's that shares the hostname, or reused).
+   * PostgreSQL knows: each process holds a lock on its own connection while it has actions in
+   * the store, and the server drops the lock when the connection goes. `undefined` (or no such
+   * method) when it cannot tell: a process on this host is then asked by its pid, one on
+   * another host taken for running (its callback actions are never reported lost from here,
+   * its `applying` records never interrupted).
    */
-  processAlive?(owner: ProcessIdentity): boolean | Promise<boolean>;
+  processAlive?(owner: ProcessIdentity): boolean | undefined | Promise<boolean | undefined>;
 }
 
 /** This process, as durable records name it. */

@@ -92,8 +92,8 @@ COMMIT;
 // A process on a pool of its own takes none, and is never taken for ended.
 const LIVE_TOKEN =
   "INSERT INTO tooldock_pending_liveness (token, at) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING";
-const ALIVE = `SELECT NOT EXISTS (SELECT 1 FROM tooldock_pending_liveness WHERE token = $2)
-  OR EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = hashtext($2)::oid AND objsubid = 2 AND granted) AS alive`;
+const ALIVE = `SELECT EXISTS (SELECT 1 FROM tooldock_pending_liveness WHERE token = $2) AS known,
+  EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = hashtext($2)::oid AND objsubid = 2 AND granted) AS alive`;
 
 const OPEN = `SELECT id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at
 FROM tooldock_pending_actions WHERE session_id = $1 AND state IN (${OPEN_LIST}) ORDER BY seq`;
@@ -261,13 +261,14 @@ export class PostgresJournal implements PendingActionJournal {
   /**
    * Whether the process `owner` still holds its liveness lock: its lock connection to the
    * server is open (a process that ends, however it ends, loses it; a host that vanishes loses
-   * it when the server's TCP keepalive gives up). `true` when this journal cannot tell (a pool
-   * of your own), and for a process that never took the lock (one on a pool of its own).
+   * it when the server's TCP keepalive gives up). `undefined` when this journal cannot tell (a
+   * pool of your own), and for a process that never took the lock (one on a pool of its own).
    */
-  async processAlive(owner: ProcessIdentity): Promise<boolean> {
-    if (this.#connect === undefined) return true;
+  async processAlive(owner: ProcessIdentity): Promise<boolean | undefined> {
+    if (this.#connect === undefined) return undefined;
     const { rows } = await this.#query(ALIVE, [LIVENESS_LOCK, owner.token], "tooldock_pending_alive_v2");
-    return (rows[0] as { alive: boolean } | undefined)?.alive !== false;
+    const row = rows[0] as { known: boolean; alive: boolean } | undefined;
+    return row?.known === true ? row.alive : undefined;
   }
 
   /**
