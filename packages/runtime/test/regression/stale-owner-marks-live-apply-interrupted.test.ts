@@ -8,6 +8,7 @@ import {
   type ProcessIdentity,
   Session,
 } from "../../src/index.js";
+import { journalWith } from "../journal-wrapper.js";
 import { durableRenameTool } from "../tools.js";
 
 /**
@@ -27,18 +28,12 @@ afterEach(() => {
 
 /** A journal whose reads still show a record as applying by `staleOwner` (an answer that came late). */
 function readingStale(journal: PendingActionJournal, staleOwner: ProcessIdentity): PendingActionJournal {
-  const bound: Record<string, unknown> = {};
-  for (const key of Object.getOwnPropertyNames(Object.getPrototypeOf(journal))) {
-    const value = (journal as unknown as Record<string, unknown>)[key];
-    if (key !== "constructor" && typeof value === "function") bound[key] = value.bind(journal);
-  }
-  return {
-    ...(bound as unknown as PendingActionJournal),
+  return journalWith(journal, {
     open: async (sessionId) =>
       (await journal.open(sessionId)).map((record) =>
         record.state === "applying" ? { ...record, owner: staleOwner } : record,
       ),
-  };
+  });
 }
 
 describe("a record another process claimed after the one seen applying it ended", () => {

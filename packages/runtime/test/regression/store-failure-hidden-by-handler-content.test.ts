@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteJournal, type PendingActionJournal, Session } from "../../src/index.js";
+import { journalWith } from "../journal-wrapper.js";
 import { durableRenameTool } from "../tools.js";
 
 /**
@@ -21,18 +22,12 @@ afterEach(() => {
 
 /** The journal, with every move to `to` failing as a full disk would. */
 function failingMoveTo(journal: PendingActionJournal, to: string): PendingActionJournal {
-  const failing: Record<string, unknown> = {};
-  for (const key of Object.getOwnPropertyNames(Object.getPrototypeOf(journal))) {
-    const value = (journal as unknown as Record<string, unknown>)[key];
-    if (key !== "constructor" && typeof value === "function") failing[key] = value.bind(journal);
-  }
-  return {
-    ...(failing as unknown as PendingActionJournal),
+  return journalWith(journal, {
     move: (id, move) => {
       if (move.to === to) throw new Error("SQLITE_FULL: database or disk is full");
       return journal.move(id, move);
     },
-  };
+  });
 }
 
 describe("an applied durable action whose outcome the store could not record", () => {

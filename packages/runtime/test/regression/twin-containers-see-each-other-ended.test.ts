@@ -9,6 +9,7 @@ import {
   Session,
   THIS_PROCESS,
 } from "../../src/index.js";
+import { journalWith } from "../journal-wrapper.js";
 import { durableRenameTool } from "../tools.js";
 
 /**
@@ -27,12 +28,7 @@ afterEach(() => {
 
 /** The journal, telling `alive` for every process asked. */
 function telling(journal: PendingActionJournal, alive: boolean | undefined): PendingActionJournal {
-  const bound: Record<string, unknown> = {};
-  for (const key of Object.getOwnPropertyNames(Object.getPrototypeOf(journal))) {
-    const value = (journal as unknown as Record<string, unknown>)[key];
-    if (key !== "constructor" && typeof value === "function") bound[key] = value.bind(journal);
-  }
-  return { ...(bound as unknown as PendingActionJournal), processAlive: async () => alive };
+  return journalWith(journal, { processAlive: async () => alive });
 }
 
 describe("an apply by a process with this host's name and this pid, another token", () => {

@@ -67,26 +67,7 @@ describe.skipIf(Driver === undefined && process.env.CI !== "true")(
   () => {
     it("names the action whose row is damaged, as E_PENDING_STORE", async () => {
       const file = join(folder, "pending.db");
-      const session = await Session.open({ sessionId: "s1", journal: openSqliteJournal(file) });
-      session.register({
-        name: "stage",
-        label: "Stage",
-        description: "Stages a durable action",
-        parameters: Type.Object({}),
-        actions: { noop: { apply: async () => ({ content: [] }) } },
-        async execute(
-          _id: string,
-          _params: unknown,
-          _onUpdate: unknown,
-          ctx: { pushPendingAction(a: object): void },
-        ) {
-          ctx.pushPendingAction({ label: "Damaged", handler: "noop", payload: { n: 1 } });
-          return { content: [{ type: "text" as const, text: "staged" }] };
-        },
-      } as never);
-      await session.execute({ toolCallId: "1", name: "stage", params: {} });
-      const id = session.pending.list()[0]?.id;
-      await session.dispose();
+      const id = await stageOne(file);
       const database = new (Driver as new (file: string) => Database)(file);
       database.prepare("UPDATE tooldock_pending_actions SET payload = ? WHERE id = ?").run('{"n": trunc', id);
       database.close();
