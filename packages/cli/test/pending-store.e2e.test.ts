@@ -1,5 +1,7 @@
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { openSqliteJournal } from "@tooldock/runtime";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { describePostgres } from "../../../scripts/describe-postgres.js";
 import { ensureRuntime } from "../../../scripts/runtimes.mjs";
@@ -232,6 +234,40 @@ describe("tooldock call --store, then tooldock pending", { timeout: 120_000 }, (
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain("the disk is full");
     expect(failed.stdout).not.toContain("more pending");
+  });
+
+  // Found by a bug hunt: while another process applied the only action, `pending list` said
+  // "No pending action" and `pending discard` "nothing to discard", with no word of the apply.
+  it("names an action another process is applying now", async () => {
+    const folder = await tempDir({ "tools/stager.mjs": DURABLE_STAGER });
+    onTestFinished(() => folder.remove());
+    const file = join(folder.path, "pending.db");
+    const tool = join(folder.path, "tools", "stager.mjs");
+    const run = (...args: string[]) => runProcess(node, [cliBin, ...args], { cwd: folder.path });
+    expect((await run("call", "stage_note", tool, "--store", `sqlite:${file}`)).code).toBe(0);
+    // Another process (this test's, alive) has claimed it and applies it.
+    const journal = openSqliteJournal(file);
+    const [record] = await journal.open("tooldock-cli");
+    const applier = { host: hostname(), pid: process.pid, token: "another-process" };
+    expect(
+      await journal.move(record?.id as string, { from: ["pending"], to: "applying", owner: applier }),
+    ).toBe(true);
+    await journal.close();
+
+    const listed = await run("pending", "list", "--store", `sqlite:${file}`);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("Being applied now by another process");
+    expect(listed.stdout).toContain(`Write note.txt  (process ${process.pid} on ${hostname()}`);
+    const asJson = JSON.parse(
+      (await run("pending", "list", "--store", `sqlite:${file}`, "--json")).stdout,
+    ) as {
+      applying: Array<{ label: string }>;
+    };
+    expect(asJson.applying.map(({ label }) => label)).toEqual(["Write note.txt"]);
+    const discard = await run("pending", "discard", "--store", `sqlite:${file}`, tool);
+    expect(discard.code).toBe(1);
+    expect(discard.stdout).toContain("nothing to discard");
+    expect(discard.stdout).toContain("Being applied now by another process");
   });
 
   it("is bad usage without --store, or with a store it cannot open", async () => {

@@ -47,8 +47,10 @@ export async function run(context: CommandContext): Promise<number> {
       const pending = await PendingActionStore.open(store.journal, store.sessionId);
       const records = pending.list();
       const history = await pending.history();
-      if (json) output.printJson({ session: store.sessionId, pending: records, history });
-      else output.print(...listLines(store, records, output.colors));
+      const applying = await appliedElsewhere(store, records);
+      if (json) output.printJson({ session: store.sessionId, pending: records, applying, history });
+      else
+        output.print(...listLines(store, records, output.colors), ...applyingLines(applying, output.colors));
       return 0;
     }
     return await resolveTop(verb, reason, store, context, json);
@@ -79,6 +81,42 @@ function listLines(
   return lines;
 }
 
+/** An action another process is applying now: off every stack until its apply ends. */
+interface AppliedElsewhere {
+  id: string;
+  label: string;
+  owner: { host: string; pid: number };
+}
+
+/** The session's records being applied by another process that may still run (none on `listed`). */
+async function appliedElsewhere(
+  store: OpenStore,
+  listed: readonly PendingActionRecord[],
+): Promise<AppliedElsewhere[]> {
+  const shown = new Set(listed.map((record) => record.id));
+  const records = await store.journal.open(store.sessionId);
+  return records
+    .filter((record) => record.state === "applying" && !shown.has(record.id))
+    .map(({ id, label, owner }) => ({ id, label, owner: { host: owner.host, pid: owner.pid } }));
+}
+
+function applyingLines(
+  applying: readonly AppliedElsewhere[],
+  colors: CommandContext["output"]["colors"],
+): string[] {
+  if (applying.length === 0) return [];
+  return [
+    "",
+    colors.bold(
+      "Being applied now by another process (resolved there; listed again if it ends without an outcome):",
+    ),
+    ...applying.map(
+      ({ id, label, owner }) =>
+        `  ${escapeTerminalText(label)}  ${colors.dim(`(process ${owner.pid} on ${escapeTerminalText(owner.host)}; id ${id})`)}`,
+    ),
+  ];
+}
+
 /** Loads the tools the actions need, then resolves the session's top action once. */
 async function resolveTop(
   verb: "apply" | "discard",
@@ -95,10 +133,12 @@ async function resolveTop(
     session.register(createAstEditTool({ cwd: io.cwd }), "built-in");
     const top = session.pending.peek();
     if (top === undefined) {
-      if (json) output.printJson({ session: store.sessionId, resolved: null });
+      const applying = await appliedElsewhere(store, []);
+      if (json) output.printJson({ session: store.sessionId, resolved: null, applying });
       else
         output.print(
           `No pending action in session ${quoted(store.sessionId)} of ${store.url}: nothing to ${verb}.`,
+          ...applyingLines(applying, output.colors),
         );
       return 1;
     }
