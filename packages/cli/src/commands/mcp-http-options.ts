@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { hostnameOf } from "../mcp/http/request-guard.js";
 import type { ServeMcpHttpOptions } from "../mcp/http/serve-mcp-http.js";
 
 /** The environment variable `tooldock mcp --http` reads its bearer token from. */
@@ -64,7 +65,7 @@ export function readMcpHttpOptions(
  */
 function checkAllowedHost(value: string): string {
   if (isIP(value.replace(/^\[(.*)\]$/, "$1")) === 6) return value;
-  if (!value.includes(":") && hostnameOfUrl(`http://${value}`) === value.toLowerCase()) return value;
+  if (!value.includes(":") && hostnameOf(value) === value.toLowerCase()) return value;
   const port = /^([^:/]+):\d+$/.exec(value);
   throw new UsageError(
     `--allow-host ${JSON.stringify(value)} is not a host name: ${
@@ -96,15 +97,6 @@ function checkAllowedOrigin(value: string): string {
     `--allow-origin ${JSON.stringify(value)} is not an origin: give the scheme, host and port a page's Origin header names, e.g. --allow-origin ${JSON.stringify(suggestion)}`,
     "mcp",
   );
-}
-
-function hostnameOfUrl(text: string): string | undefined {
-  try {
-    const url = new URL(text);
-    return url.pathname === "/" && url.search === "" && url.username === "" ? url.hostname : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -172,14 +172,15 @@ async function resolveTop(
       loadedOnTop.push(above.label);
       if (session.pending.peek()?.id === above.id || discarded.isError === true) break;
     }
-    if (loadedOnTop.length > 0)
+    if (loadedOnTop.length > 0) {
+      const [was, its] = loadedOnTop.length === 1 ? ["was", "its"] : ["were", "their"];
       output.printError(
         output.errorColors.yellow(
           `tooldock pending: ${loadedOnTop.map((label) => quoted(escapeTerminalText(label))).join(", ")} ` +
-            `${loadedOnTop.length === 1 ? "was" : "were"} staged while the tools loaded, not by the session, and ` +
-            `${loadedOnTop.length === 1 ? "was" : "were"} discarded through ${loadedOnTop.length === 1 ? "its" : "their"} reject.`,
+            `${was} staged while the tools loaded, not by the session, and ${was} discarded through ${its} reject.`,
         ),
       );
+    }
     if (session.pending.peek()?.id !== top.id) {
       output.printError(
         `tooldock pending: the top action of session ${quoted(store.sessionId)} is no longer ${quoted(escapeTerminalText(top.label))} (resolved meanwhile, or staged over); nothing was ${verb === "apply" ? "applied" : "discarded"}. Run tooldock pending list.`,

@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname } from "node:path";
 import { createPathsMatcher, getTsconfig } from "get-tsconfig";
 import { CompileFailure } from "./compile-failure.js";
 import { canonicalHostSpecifier, ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
-import { relativeSpecifiers } from "./host-packages/value-imports.js";
 import { importFailure } from "./import-failure.js";
 import { checkJitiImports, isTypeScript, type Transform } from "./jiti-link-check.js";
 import { type PreparedModule, preparedModule } from "./prepared-module.js";
-import { isBareSpecifier, resolveRelative } from "./tool-sources.js";
+import { isBareSpecifier, resolveRelative, toolSources } from "./tool-sources.js";
 
 type CreateJiti = typeof import("jiti").createJiti;
 
@@ -53,9 +52,6 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
 
 /** Bare specifiers a source imports or requires (`@lib/greet`, `zod`). */
 const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])([^"'\n./][^"'\n]*)\1/g;
-/** How many of a tool's own files the walk for aliases reads at most. */
-const MAX_ALIAS_FILES = 500;
-
 /**
  * jiti's `alias`es for the tsconfig `paths` the tool's files use, as the bundle resolves
  * them: each bare specifier a file of the tool imports (the entry, its relative imports and
@@ -74,17 +70,9 @@ function pathsAlias(entry: string): Record<string, string> {
   const matcher = found?.config.compilerOptions?.paths === undefined ? null : createPathsMatcher(found);
   if (matcher === null) return {};
   const alias: Record<string, string> = {};
-  const queue = [resolve(entry)];
-  const visited = new Set(queue);
-  for (let index = 0; index < queue.length && index < MAX_ALIAS_FILES; index += 1) {
-    const file = queue[index] as string;
-    let source: string;
-    try {
-      source = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    const next = relativeSpecifiers(source).map((specifier) => resolveRelative(dirname(file), specifier));
+  /** The targets of the aliased imports of one file, added to `alias` (and walked). */
+  const aliased = (_file: string, source: string): string[] => {
+    const targets: string[] = [];
     for (const match of source.matchAll(BARE_IMPORT)) {
       const specifier = match[2] as string;
       if (Object.hasOwn(alias, specifier) || !isBareSpecifier(specifier)) continue;
@@ -94,14 +82,12 @@ function pathsAlias(entry: string): Record<string, string> {
         .find((resolved) => resolved !== undefined);
       if (target === undefined) continue;
       alias[specifier] = target;
-      next.push(target);
+      targets.push(target);
     }
-    for (const target of next) {
-      if (target === undefined || visited.has(target)) continue;
-      visited.add(target);
-      queue.push(target);
-    }
-  }
+    return targets;
+  };
+  // The walk's own work is what `aliased` finds in each file.
+  for (const _file of toolSources(entry, aliased));
   return alias;
 }
 

@@ -9,9 +9,13 @@ const EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"
 /**
  * The entry and the files it imports or requires relatively (its own sources), entry first,
  * each with its text, at most 500 files. Files that cannot be read are left out; packages
- * (anything under `node_modules`) are never entered.
+ * (anything under `node_modules`) are never entered. `also` names more files a file leads to
+ * (absolute paths: a tsconfig alias's target), walked the same way.
  */
-export function* toolSources(entry: string): Generator<{ file: string; source: string }> {
+export function* toolSources(
+  entry: string,
+  also?: (file: string, source: string) => readonly string[],
+): Generator<{ file: string; source: string }> {
   const queue = [resolve(entry)];
   const visited = new Set(queue);
   for (let index = 0; index < queue.length && index < MAX_FILES; index += 1) {
@@ -23,8 +27,8 @@ export function* toolSources(entry: string): Generator<{ file: string; source: s
       continue;
     }
     yield { file, source };
-    for (const specifier of relativeSpecifiers(source)) {
-      const target = resolveRelative(dirname(file), specifier);
+    const targets = relativeSpecifiers(source).map((specifier) => resolveRelative(dirname(file), specifier));
+    for (const target of also === undefined ? targets : [...targets, ...also(file, source)]) {
       if (target !== undefined && !visited.has(target)) {
         visited.add(target);
         queue.push(target);

@@ -100,36 +100,17 @@ describe("watchPaths, folders that come and go", () => {
     root = await mkdtemp(join(tmpdir(), "tooldock-watch-paths-"));
     const tools = join(root, "tools");
     await mkdir(tools);
-    const seen: string[] = [];
-    const errors: unknown[] = [];
-    let wake: (() => void) | undefined;
-    const watch = watchPaths(
-      [tools],
-      (path) => {
-        seen.push(path);
-        wake?.();
-      },
-      (error) => errors.push(error),
-    );
-    /** Resolves once `path` has been reported `times` times. */
-    const reported = (path: string, times: number) =>
-      new Promise<void>((resolve) => {
-        const check = () => {
-          if (seen.filter((one) => one === path).length >= times) resolve();
-        };
-        wake = check;
-        check();
-      });
+    const watching = collect([tools]);
     try {
       await rm(tools, { recursive: true });
-      await reported(tools, 1); // gone
+      await watching.until(tools); // gone
       await mkdir(tools);
-      await reported(tools, 2); // back, and watched again
+      await watching.until(tools, 2); // back, and watched again
       await writeFile(join(tools, "gamma.ts"), "x");
-      await reported(join(tools, "gamma.ts"), 1);
-      expect(errors).toEqual([]);
+      await watching.until(join(tools, "gamma.ts"));
+      expect(watching.errors).toEqual([]);
     } finally {
-      watch.close();
+      watching.watch.close();
     }
   });
 });

@@ -148,18 +148,18 @@ export function watchPaths(
     if (isFolder(next)) watcher.emit("change", "rename", basename(next));
   };
 
-  const watchLocation = (location: string) => {
+  for (const location of locations) {
     let isDirectory: boolean;
     try {
       isDirectory = statSync(location).isDirectory();
     } catch (error) {
       onError(error, location);
-      return;
+      continue;
     }
     try {
       if (isDirectory) {
         watchFolder(location);
-        return;
+        continue;
       }
       const only = basename(location);
       const watcher = open(dirname(location), false, (_event, relative) => {
@@ -171,8 +171,7 @@ export function watchPaths(
     } catch (error) {
       onError(error, location);
     }
-  };
-  for (const location of locations) watchLocation(location);
+  }
   return {
     close() {
       if (closed) return;

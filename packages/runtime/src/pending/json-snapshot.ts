@@ -13,12 +13,15 @@ export type JsonSnapshot = { ok: true; value: unknown } | { ok: false; error: un
  * afterwards. Getters and `toJSON` run once, here. `undefined`, a function or a symbol at
  * the top gives `undefined` (as `JSON.stringify` does); inside objects they are left out.
  * A cycle, a `BigInt`, a throwing getter, `toJSON` or proxy trap gives `{ ok: false, error }`.
- * Never throws.
+ * Never throws. `replacer` is `JSON.stringify`'s (see {@link snapshotJsonData}).
  */
-export function snapshotJson(value: unknown): JsonSnapshot {
+export function snapshotJson(
+  value: unknown,
+  replacer?: (this: unknown, key: string, item: unknown) => unknown,
+): JsonSnapshot {
   if (value === undefined) return { ok: true, value: undefined };
   try {
-    const text: unknown = stringify(value);
+    const text: unknown = stringify(value, replacer);
     return { ok: true, value: typeof text === "string" ? parse(text) : undefined };
   } catch (error) {
     return { ok: false, error };
@@ -45,13 +48,7 @@ export function snapshotJsonData(value: unknown, root: string): JsonSnapshot {
     if (typeof item === "object" && item !== null) paths.set(item, path);
     return item;
   }
-  if (value === undefined) return { ok: true, value: undefined };
-  try {
-    const text: unknown = stringify(value, check);
-    return { ok: true, value: typeof text === "string" ? parse(text) : undefined };
-  } catch (error) {
-    return { ok: false, error };
-  }
+  return snapshotJson(value, check);
 }
 
 /** What {@link snapshotJsonData} refused: a value JSON would change, and where. */

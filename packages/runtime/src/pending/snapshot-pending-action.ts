@@ -135,7 +135,8 @@ function snapshotJsonField(value: unknown, field: "details" | "payload", named: 
 /** Freezes a JSON copy all the way down (without recursion: a payload may nest deeply). */
 export function deepFreeze(value: unknown): unknown {
   const stack = [value];
-  for (let next = stack.pop(); next !== undefined || stack.length > 0; next = stack.pop()) {
+  while (stack.length > 0) {
+    const next = stack.pop();
     if (typeof next !== "object" || next === null || Object.isFrozen(next)) continue;
     Object.freeze(next);
     for (const child of Object.values(next)) stack.push(child);

@@ -1,3 +1,5 @@
+import { PLAIN_PARAMETER_LIST } from "./execute/tool-sees-signal.js";
+
 // Captured when this module is evaluated: a tool module cannot change how sources are read.
 const functionToString = Function.prototype.toString;
 const reflectApply = Reflect.apply;
@@ -13,9 +15,6 @@ const UPDATE_NAME = /update|progress/;
 const CONTEXT_NAME = /^(?:ctx|context)$/;
 /** What may come before a parameter list: `async`, `function`, `*`, a method or function name. */
 const FUNCTION_HEAD = /^(?:async\b\s*)?(?:function\b\s*)?\*?\s*(?:[\w$]+\s*)?$/;
-/** A head and a parameter list of plain names only (no comment, default, pattern or rest). */
-const PLAIN_LIST =
-  /^(?:async\b\s*)?(?:function\b\s*)?\*?\s*(?:[\w$]+\s*)?\(\s*((?:[\w$]+\s*,\s*)*[\w$]+)?\s*,?\s*\)/;
 /** The head of an arrow function with one bare parameter: `x =>`, `async x =>`. */
 const BARE_ARROW = /^(?:async\s+)?([\w$]+)\s*=>/;
 
@@ -89,12 +88,17 @@ function normalized(name: string | undefined): string {
 function parameterNames(source: string): string[] | undefined {
   const bare = BARE_ARROW.exec(source);
   if (bare !== null) return [bare[1] as string];
-  // The common case, plain names only, in one match of V8's compiled regular expressions: a
-  // fresh process runs the scan below in its interpreter, for every tool a load accepts.
-  const plain = PLAIN_LIST.exec(source);
-  if (plain !== null) return plain[1] === undefined ? [] : plain[1].split(",").map((name) => name.trim());
   const open = source.indexOf("(");
   if (open === -1 || !FUNCTION_HEAD.test(source.slice(0, open))) return undefined;
+  // The common case, plain names only, read with V8's compiled regular expressions: a fresh
+  // process runs the scan below in its interpreter, for every tool a load accepts.
+  const close = source.indexOf(")", open);
+  const list = close === -1 ? "(" : source.slice(open + 1, close);
+  if (PLAIN_PARAMETER_LIST.test(list))
+    return list
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== "");
   const parameters = splitParameters(source, open + 1);
   if (parameters === undefined) return undefined;
   const names: string[] = [];

@@ -25,7 +25,7 @@ const FUNCTION_HEAD = /^(?:async\s+)?(?:function\b\s*)?\*?\s*(?:[\w$]+\s*)?$/;
 /** The head of an arrow function with one bare parameter: `x =>`, `async x =>`. */
 const BARE_ARROW_HEAD = /^(?:async\s+)?[\w$]+\s*$/;
 /** Only plain names: no default, rest, destructuring or comment, so `length` counts them all. */
-const PLAIN_PARAMETER_LIST = /^\s*(?:[\w$]+\s*(?:,\s*[\w$]+\s*)*,?\s*)?$/;
+export const PLAIN_PARAMETER_LIST = /^\s*(?:[\w$]+\s*(?:,\s*[\w$]+\s*)*,?\s*)?$/;
 /** `arguments` in the source, an escape that could spell it, or a bound or built-in function. */
 const MAY_READ_ARGUMENTS = /\barguments\b|\\u|\[native code\]/;
 
