@@ -27,8 +27,9 @@ const LOAD_WIDE_WARNINGS: readonly string[] = ["W_CACHE_UNWRITABLE", "W_CACHE_UN
 
 /**
  * After a module loaded (and its session hooks ran), how long its tool host is watched for a
- * stop: a module that ends its process from a timer or a callback right after loading is
- * reported, not passed. Not counted against the CPU bound: the tool host is idle meanwhile.
+ * stop, in its own timers: a module that ends its process from a timer or a callback right
+ * after loading is reported, not passed. Not counted against the CPU bound: the tool host is
+ * idle meanwhile.
  */
 export const SETTLE_MS = 500;
 
@@ -185,15 +186,19 @@ function watchStop(isolated: IsolatedToolHost) {
   });
   return {
     reason: () => stop,
-    /** Resolves with the stop's reason, or undefined when the tool host still runs after `ms`. */
+    /**
+     * Resolves with the stop's reason, or undefined when the tool host still runs after `ms`
+     * of its own timers (on a busy machine it may be scheduled late: the host's clock would
+     * pass a module whose timer ends its process right after loading).
+     */
     async within(ms: number): Promise<string | undefined> {
       if (stop === undefined) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ms);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
+          wake = resolve;
+          // Not run through: it stopped, and its stop event (with the reason) wakes this.
+          void isolated.settled(ms).then((ran) => {
+            if (ran) resolve();
+          });
         });
       }
       unsubscribe();

@@ -129,6 +129,19 @@ export class IsolatedToolHost {
     return this.#process?.stopped === false ? this.#process.pid : undefined;
   }
 
+  /**
+   * Resolves `true` once the running tool host has run `ms` of its own timers from now (every
+   * timer its modules set for sooner has fired), `false` when none runs or it stopped first;
+   * one that does not answer within the hang timeout after that is stopped as hung. Measured
+   * in the tool host, not by the host's clock: on a busy machine it may be scheduled late.
+   */
+  settled(ms: number): Promise<boolean> {
+    const process = this.#process;
+    return process === undefined
+      ? Promise.resolve(false)
+      : process.probe(`it ran ${ms} ms of its timers`, ms);
+  }
+
   /** Listens to the tool host starting and stopping; returns the function that stops listening. */
   subscribe(listener: (event: IsolatedToolHostEvent) => void): () => void {
     this.#listeners.add(listener);

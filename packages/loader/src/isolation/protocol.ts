@@ -70,7 +70,8 @@ export type HostMessage =
   | { t: "ui-reply"; id: number; value?: unknown; error?: string }
   | { t: "ui-state"; hasUI: boolean }
   | { t: "event"; channel: string; data: unknown }
-  | { t: "ping"; id: number }
+  /** Answered with a `pong` at once, or after `afterMs` of the tool host's own timers. */
+  | { t: "ping"; id: number; afterMs?: number }
   /** The current description of a tool whose description is a getter (answered by a `result`'s text). */
   | { t: "describe"; id: number; tool: string };
 

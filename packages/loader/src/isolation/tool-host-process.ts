@@ -199,20 +199,28 @@ export class ToolHostProcess {
     return { id, reply };
   }
 
-  /** Checks the process still answers within the hang timeout; stops it otherwise. */
-  probe(what = "a call was stopped"): void {
-    if (this.stopped) return;
-    const { reply } = this.request((id) => ({ t: "ping", id }));
+  /**
+   * Checks the process still answers within the hang timeout; stops it otherwise. With
+   * `afterMs`, it answers once its own timers have run that long; resolves whether it did.
+   */
+  probe(what = "a call was stopped", afterMs?: number): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    const { reply } = this.request((id) =>
+      afterMs === undefined ? { t: "ping", id } : { t: "ping", id, afterMs },
+    );
     const timer = setTimeout(
       () =>
         this.kill({
           kind: "hang",
           reason: `It did not answer for ${this.#hangTimeoutMs} ms after ${what} (a busy loop?).`,
         }),
-      this.#hangTimeoutMs,
+      (afterMs ?? 0) + this.#hangTimeoutMs,
     );
     timer.unref();
-    void reply.then(() => clearTimeout(timer));
+    return reply.then((answer) => {
+      clearTimeout(timer);
+      return "t" in answer && answer.t === "pong";
+    });
   }
 
   /** Calls `listener` once when the process has stopped. */

@@ -403,7 +403,9 @@ function handle(message: HostMessage): void {
       hostRef?.bridge.deliver(message.channel, message.data);
       return;
     case "ping":
-      send({ t: "pong", id: message.id });
+      // After `afterMs`, a timer set now fires after every shorter one the modules set before.
+      if (message.afterMs === undefined) send({ t: "pong", id: message.id });
+      else setTimeout(() => send({ t: "pong", id: message.id }), message.afterMs);
       return;
     case "describe": {
       const tool = tools.get(message.tool);
