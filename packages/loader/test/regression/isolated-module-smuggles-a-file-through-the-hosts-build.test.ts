@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { secretFolder } from "../isolation/attack-helpers.js";
 import { load, project, text } from "../isolation/isolation-helpers.js";
 
-/** Every file under `folder`, recursively, as text. */
+/**
+ * Every file under `folder`, recursively, as text. Read once the tool host has closed: it
+ * writes its code cache there after a load (a temporary file renamed into place).
+ */
 async function contents(folder: string): Promise<string[]> {
   const texts: string[] = [];
   for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
@@ -42,7 +45,7 @@ import note from ${JSON.stringify(join(folder, "secret.txt"))};`,
       ),
       "honest.ts": tool("honest", '"ok"'),
     });
-    const { session, tools, diagnostics } = await load(where, "process");
+    const { session, tools, diagnostics, isolated } = await load(where, "process");
     expect(tools.map(({ tool }) => tool.name)).toEqual(["honest"]);
     expect(diagnostics.map(({ code, path }) => ({ code, path }))).toEqual([
       { code: expect.stringMatching(/^E_(IMPORT|COMPILE)$/), path: join(where.tools, "smuggle.ts") },
@@ -50,6 +53,7 @@ import note from ${JSON.stringify(join(folder, "secret.txt"))};`,
     expect(JSON.stringify(diagnostics)).not.toContain(secret);
     const honest = await session.execute({ toolCallId: "1", name: "honest", params: {} });
     expect(text(honest)).toBe("ok");
+    await isolated?.close();
     for (const file of await contents(join(where.root, "cache"))) expect(file).not.toContain(secret);
   });
 
@@ -66,9 +70,10 @@ import note from ${JSON.stringify(join(folder, "secret.txt"))};`,
     const where = await project({
       "mapped.ts": `${tool("mapped", '"ok"')}//# sourceMappingURL=${join(folder, "secret.map")}\n`,
     });
-    const { session, tools } = await load(where, "process");
+    const { session, tools, isolated } = await load(where, "process");
     expect(tools.map(({ tool }) => tool.name)).toEqual(["mapped"]);
     expect(text(await session.execute({ toolCallId: "1", name: "mapped", params: {} }))).toBe("ok");
+    await isolated?.close();
     for (const file of await contents(join(where.root, "cache"))) expect(file).not.toContain(secret);
   });
 });
