@@ -1,6 +1,7 @@
 import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
 import { count, quoted } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
+import { type ResolveInterrupt, whileResolving } from "./interrupt-resolve.js";
 
 /**
  * Most resolutions one `call --apply` / `--discard` runs. An apply that stages a new action
@@ -30,6 +31,8 @@ export interface ResolveStagedOptions {
    * `apply` or `reject` of the call's own actions belongs to the call too.
    */
   ours: ReadonlySet<string>;
+  /** Says what Ctrl-C during an apply or reject would leave (see {@link whileResolving}). */
+  interrupt?: Omit<ResolveInterrupt, "verb" | "label">;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function resolveStaged(
   session: Session,
   options: ResolveStagedOptions,
 ): Promise<ResolveOutcome> {
-  const { action, reason, ours } = options;
+  const { action, reason, ours, interrupt } = options;
   const resolutions: Resolution[] = [];
   const oursPending = () => session.pending.list().filter((record) => ours.has(record.id));
   for (;;) {
@@ -69,11 +72,16 @@ export async function resolveStaged(
           "does not stage another action every time.",
       };
     }
-    const result = await session.execute({
-      toolCallId: `resolve-${resolutions.length + 1}`,
-      name: RESOLVE_TOOL_NAME,
-      params: { action, reason },
-    });
+    const resolving = () =>
+      session.execute({
+        toolCallId: `resolve-${resolutions.length + 1}`,
+        name: RESOLVE_TOOL_NAME,
+        params: { action, reason },
+      });
+    const result =
+      interrupt === undefined
+        ? await resolving()
+        : await whileResolving(resolving, { ...interrupt, verb: action, label: top.label });
     resolutions.push({ label: top.label, result });
     if (result.isError) return { resolutions };
   }

@@ -11,7 +11,7 @@ import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
 import type { Output } from "../output/output.js";
-import { type Resolution, resolveStaged } from "./resolve-all.js";
+import { type Resolution, type ResolveStagedOptions, resolveStaged } from "./resolve-all.js";
 import { settleWithin } from "./settle-within.js";
 
 /**
@@ -30,7 +30,7 @@ export interface ToolCallOptions {
   toolName: string;
   paths: string[];
   params: Record<string, unknown>;
-  resolve?: { action: "apply" | "discard"; reason: string };
+  resolve?: Omit<ResolveStagedOptions, "ours">;
   /** Receives the tool's streamed partial results. */
   onUpdate?: (partial: AgentToolResult) => void;
   /** Load the modules in a tool host (`--isolate`); default in-process. */

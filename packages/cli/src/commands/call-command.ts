@@ -171,7 +171,19 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
       ...(opened === undefined
         ? {}
         : { store: { sessionId: opened.store.sessionId, pending: opened.pending } }),
-      resolve: action ? { action, reason } : undefined,
+      resolve: action
+        ? {
+            action,
+            reason,
+            interrupt: {
+              command: "tooldock call",
+              ...(store === undefined
+                ? {}
+                : { store: { url: store.url, discard: pendingCommand(store, "discard", paths) } }),
+              write: (line) => output.printError(errorColors.yellow(escapeTerminalText(line))),
+            },
+          }
+        : undefined,
       isolation,
       opencode: readOpencode(args),
       onUpdate: json

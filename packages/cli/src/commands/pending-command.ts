@@ -6,6 +6,7 @@ import { type PendingActionRecord, PendingActionStore } from "@tooldock/runtime"
 import { quoted } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { whileResolving } from "../call/interrupt-resolve.js";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
@@ -13,7 +14,7 @@ import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatResult } from "../output/format-result.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import { type OpenStore, openSession, openStore } from "../store/open-store.js";
-import { readStore, type StoreChoice } from "../store/store-option.js";
+import { pendingCommand, readStore, type StoreChoice } from "../store/store-option.js";
 import type { CommandContext } from "./command.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
@@ -126,6 +127,20 @@ async function resolveTop(
   json: boolean,
 ): Promise<number> {
   const session = await openSession({ cwd: io.cwd }, store);
+  const paths = toolPathArgs(args, 1);
+  /** Runs a `resolve` of the action labelled `label`, saying what Ctrl-C meanwhile would leave. */
+  const resolving = (
+    label: string,
+    params: { action: "apply" | "discard"; reason: string },
+    toolCallId: string,
+  ) =>
+    whileResolving(() => session.execute({ toolCallId, name: "resolve", params, signal: io.signal }), {
+      command: "tooldock pending",
+      verb: params.action,
+      label,
+      store: { url: store.url, discard: pendingCommand(store, "discard", paths) },
+      write: (line) => output.printError(output.errorColors.yellow(escapeTerminalText(line))),
+    });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
   let loaded: LoadedTools | undefined;
@@ -145,7 +160,7 @@ async function resolveTop(
     loaded = await loadTools({
       io,
       output,
-      paths: toolPathArgs(args, 1),
+      paths,
       command: "pending",
       session,
       host,
@@ -163,12 +178,11 @@ async function resolveTop(
       above !== undefined && above.id !== top.id;
       above = session.pending.peek()
     ) {
-      const discarded = await session.execute({
-        toolCallId: "pending-staged-at-load",
-        name: "resolve",
-        params: { action: "discard", reason: "staged while the tools loaded; tooldock pending discards it" },
-        signal: io.signal,
-      });
+      const discarded = await resolving(
+        above.label,
+        { action: "discard", reason: "staged while the tools loaded; tooldock pending discards it" },
+        "pending-staged-at-load",
+      );
       loadedOnTop.push(above.label);
       if (session.pending.peek()?.id === above.id || discarded.isError === true) break;
     }
@@ -187,12 +201,7 @@ async function resolveTop(
       );
       return 1;
     }
-    const result = await session.execute({
-      toolCallId: `pending-${verb}`,
-      name: "resolve",
-      params: { action: verb, reason },
-      signal: io.signal,
-    });
+    const result = await resolving(top.label, { action: verb, reason }, `pending-${verb}`);
     // The action is back on top when it was not resolved (a failed apply, one interrupted or
     // without its handler): it is the one just reported, not one more.
     const remaining = session.pending.size - (session.pending.peek()?.id === top.id ? 1 : 0);
