@@ -37,8 +37,9 @@ export interface IsolationOptions {
   /** Deadline for the tool host to start and load every module. Default: 60000. */
   loadTimeoutMs?: number;
   /**
-   * Receives what the tool host writes to its stderr as it arrives: its modules' `console.log`
-   * and `console.error` (its stdout carries the protocol), Node's warnings. Untrusted text:
+   * Receives what the tool host prints as it arrives: its modules' `console.log` and
+   * `console.error`, what they write to descriptor 1 or 2 themselves (`fs.writeSync(1, …)`, a
+   * logger; the tool host's own messages on stdout carry a mark), Node's warnings. Untrusted text:
    * escape it before a terminal shows it. Default: dropped (the last 8 KB are kept to say why a
    * crashed tool host stopped). The CLI writes it to its stderr, control characters escaped.
    */

@@ -3,6 +3,15 @@ import type { Readable, Writable } from "node:stream";
 /** Longest line either side may send (a call's arguments, a result); past it, the peer is stopped. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Starts each line the tool host sends on its stdout. A module can write to descriptor 1
+ * itself (`fs.writeSync(1, …)`, a logger such as pino): those bytes land between the tool
+ * host's lines, and the host tells them apart by this mark and shows them as the tool host's
+ * output instead of stopping it for breaking the protocol. Not a secret: a module in the
+ * tool host can send anything the tool host can, and the host checks every message.
+ */
+export const MESSAGE_MARK = "\u001e";
+
 /** What {@link readLines} calls. */
 export interface LineHandlers {
   /** One complete line, without its `\n`. */
@@ -50,13 +59,13 @@ export function readLines(stream: Readable, maxLineBytes: number, handlers: Line
   });
 }
 
-/** Writes one message as a line of JSON. */
-export function writeLine(stream: Writable, message: unknown): void {
-  writeText(stream, JSON.stringify(message));
+/** Writes one message as a line of JSON, after `mark` (the tool host's {@link MESSAGE_MARK}). */
+export function writeLine(stream: Writable, message: unknown, mark = ""): void {
+  writeText(stream, JSON.stringify(message), mark);
 }
 
-/** Writes `json`, one message already as JSON text (no newline in it), as a line. */
-export function writeText(stream: Writable, json: string): void {
+/** Writes `json`, one message already as JSON text (no newline in it), as a line after `mark`. */
+export function writeText(stream: Writable, json: string, mark = ""): void {
   if (stream.destroyed || !stream.writable) return;
-  stream.write(`${json}\n`);
+  stream.write(`${mark}${json}\n`);
 }

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type AgentToolResult, errorResult } from "@tooldock/sdk";
-import { MAX_LINE_BYTES, readLines, writeLine } from "./line-channel.js";
+import { MAX_LINE_BYTES, MESSAGE_MARK, readLines, writeLine } from "./line-channel.js";
 import { permissionFlags, type ToolHostPermissions } from "./permission-flags.js";
 import { pidNamespaceLauncher } from "./process-tree.js";
 import { type ChildMessage, type HostMessage, type InitMessage, parseChildMessage } from "./protocol.js";
@@ -53,7 +53,8 @@ const WITHDRAWN: ToolHostStop = { kind: "closed", reason: "The request was withd
 
 /**
  * One tool host: a child Node process under the permission model, talking newline JSON on
- * its stdin and stdout (what its tools print goes to its stderr). Requests (calls, applies,
+ * its stdin and stdout, each line it sends marked (what its tools print goes to its stderr;
+ * what they write to descriptor 1 themselves is told apart by the mark and is output too). Requests (calls, applies,
  * hooks, pings) get numbered replies; the child's other messages go to `onMessage`. The
  * process is in its own group, killed as a whole when it stops; one whose tools may start
  * processes also runs in a PID namespace where Linux allows ({@link pidNamespaceLauncher}),
@@ -76,7 +77,7 @@ export class ToolHostProcess {
   #loaded = false;
   #begun = false;
   onMessage: (message: ChildMessage) => void = () => {};
-  /** What the process writes to stderr, as it arrives (`isolation.onOutput`). */
+  /** What the process prints, as it arrives (`isolation.onOutput`): its stderr, and unmarked bytes on its stdout. */
   onOutput: (text: string) => void = () => {};
 
   constructor(options: ToolHostSpawn) {
@@ -107,14 +108,7 @@ export class ToolHostProcess {
       // A process that never started sends no "exit".
       if (this.#child.pid === undefined) this.#exited(null, null);
     });
-    this.#child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
-      try {
-        this.onOutput(chunk);
-      } catch {
-        // The host's listener's fault is its own.
-      }
-    });
+    this.#child.stderr?.setEncoding("utf8").on("data", (chunk: string) => this.#printed(chunk));
     this.#child.on("exit", (code, signal) => this.#exited(code, signal));
     for (const stream of [this.#input, this.#output, this.#child.stderr as Socket]) {
       stream.on("error", () => {
@@ -238,9 +232,25 @@ export class ToolHostProcess {
     return new Promise((resolve) => this.onStop(() => resolve()));
   }
 
-  #receive(text: string): void {
+  /** What the tool host printed: its stderr, and what its modules wrote to its stdout themselves. */
+  #printed(chunk: string): void {
+    this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+    try {
+      this.onOutput(chunk);
+    } catch {
+      // The host's listener's fault is its own.
+    }
+  }
+
+  #receive(line: string): void {
     if (this.stopped) return;
-    const parsed = parseChildMessage(text);
+    // Bytes a module wrote to descriptor 1 come before the mark, or make a line without one.
+    const mark = line.indexOf(MESSAGE_MARK);
+    if (mark !== 0) {
+      this.#printed(mark === -1 ? `${line}\n` : line.slice(0, mark));
+      if (mark === -1) return;
+    }
+    const parsed = parseChildMessage(line.slice(mark + 1));
     if (!parsed.ok) {
       void this.kill({ kind: "protocol", reason: `It broke the protocol: ${parsed.reason}.` });
       return;

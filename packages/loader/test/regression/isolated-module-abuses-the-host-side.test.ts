@@ -95,7 +95,8 @@ export default () => ({
     const where = await project({
       "flood.ts": `
 import { writeSync } from "node:fs";
-const line = JSON.stringify({ t: "push", via: "pi", action: 1, label: "x".repeat(1000), reject: false }) + "\\n";
+// Marked as the tool host marks its own lines (the mark is no secret).
+const line = "\\u001e" + JSON.stringify({ t: "push", via: "pi", action: 1, label: "x".repeat(1000), reject: false }) + "\\n";
 for (let index = 0; index < 12000; index += 1) {
   for (;;) { try { writeSync(1, line); break; } catch (error) { if (error.code !== "EAGAIN") throw error; } }
 }
