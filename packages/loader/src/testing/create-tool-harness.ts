@@ -1,6 +1,7 @@
 import { resolve as resolvePath } from "node:path";
 import {
   type PendingActionRecord,
+  RESOLVE_TOOL_NAME,
   Session,
   type SessionOptions,
   type ToolCallError,
@@ -57,6 +58,7 @@ export interface ToolHarness {
   /**
    * Calls a tool through the session: arguments are validated, faults come back as `isError`
    * results. When the tool threw or rejected, the result also has `error` (where and why).
+   * Throws when the session has no tool of that name: the test is wrong, not the tool.
    */
   call(name: string, params: unknown, options?: { signal?: AbortSignal }): Promise<ToolHarnessResult>;
   /** The pending actions, top first. */
@@ -97,6 +99,17 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     host,
     session,
   });
+  // No module found and nothing saying why (a folder whose module sits one level too deep):
+  // a test must not pass having tested nothing. A module that gave no tool is W_NO_TOOLS.
+  if (loaded.modules.length === 0 && !loaded.diagnostics.some(({ severity }) => severity === "error")) {
+    const given = typeof paths === "string" ? [paths] : paths;
+    await loaded.isolated?.close();
+    throw new Error(
+      `createToolHarness: no tool module was found in ${given.join(", ")} (from ${cwd}), so there is nothing to test. ` +
+        "A folder's modules are its top-level module files and each subfolder's index file, or what its " +
+        "package.json lists; point paths at the module under test.",
+    );
+  }
   // A failing onSession is a W_ON_SESSION_FAILED warning in `diagnostics` (start, and shutdown on dispose).
   reportSessionHookFailures(session, loaded.tools, (diagnostic) => loaded.diagnostics.push(diagnostic));
   await session.start();
@@ -121,7 +134,19 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
     host,
     tools: loaded.tools,
     diagnostics: loaded.diagnostics,
-    call: (name, params, callOptions) => execute(name, params, callOptions?.signal),
+    call: async (name, params, callOptions) => {
+      if (name !== RESOLVE_TOOL_NAME && session.get(name) === undefined) {
+        const names = session
+          .tools()
+          .filter((tool) => tool.name !== RESOLVE_TOOL_NAME)
+          .map((tool) => `"${tool.name}"`);
+        throw new Error(
+          `harness.call: the session has no tool "${name}" (it has ${names.length === 0 ? "none" : names.join(", ")}).` +
+            describeDiagnostics(loaded.diagnostics),
+        );
+      }
+      return execute(name, params, callOptions?.signal);
+    },
     get pending() {
       return session.pending.list();
     },
@@ -132,4 +157,10 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
       await loaded.isolated?.close();
     },
   };
+}
+
+/** The load's diagnostics, one per line after a space, for an error message; empty when none. */
+function describeDiagnostics(diagnostics: readonly Diagnostic[]): string {
+  if (diagnostics.length === 0) return "";
+  return ` The load said:\n${diagnostics.map(({ code, message }) => `  ${code}: ${message}`).join("\n")}`;
 }
