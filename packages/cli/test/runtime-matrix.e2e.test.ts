@@ -90,6 +90,21 @@ export default (pi) => {
 };
 `;
 
+/** A TypeScript module (an interface, a typed local: compiled, not stripped) whose tool throws on line 10. */
+const THROWING_MODULE = `interface Odd {
+  n: number;
+}
+export default (pi) => ({
+  name: "throws",
+  label: "Throws",
+  description: "Throws a RangeError",
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    const odd: Odd = { n: 1 }; throw new RangeError("boom " + odd.n);
+  },
+});
+`;
+
 const BATCH_ARGS = JSON.stringify({ files: ["draft-a.md"], find: "draft-", replace: "", regex: false });
 
 /** `call batch_rename_preview … --apply --json` in a fresh folder: the result and what is left there. */
@@ -259,6 +274,24 @@ describe.each(RUNTIMES)("the end-to-end subset on %s", (spec) => {
         expect(run.stdout).not.toContain("noise");
         expect(run.stderr).toContain("noise at import");
       }
+    } finally {
+      await folder.remove();
+    }
+  });
+
+  // Found by a bug hunt: Bun reads no source map of the JavaScript it imports, so a tool's
+  // error named a line of its compiled pack, and `error.location` was missing
+  // (bun-tool-error-names-the-pack).
+  it("names the tool's own line when it throws", { timeout: STEP_TIMEOUT }, async () => {
+    const folder = await tempDir({ "tools/throws.ts": THROWING_MODULE });
+    try {
+      const pretty = await runProcess(binary, [cliBin, "call", "throws", "tools"], { cwd: folder.path });
+      expect(pretty.stderr).toContain('tooldock call: "throws" threw at tools/throws.ts:10:');
+      const json = await runProcess(binary, [cliBin, "call", "throws", "tools", "--json"], {
+        cwd: folder.path,
+      });
+      const { error } = JSON.parse(json.stdout) as { error: { location?: { file: string; line: number } } };
+      expect(error.location).toMatchObject({ file: join(folder.path, "tools/throws.ts"), line: 10 });
     } finally {
       await folder.remove();
     }

@@ -15,6 +15,7 @@ import { type IsolationContext, normalizeIsolation } from "../isolation/isolatio
 import { loadIsolated, prestartIsolated } from "../isolation/load-isolated.js";
 import { dropSpare } from "../isolation/spare-tool-hosts.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
+import { mapPackStacksOnBun } from "./bun-stack-maps.js";
 import type { LoadCustomToolsResult, LoadedCustomTool } from "./types.js";
 
 /**
@@ -44,7 +45,10 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
   // Stack traces from compiled tools then name the `.ts` file and line (bundles link their
   // map from `<cacheDir>/maps/`). Process-wide, as `node --enable-source-maps`; modules imported
   // while it is off are never mapped, so it comes before the first import. Not every runtime has it.
-  if (context.sourceMaps) process.setSourceMapsEnabled?.(true);
+  if (context.sourceMaps) {
+    process.setSourceMapsEnabled?.(true);
+    await mapPackStacksOnBun(); // Bun has none of its own for what it imports
+  }
   const diagnostics: Diagnostic[] = [];
   const api = context.host.createAPI();
   if (context.session !== undefined) context.host.setActiveSession(context.session);

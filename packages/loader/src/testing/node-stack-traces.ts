@@ -13,6 +13,8 @@ let setAside: NonNullable<typeof Error.prepareStackTrace> | undefined;
  * installed another one meanwhile.
  */
 export async function withNodeStackTraces<T>(call: () => Promise<T>): Promise<T> {
+  // Bun: no runner of its own sets one, and the loader's (which maps packs) must stay.
+  if (process.versions.bun !== undefined) return call();
   if (callsRunning === 0) {
     setAside = Error.prepareStackTrace;
     if (setAside !== undefined) Reflect.deleteProperty(Error, "prepareStackTrace");
