@@ -34,7 +34,11 @@ export interface IsolationOptions {
   execPath?: string;
   /** After a call is stopped, how long the tool host has to answer before it counts as hung. Default: 5000. */
   hangTimeoutMs?: number;
-  /** Deadline for the tool host to start and load every module. Default: 60000. */
+  /**
+   * Deadline for the tool host to load every module, from when the host hands it its load
+   * (once the host has built the packs the tool host evaluates: that build is not counted).
+   * Default: 60000.
+   */
   loadTimeoutMs?: number;
   /**
    * Receives what the tool host prints as it arrives: its modules' `console.log` and

@@ -140,6 +140,26 @@ export function prestartIsolated(
 }
 
 /**
+ * Calls `late` when `ms` pass from the moment `load` (the tool host's init message) settles,
+ * unless the returned function is called first. Counted from there, not from the tool host's
+ * start: the host builds the packs the tool host evaluates before the load is handed over,
+ * and that build is not the modules' time (a large batch on a busy machine went past the
+ * deadline, and a module was blamed for blocking).
+ */
+export function loadDeadline(load: Promise<unknown>, ms: number, late: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let disarmed = false;
+  const arm = () => {
+    if (!disarmed) timer = setTimeout(late, ms);
+  };
+  load.then(arm, arm);
+  return () => {
+    disarmed = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
  * Loads the modules in a tool host (see `IsolationOptions`): a child Node process under the
  * permission model discovers, compiles (jiti, in memory and its own cache folder) and
  * evaluates them, and the host's session gets a proxy for each tool. A tool host started
@@ -187,12 +207,12 @@ export async function loadIsolated(
       const process = takeToolHost(spawn);
       if (isolation.onOutput !== undefined) process.onOutput = isolation.onOutput;
       process.begin(init);
-      const timer = setTimeout(() => {
+      const disarm = loadDeadline(init, isolation.loadTimeoutMs, () => {
         void process.kill({
           kind: "hang",
           reason: `It did not load its modules within ${isolation.loadTimeoutMs} ms (isolation.loadTimeoutMs).`,
         });
-      }, isolation.loadTimeoutMs);
+      });
       let earlyCount = 0;
       process.onMessage = (message) => {
         if (message.t !== "loaded") {
@@ -211,12 +231,12 @@ export async function loadIsolated(
           else early.push(message);
           return;
         }
-        clearTimeout(timer);
+        disarm();
         process.onMessage = () => {};
         resolve({ process, loaded: message, early });
       };
       process.onStop((stop) => {
-        clearTimeout(timer);
+        disarm();
         reject(Object.assign(new Error(stop.reason), { stop, stderr: process.stderr }));
       });
     });
