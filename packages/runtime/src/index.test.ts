@@ -24,6 +24,7 @@ describe("@tooldock/runtime public surface", () => {
       "checkPrivateFolderSync",
       "containStrayFaults",
       "createResolveTool",
+      "declaresCurrentExecuteOrder",
       "defaultUserFolder",
       "ensurePrivateFolder",
       "formatSchemaIssue",

@@ -63,6 +63,7 @@ export { type RunningToolCall, runningToolCall, trackToolCalls } from "./session
 /** Text cut at `maxResultChars` with the session's `… [truncated N characters]` ending (hosts adding text). */
 export { truncateContent } from "./session/execute/truncate-content.js";
 export {
+  declaresCurrentExecuteOrder,
   isLegacyExecuteOrder,
   LEGACY_EXECUTE_ORDER_WARNING,
   legacyExecuteOrderWarning,

@@ -1,4 +1,4 @@
-import { isLegacyExecuteOrder } from "@tooldock/runtime";
+import { declaresCurrentExecuteOrder } from "@tooldock/runtime";
 import { adaptLegacyExecute } from "@tooldock/runtime/internal";
 import type {
   CustomTool,
@@ -191,16 +191,21 @@ export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
 /**
  * `tool` as pi's extensions expect to be called: its `ctx` has pi's `ui` and `hasUI`
  * ({@link withPiUi}). The carrier inherits everything else from `tool`; its `execute` takes
- * Tooldock's order and calls the tool's in the order the tool declares (pi's `signal, onUpdate,
- * ctx`, through the runtime's adapter), told by its parameter names here, where they are the
- * module's own (a minified bundle of Tooldock would hide a wrapper's). A value that is no
- * object with an `execute` function is passed on as it is, for the checks.
+ * Tooldock's order and calls the tool's in pi's, `(toolCallId, params, signal, onUpdate, ctx)`
+ * (through the runtime's adapter), as pi calls every registered tool whatever its parameters
+ * are named (`(...args)`, a minified `(e, t, n, r, i)`); only one whose names clearly say
+ * Tooldock's order (`declaresCurrentExecuteOrder`) is called in that order. The names are read
+ * here, where they are the module's own (a minified bundle of Tooldock would hide a
+ * wrapper's). A value that is no object with an `execute` function is passed on as it is, for
+ * the checks.
  */
 function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
   if (typeof tool !== "object" || tool === null) return tool;
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== "function") return tool;
-  const call = isLegacyExecuteOrder(original) ? adaptLegacyExecute(original as () => unknown) : original;
+  const call = declaresCurrentExecuteOrder(original)
+    ? original
+    : adaptLegacyExecute(original as () => unknown);
   const carrier = Object.create(tool) as Record<string, unknown>;
   carrier.execute = function execute(
     this: unknown,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLegacyExecuteOrder } from "./execute-order.js";
+import { declaresCurrentExecuteOrder, isLegacyExecuteOrder } from "./execute-order.js";
 
 // Sources as real modules write them (compiled by esbuild or jiti, so type annotations are gone).
 const legacy: Record<string, unknown> = {
@@ -61,5 +61,36 @@ describe("isLegacyExecuteOrder", () => {
   it("counts a function whose source cannot be read as current", () => {
     const proxy = new Proxy(async (_a: unknown, _b: unknown, signal: unknown) => signal, {});
     expect(isLegacyExecuteOrder(proxy)).toBe(false);
+  });
+});
+
+describe("declaresCurrentExecuteOrder", () => {
+  const named = [
+    "the full current order",
+    "onUpdate third",
+    "unnamed third, ctx fourth",
+    "update third, context fourth",
+  ];
+  it.each(named)("is true when the names say Tooldock's order: %s", (what) => {
+    expect(declaresCurrentExecuteOrder(current[what])).toBe(true);
+  });
+  it("is true for a signal named fifth alone", () => {
+    expect(declaresCurrentExecuteOrder(new Function("a", "b", "c", "d", "abortSignal", "return c"))).toBe(
+      true,
+    );
+  });
+  it.each(Object.entries(legacy))("is false for the older order: %s", (_what, execute) => {
+    expect(declaresCurrentExecuteOrder(execute)).toBe(false);
+  });
+  it.each(Object.entries(current).filter(([what]) => !named.includes(what)))(
+    "is false when the names do not say: %s",
+    (_what, execute) => {
+      expect(declaresCurrentExecuteOrder(execute)).toBe(false);
+    },
+  );
+  it("is false for names that do not say the order: (id, params, sig, cb, ctx)", () => {
+    expect(declaresCurrentExecuteOrder(new Function("id", "params", "sig", "cb", "ctx", "return sig"))).toBe(
+      false,
+    );
   });
 });

@@ -40,19 +40,34 @@ const BARE_ARROW = /^(?:async\s+)?([\w$]+)\s*=>/;
  * isLegacyExecuteOrder(async (id, params, onUpdate, ctx, signal) => result); // false
  */
 export function isLegacyExecuteOrder(execute: unknown): boolean {
-  if (typeof execute !== "function") return false;
-  let source: string;
-  try {
-    source = reflectApply(functionToString, execute, []) as string;
-  } catch {
-    return false;
-  }
-  const names = parameterNames(source);
+  const names = declaredNames(execute);
   if (names === undefined || names.length < 3) return false;
   const third = normalized(names[2]);
   const fourth = normalized(names[3]);
   if (SIGNAL_NAME.test(third)) return true;
   return UPDATE_NAME.test(fourth) && !UPDATE_NAME.test(third) && !CONTEXT_NAME.test(third);
+}
+
+/**
+ * Whether the parameter names of `execute` clearly say Tooldock's order
+ * `execute(toolCallId, params, onUpdate, ctx, signal)`: the third is named like an update
+ * callback (`onUpdate`, `progress`), the fourth `ctx` or `context`, or the fifth like a signal,
+ * and neither the third is named like a signal nor the fourth like an update callback. The
+ * counterpart of {@link isLegacyExecuteOrder} for a host whose tools are written for the
+ * older order (pi's `registerTool`): it errs the other way, so a function whose names say
+ * nothing (`(e, t, n, r, i)`, `(...args)`, `(id, params, sig, cb, ctx)`) counts as the older order.
+ *
+ * @example
+ * declaresCurrentExecuteOrder(async (id, params, onUpdate, ctx, signal) => result); // true
+ * declaresCurrentExecuteOrder(async (id, params, _, context) => result); // true
+ * declaresCurrentExecuteOrder(async (e, t, n, r, i) => result); // false
+ */
+export function declaresCurrentExecuteOrder(execute: unknown): boolean {
+  const names = declaredNames(execute);
+  if (names === undefined || names.length < 3) return false;
+  const [third, fourth, fifth] = [names[2], names[3], names[4]].map(normalized) as [string, string, string];
+  if (SIGNAL_NAME.test(third) || UPDATE_NAME.test(fourth)) return false;
+  return UPDATE_NAME.test(third) || CONTEXT_NAME.test(fourth) || SIGNAL_NAME.test(fifth);
 }
 
 /**
@@ -73,6 +88,16 @@ export function adaptLegacyExecute<F extends (...args: never[]) => unknown>(exec
     return reflectApply(execute, this, [toolCallId, params, signal, onUpdate, ctx]);
   };
   return adapted as unknown as F;
+}
+
+/** The declared parameter names of the function `execute` ({@link parameterNames}), read from its source. */
+function declaredNames(execute: unknown): string[] | undefined {
+  if (typeof execute !== "function") return undefined;
+  try {
+    return parameterNames(reflectApply(functionToString, execute, []) as string);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `_onUpdate` → `onupdate`; a missing or unnamed parameter → `""`. */
