@@ -190,14 +190,14 @@ export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
 
 /**
  * `tool` as pi's extensions expect to be called: its `ctx` has pi's `ui` and `hasUI`
- * ({@link withPiUi}). The carrier inherits everything else from `tool`; its `execute` takes
- * Tooldock's order and calls the tool's in pi's, `(toolCallId, params, signal, onUpdate, ctx)`
- * (through the runtime's adapter), as pi calls every registered tool whatever its parameters
- * are named (`(...args)`, a minified `(e, t, n, r, i)`); only one whose names clearly say
- * Tooldock's order (`declaresCurrentExecuteOrder`) is called in that order. The names are read
- * here, where they are the module's own (a minified bundle of Tooldock would hide a
- * wrapper's). A value that is no object with an `execute` function is passed on as it is, for
- * the checks.
+ * ({@link withPiUi}), and `this` is `tool`. The carrier inherits everything else from `tool`;
+ * its `execute` takes Tooldock's order and calls the tool's in pi's, `(toolCallId, params,
+ * signal, onUpdate, ctx)` (through the runtime's adapter), as pi calls every registered tool
+ * whatever its parameters are named (`(...args)`, a minified `(e, t, n, r, i)`); only one
+ * whose names clearly say Tooldock's order (`declaresCurrentExecuteOrder`) is called in that
+ * order. The names are read here, where they are the module's own (a minified bundle of
+ * Tooldock would hide a wrapper's). A value that is no object with an `execute` function is
+ * passed on as it is, for the checks.
  */
 function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
   if (typeof tool !== "object" || tool === null) return tool;
@@ -207,15 +207,15 @@ function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
     ? original
     : adaptLegacyExecute(original as () => unknown);
   const carrier = Object.create(tool) as Record<string, unknown>;
+  // `this` is the tool itself, not the carrier: a class instance's #private fields are its own.
   carrier.execute = function execute(
-    this: unknown,
     toolCallId: unknown,
     params: unknown,
     onUpdate: unknown,
     ctx: unknown,
     signal: unknown,
   ) {
-    return call.call(this, toolCallId, params, onUpdate, withPiUi(ctx, api), signal);
+    return call.call(tool, toolCallId, params, onUpdate, withPiUi(ctx, api), signal);
   };
   return carrier;
 }
