@@ -55,6 +55,8 @@ export class ExtensionRegistrations {
   readonly #handlers = new Map<string, Handler[]>();
   /** Feature → what it is, in the order first used. */
   readonly #ignored = new Map<string, string>();
+  /** The host's `pi` under the module's, once {@link api} made it: what the handlers' `ui` reads. */
+  #base: CustomToolAPI | undefined;
   #closed = false;
 
   constructor(module: DiscoveredModule) {
@@ -63,6 +65,7 @@ export class ExtensionRegistrations {
 
   /** The `pi` the module's factory gets: `base` (shared by every module) with the extension methods. */
   api(base: CustomToolAPI): CustomToolAPI {
+    this.#base = base;
     const api = Object.create(base) as Record<string, unknown>;
     api.registerTool = (tool: unknown) => {
       if (!this.#closed) this.#tools.push(withPiContext(tool, base));
@@ -103,17 +106,24 @@ export class ExtensionRegistrations {
 
   /**
    * Runs the `session_start` handlers once at load, for an extension that registers its tools
-   * there; `ctx` is the context a load can give. Throws what a handler threw.
+   * there; `ctx` is the context a load can give, with pi's `ui` ({@link withPiUi}). Throws
+   * what a handler threw.
    */
   async startAtLoad(ctx: CustomToolContext): Promise<void> {
+    const context = this.#piContext(ctx);
     for (const handler of this.#handlers.get("session_start") ?? [])
-      await handler({ type: "session_start" }, ctx);
+      await handler({ type: "session_start" }, context);
+  }
+
+  /** `ctx` as the extension's handlers get it: with pi's `ui` and `hasUI`, as its tools' have. */
+  #piContext(ctx: CustomToolContext): CustomToolContext {
+    return this.#base === undefined ? ctx : withPiUi(ctx, this.#base);
   }
 
   /**
    * The module's entries: what its factory returned, then the tools it registered, the first of
    * them carrying the extension's session handlers as its `onSession` (an extension's handlers
-   * run once per session, not once per tool). Later `registerTool` calls are ignored: the tools
+   * run once per session, not once per tool), with the context its tools get. Later `registerTool` calls are ignored: the tools
    * of a load are fixed when it ends.
    */
   entries(returned: unknown[]): unknown[] {
@@ -137,7 +147,8 @@ export class ExtensionRegistrations {
     carrier.onSession = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {
       if (typeof own === "function") await own.call(tool, event, ctx);
       const name = event.reason === "start" ? "session_start" : "session_shutdown";
-      for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, ctx);
+      const context = this.#piContext(ctx);
+      for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, context);
     };
     entries[index] = carrier;
     return entries;

@@ -7,7 +7,7 @@ import type { ModuleFaults } from "../guards/module-faults.js";
 import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
-import { ExtensionRegistrations, withPiUi } from "./extension-api.js";
+import { ExtensionRegistrations } from "./extension-api.js";
 import { opencodeExportNames, opencodeTools } from "./opencode-tools.js";
 import { thrownText } from "./permission-denied.js";
 import { describeExports, resolveFactory } from "./resolve-factory.js";
@@ -188,9 +188,12 @@ function runFactory(
   });
 }
 
-/** The context an extension's `session_start` handlers get when they run at load. */
+/**
+ * The context an extension's `session_start` handlers get when they run at load (with pi's
+ * `ui` added by `startAtLoad`).
+ */
 function loadContext(api: CustomToolAPI): CustomToolContext {
-  const ctx: CustomToolContext = {
+  return {
     sessionId: "load",
     cwd: api.cwd,
     hasPendingActions: () => false,
@@ -199,7 +202,6 @@ function loadContext(api: CustomToolAPI): CustomToolContext {
       throw new Error("No session is running while the tools load: stage pending actions from a tool call.");
     },
   };
-  return withPiUi(ctx, api);
 }
 
 /** What the factory gave, as the module's outcome. */
