@@ -55,6 +55,8 @@ export class ExtensionRegistrations {
   readonly #handlers = new Map<string, Handler[]>();
   /** Feature → what it is, in the order first used. */
   readonly #ignored = new Map<string, string>();
+  /** Flag → the default `registerFlag` gave it: what `getFlag` reads, as no flag is ever set. */
+  readonly #flags = new Map<string, unknown>();
   /** The host's `pi` under the module's, once {@link api} made it: what the handlers' `ui` reads. */
   #base: CustomToolAPI | undefined;
   #closed = false;
@@ -72,13 +74,22 @@ export class ExtensionRegistrations {
     };
     api.on = (event: unknown, handler: unknown) => this.#on(event, handler);
     for (const [method, what] of Object.entries(IGNORED_REGISTRATIONS)) {
-      api[method] = () => {
-        if (!this.#ignored.has(`pi.${method}`)) this.#ignored.set(`pi.${method}`, what);
-      };
+      api[method] = () => this.#ignore(`pi.${method}`, what);
     }
-    // Flags are never set in Tooldock: every flag reads as not given.
-    api.getFlag = () => undefined;
+    // Flags are never set in Tooldock: a flag reads as its registered default, as in a pi
+    // session started without it (pi's first default wins); one not registered, as not given.
+    api.registerFlag = (name: unknown, options?: { default?: unknown }) => {
+      this.#ignore("pi.registerFlag", IGNORED_REGISTRATIONS.registerFlag);
+      const value = options?.default;
+      if (typeof name === "string" && value !== undefined && !this.#flags.has(name))
+        this.#flags.set(name, value);
+    };
+    api.getFlag = (name: unknown) => (typeof name === "string" ? this.#flags.get(name) : undefined);
     return api as unknown as CustomToolAPI;
+  }
+
+  #ignore(feature: string, what: string): void {
+    if (!this.#ignored.has(feature)) this.#ignored.set(feature, what);
   }
 
   #on(event: unknown, handler: unknown): void {
@@ -90,8 +101,7 @@ export class ExtensionRegistrations {
       return;
     }
     if (QUIET_EVENTS.has(event)) return;
-    const feature = `pi.on("${event}")`;
-    if (!this.#ignored.has(feature)) this.#ignored.set(feature, "agent events");
+    this.#ignore(`pi.on("${event}")`, "agent events");
   }
 
   /** True once the module registered anything through the extension API. */
