@@ -221,7 +221,10 @@ function factoryOutcome(
             ? `The session_start handler of ${path}, run at load to register its tools, did not settle within ${produced.timeoutMs} ms.`
             : `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
         ...module,
-        hint: "Return the tools promptly and start slow work lazily in execute(), or raise factoryTimeoutMs.",
+        hint:
+          "Return the tools promptly and start slow work lazily in execute(), or give factories longer: the " +
+          "loader's factoryTimeoutMs option, or the environment variable TOOLDOCK_FACTORY_TIMEOUT_MS for the " +
+          "tooldock CLI (in a tool host, raise --isolate-timeout too: validate gives a factory at most half of it).",
       }),
     );
   }

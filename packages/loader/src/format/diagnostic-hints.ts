@@ -9,7 +9,8 @@ const DEFAULT_HINTS: Record<string, string> = {
     "The module threw while it was imported; move side effects into the factory and check its imports.",
   E_NO_FACTORY: "Default-export a factory: `export default defineToolFactory((pi) => ({ ... }))`.",
   E_FACTORY_THROW: "The factory threw; catch the failure or fix what it depends on.",
-  E_FACTORY_TIMEOUT: "Make the factory settle faster, or raise the host's factoryTimeoutMs.",
+  E_FACTORY_TIMEOUT:
+    "Make the factory settle faster, or raise its deadline: the loader's factoryTimeoutMs, the CLI's TOOLDOCK_FACTORY_TIMEOUT_MS.",
   E_PROCESS_EXIT: "Do not call process.exit in a tool module; throw an error instead.",
   E_INVALID_TOOL: "Return objects with name, label, description, parameters and execute.",
   E_INVALID_SCHEMA: "Use a TypeBox `Type.Object(...)` or a zod `z.object(...)` as `parameters`.",
