@@ -131,10 +131,16 @@ export class ExtensionRegistrations {
   }
 
   /**
-   * The module's entries: what its factory returned, then the tools it registered, the first of
-   * them carrying the extension's session handlers as its `onSession` (an extension's handlers
-   * run once per session, not once per tool), with the context its tools get. Later `registerTool` calls are ignored: the tools
-   * of a load are fixed when it ends.
+   * The module's entries: what its factory returned, then the tools it registered. Later
+   * `registerTool` calls are ignored: the tools of a load are fixed when it ends.
+   *
+   * The extension's session handlers run once per session event, not once per tool, and not
+   * only if one entry is accepted: every object entry carries them in its `onSession` (after
+   * the entry's own), and they run in the first of those a session notifies, which from then
+   * on is the one that runs them (the first of the module's tools the load accepted: a
+   * session notifies its tools in the order they were accepted). Decided by the calls, as in a
+   * tool host each entry gets its own copy of every event. An entry whose `onSession` is
+   * neither a function nor absent, or cannot be read, is left as it is for the accept stage.
    */
   entries(returned: unknown[]): unknown[] {
     this.#closed = true;
@@ -149,19 +155,30 @@ export class ExtensionRegistrations {
       return returned;
     }
     if (handlers.size === 0) return entries;
-    const index = entries.findIndex((entry) => typeof entry === "object" && entry !== null);
-    if (index === -1) return entries;
-    const tool = entries[index] as CustomTool;
-    const own = tool.onSession;
-    const carrier = Object.create(tool) as CustomTool;
-    carrier.onSession = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {
-      if (typeof own === "function") await own.call(tool, event, ctx);
+    let runner: object | undefined;
+    const runHandlers = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {
       const name = event.reason === "start" ? "session_start" : "session_shutdown";
       const context = this.#piContext(ctx);
       for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, context);
     };
-    entries[index] = carrier;
-    return entries;
+    return entries.map((entry) => {
+      if (typeof entry !== "object" || entry === null) return entry;
+      const tool = entry as CustomTool;
+      let own: unknown;
+      try {
+        own = tool.onSession;
+      } catch {
+        return entry;
+      }
+      if (own !== undefined && typeof own !== "function") return entry;
+      const carrier = Object.create(tool) as CustomTool;
+      carrier.onSession = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {
+        runner ??= carrier;
+        if (typeof own === "function") await own.call(tool, event, ctx);
+        if (runner === carrier) await runHandlers(event, ctx);
+      };
+      return carrier;
+    });
   }
 
   /** One {@link EXTENSION_FEATURE_WARNING} per feature the module used that Tooldock does not run. */
