@@ -9,6 +9,7 @@ import type {
 } from "@tooldock/sdk";
 import { createWarning } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
+import { piUI } from "./pi-ui.js";
 
 /** The code of the warning about a pi extension feature Tooldock accepts and does not run. */
 export const EXTENSION_FEATURE_WARNING = "W_EXTENSION_FEATURE";
@@ -195,8 +196,9 @@ export class ExtensionRegistrations {
 }
 
 /**
- * `ctx` as pi's `ExtensionContext`, as far as Tooldock has it: `ui` and `hasUI` read at call
- * time from the host's `pi` (Tooldock's tool context leaves them to `pi`);
+ * `ctx` as pi's `ExtensionContext`, as far as Tooldock has it: `ui` answered by the host's
+ * `pi.ui` read at call time, with pi's terminal-only methods doing nothing ({@link piUI}), and
+ * `hasUI` the host's (Tooldock's tool context leaves them to `pi`);
  * `hasPendingMessages()` is Tooldock's `hasQueuedMessages()`; `modelRegistry` knows the one
  * model the host names (`ctx.model`) and no API key; `shutdown()` does nothing (a tool never
  * ends its host). A context that has a `ui` already, or no object, as it is.
@@ -207,7 +209,7 @@ export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
   const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
   const models = () => (context.model === undefined ? [] : [context.model]);
   Object.defineProperties(extended, {
-    ui: { get: () => api.ui, enumerable: true },
+    ui: { value: piUI(() => api.ui), enumerable: true },
     hasUI: { get: () => api.hasUI, enumerable: true },
     hasPendingMessages: { value: () => context.hasQueuedMessages?.() === true, enumerable: true },
     shutdown: { value: () => {}, enumerable: true },

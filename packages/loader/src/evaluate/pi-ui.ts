@@ -1,0 +1,47 @@
+import type { UIContext } from "@tooldock/sdk";
+import { inertTheme } from "../compile/host-packages/themes.js";
+
+const nothing = () => {};
+
+/**
+ * What pi's `ExtensionUIContext` has besides Tooldock's dialogs: its terminal's status line,
+ * widgets, title, editor and custom components. A Tooldock host has no terminal, so each does
+ * what it does in pi's own headless mode: nothing, or the empty answer. `theme` styles nothing
+ * (each styling function returns its text).
+ */
+const TERMINAL_ONLY = {
+  onTerminalInput: () => nothing,
+  setStatus: nothing,
+  setWorkingMessage: nothing,
+  setWidget: nothing,
+  setFooter: nothing,
+  setHeader: nothing,
+  setTitle: nothing,
+  custom: async () => undefined,
+  pasteToEditor: nothing,
+  setEditorText: nothing,
+  getEditorText: () => "",
+  editor: async () => undefined,
+  setEditorComponent: nothing,
+  theme: inertTheme(),
+  getAllThemes: () => [],
+  getTheme: () => undefined,
+  setTheme: () => ({ success: false, error: "UI not available" }),
+  getToolsExpanded: () => false,
+  setToolsExpanded: nothing,
+} as const;
+
+/**
+ * pi's `ctx.ui` for an extension: the host's dialogs (`select`, `confirm`, `input`, `notify`,
+ * from `current()`, read at each call, so a UI the host attaches later answers) and pi's
+ * terminal-only methods as in pi's headless mode ({@link TERMINAL_ONLY}).
+ */
+export function piUI(current: () => UIContext): UIContext {
+  return Object.freeze({
+    ...TERMINAL_ONLY,
+    select: (...args: Parameters<UIContext["select"]>) => current().select(...args),
+    confirm: (...args: Parameters<UIContext["confirm"]>) => current().confirm(...args),
+    input: (...args: Parameters<UIContext["input"]>) => current().input(...args),
+    notify: (...args: Parameters<UIContext["notify"]>) => current().notify(...args),
+  });
+}
