@@ -42,12 +42,37 @@ const IGNORED_REGISTRATIONS = {
   registerProvider: "model providers",
 } as const;
 
+const nothing = () => undefined;
+
+/**
+ * pi's `ExtensionAPI` actions on its session and agent, which a Tooldock host (headless, one
+ * model, its own tool list) cannot carry out: what each is for, and its stand-in's answer.
+ * Actions do nothing; getters answer empty (`setModel` resolves `false`, not switched).
+ * (`sendMessage`, `exec` and `events` are the host's own.)
+ */
+const SESSION_ACTIONS: Record<string, [what: string, answer: () => unknown]> = {
+  sendUserMessage: ["user messages", nothing],
+  appendEntry: ["session entries", nothing],
+  setSessionName: ["session names", nothing],
+  getSessionName: ["session names; answered undefined", nothing],
+  setLabel: ["entry labels", nothing],
+  getActiveTools: ["the agent's active tools; answered []", () => []],
+  getAllTools: ["the agent's tools; answered []", () => []],
+  setActiveTools: ["the agent's active tools", nothing],
+  getCommands: ["slash commands; answered []", () => []],
+  setModel: ["model selection; resolves false", async () => false],
+  getThinkingLevel: ['thinking levels; answered "off"', () => "off"],
+  setThinkingLevel: ["thinking levels", nothing],
+  unregisterProvider: ["model providers", nothing],
+};
+
 type Handler = (event: unknown, ctx: CustomToolContext) => unknown;
 
 /**
  * What one module registered through pi's `ExtensionAPI` (pi's extensions since 2026-01:
  * `export default (pi) => { pi.registerTool({...}); pi.on("session_start", …) }`): the tools,
- * the session handlers, and the features Tooldock accepts without running, each named once.
+ * the session handlers, and the features Tooldock accepts without running (registrations and
+ * session actions), each named once.
  * A module's `pi` is {@link api}: the host's API plus these methods.
  */
 export class ExtensionRegistrations {
@@ -76,6 +101,12 @@ export class ExtensionRegistrations {
     api.on = (event: unknown, handler: unknown) => this.#on(event, handler);
     for (const [method, what] of Object.entries(IGNORED_REGISTRATIONS)) {
       api[method] = () => this.#ignore(`pi.${method}`, what);
+    }
+    for (const [method, [what, answer]] of Object.entries(SESSION_ACTIONS)) {
+      api[method] = () => {
+        this.#ignore(`pi.${method}`, what);
+        return answer();
+      };
     }
     // Flags are never set in Tooldock: a flag reads as its registered default, as in a pi
     // session started without it (pi's first default wins); one not registered, as not given.
