@@ -1,6 +1,7 @@
 import { flagOption } from "../args/parse-command-args.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { loadTools } from "../load/load-tools.js";
+import { nothingFound } from "../load/nothing-found.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatSummary } from "../output/format-summary.js";
 import { formatToolTable } from "../output/format-tool-table.js";
@@ -10,10 +11,11 @@ import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
 /** Runs `tooldock list` (spec: `listSpec`): the tools a host would load, and every diagnostic. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
+  const paths = toolPathArgs(args);
   const loaded = await loadTools({
     io,
     output,
-    paths: toolPathArgs(args),
+    paths,
     command: "list",
     checkSessionHooks: true,
     isolation: readIsolation(args, io, "list", false),
@@ -30,6 +32,15 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     if (report.diagnostics.length > 0)
       output.print("", ...formatDiagnostics(report.diagnostics, colors, io.cwd));
     output.print("", formatSummary(report, colors));
+  }
+  // Listing nothing is a fair answer (exit 0), but it is said, on stderr, with where it looked.
+  const nothing = nothingFound(load, paths, "list");
+  if (nothing !== undefined) {
+    const { errorColors } = output;
+    output.printError(
+      `${errorColors.yellow("tooldock list:")} ${nothing.message}`,
+      ...(nothing.hint === undefined ? [] : [`  ${errorColors.dim(`hint: ${nothing.hint}`)}`]),
+    );
   }
   return report.ok ? 0 : 1;
 }

@@ -4,6 +4,7 @@ import { stringOption } from "../args/parse-command-args.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
 import type { LoadedTools } from "../load/load-tools.js";
 import { loadTools } from "../load/load-tools.js";
+import { withNothingFound } from "../load/nothing-found.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import type { CommandContext } from "./command.js";
 import type { SCHEMA_PROVIDERS } from "./command-specs.js";
@@ -34,6 +35,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
   const provider = (stringOption(args, "provider") ?? "json") as Provider;
   const isolation = readIsolation(args, io, "schema", false);
   const opencode = readOpencode(args);
+  const paths = toolPathArgs(args);
   const session = new Session({ cwd: io.cwd });
   const host = new ToolHost({ cwd: io.cwd });
   host.setActiveSession(session);
@@ -42,16 +44,18 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     loaded = await loadTools({
       io,
       output,
-      paths: toolPathArgs(args),
+      paths,
       command: "schema",
       session,
       host,
       isolation,
       opencode,
     });
-    const { report } = loaded;
+    // No tool at all is an error, as for validate: `schema > tools.json` must not write `[]` and pass.
+    const report = withNothingFound(loaded.report, paths, "schema");
     if (report.diagnostics.length > 0)
       output.printError(...formatDiagnostics(report.diagnostics, output.errorColors, io.cwd));
+    if (report !== loaded.report) return 1;
     output.printJson(definitions(session, provider));
     return report.diagnostics.some((diagnostic) => diagnostic.severity === "error") ? 1 : 0;
   } finally {

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { IsolationOptions } from "@tooldock/loader";
-import type { Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { loadTools } from "../load/load-tools.js";
+import { withNothingFound } from "../load/nothing-found.js";
 import { createColors } from "../output/colors.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatSummary } from "../output/format-summary.js";
@@ -43,37 +43,6 @@ async function withStrictLints(loaded: LoadReport): Promise<LoadReport> {
   return { ...loaded, diagnostics: [...loaded.diagnostics, ...lintTools(loaded.tools)] };
 }
 
-/** The error when `validate` validated no tool at all. */
-export const NOTHING_FOUND: DiagnosticErrorCode = "E_NOTHING_TO_VALIDATE";
-
-/**
- * The load report, with {@link NOTHING_FOUND} when no tool was loaded and nothing else says
- * why (a missing path is an `E_DISCOVERY`, a module that failed its own error): paths that hold
- * no module (a mistyped path, an emptied folder) or only modules that give no tool must not
- * let CI pass having validated nothing, `--strict` or not.
- */
-function withNothingFound(loaded: LoadReport, paths: readonly string[]): LoadReport {
-  if (loaded.tools.length > 0) return loaded;
-  if (loaded.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return loaded;
-  const where = paths.length > 0 ? paths.join(", ") : "./.tooldock/tools and the package's tooldock field";
-  const none = loaded.modules.length === 0;
-  const diagnostic: Diagnostic = {
-    code: NOTHING_FOUND,
-    severity: "error" as const,
-    message: none
-      ? `No tool module was found in ${where}, so nothing was validated.`
-      : `The ${loaded.modules.length === 1 ? "module" : `${loaded.modules.length} modules`} found in ${where} gave no tool, so nothing was validated.`,
-    path: paths[0] ?? ".",
-    hint: none
-      ? "Check the paths (a folder's top-level module files and each subfolder's index file are modules; " +
-        'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }).' +
-        (loaded.diagnostics.length > 0 ? " The warnings above say what was skipped." : "")
-      : "A factory that returns no tool (an empty list, or tools it leaves out on this machine) gives nothing to check: " +
-        "validate where it returns its tools, or add a module that does.",
-  };
-  return { ...loaded, diagnostics: [...loaded.diagnostics, diagnostic] };
-}
-
 /** Runs `tooldock validate` (spec: `validateSpec`): the contract check, as a pretty, JSON or JUnit report. */
 export async function run(context: CommandContext): Promise<number> {
   const { io, output, args } = context;
@@ -93,6 +62,7 @@ export async function run(context: CommandContext): Promise<number> {
       : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true, opencode }))
           .report,
     paths,
+    "validate",
   );
   const load = strict ? await withStrictLints(loaded) : loaded;
   const report = buildReport(load, { strict });

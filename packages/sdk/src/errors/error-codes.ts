@@ -17,7 +17,7 @@
  *   that loads the modules) stopped before it reported its tools: it crashed, exited, ran out
  *   of memory, hung past `loadTimeoutMs`, broke the protocol or could not start; the message
  *   says which.
- * - `E_NOTHING_TO_VALIDATE`: `tooldock validate` loaded no tool at all: no module at the paths
+ * - `E_NOTHING_TO_VALIDATE`: `tooldock validate` (or `schema`) loaded no tool at all: no module at the paths
  *   it was given (a mistyped path, an emptied folder, a manifest that lists no tools), or
  *   modules that each gave no tool.
  */
