@@ -1,7 +1,7 @@
 import { flagOption } from "../args/parse-command-args.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { loadTools } from "../load/load-tools.js";
-import { nothingFound } from "../load/nothing-found.js";
+import { nothingFoundDiagnostics } from "../load/nothing-found.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatSummary } from "../output/format-summary.js";
 import { formatToolTable } from "../output/format-tool-table.js";
@@ -12,6 +12,7 @@ import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 /** Runs `tooldock list` (spec: `listSpec`): the tools a host would load, and every diagnostic. */
 export async function run({ io, output, args }: CommandContext): Promise<number> {
   const paths = toolPathArgs(args);
+  const opencode = readOpencode(args);
   const loaded = await loadTools({
     io,
     output,
@@ -19,7 +20,7 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     command: "list",
     checkSessionHooks: true,
     isolation: readIsolation(args, io, "list", false),
-    opencode: readOpencode(args),
+    opencode,
   });
   await loaded.close();
   const load = loaded.report;
@@ -34,13 +35,11 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
     output.print("", formatSummary(report, colors));
   }
   // Listing nothing is a fair answer (exit 0), but it is said, on stderr, with where it looked.
-  const nothing = nothingFound(load, paths, "list");
-  if (nothing !== undefined) {
-    const { errorColors } = output;
+  const { errorColors } = output;
+  for (const nothing of await nothingFoundDiagnostics(load, paths, "list", { cwd: io.cwd, opencode }))
     output.printError(
       `${errorColors.yellow("tooldock list:")} ${nothing.message}`,
       ...(nothing.hint === undefined ? [] : [`  ${errorColors.dim(`hint: ${nothing.hint}`)}`]),
     );
-  }
   return report.ok ? 0 : 1;
 }

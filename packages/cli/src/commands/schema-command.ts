@@ -52,10 +52,10 @@ export async function run({ io, output, args }: CommandContext): Promise<number>
       opencode,
     });
     // No tool at all is an error, as for validate: `schema > tools.json` must not write `[]` and pass.
-    const report = withNothingFound(loaded.report, paths, "schema");
+    const report = await withNothingFound(loaded.report, paths, "schema", { cwd: io.cwd, opencode });
     if (report.diagnostics.length > 0)
       output.printError(...formatDiagnostics(report.diagnostics, output.errorColors, io.cwd));
-    if (report !== loaded.report) return 1;
+    if (report !== loaded.report && loaded.report.tools.length === 0) return 1;
     output.printJson(definitions(session, provider));
     return report.diagnostics.some((diagnostic) => diagnostic.severity === "error") ? 1 : 0;
   } finally {

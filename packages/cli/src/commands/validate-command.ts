@@ -56,13 +56,14 @@ export async function run(context: CommandContext): Promise<number> {
   // Before loading (a folder, an input) and again before writing (a discovered module).
   if (file !== undefined) await assertOutputTarget(file, io.cwd, paths);
   // Isolation, --strict and --format junit each import their code only when used.
-  const loaded = withNothingFound(
+  const loaded = await withNothingFound(
     isolation
       ? await loadIsolated(context, paths, isolation, opencode)
       : (await loadTools({ io, output, paths, command: "validate", checkSessionHooks: true, opencode }))
           .report,
     paths,
     "validate",
+    { cwd: io.cwd, opencode },
   );
   const load = strict ? await withStrictLints(loaded) : loaded;
   const report = buildReport(load, { strict });

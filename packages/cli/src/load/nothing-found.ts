@@ -1,3 +1,5 @@
+import { isAbsolute, relative, resolve } from "node:path";
+import { discoverToolModules } from "@tooldock/loader";
 import type { Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
 import type { LoadReport } from "../report/report-types.js";
 
@@ -6,10 +8,23 @@ export const NOTHING_FOUND: DiagnosticErrorCode = "E_NOTHING_TO_VALIDATE";
 
 /** The commands that say so when they load no tool, and what loading none means for each. */
 const OUTCOMES = {
-  validate: { outcome: "nothing was validated", retry: "validate" },
-  schema: { outcome: "there is no tool definition to print", retry: "print the schema" },
-  list: { outcome: "there is nothing to list", retry: "list the tools" },
+  validate: { outcome: "nothing was validated", retry: "validate", inPath: "nothing in it was validated" },
+  schema: {
+    outcome: "there is no tool definition to print",
+    retry: "print the schema",
+    inPath: "it adds no tool definition",
+  },
+  list: {
+    outcome: "there is nothing to list",
+    retry: "list the tools",
+    inPath: "it adds nothing to the list",
+  },
 } as const;
+
+/** What counts as a module, for the hints. */
+const WHAT_IS_A_MODULE =
+  "a folder's top-level module files and each subfolder's index file are modules; " +
+  'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }';
 
 /** A command that says so when it loads no tool. */
 export type NothingFoundCommand = keyof typeof OUTCOMES;
@@ -39,20 +54,71 @@ export function nothingFound(
       : `The ${loaded.modules.length === 1 ? "module" : `${loaded.modules.length} modules`} found in ${where} gave no tool, so ${outcome}.`,
     path: paths[0] ?? ".",
     hint: none
-      ? "Check the paths (a folder's top-level module files and each subfolder's index file are modules; " +
-        'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }).' +
+      ? `Check the paths (${WHAT_IS_A_MODULE}).` +
         (loaded.diagnostics.length > 0 ? " The warnings above say what was skipped." : "")
       : "A factory that returns no tool (an empty list, or tools it leaves out on this machine) gives nothing to check: " +
         `${retry} where it returns its tools, or add a module that does.`,
   };
 }
 
-/** The load report, with the {@link nothingFound} error added when there is one. */
-export function withNothingFound(
+/** Options of {@link nothingFoundDiagnostics}. */
+export interface NothingFoundOptions {
+  cwd: string;
+  /** As the load was made (`--opencode`): a path is scanned again the same way. */
+  opencode: boolean;
+}
+
+/**
+ * The {@link NOTHING_FOUND} errors of a load: {@link nothingFound} when it loaded no tool at
+ * all, else one for each path named on the command line that yields no module (an emptied
+ * folder beside folders that still hold tools) and that nothing else reports (an error or a
+ * warning about something in it). A path whose modules were found through another path
+ * (`t1 t1/a.ts`) yields them too: it is scanned again alone before it is reported.
+ */
+export async function nothingFoundDiagnostics(
   loaded: LoadReport,
   paths: readonly string[],
   command: NothingFoundCommand,
-): LoadReport {
-  const diagnostic = nothingFound(loaded, paths, command);
-  return diagnostic === undefined ? loaded : { ...loaded, diagnostics: [...loaded.diagnostics, diagnostic] };
+  options: NothingFoundOptions,
+): Promise<Diagnostic[]> {
+  const whole = nothingFound(loaded, paths, command);
+  if (whole !== undefined) return [whole];
+  if (paths.length < 2) return [];
+  const diagnostics: Diagnostic[] = [];
+  for (const path of paths) {
+    const root = resolve(options.cwd, path);
+    const found =
+      loaded.modules.some((module) => isInside(module.path, root) || isInside(module.resolvedPath, root)) ||
+      loaded.diagnostics.some((diagnostic) => isInside(resolve(options.cwd, diagnostic.path), root));
+    if (found) continue;
+    const alone = await discoverToolModules({ paths: [path], cwd: options.cwd, opencode: options.opencode });
+    if (alone.modules.length > 0 || alone.diagnostics.length > 0) continue;
+    diagnostics.push({
+      code: NOTHING_FOUND,
+      severity: "error",
+      message: `No tool module was found in ${path}, one of the paths given, so ${OUTCOMES[command].inPath}.`,
+      path,
+      hint: `Check the path (${WHAT_IS_A_MODULE}), or leave it out of the paths.`,
+    });
+  }
+  return diagnostics;
+}
+
+/** The load report, with the {@link nothingFoundDiagnostics} added. */
+export async function withNothingFound(
+  loaded: LoadReport,
+  paths: readonly string[],
+  command: NothingFoundCommand,
+  options: NothingFoundOptions,
+): Promise<LoadReport> {
+  const diagnostics = await nothingFoundDiagnostics(loaded, paths, command, options);
+  return diagnostics.length === 0
+    ? loaded
+    : { ...loaded, diagnostics: [...loaded.diagnostics, ...diagnostics] };
+}
+
+/** Whether `path` is `root` or lies below it. */
+function isInside(path: string, root: string): boolean {
+  const rest = relative(root, path);
+  return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
 }
