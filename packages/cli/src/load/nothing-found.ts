@@ -54,11 +54,22 @@ export function nothingFound(
       : `The ${loaded.modules.length === 1 ? "module" : `${loaded.modules.length} modules`} found in ${where} gave no tool, so ${outcome}.`,
     path: paths[0] ?? ".",
     hint: none
-      ? `Check the paths (${WHAT_IS_A_MODULE}).` +
-        (loaded.diagnostics.length > 0 ? " The warnings above say what was skipped." : "")
+      ? `Check the paths (${WHAT_IS_A_MODULE}).` + skippedNote(loaded.diagnostics)
       : "A factory that returns no tool (an empty list, or tools it leaves out on this machine) gives nothing to check: " +
         `${retry} where it returns its tools, or add a module that does.`,
   };
+}
+
+/**
+ * Points at the warnings that say what was skipped, by code: the pretty report prints errors
+ * first, so they come after this one, and JSON and JUnit have no "above".
+ */
+function skippedNote(diagnostics: readonly Diagnostic[]): string {
+  const codes = [...new Set(diagnostics.map((diagnostic) => diagnostic.code))];
+  if (codes.length === 0) return "";
+  return codes.length === 1
+    ? ` The ${codes[0]} warning says what was skipped.`
+    : ` The ${codes.slice(0, -1).join(", ")} and ${codes.at(-1)} warnings say what was skipped.`;
 }
 
 /** Options of {@link nothingFoundDiagnostics}. */

@@ -62,14 +62,14 @@ describe("validate of an oh-my-pi plugin of the install era", () => {
       expect(codes).toEqual(["W_NO_TOOLS", "E_NOTHING_TO_VALIDATE"]);
       // The hint points at the warnings when there are some…
       expect(JSON.parse(run.stdout).diagnostics[1].hint).toContain(
-        "The warnings above say what was skipped.",
+        "The W_NO_TOOLS warning says what was skipped.",
       );
 
       const folder = await runCli(["validate", "tools"], { cwd: empty.path });
       expect(folder.code).toBe(1);
       expect(folder.stdout).toContain("No tool module was found in tools, so nothing was validated.");
       // …and not when nothing was warned about (found by a bug hunt: it always did).
-      expect(folder.stdout).not.toContain("warnings above");
+      expect(folder.stdout).not.toContain("what was skipped");
     } finally {
       await plugin.remove();
       await empty.remove();
