@@ -4,9 +4,27 @@ import { lintDiagnostic } from "./lint-diagnostic.js";
 
 const blank = (value: unknown) => typeof value !== "string" || value.trim() === "";
 
+type Schema = Record<string, unknown>;
+
+/**
+ * Whether a parameter's schema is described: on itself, or on every branch of its `anyOf` or
+ * `oneOf` that is not `null`. The nullable optional property W_OPENAI_STRICT recommends,
+ * `Type.Optional(Type.Union([Type.String({ description }), Type.Null()]))` or zod's
+ * `.describe(…).nullish()`, keeps its description on the branch.
+ */
+function described(schema: Schema | undefined): boolean {
+  if (schema === undefined || schema === null) return false;
+  if (!blank(schema.description)) return true;
+  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (!Array.isArray(branches)) return false;
+  const values = branches.filter((branch) => branch?.type !== "null");
+  return values.length > 0 && values.every(described);
+}
+
 /**
  * The model chooses tools and fills arguments from descriptions alone: the tool and each
- * top-level parameter need one (`W_MISSING_DESCRIPTION`, `W_MISSING_PARAMETER_DESCRIPTION`).
+ * top-level parameter need one (`W_MISSING_DESCRIPTION`, `W_MISSING_PARAMETER_DESCRIPTION`);
+ * a parameter's may sit on each non-null branch of its union (see `described`).
  */
 export function lintDescriptions(tool: ToolEntry): Diagnostic[] {
   const found: Diagnostic[] = [];
@@ -20,9 +38,9 @@ export function lintDescriptions(tool: ToolEntry): Diagnostic[] {
       ),
     );
   }
-  const properties = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const properties = (tool.parameters.properties ?? {}) as Record<string, Schema>;
   for (const [name, schema] of Object.entries(properties)) {
-    if (!blank(schema?.description)) continue;
+    if (described(schema)) continue;
     found.push(
       lintDiagnostic(
         tool,
