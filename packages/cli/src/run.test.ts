@@ -28,7 +28,7 @@ describe("run (in-process)", () => {
     expect(memory.stdout()).toBe("");
     expect(memory.stderr().split("\n").slice(0, 2)).toEqual([
       'tooldock: --format must be one of pretty, json, junit (got "xml")',
-      "usage: tooldock validate [paths…] [--tools PATH]… [--opencode] [--format pretty|json|junit] [--output FILE] [--strict] [--isolate | --no-isolate] [--allow-read PATH]… [--allow-write PATH]… [--allow-exec] [--allow-net] [--isolate-memory MB] [--isolate-timeout MS]",
+      "usage: tooldock validate [paths…] [--tools PATH]… [--opencode] [--format pretty|json|junit] [--output FILE] [--strict] [--isolate | --no-isolate] [--allow-read PATH]… [--allow-write PATH]… [--allow-exec] [--allow-net] [--allow-env NAME]… [--isolate-memory MB] [--isolate-timeout MS]",
     ]);
   });
 

@@ -26,13 +26,14 @@ const PERMISSION_FLAGS = [
   "allow-write",
   "allow-exec",
   "allow-net",
+  "allow-env",
   "isolate-memory",
   "isolate-timeout",
 ];
 
 /** The usage-line fragment of the isolation flags. */
 export const ISOLATION_USAGE =
-  "[--isolate | --no-isolate] [--allow-read PATH]… [--allow-write PATH]… [--allow-exec] [--allow-net] [--isolate-memory MB] [--isolate-timeout MS]";
+  "[--isolate | --no-isolate] [--allow-read PATH]… [--allow-write PATH]… [--allow-exec] [--allow-net] [--allow-env NAME]… [--isolate-memory MB] [--isolate-timeout MS]";
 
 /**
  * The option specs of the isolation flags. `byDefault`: whether the command isolates without
@@ -76,6 +77,13 @@ export function isolationOptions(byDefault: boolean): Record<string, OptionSpec>
       type: "boolean",
       description:
         "With isolation: let the tools open network connections (refused without it on Node 25 and later only)",
+    },
+    "allow-env": {
+      type: "string",
+      multiple: true,
+      valueName: "NAME",
+      description:
+        "With isolation: pass this variable of the environment to the tool host (it gets only PATH, HOME, LANG, LC_ALL, TZ and TERM otherwise)",
     },
     "isolate-memory": {
       type: "string",
@@ -122,6 +130,35 @@ function positiveInteger(text: string | undefined, source: string, command: stri
 }
 
 /**
+ * The variables `--allow-env` names, with their values in the CLI's environment: names only on
+ * the command line, so a secret never shows in the process list. A name that is not set is
+ * said on stderr (the tool host will not have it either); one that is no variable name is bad
+ * usage.
+ */
+function passedEnv(
+  names: readonly string[],
+  io: Pick<CliIo, "env" | "stderr">,
+  command: string,
+): Record<string, string> | undefined {
+  if (names.length === 0) return undefined;
+  const passed: Record<string, string> = {};
+  for (const name of names) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new UsageError(
+        `--allow-env takes a variable name, not "${name}": set the variable, then name it (--allow-env API_KEY)`,
+        command,
+      );
+    const value = io.env[name];
+    if (value === undefined)
+      io.stderr.write(
+        `tooldock ${command}: --allow-env ${name}: ${name} is not set in this environment, so the tool host does not get it either.\n`,
+      );
+    else passed[name] = value;
+  }
+  return passed;
+}
+
+/**
  * Reads the isolation flags of `command`: `undefined` to load in-process, else the loader's
  * {@link IsolationOptions}. `byDefault` is the command's choice without a flag. A flag wins
  * over its environment variable; the permission flags without isolation, both `--isolate`
@@ -164,6 +201,8 @@ export function readIsolation(
   else if (byDefault) options.allowWrite = [];
   if (flagOption(args, "allow-exec")) options.allowExec = true;
   if (flagOption(args, "allow-net")) options.allowNet = true;
+  const passed = passedEnv(listOption(args, "allow-env"), io, command);
+  if (passed !== undefined) options.env = passed;
   if (memoryMb !== undefined) options.memoryMb = memoryMb;
   if (loadTimeoutMs !== undefined) options.loadTimeoutMs = loadTimeoutMs;
   // What the modules print in their tool host reaches stderr, as their output would

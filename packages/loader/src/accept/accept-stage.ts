@@ -66,8 +66,27 @@ function noToolsWarning(
   return createWarning("W_NO_TOOLS", {
     message: `The factory of ${module.path} returned no tools (${what}): the module loaded but provides none.`,
     ...module,
-    hint:
-      "Factories often return nothing when they are not configured: check the environment variables or " +
-      "settings the module reads (an API key). Otherwise return at least one tool, or remove the module from the tool paths.",
+    hint: noToolsHint(),
   });
+}
+
+/**
+ * The hint of the `W_NO_TOOLS` warning of a factory that returned nothing. With `toolHost`
+ * (the module was loaded in one, `isolation: "process"`), the names of the environment
+ * variables the tool host was given: it does not see the rest of the host's environment, so
+ * an API key set there is missing in the tool host, and the hint says how to pass it.
+ */
+export function noToolsHint(toolHost?: { env: readonly string[] }): string {
+  const otherwise = "Otherwise return at least one tool, or remove the module from the tool paths.";
+  if (toolHost === undefined)
+    return (
+      "Factories often return nothing when they are not configured: check the environment variables or " +
+      `settings the module reads (an API key). ${otherwise}`
+    );
+  return (
+    "Factories often return nothing when they are not configured (an API key missing from the environment). " +
+    `It was loaded in a tool host, which sees only ${toolHost.env.length > 0 ? toolHost.env.join(", ") : "no variable"} ` +
+    "of this environment: pass the variables the module reads with isolation.env (the CLI's --allow-env NAME), " +
+    `or load it in-process (the CLI's --no-isolate) if you trust it. ${otherwise}`
+  );
 }

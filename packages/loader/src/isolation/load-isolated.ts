@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { checkPrivateFolderSync, ensurePrivateFolder } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
+import { noToolsHint } from "../accept/accept-stage.js";
 import { SessionRegistration } from "../accept/register-into-session.js";
 import { expandPath, isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
@@ -16,6 +17,16 @@ import { prebuildPacks } from "./prebuild-packs.js";
 import type { ChildMessage, InitMessage } from "./protocol.js";
 import { keepSpare, planningSpare, sparesPlanned, takeToolHost } from "./spare-tool-hosts.js";
 import type { ToolHostProcess, ToolHostSpawn, ToolHostStop } from "./tool-host-process.js";
+
+/**
+ * A diagnostic of the tool host as the host reports it: a factory that returned no tools is
+ * told that the tool host sees only the variables it was given (an API key set in the host's
+ * environment is not among them unless `isolation.env` passes it).
+ */
+function inToolHost(diagnostic: Diagnostic, isolation: IsolationContext): Diagnostic {
+  if (diagnostic.code !== "W_NO_TOOLS" || diagnostic.hint !== noToolsHint()) return diagnostic;
+  return { ...diagnostic, hint: noToolsHint({ env: Object.keys(isolation.env).sort() }) };
+}
 
 /** The diagnostic of a tool host that did not get as far as loading its modules. */
 function startFailure(paths: readonly string[], stop: ToolHostStop, stderr: string): Diagnostic {
@@ -268,7 +279,7 @@ export async function loadIsolated(
   }
   const modules: DiscoveredModule[] = loaded.modules;
   const registration = new SessionRegistration(context.session, modules, paths);
-  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
+  const diagnostics: Diagnostic[] = loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation));
   const accepted: Array<{ tool: ReturnType<IsolatedToolHost["proxy"]>; module: DiscoveredModule }> = [];
   let progressError: { error: unknown } | undefined;
   for (const [index, module] of modules.entries()) {
