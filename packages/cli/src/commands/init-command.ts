@@ -1,6 +1,7 @@
 import { relative } from "node:path";
 import { stringOption } from "../args/parse-command-args.js";
 import { scaffoldToolPackage } from "../init/scaffold.js";
+import { shellWords } from "../output/shell-words.js";
 import type { CommandContext } from "./command.js";
 
 /** Runs `tooldock init` (spec: `initSpec`): scaffolds a publishable tool package with a passing test. */
@@ -20,7 +21,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
     ...scaffold.files.map((file) => `  ${colors.dim(file)}`),
     "",
     "Next:",
-    `  cd ${shown}`,
+    `  cd ${shellWords(shown)}`,
     "  npm install",
     "  npm test",
     "  npx @tooldock/cli validate . --strict",

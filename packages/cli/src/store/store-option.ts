@@ -3,6 +3,7 @@ import type { PendingActionRecord } from "@tooldock/runtime";
 import type { OptionSpec } from "../args/command-spec.js";
 import { type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { shellWords } from "../output/shell-words.js";
 
 /** The session a command keeps its actions under when `--session` is not given. */
 export const DEFAULT_STORE_SESSION = "tooldock-cli";
@@ -101,8 +102,9 @@ export function pendingCommand(
   verb: "apply" | "discard" | "apply|discard",
   paths: string[],
 ): string {
-  const session = store.sessionId === DEFAULT_STORE_SESSION ? "" : ` --session ${store.sessionId}`;
-  return `tooldock pending ${verb} --store ${store.url}${session}${paths.length > 0 ? ` ${paths.join(" ")}` : ""}`;
+  const session = store.sessionId === DEFAULT_STORE_SESSION ? [] : ["--session", store.sessionId];
+  // The verb may be the placeholder `apply|discard`: only the user's words are quoted.
+  return `tooldock pending ${verb} ${shellWords("--store", store.url, ...session, ...paths)}`;
 }
 
 /**
