@@ -100,6 +100,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
       output: options.output,
       paths: options.paths,
       command: "call",
+      toolName: options.toolName,
       session,
       host,
       isolation: options.isolation,

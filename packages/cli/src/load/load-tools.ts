@@ -24,6 +24,8 @@ export interface LoadToolsOptions {
   paths: string[];
   /** The command, for the usage line when no default path exists. */
   command: string;
+  /** The tool the command calls (`call`): named in that usage error when it is a path. */
+  toolName?: string;
   /** Registers the loaded tools here and binds `pushPendingAction` to it. */
   session?: Session;
   host?: ToolHost;
@@ -58,7 +60,7 @@ export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools>
   const paths =
     options.paths.length > 0
       ? options.paths
-      : await defaultToolPaths(io.cwd, options.command, options.opencode === true);
+      : await defaultToolPaths(io.cwd, options.command, options.opencode === true, options.toolName);
   const progress = output.progress();
   let result: LoadCustomToolsResult;
   try {
