@@ -17,8 +17,9 @@ export function lintOpenAIStrict(tool: ToolEntry): Diagnostic[] {
       "W_OPENAI_STRICT",
       `OpenAI strict mode cannot take the parameters of tool "${tool.name}", which goes with strict: false:\n${problems.map((problem) => `- ${problem}`).join("\n")}`,
       "Strict mode needs every property to accept null where it may be absent (zod `.nullish()`, TypeBox " +
-        "`Type.Union([T, Type.Null()])`), no tuple or record, and unions whose branches exclude each other " +
-        "(a discriminator property with a literal in each). The tool works without strict mode.",
+        "`Type.Union([T, Type.Null()])`), a type on every value (zod `z.unknown()` and TypeBox `Type.Any()` " +
+        "have none), no tuple or record, and unions whose branches exclude each other (a discriminator " +
+        "property with a literal in each). The tool works without strict mode.",
     ),
   ];
 }

@@ -72,6 +72,17 @@ describe("openAIStrictProblems", () => {
     ]);
   });
 
+  it("warns about a property of any value (no `type`), which OpenAI's strict mode rejects", () => {
+    const parameters = {
+      type: "object",
+      properties: { key: { type: "string", description: "Key" }, value: { description: "Any JSON value" } },
+      required: ["key", "value"],
+    };
+    const [diagnostic] = lintTools([tool({ parameters })]);
+    expect(diagnostic?.code).toBe("W_OPENAI_STRICT");
+    expect(diagnostic?.message).toContain("- value: a schema without `type`");
+  });
+
   it("rejects unsupported keywords and a non-object root", () => {
     expect(openAIStrictProblems({ type: "string" })[0]).toContain("(root)");
     expect(

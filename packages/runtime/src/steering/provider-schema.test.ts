@@ -83,7 +83,7 @@ const constructs: Array<{
   schema: Schema;
   openai: boolean;
   anthropic: boolean;
-  /** A limit OpenAI documents and its SDK does not check. */
+  /** A rule or limit OpenAI's API enforces and its SDK does not check. */
   apiLimit?: true;
 }> = [
   {
@@ -235,6 +235,13 @@ const constructs: Array<{
     schema: raw({ list: { type: "array" } }),
     openai: false,
     anthropic: true,
+  },
+  {
+    name: "zod unknown (no type)",
+    schema: jsonOf(z.object({ key: z.string(), value: z.unknown() })),
+    openai: false,
+    anthropic: false,
+    apiLimit: true,
   },
   {
     name: "nested deeper than ten levels",

@@ -138,8 +138,8 @@ const child = (path: string, name: string) => (path === "(root)" ? name : `${pat
  * required and `oneOf` becomes `anyOf` when its branches exclude each other (a discriminator,
  * or different types); object `allOf` merges into one object; Gemini gets `const` as a
  * one-value `enum` and tuples as `prefixItems`. What cannot be rewritten (tuples and open
- * objects for strict modes, optional properties that do not accept `null` for OpenAI,
- * recursion for Anthropic, …) is a problem, and the tool goes without `strict`.
+ * objects for strict modes, optional properties that do not accept `null` and schemas
+ * without `type` for OpenAI, recursion for Anthropic, …) is a problem, and the tool goes without `strict`.
  * The result is cached per schema object.
  *
  * @example
@@ -241,6 +241,8 @@ function rewriteSchema(original: Schema, provider: SchemaProvider): ProviderSche
       change(`format \`${format}\` moved into the description`);
     }
     if (provider === "openai") {
+      if (path !== "(root)" && untyped(schema))
+        problem("a schema without `type` (a value of any type) has no strict form");
       for (const keyword of OPENAI_STRICT_UNSUPPORTED) {
         if (keyword in schema && !REPORTED.has(keyword)) problem(`\`${keyword}\` is not supported`);
       }
@@ -285,7 +287,10 @@ function rewriteSchema(original: Schema, provider: SchemaProvider): ProviderSche
   };
 }
 
-/** OpenAI: an optional property that accepts `null` becomes required; any other is a problem. */
+/**
+ * OpenAI: an optional property that accepts `null` becomes required; any other is a problem.
+ * One without `type` stays as it is: it is a problem of its own.
+ */
 function requireNullable(
   schema: Schema,
   change: (text: string) => void,
@@ -294,7 +299,7 @@ function requireNullable(
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? [...schema.required] : [];
   for (const [name, property] of Object.entries(properties)) {
-    if (required.includes(name)) continue;
+    if (required.includes(name) || (isSchema(property) && untyped(property))) continue;
     if (isSchema(property) && acceptsNull(property)) {
       required.push(name);
       change(`optional property \`${name}\` made required (it accepts null, which the model sends for it)`);
@@ -337,6 +342,15 @@ function moveIntoDescription(schema: Schema, keys: string[]): void {
   const text = `{${keys.map((key) => `${key}: ${JSON.stringify(schema[key])}`).join(", ")}}`;
   for (const key of keys) delete schema[key];
   schema.description = typeof schema.description === "string" ? `${schema.description}\n\n${text}` : text;
+}
+
+/**
+ * Whether a schema says nothing of its value's type: no `type`, union, reference or literal
+ * (zod `z.unknown()`, TypeBox `Type.Any()`, `{}`). OpenAI's strict mode requires a `type` key
+ * of every schema.
+ */
+function untyped(schema: Schema): boolean {
+  return !["type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"].some((key) => key in schema);
 }
 
 /** Whether a schema accepts `null`, proven from its own keywords (a `$ref` is not followed). */
