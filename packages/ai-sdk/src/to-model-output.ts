@@ -1,4 +1,6 @@
 import { blocksText, blockText, resultBlocks } from "@tooldock/runtime";
+import { imageLeftOut } from "@tooldock/runtime/internal";
+import type { ImageContent, ToolResultContent } from "@tooldock/sdk";
 import type { ToolResultPart } from "ai";
 
 /** What the model reads of a tool result: the AI SDK's `ToolResultOutput`. */
@@ -8,6 +10,15 @@ export type AISDKModelOutput = ToolResultPart["output"];
 const ERROR_TEXT_ONLY = "the AI SDK's error output carries text only";
 /** Why audio and binary resources become notes in a content output. */
 const CONTENT_TEXT_AND_IMAGES = "Tooldock sends the AI SDK text and images only";
+/**
+ * The image types every provider behind the AI SDK takes in a tool result (OpenAI and
+ * Anthropic: JPEG, PNG, GIF, WebP; Gemini's function responses: PNG, JPEG, WebP). The AI SDK
+ * passes a file part on as it is and `toModelOutput` is not told the provider.
+ */
+const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/webp"];
+/** Why an image of any other type becomes a note. */
+const IMAGE_TYPES_NOTE =
+  "Tooldock sends the AI SDK JPEG, PNG and WebP images, the types every provider takes";
 
 /**
  * The model's view of a Tooldock tool result, in the AI SDK's output types:
@@ -15,6 +26,8 @@ const CONTENT_TEXT_AND_IMAGES = "Tooldock sends the AI SDK text and images only"
  * - a result with text only: `{ type: "text", value }`, the texts joined by newlines;
  * - a result with images: `{ type: "content", value }` with a `text` part per non-empty text
  *   block and a `file` part (`mediaType`, base64 `data`) per image block, in the result's order;
+ * - an image of a type some provider refuses (other than JPEG, PNG and WebP: GIF, SVG, …)
+ *   becomes a note naming its type, since the AI SDK does not say where the output goes;
  * - an `isError` result: `{ type: "error-text", value }` (the AI SDK's error output carries
  *   text only, so each image becomes a note saying it was left out);
  * - each reminder is appended after the result's own blocks: as its own text part, or after
@@ -36,8 +49,9 @@ export function toAISDKModelOutput(output: unknown): AISDKModelOutput {
   if (isErrorResult(output)) {
     return { type: "error-text", value: withReminders(blocksText(blocks, ERROR_TEXT_ONLY), reminders) };
   }
-  if (!blocks.some((block) => block.type === "image")) {
-    return { type: "text", value: withReminders(blocksText(blocks, ERROR_TEXT_ONLY), reminders) };
+  if (!blocks.some(takenImage)) {
+    const text = blocks.map((block) => contentText(block, ERROR_TEXT_ONLY)).join("\n");
+    return { type: "text", value: withReminders(text, reminders) };
   }
   return {
     type: "content",
@@ -46,17 +60,27 @@ export function toAISDKModelOutput(output: unknown): AISDKModelOutput {
         // Anthropic rejects empty text parts; an empty block says nothing to the model anyway.
         .filter((block) => block.type !== "text" || block.text !== "")
         .map((block) =>
-          block.type === "image"
+          takenImage(block)
             ? {
                 type: "file" as const,
                 mediaType: block.mimeType,
                 data: { type: "data" as const, data: block.data },
               }
-            : { type: "text" as const, text: blockText(block, CONTENT_TEXT_AND_IMAGES) },
+            : { type: "text" as const, text: contentText(block, CONTENT_TEXT_AND_IMAGES) },
         ),
       ...reminders.map((text) => ({ type: "text" as const, text })),
     ],
   };
+}
+
+/** Whether `block` is an image every provider takes as a file part. */
+function takenImage(block: ToolResultContent): block is ImageContent {
+  return block.type === "image" && IMAGE_TYPES.includes(block.mimeType);
+}
+
+/** A block as text: an image of another type as a note naming its type. */
+function contentText(block: ToolResultContent, why: string): string {
+  return block.type === "image" ? imageLeftOut(block, IMAGE_TYPES_NOTE) : blockText(block, why);
 }
 
 function withReminders(text: string, reminders: string[]): string {

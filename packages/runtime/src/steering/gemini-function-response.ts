@@ -1,5 +1,10 @@
-import type { AgentToolResult } from "@tooldock/sdk";
-import { blockText, resultBlocks } from "./result-blocks.js";
+import type { AgentToolResult, ImageContent, ToolResultContent } from "@tooldock/sdk";
+import { blockText, imageLeftOut, resultBlocks } from "./result-blocks.js";
+
+/** The image types Gemini takes in a multimodal function response. */
+const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/webp"];
+const NOTE = "Gemini function responses carry text and images only";
+const IMAGE_NOTE = "Gemini function responses accept PNG, JPEG and WebP images";
 
 /** A Gemini `functionResponse` part, sent in a `user` content after the model's `functionCall`. */
 export interface GeminiFunctionResponsePart {
@@ -17,8 +22,10 @@ export interface GeminiFunctionResponsePart {
 /**
  * A tool result as the Gemini `functionResponse` part that answers the function call
  * `name`: the texts, joined by newlines, go in `response.output`, or in `response.error`
- * when `isError`; images go in `parts` as inline data. Pass the call's `id` as `options.id`
- * when the model sent one, so parallel calls of one function pair up.
+ * when `isError`; images go in `parts` as inline data, except those of a type Gemini does
+ * not take there (other than PNG, JPEG and WebP), which become a text note naming their type
+ * in the output. Pass the call's `id` as `options.id` when the model sent one, so parallel
+ * calls of one function pair up.
  *
  * @example
  * ```ts
@@ -32,15 +39,16 @@ export function toGeminiFunctionResponse(
   options: { id?: string | undefined } = {},
 ): GeminiFunctionResponsePart {
   const blocks = resultBlocks(result);
+  const taken = (block: ToolResultContent): block is ImageContent =>
+    block.type === "image" && IMAGE_TYPES.includes(block.mimeType);
   const text = blocks
-    .flatMap((block) =>
-      block.type === "image"
-        ? []
-        : [blockText(block, "Gemini function responses carry text and images only")],
-    )
+    .flatMap((block) => {
+      if (block.type !== "image") return [blockText(block, NOTE)];
+      return taken(block) ? [] : [imageLeftOut(block, IMAGE_NOTE)];
+    })
     .join("\n");
   const parts = blocks.flatMap((block) =>
-    block.type === "image" ? [{ inlineData: { mimeType: block.mimeType, data: block.data } }] : [],
+    taken(block) ? [{ inlineData: { mimeType: block.mimeType, data: block.data } }] : [],
   );
   return {
     functionResponse: {

@@ -1,5 +1,5 @@
-import type { AgentToolResult } from "@tooldock/sdk";
-import { blocksText, blockText, imageDataUrl, resultBlocks } from "./result-blocks.js";
+import type { AgentToolResult, ImageContent, ToolResultContent } from "@tooldock/sdk";
+import { blocksText, blockText, imageDataUrl, imageLeftOut, resultBlocks } from "./result-blocks.js";
 
 /** A Chat Completions tool message (`role: "tool"`) answering one tool call. */
 export interface OpenAIToolMessage {
@@ -11,6 +11,10 @@ export interface OpenAIToolMessage {
 const CHAT_IMAGE_NOTE = "Chat Completions tool messages carry text only";
 /** Why audio and binary resources become notes in a Responses API function output. */
 const RESPONSES_NOTE = "Responses API function outputs carry text and images only";
+/** The image types the Responses API takes as input (GIF not animated). */
+const RESPONSES_IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+/** Why an image of any other type becomes a note. */
+const RESPONSES_IMAGE_NOTE = "the Responses API accepts JPEG, PNG, GIF and WebP images";
 
 /**
  * A tool result as the Chat Completions message that answers the call `toolCallId`.
@@ -53,8 +57,9 @@ export interface OpenAIResponsesToolOutput {
  * A tool result as the Responses API `function_call_output` item that answers the function
  * call `callId` (the call's `call_id`, not its `id`). A result of text only gives its texts
  * joined by newlines; a result with images gives a list of `input_text` and `input_image`
- * parts (the image as a base64 `data:` URL) in the result's order. The API has no error
- * flag: an error result's text already says what failed.
+ * parts (the image as a base64 `data:` URL) in the result's order. An image of a type the API
+ * does not take (other than JPEG, PNG, GIF and WebP) becomes a text note naming its type.
+ * The API has no error flag: an error result's text already says what failed.
  *
  * @example
  * ```ts
@@ -67,13 +72,23 @@ export function toOpenAIResponsesToolOutput(
   result: AgentToolResult,
 ): OpenAIResponsesToolOutput {
   const blocks = resultBlocks(result);
-  const output = blocks.some((block) => block.type === "image")
+  const output = blocks.some(takenImage)
     ? blocks.map(
         (block): OpenAIResponsesOutputPart =>
-          block.type === "image"
+          takenImage(block)
             ? { type: "input_image", image_url: imageDataUrl(block) }
-            : { type: "input_text", text: blockText(block, RESPONSES_NOTE) },
+            : { type: "input_text", text: responsesText(block, RESPONSES_NOTE) },
       )
-    : blocksText(blocks, CHAT_IMAGE_NOTE);
+    : blocks.map((block) => responsesText(block, CHAT_IMAGE_NOTE)).join("\n");
   return { type: "function_call_output", call_id: callId, output };
+}
+
+/** Whether the Responses API takes `block` as an `input_image`. */
+function takenImage(block: ToolResultContent): block is ImageContent {
+  return block.type === "image" && RESPONSES_IMAGE_TYPES.includes(block.mimeType);
+}
+
+/** A block as an `input_text`: an image the API does not take as a note naming its type. */
+function responsesText(block: ToolResultContent, why: string): string {
+  return block.type === "image" ? imageLeftOut(block, RESPONSES_IMAGE_NOTE) : blockText(block, why);
 }

@@ -52,12 +52,15 @@ describe("toOpenAIResponsesToolOutput", () => {
     });
   });
 
-  it("gives input_text and input_image parts, in order, when the result has images", () => {
+  it("gives input_text and input_image parts, in order, and notes images of other types", () => {
     expect(toOpenAIResponsesToolOutput("call_1", withImages).output).toEqual([
       { type: "input_text", text: "Rendered:" },
       { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" },
       { type: "input_text", text: "and a diagram" },
-      { type: "input_image", image_url: "data:image/svg+xml;base64,PHN2Zy8+" },
+      {
+        type: "input_text",
+        text: "[image/svg+xml image left out: the Responses API accepts JPEG, PNG, GIF and WebP images]",
+      },
     ]);
   });
 });
@@ -107,15 +110,18 @@ describe("toGeminiFunctionResponse", () => {
     });
   });
 
-  it("sends images as inline data parts", () => {
+  it("sends images as inline data parts, and notes those of other types", () => {
     expect(toGeminiFunctionResponse("render", withImages)).toEqual({
       functionResponse: {
         name: "render",
-        response: { output: "Rendered:\nand a diagram" },
-        parts: [
-          { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
-          { inlineData: { mimeType: "image/svg+xml", data: "PHN2Zy8+" } },
-        ],
+        response: {
+          output: [
+            "Rendered:",
+            "and a diagram",
+            "[image/svg+xml image left out: Gemini function responses accept PNG, JPEG and WebP images]",
+          ].join("\n"),
+        },
+        parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }],
       },
     });
   });
