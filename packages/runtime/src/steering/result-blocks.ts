@@ -1,16 +1,34 @@
 import type { AgentToolResult, ImageContent, ToolResultContent } from "@tooldock/sdk";
 import { copyBlock } from "../session/execute/read-result.js";
+import { truncateContent } from "../session/execute/truncate-content.js";
+import { DEFAULT_MAX_RESULT_CHARS } from "../session/session-options.js";
 
 /**
  * The content blocks of a result, in order, each read as the session reads a tool's result
  * (text, image, audio, resource link, embedded resource); anything else (a block of an unknown
- * type, a missing `content`, a value that is not a result at all) is skipped.
+ * type, a missing `content`, a value that is not a result at all) is skipped. A result with
+ * no block but a `structuredContent` object gives its JSON as the one text block, as the MCP
+ * server sends it (cut at the session's default `maxResultChars`, as the session cuts text);
+ * beside content, `structuredContent` is left out.
  */
 export function resultBlocks(result: AgentToolResult | unknown): ToolResultContent[] {
-  const content: unknown =
-    typeof result === "object" && result !== null ? (result as { content?: unknown }).content : undefined;
-  if (!Array.isArray(content)) return [];
-  return content.flatMap((block) => copyBlock(block) ?? []);
+  if (typeof result !== "object" || result === null) return [];
+  const { content, structuredContent } = result as { content?: unknown; structuredContent?: unknown };
+  const blocks = Array.isArray(content) ? content.flatMap((block) => copyBlock(block) ?? []) : [];
+  if (blocks.length > 0) return blocks;
+  const json = structuredText(structuredContent);
+  if (json === undefined) return [];
+  return truncateContent({ content: [{ type: "text", text: json }] }, DEFAULT_MAX_RESULT_CHARS).content;
+}
+
+/** The JSON of a `structuredContent` object; undefined when it is none or JSON refuses it. */
+function structuredText(structured: unknown): string | undefined {
+  if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return undefined;
+  try {
+    return JSON.stringify(structured);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The text that stands in for an image a provider's tool result cannot carry. */
