@@ -8,7 +8,7 @@ export type AISDKModelOutput = ToolResultPart["output"];
 
 /** Why an image becomes a note in an error output. */
 const ERROR_TEXT_ONLY = "the AI SDK's error output carries text only";
-/** Why audio and binary resources become notes in a content output. */
+/** Why audio and binary resources become notes in a text or content output. */
 const CONTENT_TEXT_AND_IMAGES = "Tooldock sends the AI SDK text and images only";
 /**
  * The image types every provider behind the AI SDK takes in a tool result (OpenAI and
@@ -50,7 +50,7 @@ export function toAISDKModelOutput(output: unknown): AISDKModelOutput {
     return { type: "error-text", value: withReminders(blocksText(blocks, ERROR_TEXT_ONLY), reminders) };
   }
   if (!blocks.some(takenImage)) {
-    const text = blocks.map((block) => contentText(block, ERROR_TEXT_ONLY)).join("\n");
+    const text = blocks.map((block) => contentText(block, CONTENT_TEXT_AND_IMAGES)).join("\n");
     return { type: "text", value: withReminders(text, reminders) };
   }
   return {

@@ -79,7 +79,7 @@ export function toOpenAIResponsesToolOutput(
             ? { type: "input_image", image_url: imageDataUrl(block) }
             : { type: "input_text", text: responsesText(block, RESPONSES_NOTE) },
       )
-    : blocks.map((block) => responsesText(block, CHAT_IMAGE_NOTE)).join("\n");
+    : blocks.map((block) => responsesText(block, RESPONSES_NOTE)).join("\n");
   return { type: "function_call_output", call_id: callId, output };
 }
 
