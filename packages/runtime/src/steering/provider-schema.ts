@@ -1,3 +1,5 @@
+import { openAILimitProblems } from "./openai-limits.js";
+
 type Schema = Record<string, unknown>;
 
 /** The providers whose schema subsets {@link toProviderSchema} knows. */
@@ -138,9 +140,10 @@ const child = (path: string, name: string) => (path === "(root)" ? name : `${pat
  * required and `oneOf` becomes `anyOf` when its branches exclude each other (a discriminator,
  * or different types); object `allOf` merges into one object; Gemini gets `const` as a
  * one-value `enum` and tuples as `prefixItems`. What cannot be rewritten (tuples and open
- * objects for strict modes, optional properties that do not accept `null` and schemas
- * without `type` for OpenAI, recursion for Anthropic, …) is a problem, and the tool goes without `strict`.
- * The result is cached per schema object.
+ * objects for strict modes; for OpenAI optional properties that do not accept `null`,
+ * schemas without `type` and a schema past its documented size limits; recursion for
+ * Anthropic, …) is a problem, and the tool goes without `strict`. The result is cached per
+ * schema object.
  *
  * @example
  * ```ts
@@ -278,6 +281,7 @@ function rewriteSchema(original: Schema, provider: SchemaProvider): ProviderSche
     }
   };
   visit(root, "(root)", 0);
+  if (provider === "openai") problems.push(...openAILimitProblems(root));
   const unchanged = changes.length === 0 && JSON.stringify(root) === JSON.stringify(original);
   return {
     parameters: (unchanged ? original : root) as ProviderSchema["parameters"],
