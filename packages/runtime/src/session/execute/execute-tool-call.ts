@@ -5,6 +5,7 @@ import type { RegisteredTool, ToolRegistry } from "../tool-registry.js";
 import { checkPendingPolicy } from "./check-pending-policy.js";
 import { checkStructuredContent } from "./check-structured-content.js";
 import { copyParams } from "./copy-params.js";
+import { dropNullOptionals } from "./drop-null-optionals.js";
 import { readResult } from "./read-result.js";
 import { type RunToolOptions, runTool } from "./run-tool.js";
 import { failed, type StepOutcome, type ToolCall } from "./tool-call.js";
@@ -28,8 +29,9 @@ export interface ExecuteDependencies {
 }
 
 /**
- * The execute pipeline: session open → lookup → pending policy → copy and validate the
- * arguments → run (abort, timeout, updates) → read the result once → check its
+ * The execute pipeline: session open → lookup → pending policy → copy the arguments, drop
+ * each `null` given for an optional property that does not accept it, and validate them →
+ * run (abort, timeout, updates) → read the result once → check its
  * `structuredContent` against the `outputSchema` → truncate to `maxResultChars`.
  *
  * Returns the result at once when a step refuses the call (the tool does not run); otherwise
@@ -55,7 +57,8 @@ export function startToolCall(
   }
   const policy = checkPendingPolicy(dependencies.pendingPolicy, dependencies.pending, call.name);
   if (!policy.ok) return truncateContent(policy.result, maxChars);
-  const validation = validateArguments(entry, copyParams(call.params));
+  const params = dropNullOptionals(entry.schema.jsonSchema, copyParams(call.params));
+  const validation = validateArguments(entry, params);
   if (!validation.ok) return truncateContent(validation.result, maxChars);
   const report: ReportFault = (fault, error) =>
     dependencies.onFault({
