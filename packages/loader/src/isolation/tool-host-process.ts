@@ -244,13 +244,22 @@ export class ToolHostProcess {
 
   #receive(line: string): void {
     if (this.stopped) return;
-    // Bytes a module wrote to descriptor 1 come before the mark, or make a line without one.
-    const mark = line.indexOf(MESSAGE_MARK);
-    if (mark !== 0) {
-      this.#printed(mark === -1 ? `${line}\n` : line.slice(0, mark));
-      if (mark === -1) return;
+    // Bytes a module wrote to descriptor 1 make a line without the mark, or come before it: the
+    // last one, since a message never holds one (JSON escapes U+001E). Text of a module's own
+    // with a mark in it, and no message after, is output too; a marked line alone must parse.
+    const mark = line.lastIndexOf(MESSAGE_MARK);
+    if (mark === -1) {
+      this.#printed(`${line}\n`);
+      return;
     }
     const parsed = parseChildMessage(line.slice(mark + 1));
+    if (mark > 0) {
+      if (!parsed.ok) {
+        this.#printed(`${line}\n`);
+        return;
+      }
+      this.#printed(line.slice(0, mark));
+    }
     if (!parsed.ok) {
       void this.kill({ kind: "protocol", reason: `It broke the protocol: ${parsed.reason}.` });
       return;

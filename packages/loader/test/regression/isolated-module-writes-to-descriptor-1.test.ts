@@ -16,6 +16,7 @@ export default () => ({
   description: "Writes to descriptor 1 while it works",
   parameters: Type.Object({}),
   async execute() {
+    writeSync(1, "a record\\u001ewith the mark in it\\n");
     writeSync(1, "half a line, then the result: ");
     return { content: [{ type: "text", text: "done" }] };
   },
@@ -43,5 +44,6 @@ describe("an isolated module that writes to descriptor 1 itself", () => {
     expect(output).toContain("plain line at import\n");
     expect(output).toContain('{"level":30,"msg":"json log line at import"}\n');
     expect(output).toContain("half a line, then the result: ");
+    expect(output).toContain("a record\u001ewith the mark in it\n");
   });
 });
