@@ -22,7 +22,11 @@ const maps = new Map<string, InstanceType<TraceMapping["TraceMap"]> | null>();
 export async function mapPackStacksOnBun(): Promise<void> {
   if (process.versions.bun === undefined || tracing !== undefined) return;
   tracing = await import("@jridgewell/trace-mapping");
-  const before = Error.prepareStackTrace;
+  // Bun has a native one by default, which refuses anything but a real Error (a classic
+  // `Error.captureStackTrace(this)` in a constructor): that one is not handed the frames.
+  const set = Error.prepareStackTrace;
+  const before =
+    set === undefined || Function.prototype.toString.call(set).includes("[native code]") ? undefined : set;
   Error.prepareStackTrace = (error, sites) => {
     const mapped = sites.map(mappedSite);
     if (before !== undefined) return before(error, mapped);
