@@ -207,9 +207,15 @@ export function hostModuleSource(path: string): string {
     "default" in namespace ? "export default m.default;" : "",
   ];
   if (absent.length > 0) {
+    // One binding per name, called after it: a call of one fails as "<name>$missing is not a
+    // function", not under a name the tool never wrote.
+    const binding = (index: number) => {
+      const name = absent[index] as string;
+      return IDENTIFIER.test(name) ? `${name}$missing` : `missing$${index}`;
+    };
     lines.push(
-      "const missing = void 0;",
-      `export { ${absent.map((name) => `missing as ${JSON.stringify(name)}`).join(", ")} };`,
+      ...absent.map((_, index) => `const ${binding(index)} = void 0;`),
+      `export { ${absent.map((name, index) => `${binding(index)} as ${JSON.stringify(name)}`).join(", ")} };`,
       `globalThis[globalThis.Symbol.for(${JSON.stringify(MISSING_EXPORT_REPORTER_KEY)})]?.report(${JSON.stringify(specifier)}, ${JSON.stringify(absent)});`,
     );
   }
