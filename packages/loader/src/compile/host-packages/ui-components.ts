@@ -124,25 +124,81 @@ const NAMED_KEYS = [
   "left",
   "right",
   "enter",
+  "return",
   "escape",
+  "esc",
   "tab",
   "backspace",
   "delete",
+  "insert",
+  "clear",
   "home",
   "end",
+  "pageUp",
+  "pageDown",
   "space",
+  ...Array.from({ length: 12 }, (_, index) => `f${index + 1}`),
 ];
 
+/** pi-tui's names of symbol keys, each the character it stands for. */
+const SYMBOL_KEYS: Readonly<Record<string, string>> = {
+  backtick: "`",
+  hyphen: "-",
+  equals: "=",
+  leftbracket: "[",
+  rightbracket: "]",
+  backslash: "\\",
+  semicolon: ";",
+  quote: "'",
+  comma: ",",
+  period: ".",
+  slash: "/",
+  exclamation: "!",
+  at: "@",
+  hash: "#",
+  dollar: "$",
+  percent: "%",
+  caret: "^",
+  ampersand: "&",
+  asterisk: "*",
+  leftparen: "(",
+  rightparen: ")",
+  underscore: "_",
+  plus: "+",
+  pipe: "|",
+  tilde: "~",
+  leftbrace: "{",
+  rightbrace: "}",
+  colon: ":",
+  lessthan: "<",
+  greaterthan: ">",
+  question: "?",
+};
+
+/** pi-tui's modifier helpers, each the modifiers it puts before a key, in its order. */
+const MODIFIERS: Readonly<Record<string, string>> = {
+  ctrl: "ctrl+",
+  shift: "shift+",
+  alt: "alt+",
+  ctrlShift: "ctrl+shift+",
+  shiftCtrl: "shift+ctrl+",
+  ctrlAlt: "ctrl+alt+",
+  altCtrl: "alt+ctrl+",
+  shiftAlt: "shift+alt+",
+  altShift: "alt+shift+",
+  ctrlShiftAlt: "ctrl+shift+alt+",
+};
+
 /**
- * pi-tui's `Key`: key ids for `matchesKey` (`Key.enter` is `"enter"`, `Key.ctrl("c")` is
- * `"ctrl+c"`, `Key.ctrlShift("p")` is `"ctrl+shift+p"`).
+ * pi-tui's `Key`: key ids for `matchesKey` (`Key.enter` is `"enter"`, `Key.comma` is `","`,
+ * `Key.ctrl("c")` is `"ctrl+c"`, `Key.ctrlAlt("p")` is `"ctrl+alt+p"`).
  */
 export const Key: Readonly<Record<string, unknown>> = Object.freeze({
   ...Object.fromEntries(NAMED_KEYS.map((name) => [name, name])),
-  ctrl: (key: string) => `ctrl+${key}`,
-  shift: (key: string) => `shift+${key}`,
-  alt: (key: string) => `alt+${key}`,
-  ctrlShift: (key: string) => `ctrl+shift+${key}`,
+  ...SYMBOL_KEYS,
+  ...Object.fromEntries(
+    Object.entries(MODIFIERS).map(([name, prefix]) => [name, (key: string) => `${prefix}${key}`]),
+  ),
 });
 
 /** What a terminal sends for the keys without modifiers (legacy sequences, no kitty protocol). */
