@@ -196,6 +196,14 @@ function loadContext(api: CustomToolAPI): CustomToolContext {
   return {
     sessionId: "load",
     cwd: api.cwd,
+    // pi always gives one; at load the conversation is empty.
+    sessionManager: Object.freeze({
+      getEntries: () => [],
+      getBranch: () => [],
+      getSessionFile: () => undefined,
+      getSessionId: () => "load",
+      getCwd: () => api.cwd,
+    }),
     hasPendingActions: () => false,
     abort() {},
     pushPendingAction() {
