@@ -1,6 +1,5 @@
-import { blocksText, blockText, resultBlocks } from "@tooldock/runtime";
-import { imageLeftOut } from "@tooldock/runtime/internal";
-import type { ImageContent, ToolResultContent } from "@tooldock/sdk";
+import { blocksText, resultBlocks } from "@tooldock/runtime";
+import { imageTypes } from "@tooldock/runtime/internal";
 import type { ToolResultPart } from "ai";
 
 /** What the model reads of a tool result: the AI SDK's `ToolResultOutput`. */
@@ -13,12 +12,13 @@ const CONTENT_TEXT_AND_IMAGES = "Tooldock sends the AI SDK text and images only"
 /**
  * The image types every provider behind the AI SDK takes in a tool result (OpenAI and
  * Anthropic: JPEG, PNG, GIF, WebP; Gemini's function responses: PNG, JPEG, WebP). The AI SDK
- * passes a file part on as it is and `toModelOutput` is not told the provider.
+ * passes a file part on as it is and `toModelOutput` is not told the provider: any other
+ * type becomes a note.
  */
-const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/webp"];
-/** Why an image of any other type becomes a note. */
-const IMAGE_TYPES_NOTE =
-  "Tooldock sends the AI SDK JPEG, PNG and WebP images, the types every provider takes";
+const { taken: takenImage, asText: contentText } = imageTypes(
+  ["image/jpeg", "image/png", "image/webp"],
+  "Tooldock sends the AI SDK JPEG, PNG and WebP images, the types every provider takes",
+);
 
 /**
  * The model's view of a Tooldock tool result, in the AI SDK's output types:
@@ -71,16 +71,6 @@ export function toAISDKModelOutput(output: unknown): AISDKModelOutput {
       ...reminders.map((text) => ({ type: "text" as const, text })),
     ],
   };
-}
-
-/** Whether `block` is an image every provider takes as a file part. */
-function takenImage(block: ToolResultContent): block is ImageContent {
-  return block.type === "image" && IMAGE_TYPES.includes(block.mimeType);
-}
-
-/** A block as text: an image of another type as a note naming its type. */
-function contentText(block: ToolResultContent, why: string): string {
-  return block.type === "image" ? imageLeftOut(block, IMAGE_TYPES_NOTE) : blockText(block, why);
 }
 
 function withReminders(text: string, reminders: string[]): string {

@@ -33,8 +33,8 @@ export { argumentsSeen, STOP_THROUGH_CONTEXT } from "./session/execute/tool-sees
 export { adaptLegacyExecute } from "./session/execute-order.js";
 export { toolOrigin } from "./session/snapshot-tool.js";
 export { noCallPushError } from "./session/tool-context.js";
-/** The note that stands in for an image a provider's tool result cannot carry (for the AI SDK adapter). */
-export { imageLeftOut } from "./steering/result-blocks.js";
+/** A provider's image types: the images it takes, and a note for the rest (for the AI SDK adapter). */
+export { imageTypes } from "./steering/result-blocks.js";
 /** A count and its noun for messages: `1 file`, `0 files`, `3 files`. */
 export { count } from "./util/count.js";
 /** A thrown value in one line, as a Session words it for the model (never throws). */

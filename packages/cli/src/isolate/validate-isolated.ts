@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
   checkSessionHooks,
   DEFAULT_FACTORY_TIMEOUT_MS,
@@ -14,6 +14,7 @@ import type { Diagnostic } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
+import { isInside } from "../load/path-inside.js";
 import { toToolEntry } from "../load/to-tool-entry.js";
 import type { Output } from "../output/output.js";
 import { displayPath } from "../report/diagnostic-text.js";
@@ -218,10 +219,4 @@ function stoppedAfterLoading(module: DiscoveredModule, reason: string): Diagnost
     path: module.path,
     hint: "A module must not end, crash or block its process after loading (from a timer, a callback or an exit listener): fix it.",
   };
-}
-
-/** Whether `path` is `root` or lies below it. */
-function isInside(path: string, root: string): boolean {
-  const rest = relative(root, path);
-  return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
 }

@@ -1,7 +1,8 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { discoverToolModules } from "@tooldock/loader";
 import type { Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
 import type { LoadReport } from "../report/report-types.js";
+import { isInside } from "./path-inside.js";
 
 /** The error when a command that needs tools (`validate`, `schema`) loaded none at all. */
 export const NOTHING_FOUND: DiagnosticErrorCode = "E_NOTHING_TO_VALIDATE";
@@ -54,7 +55,7 @@ export function nothingFound(
       : `The ${loaded.modules.length === 1 ? "module" : `${loaded.modules.length} modules`} found in ${where} gave no tool, so ${outcome}.`,
     path: paths[0] ?? ".",
     hint: none
-      ? `Check the paths (${WHAT_IS_A_MODULE}).` + skippedNote(loaded.diagnostics)
+      ? `Check the paths (${WHAT_IS_A_MODULE}).${skippedNote(loaded.diagnostics)}`
       : "A factory that returns no tool (an empty list, or tools it leaves out on this machine) gives nothing to check: " +
         `${retry} where it returns its tools, or add a module that does.`,
   };
@@ -126,10 +127,4 @@ export async function withNothingFound(
   return diagnostics.length === 0
     ? loaded
     : { ...loaded, diagnostics: [...loaded.diagnostics, ...diagnostics] };
-}
-
-/** Whether `path` is `root` or lies below it. */
-function isInside(path: string, root: string): boolean {
-  const rest = relative(root, path);
-  return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
 }

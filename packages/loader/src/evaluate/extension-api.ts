@@ -9,7 +9,7 @@ import type {
 } from "@tooldock/sdk";
 import { createWarning } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { piUI } from "./pi-ui.js";
+import { nothing, piUI } from "./pi-ui.js";
 
 /** The code of the warning about a pi extension feature Tooldock accepts and does not run. */
 export const EXTENSION_FEATURE_WARNING = "W_EXTENSION_FEATURE";
@@ -41,8 +41,6 @@ const IGNORED_REGISTRATIONS = {
   registerMessageRenderer: "message renderers",
   registerProvider: "model providers",
 } as const;
-
-const nothing = () => undefined;
 
 /**
  * pi's `ExtensionAPI` actions on its session and agent, which a Tooldock host (headless, one
@@ -240,7 +238,7 @@ export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
   const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
   const models = () => (context.model === undefined ? [] : [context.model]);
   Object.defineProperties(extended, {
-    ui: { value: piUI(() => api.ui), enumerable: true },
+    ui: { value: piUI(api), enumerable: true },
     hasUI: { get: () => api.hasUI, enumerable: true },
     hasPendingMessages: { value: () => context.hasQueuedMessages?.() === true, enumerable: true },
     shutdown: { value: () => {}, enumerable: true },

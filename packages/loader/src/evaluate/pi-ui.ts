@@ -1,7 +1,8 @@
-import type { UIContext } from "@tooldock/sdk";
+import type { CustomToolAPI, UIContext } from "@tooldock/sdk";
 import { inertTheme } from "../compile/host-packages/themes.js";
 
-const nothing = () => {};
+/** A stand-in that does nothing and answers `undefined`. */
+export const nothing = (): undefined => undefined;
 
 /**
  * What pi's `ExtensionUIContext` has besides Tooldock's dialogs: its terminal's status line,
@@ -31,17 +32,25 @@ const TERMINAL_ONLY = {
   setToolsExpanded: nothing,
 } as const;
 
+/** One per host `pi`: a tool's every call reads the same. */
+const uis = new WeakMap<CustomToolAPI, UIContext>();
+
 /**
  * pi's `ctx.ui` for an extension: the host's dialogs (`select`, `confirm`, `input`, `notify`,
- * from `current()`, read at each call, so a UI the host attaches later answers) and pi's
- * terminal-only methods as in pi's headless mode ({@link TERMINAL_ONLY}).
+ * from `api.ui`, read at each call, so a UI the host attaches later answers) and pi's
+ * terminal-only methods as in pi's headless mode ({@link TERMINAL_ONLY}). Made once per `api`.
  */
-export function piUI(current: () => UIContext): UIContext {
-  return Object.freeze({
-    ...TERMINAL_ONLY,
-    select: (...args: Parameters<UIContext["select"]>) => current().select(...args),
-    confirm: (...args: Parameters<UIContext["confirm"]>) => current().confirm(...args),
-    input: (...args: Parameters<UIContext["input"]>) => current().input(...args),
-    notify: (...args: Parameters<UIContext["notify"]>) => current().notify(...args),
-  });
+export function piUI(api: CustomToolAPI): UIContext {
+  let ui = uis.get(api);
+  if (ui === undefined) {
+    ui = Object.freeze({
+      ...TERMINAL_ONLY,
+      select: (...args: Parameters<UIContext["select"]>) => api.ui.select(...args),
+      confirm: (...args: Parameters<UIContext["confirm"]>) => api.ui.confirm(...args),
+      input: (...args: Parameters<UIContext["input"]>) => api.ui.input(...args),
+      notify: (...args: Parameters<UIContext["notify"]>) => api.ui.notify(...args),
+    });
+    uis.set(api, ui);
+  }
+  return ui;
 }

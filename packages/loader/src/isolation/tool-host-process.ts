@@ -199,9 +199,7 @@ export class ToolHostProcess {
    */
   probe(what = "a call was stopped", afterMs?: number): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
-    const { reply } = this.request((id) =>
-      afterMs === undefined ? { t: "ping", id } : { t: "ping", id, afterMs },
-    );
+    const { reply } = this.request((id) => ({ t: "ping", id, afterMs })); // JSON drops an undefined afterMs
     const timer = setTimeout(
       () =>
         this.kill({

@@ -1,10 +1,12 @@
-import type { AgentToolResult, ImageContent, ToolResultContent } from "@tooldock/sdk";
-import { blockText, imageLeftOut, resultBlocks } from "./result-blocks.js";
+import type { AgentToolResult } from "@tooldock/sdk";
+import { imageTypes, resultBlocks } from "./result-blocks.js";
 
-/** The image types Gemini takes in a multimodal function response. */
-const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/webp"];
 const NOTE = "Gemini function responses carry text and images only";
-const IMAGE_NOTE = "Gemini function responses accept PNG, JPEG and WebP images";
+/** The image types Gemini takes in a multimodal function response; any other becomes a note. */
+const GEMINI_IMAGES = imageTypes(
+  ["image/png", "image/jpeg", "image/webp"],
+  "Gemini function responses accept PNG, JPEG and WebP images",
+);
 
 /** A Gemini `functionResponse` part, sent in a `user` content after the model's `functionCall`. */
 export interface GeminiFunctionResponsePart {
@@ -39,14 +41,8 @@ export function toGeminiFunctionResponse(
   options: { id?: string | undefined } = {},
 ): GeminiFunctionResponsePart {
   const blocks = resultBlocks(result);
-  const taken = (block: ToolResultContent): block is ImageContent =>
-    block.type === "image" && IMAGE_TYPES.includes(block.mimeType);
-  const text = blocks
-    .flatMap((block) => {
-      if (block.type !== "image") return [blockText(block, NOTE)];
-      return taken(block) ? [] : [imageLeftOut(block, IMAGE_NOTE)];
-    })
-    .join("\n");
+  const { taken, asText } = GEMINI_IMAGES;
+  const text = blocks.flatMap((block) => (taken(block) ? [] : [asText(block, NOTE)])).join("\n");
   const parts = blocks.flatMap((block) =>
     taken(block) ? [{ inlineData: { mimeType: block.mimeType, data: block.data } }] : [],
   );

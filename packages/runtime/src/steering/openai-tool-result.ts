@@ -1,5 +1,5 @@
-import type { AgentToolResult, ImageContent, ToolResultContent } from "@tooldock/sdk";
-import { blocksText, blockText, imageDataUrl, imageLeftOut, resultBlocks } from "./result-blocks.js";
+import type { AgentToolResult } from "@tooldock/sdk";
+import { blocksText, imageDataUrl, imageTypes, resultBlocks } from "./result-blocks.js";
 
 /** A Chat Completions tool message (`role: "tool"`) answering one tool call. */
 export interface OpenAIToolMessage {
@@ -11,10 +11,11 @@ export interface OpenAIToolMessage {
 const CHAT_IMAGE_NOTE = "Chat Completions tool messages carry text only";
 /** Why audio and binary resources become notes in a Responses API function output. */
 const RESPONSES_NOTE = "Responses API function outputs carry text and images only";
-/** The image types the Responses API takes as input (GIF not animated). */
-const RESPONSES_IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
-/** Why an image of any other type becomes a note. */
-const RESPONSES_IMAGE_NOTE = "the Responses API accepts JPEG, PNG, GIF and WebP images";
+/** The image types the Responses API takes as input (GIF not animated); any other becomes a note. */
+const RESPONSES_IMAGES = imageTypes(
+  ["image/jpeg", "image/png", "image/gif", "image/webp"],
+  "the Responses API accepts JPEG, PNG, GIF and WebP images",
+);
 
 /**
  * A tool result as the Chat Completions message that answers the call `toolCallId`.
@@ -72,23 +73,14 @@ export function toOpenAIResponsesToolOutput(
   result: AgentToolResult,
 ): OpenAIResponsesToolOutput {
   const blocks = resultBlocks(result);
-  const output = blocks.some(takenImage)
+  const { taken, asText } = RESPONSES_IMAGES;
+  const output = blocks.some(taken)
     ? blocks.map(
         (block): OpenAIResponsesOutputPart =>
-          takenImage(block)
+          taken(block)
             ? { type: "input_image", image_url: imageDataUrl(block) }
-            : { type: "input_text", text: responsesText(block, RESPONSES_NOTE) },
+            : { type: "input_text", text: asText(block, RESPONSES_NOTE) },
       )
-    : blocks.map((block) => responsesText(block, RESPONSES_NOTE)).join("\n");
+    : blocks.map((block) => asText(block, RESPONSES_NOTE)).join("\n");
   return { type: "function_call_output", call_id: callId, output };
-}
-
-/** Whether the Responses API takes `block` as an `input_image`. */
-function takenImage(block: ToolResultContent): block is ImageContent {
-  return block.type === "image" && RESPONSES_IMAGE_TYPES.includes(block.mimeType);
-}
-
-/** A block as an `input_text`: an image the API does not take as a note naming its type. */
-function responsesText(block: ToolResultContent, why: string): string {
-  return block.type === "image" ? imageLeftOut(block, RESPONSES_IMAGE_NOTE) : blockText(block, why);
 }

@@ -36,6 +36,22 @@ export function imageLeftOut(image: ImageContent, why: string): string {
   return `[${image.mimeType} image left out: ${why}]`;
 }
 
+/** A provider's image types: which image blocks it takes, and every other block as its text. */
+export interface ImageTypes {
+  /** Whether `block` is an image of one of the types, sent as an image. */
+  taken(block: ToolResultContent): block is ImageContent;
+  /** Any other block as the text the provider gets (`why` for {@link blockText}); an image of another type as a note (`imageNote`). */
+  asText(block: ToolResultContent, why: string): string;
+}
+
+/** The {@link ImageTypes} of a provider that takes images of `types` (MIME types), saying `imageNote` of the rest. */
+export function imageTypes(types: readonly string[], imageNote: string): ImageTypes {
+  return {
+    taken: (block): block is ImageContent => block.type === "image" && types.includes(block.mimeType),
+    asText: (block, why) => (block.type === "image" ? imageLeftOut(block, imageNote) : blockText(block, why)),
+  };
+}
+
 /**
  * What a model reads of a block where the API takes text: the text itself; a note for an
  * image or audio (`[audio/wav audio left out: <why>]`) and for a binary resource; a resource
