@@ -208,7 +208,7 @@ describe("pnpm bench --smoke", () => {
     async () => {
       const [stages, callCost, profile] = await Promise.all([
         loadTool("stages", ["--sizes", "3", "--runs", "1", "--smoke"]),
-        loadTool("call-cost", ["--rounds", "1", "--calls", "3"]),
+        loadTool("call-cost", ["--rounds", "1", "--calls", "3", "--window-runs", "1"]),
         loadTool("profile", ["tooldock-esbuild-warm", "3", "--top", "3", "--smoke"]),
       ]);
       const stageRows = stages.split("\n").filter((line) => /^\| 3 \| (cold|warm) \|/.test(line));
@@ -227,6 +227,7 @@ describe("pnpm bench --smoke", () => {
         .filter((line) => line.startsWith("| ") && !line.startsWith("| call"));
       expect(callRows.map((row) => row.split("|")[1]?.trim())).toEqual([
         "ping-pong of two Node processes (floor)",
+        "the same in the load benchmark's window (fresh processes, calls 51-1,050; 1 run)",
         "`ping` to an idle tool host (`ToolHostProcess`)",
         "in-process probe tool (esbuild)",
         "isolated probe tool",

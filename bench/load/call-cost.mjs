@@ -9,20 +9,30 @@
 // - the wall time of in-process calls of one Session, per kind of tool: one that answers at
 //   once, one that answers after an event-loop turn (as a proxy's reply does), and the same
 //   with an `AbortSignal` (what a proxy of an isolated tool paid until it heard of a stop
-//   through its context instead, `a6c09fe`).
-import { spawn } from "node:child_process";
+//   through its context instead, `a6c09fe`);
+// - the bare ping-pong again, in the load benchmark's window: a fresh pair of processes per
+//   run, 50 calls, then the median of 5 batches of 200 (calls 51-1,050), as bench/load/child.mjs
+//   times an isolated call right after a load; `--window-runs 7` runs (0: skip). It is the floor
+//   of any design that answers over a pipe in that window, before V8 has optimised either side.
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { packageUrl, resolvePackage } from "../lib/resolve.mjs";
 import { fixed, markdownTable, median } from "../lib/stats.mjs";
 import { generateTools } from "./generate.mjs";
 
 const { values } = parseArgs({
-  options: { rounds: { type: "string", default: "9" }, calls: { type: "string", default: "400" } },
+  options: {
+    rounds: { type: "string", default: "9" },
+    calls: { type: "string", default: "400" },
+    "window-runs": { type: "string", default: "7" },
+    "window-run": { type: "boolean", default: false },
+  },
 });
 const rounds = Number(values.rounds);
 const calls = Number(values.calls);
@@ -53,8 +63,8 @@ async function measure(subjects) {
   return samples.map((figures) => figures.map(median));
 }
 
-/** The floor: a line of JSON to a child Node process and its answer back, nothing else. */
-async function pingPong() {
+/** A child Node process that answers each line of JSON with one, nothing else, and `ping` to it. */
+function echoChild() {
   const echo =
     "let b='';process.stdin.setEncoding('utf8').on('data',(d)=>{b+=d;let i;" +
     "while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);" +
@@ -76,9 +86,48 @@ async function pingPong() {
       answered = () => resolve(undefined);
       child.stdin.write(`${JSON.stringify({ t: "ping", id: id++ })}\n`);
     });
+  return { child, ping };
+}
+
+/** The floor: a line of JSON to a child Node process and its answer back, nothing else. */
+async function pingPong() {
+  const { child, ping } = echoChild();
   const [figures] = await measure([{ call: ping, pids: [process.pid, /** @type {number} */ (child.pid)] }]);
   child.kill();
   return /** @type {number[]} */ (figures);
+}
+
+/**
+ * One run of the window (`--window-run`, in a fresh process): the bare ping-pong timed as the
+ * load benchmark times a call after a load. Prints the median batch's µs per call.
+ */
+async function windowRun() {
+  const { child, ping } = echoChild();
+  for (let index = 0; index < 50; index += 1) await ping();
+  const batches = [];
+  for (let batch = 0; batch < 5; batch += 1) {
+    const started = performance.now();
+    for (let index = 0; index < 200; index += 1) await ping();
+    batches.push(((performance.now() - started) / 200) * 1000);
+  }
+  child.kill();
+  process.stdout.write(`${median(batches)}\n`);
+}
+
+/** The window's runs, each in a fresh process: their median µs per call. */
+function pingPongWindow(runs) {
+  const figures = [];
+  for (let run = 0; run < runs; run += 1) {
+    const script = fileURLToPath(import.meta.url);
+    const out = execFileSync(process.execPath, [script, "--window-run"], { encoding: "utf8" });
+    figures.push(Number(out.trim()));
+  }
+  return median(figures);
+}
+
+if (values["window-run"]) {
+  await windowRun();
+  process.exit(0);
 }
 
 /**
@@ -202,8 +251,19 @@ async function isolatedCalls() {
 
 const [pingWall, pingHost, pingChild] = await pingPong();
 const [toolHostWall, toolHostHost, toolHostChild] = await toolHostPing();
+const windowRuns = Number(values["window-runs"]);
 const rows = [
   ["ping-pong of two Node processes (floor)", fixed(pingWall), fixed(pingHost), fixed(pingChild)],
+  ...(windowRuns > 0
+    ? [
+        [
+          `the same in the load benchmark's window (fresh processes, calls 51-1,050; ${windowRuns === 1 ? "1 run" : `median of ${windowRuns} runs`})`,
+          fixed(pingPongWindow(windowRuns)),
+          "–",
+          "–",
+        ],
+      ]
+    : []),
   [
     "`ping` to an idle tool host (`ToolHostProcess`)",
     fixed(toolHostWall),
