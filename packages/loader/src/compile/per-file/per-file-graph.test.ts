@@ -253,6 +253,22 @@ describe("planPerFile: the graph a cold load compiles file by file", () => {
     ]);
   });
 
+  // The folder's listing says "link" for a linked file: its real path is the target's.
+  it("gives one module to a helper file that is itself a symlink, as the bundle does", async () => {
+    const where = await project({
+      "index.ts":
+        'import { a } from "./helper.js";\nimport { b } from "./lib/helper.js";\nexport default [a, b];\n',
+      "lib/helper.ts": "export const a = 1;\nexport const b = 2;\n",
+    });
+    await symlink(join(where.tools, "lib/helper.ts"), join(where.tools, "helper.ts"));
+    const transform = (await loadOxcTransform()) as Transform;
+    const graph = graphOf(await planPerFile(join(where.tools, "index.ts"), transform));
+    expect([...graph.files.keys()]).toEqual([
+      join(where.tools, "index.ts"),
+      join(where.tools, "lib/helper.ts"),
+    ]);
+  });
+
   // Found by review: `./lib/` took `lib.ts`, where the bundle takes `lib/index.ts`.
   it("resolves a specifier that names a folder (`./lib/`) to its index only, as the bundler does", async () => {
     const planned = await plan({

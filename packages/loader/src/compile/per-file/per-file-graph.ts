@@ -109,8 +109,8 @@ const SCRIPT_GLOBALS = /\b(?:module|exports|this)\b/;
  * comments.
  */
 const DECORATOR = /(?<![\w$.)\]}"'`])@[\w$(]|\baccessor\s+[#\w$["'\d]/;
-/** The annotations oxc writes (`/* @__PURE__ *\/`), which are no decorators. */
-const ANNOTATION = /\/\*\s*[@#]__[A-Z_]+__\s*\*\//g;
+/** The annotations oxc writes (`/* @__PURE__ *\/`), which are no decorators; each on one line. */
+const ANNOTATION = /\/\*[^\S\n]*[@#]__[A-Z_]+__[^\S\n]*\*\//g;
 /**
  * The graph of `entry` compiled file by file, or why it must be bundled instead: a file whose
  * compile fails, an import that does not resolve to a file or names what its target does not
@@ -162,9 +162,11 @@ export async function planPerFile(
  * pattern across lines could start inside a string and end past a decorator).
  */
 function mayUseDecorators(code: string): boolean {
-  if (!code.includes("@") && !code.includes("accessor")) return false;
-  return code.split("\n").some((line) => {
-    let text = line.replace(ANNOTATION, "").trimStart();
+  // oxc's output of an enum or a class holds its annotations: they alone need no line walk.
+  const plain = code.includes("__") ? code.replace(ANNOTATION, "") : code;
+  if (!plain.includes("@") && !plain.includes("accessor")) return false;
+  return plain.split("\n").some((line) => {
+    let text = line.trimStart();
     if (text.startsWith("*") || text.startsWith("//")) return false;
     if (text.startsWith("/*")) {
       const end = text.indexOf("*/", 2);
@@ -201,8 +203,10 @@ function lex(
   tsconfig: TsconfigVerdict,
   memo: PlanMemo,
 ): GraphFile | string {
-  // What V8 cannot run as an ES module as the bundle would run it.
-  if (COMMONJS.test(code)) return `${path} may be CommonJS`;
+  // What V8 cannot run as an ES module as the bundle would run it (most files name none of
+  // CommonJS's words: no pattern is run over them).
+  const namesCommonJs = code.includes("require") || code.includes("module") || code.includes("exports");
+  if (namesCommonJs && COMMONJS.test(code)) return `${path} may be CommonJS`;
   if (mayUseDecorators(code)) return `${path} may use decorators or accessors`;
   let lexed: ReturnType<typeof parse>;
   try {
@@ -211,7 +215,8 @@ function lex(
     return `${path} cannot be read as an ES module`;
   }
   const [imports, exported, , hasModuleSyntax] = lexed;
-  if (!hasModuleSyntax && SCRIPT_GLOBALS.test(code)) return `${path} may be CommonJS`;
+  if (!hasModuleSyntax && (namesCommonJs || code.includes("this")) && SCRIPT_GLOBALS.test(code))
+    return `${path} may be CommonJS`;
   const links = new Map<string, Link>();
   for (const found of imports) {
     // `import.meta.resolve`, or `import.meta` itself: the bundle gives the pack's (see the README).
@@ -294,7 +299,9 @@ function resolveAsBundler(folder: string, specifier: string): string | null | un
   const found = candidates.find(isFile);
   if (found === undefined) return undefined;
   try {
-    return realpathSync(found); // one module per file, however it is reached, as in the bundle
+    // One module per file, however it is reached, as in the bundle (one system call: Node's
+    // `realpathSync` makes an `lstat` per folder of the path).
+    return realpathSync.native(found);
   } catch {
     return null;
   }

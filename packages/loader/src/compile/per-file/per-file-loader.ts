@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { ensureHostModules, getHostModule, hostModuleSource } from "../host-modules.js";
 import { type PreparedModule, preparedModule } from "../prepared-module.js";
@@ -19,8 +18,10 @@ const sources = new Map<string, string>();
 const entryUrls = new Set<string>();
 /** Module URL → (specifier → the URL it imports). */
 const links = new Map<string, Map<string, string>>();
-/** Entry path → a hash of its graph's code when it was served, and the entry's URL. */
-const loadedEntries = new Map<string, { key: string; url: string }>();
+/** Entry path → each file of its graph with its code when it was served, and the entry's URL. */
+const loadedEntries = new Map<string, { code: Map<string, string>; url: string }>();
+/** How many graphs this process served: each one's URLs carry its number. */
+let served = 0;
 let hooked = false;
 
 const HOST_SCHEME = "tooldock-host:";
@@ -34,7 +35,7 @@ export function servedPerFile(entry: string): boolean {
  * `entry` compiled file by file and evaluated through Node's module system (a cold load's
  * fast path: no bundle to wait for), or `undefined` when it must be bundled (see
  * `planPerFile`) or this runtime cannot (see {@link perFileAvailable}). Each file is its
- * own module, at its own `file:` URL with `?tooldock=<the graph's key>`: `import.meta.*` are
+ * own module, at its own `file:` URL with `?tooldock=<the graph's number>`: `import.meta.*` are
  * rewritten to the source's location as in a pack, the source map names the source, and a
  * file two entries import is evaluated once for each, as each member of a pack evaluates its
  * own modules. An entry loaded again unchanged gets the module it got before.
@@ -63,12 +64,12 @@ function hostExportNames(specifier: string): ReadonlySet<string> {
 
 /** Registers the graph's modules with the hooks and returns the entry's URL. */
 function serve(graph: PerFileGraph): string {
-  const key = graphKey(graph);
   const loaded = loadedEntries.get(graph.entry);
-  if (loaded?.key === key) return loaded.url;
+  if (loaded !== undefined && sameCode(loaded.code, graph)) return loaded.url;
   installHooks();
-  // Every URL carries the graph's key: never one the host (or another graph) imported.
-  const query = `?tooldock=${key.slice(0, 16)}`;
+  // Every URL carries the graph's number: never one the host (or another graph) imported.
+  served += 1;
+  const query = `?tooldock=${served}`;
   const urls = new Map<string, string>();
   for (const path of graph.files.keys()) urls.set(path, pathToFileURL(path).href + query);
   for (const [path, file] of graph.files) {
@@ -83,15 +84,16 @@ function serve(graph: PerFileGraph): string {
   }
   const url = urls.get(graph.entry) as string;
   entryUrls.add(url);
-  loadedEntries.set(graph.entry, { key, url });
+  const code = new Map([...graph.files].map(([path, file]) => [path, file.code]));
+  loadedEntries.set(graph.entry, { code, url });
   return url;
 }
 
-/** A hash of the graph's files and their code: the same key is the same modules. */
-function graphKey(graph: PerFileGraph): string {
-  const digest = createHash("sha256");
-  for (const [path, file] of graph.files) digest.update(path).update("\0").update(file.code).update("\0");
-  return digest.digest("hex");
+/** Whether `graph` has the very files and code served before: the same modules. */
+function sameCode(before: ReadonlyMap<string, string>, graph: PerFileGraph): boolean {
+  if (before.size !== graph.files.size) return false;
+  for (const [path, file] of graph.files) if (before.get(path) !== file.code) return false;
+  return true;
 }
 
 /**
