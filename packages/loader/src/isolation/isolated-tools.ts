@@ -27,6 +27,7 @@ import { createWarning, describeError } from "../diagnostics.js";
 import { noOpUI } from "../host-api/no-op-ui.js";
 import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-message.js";
 import type { ToolHost } from "../host-api/tool-host.js";
+import { type Conversation, sendConversation } from "./conversation-sync.js";
 import type { IsolationContext } from "./isolation-options.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CallContext, ChildMessage, HostMessage, ToolDescriptor, WireError } from "./protocol.js";
@@ -111,6 +112,8 @@ export class IsolatedToolHost {
   readonly #durablePushes = new WeakMap<ToolHostProcess, number>();
   /** What each tool host was last told of the UI outside any call (`ui-state`). */
   readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
+  /** What each tool host was sent of each session's conversation (see `sendConversation`). */
+  readonly #conversations = new WeakMap<ToolHostProcess, Map<string, Conversation>>();
   readonly #staged = new Set<StagedAction>();
   #process: ToolHostProcess | undefined;
   #starting: Promise<ToolHostProcess> | undefined;
@@ -343,13 +346,13 @@ export class IsolatedToolHost {
       running: runningToolCall(),
       onUpdate,
     };
-    const context = callContext(ctx, this.#api.hasUI);
+    const read = callContext(ctx, this.#api.hasUI);
     const process = this.#process;
     if (process !== undefined && !process.stopped)
-      return this.#request(process, call, toolCallId, params, context, signal);
+      return this.#request(process, call, toolCallId, params, read, signal);
     return this.#current().then((started) => {
       if (!("request" in started)) return stoppedResult(name, started);
-      return this.#request(started, call, toolCallId, params, context, signal);
+      return this.#request(started, call, toolCallId, params, read, signal);
     });
   }
 
@@ -358,7 +361,7 @@ export class IsolatedToolHost {
     call: CallState,
     toolCallId: string,
     params: unknown,
-    context: CallContext,
+    read: ReadContext,
     signal: AbortSignal | undefined,
   ): Promise<AgentToolResult> {
     const name = call.toolName;
@@ -375,13 +378,17 @@ export class IsolatedToolHost {
       process.probe();
     };
     this.#syncUI(process);
+    let written: (() => void) | undefined;
     const { reply } = process.request((requestId) => {
       id = requestId;
       this.#calls.set(id, call);
       if (signal !== undefined) signal.addEventListener("abort", onAbort, { once: true });
       else stop?.onStop(onAbort);
+      const [context, sent] = this.#withConversation(process, read);
+      written = sent;
       return { t: "call", id, tool: name, toolCallId, params, context, updates: call.onUpdate !== undefined };
     });
+    written?.();
     try {
       const message = await reply;
       if (!("t" in message)) return stoppedResult(name, message);
@@ -403,12 +410,18 @@ export class IsolatedToolHost {
 
   async #session(name: string, event: CustomToolSessionEvent, ctx: CustomToolContext): Promise<void> {
     const process = await this.#running();
-    const context = callContext(ctx, this.#api.hasUI);
+    const read = callContext(ctx, this.#api.hasUI);
+    let written: (() => void) | undefined;
     const { reply } = process.request(
-      (id) => ({ t: "session", id, tool: name, event: jsonCopy(event), context }),
+      (id) => {
+        const [context, sent] = this.#withConversation(process, read);
+        written = sent;
+        return { t: "session", id, tool: name, event: jsonCopy(event), context };
+      },
       // The session gives a hook that long at most (its own deadline keeps the host alive).
       { keepAliveMs: BOUNDED_KEEP_ALIVE_MS },
     );
+    written?.();
     const message = await reply;
     if (!("t" in message)) throw new Error(`The tool host stopped. ${message.reason}`);
     if (message.t === "error") throw rebuildError(message.error);
@@ -693,6 +706,17 @@ export class IsolatedToolHost {
    * timer's `pi.hasUI` reads there) when that changed since it was last told: a host may attach
    * one after the load. Each call and apply carries its own session's answer besides.
    */
+  /** The context of a message to `process`, with the conversation its tool host has not seen. */
+  #withConversation(process: ToolHostProcess, read: ReadContext): [CallContext, written: () => void] {
+    let sent = this.#conversations.get(process);
+    if (sent === undefined) {
+      sent = new Map();
+      this.#conversations.set(process, sent);
+    }
+    const context = { ...read.context };
+    return [context, sendConversation(sent, context, read.entries, read.branch)];
+  }
+
   #syncUI(process: ToolHostProcess): void {
     const hasUI = this.#host.uiFor(undefined) !== undefined;
     if (this.#uiSent.get(process) === hasUI) return;
@@ -782,8 +806,15 @@ function stopThroughContext(execute: CustomTool["execute"]): CustomTool["execute
 }
 
 /** The values of `ctx` a tool host call carries, read now; `hasUI` is the host's. */
-function callContext(ctx: CustomToolContext | undefined, hasUI: boolean): CallContext {
-  if (ctx === undefined) return { sessionId: "", cwd: "", hasPendingActions: false, hasUI };
+/** A call's context as the host reads it when the call starts, and its conversation (see `sendConversation`). */
+interface ReadContext {
+  context: CallContext;
+  entries?: readonly unknown[];
+  branch?: readonly unknown[];
+}
+
+function callContext(ctx: CustomToolContext | undefined, hasUI: boolean): ReadContext {
+  if (ctx === undefined) return { context: { sessionId: "", cwd: "", hasPendingActions: false, hasUI } };
   const context: CallContext = {
     hasUI,
     sessionId: ctx.sessionId,
@@ -795,25 +826,11 @@ function callContext(ctx: CustomToolContext | undefined, hasUI: boolean): CallCo
   if (ctx.isIdle !== undefined) context.isIdle = ctx.isIdle();
   if (ctx.hasQueuedMessages !== undefined) context.hasQueuedMessages = ctx.hasQueuedMessages();
   const manager = ctx.sessionManager;
-  if (manager !== undefined) {
-    const entries = manager.getEntries();
-    const branch = manager.getBranch();
-    context.entries = jsonCopy(entries) as unknown[];
-    // A Session's branch is its entries (the tool host reads a missing branch as the
-    // entries): the conversation is copied and sent once, not twice.
-    if (!sameItems(branch, entries)) context.branch = jsonCopy(branch) as unknown[];
-    const file = manager.getSessionFile();
-    if (file !== undefined) context.sessionFile = file;
-  }
-  return context;
-}
-
-/** Whether two arrays hold the same items (by identity), in the same order. */
-function sameItems(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
+  if (manager === undefined) return { context };
+  const file = manager.getSessionFile();
+  if (file !== undefined) context.sessionFile = file;
+  // Copied and sent when the message goes, only what its tool host has not seen.
+  return { context, entries: manager.getEntries(), branch: manager.getBranch() };
 }
 
 /** A tool host's error, as a host-side error with the same name, message, code and stack. */

@@ -32,9 +32,14 @@ export interface CallContext {
   model?: unknown;
   isIdle?: boolean;
   hasQueuedMessages?: boolean;
+  /** The session's entries; with `entriesFrom`, only those after the first `entriesFrom` of its last message. */
   entries?: unknown[];
+  /** How many entries this session's last message gave are kept (see `sendConversation`). */
+  entriesFrom?: number;
   /** Absent when it holds the same entries as `entries` (a Session's always does). */
   branch?: unknown[];
+  /** As `entriesFrom`, for the branch. */
+  branchFrom?: number;
   sessionFile?: string;
 }
 

@@ -23,6 +23,7 @@ import type {
 } from "@tooldock/sdk";
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
+import { type Conversation, receiveConversation } from "../conversation-sync.js";
 import { crossingCopy, jsonCopy } from "../json-copy.js";
 import { MAX_LINE_BYTES, MESSAGE_MARK, readLines, writeLine, writeText } from "../line-channel.js";
 import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
@@ -70,6 +71,8 @@ function describe(error: unknown): string {
   return wire.stack ?? wire.message;
 }
 
+/** Each session's conversation as its last message gave it (see `receiveConversation`). */
+const conversations = new Map<string, Conversation>();
 const tools = new Map<string, CustomTool>();
 const calls = new Map<number, ChildCall>();
 /** The closure actions staged here, as read at push: their `apply` and `reject` are called, as in a Session. */
@@ -329,6 +332,8 @@ function handle(message: HostMessage): void {
       });
       return;
     case "call": {
+      // First, whatever follows: the host counts this message's conversation as seen.
+      const context = receiveConversation(conversations, message.context);
       const tool = tools.get(message.tool);
       if (tool === undefined) {
         noSuchTool(message.id, message.tool);
@@ -346,7 +351,7 @@ function handle(message: HostMessage): void {
       };
       calls.set(call.id, call);
       // Never rejects: the call's own faults are its answer (runner.end forgets it).
-      void runCall(runner, tool, call, message.toolCallId, message.params, message.context, message.updates);
+      void runCall(runner, tool, call, message.toolCallId, message.params, context, message.updates);
       return;
     }
     case "abort": {
@@ -369,6 +374,7 @@ function handle(message: HostMessage): void {
       void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, () => runHandler(message));
       return;
     case "session": {
+      const context = receiveConversation(conversations, message.context);
       const tool = tools.get(message.tool);
       const call: ChildCall = {
         id: message.id,
@@ -380,7 +386,7 @@ function handle(message: HostMessage): void {
         controller: undefined,
         pending: 0,
       };
-      const ctx = callContext(runner, call, message.context);
+      const ctx = callContext(runner, call, context);
       ctx.pushPendingAction = (action) => {
         throw noCallPushError(action);
       };
