@@ -1,71 +1,92 @@
-import { jsonCopy } from "./json-copy.js";
+import { jsonText } from "./json-copy.js";
 import type { CallContext } from "./protocol.js";
 
+/** How many sessions' conversations the host lets a tool host keep. */
+export const MAX_CONVERSATIONS = 16;
 /**
- * How many sessions' conversations each side remembers. The host and the tool host apply the
- * same rule to the same messages in the same order (see {@link remember}), so a session the
- * host has forgotten is one the tool host has forgotten too: its next call sends everything.
+ * How much of them, in characters of JSON, all sessions together (their parsed entries take
+ * two to three times that of the tool host's heap, 512 MB by default). A conversation larger
+ * than this alone is kept alone.
  */
-export const MAX_CONVERSATIONS = 64;
+export const MAX_CONVERSATION_CHARACTERS = 16 * 1024 * 1024;
 
-/** A session's conversation as last sent (host: the host's entry objects) or received (tool host). */
+/** A session's conversation as the tool host received it (host side: the host's entry objects). */
 export interface Conversation {
   entries: readonly unknown[];
   /** The same array as `entries` when the branch holds the same entries (a Session's does). */
   branch: readonly unknown[];
 }
 
+/** What the host sent a tool host of one session, and about how many characters of JSON that was. */
+interface Sent extends Conversation {
+  characters: number;
+}
+
+/** What the host sent one tool host, by session (see {@link sendConversation}). */
+export type SentConversations = Map<string, Sent>;
+
 /**
- * Host side: fills in the conversation of a call's (or session event's) `context` for the
- * tool host of `sent`, sending only the entries it has not seen. Entries are taken as
- * immutable: the longest start of the list that holds the very objects sent for this session
- * last time is named by its length (`entriesFrom`), and only the rest is copied and sent. A
- * long conversation then costs a call what it gained since the last one, not all of it (200
- * entries of 2 KB made each isolated call ~20 ms). A host that edits an entry in place must
- * replace it with a new object for the tool host to see the change. Returns what records the
- * conversation as sent: call it once the message is written (a message that could not be
- * written leaves the tool host where it was).
+ * Host side: fills in the conversation of a message's `context` for the tool host of `sent`,
+ * sending only the entries it has not seen. Entries are taken as immutable: the longest start
+ * of the list that holds the very objects sent for this session last time is named by its
+ * length (`entriesFrom`), and only the rest is copied and sent (200 entries of 2 KB made each
+ * isolated call ~20 ms when all were sent every time). A host that edits an entry in place must
+ * replace it with a new object for the tool host to see the change. The tool host keeps what
+ * the host tells it to: past {@link MAX_CONVERSATIONS} or {@link MAX_CONVERSATION_CHARACTERS},
+ * the least recent sessions are named in `forget`, and their next message sends everything.
+ * Returns what records the message as sent: call it once the message is written (one that
+ * could not be written leaves the tool host where it was).
  */
 export function sendConversation(
-  sent: Map<string, Conversation>,
+  sent: SentConversations,
   context: CallContext,
   entries: readonly unknown[] | undefined,
   branch: readonly unknown[] | undefined,
 ): () => void {
-  const before = sent.get(context.sessionId);
-  const all = entries ?? [];
-  const path = branch === undefined || sameItems(branch, all) ? all : branch;
+  const { sessionId } = context;
+  const before = sent.get(sessionId);
+  const all = Array.isArray(entries) ? entries : [];
+  const path = !Array.isArray(branch) || sameItems(branch, all) ? all : branch;
   const from = sharedStart(before?.entries, all);
-  const added = jsonCopy(all.slice(from)) as unknown[] | undefined;
-  if (added === undefined) {
-    // An entry JSON cannot carry: no conversation at all, as before this was incremental.
-    return () => remember(sent, context.sessionId, { entries: [], branch: [] });
-  }
-  if (entries !== undefined) context.entries = added;
-  if (from > 0) context.entriesFrom = from;
-  let sentPath: readonly unknown[] = all;
-  if (path !== all) {
-    const branchFrom = sharedStart(before?.branch, path);
-    const branchAdded = jsonCopy(path.slice(branchFrom)) as unknown[] | undefined;
-    if (branchAdded !== undefined) {
-      context.branch = branchAdded;
-      if (branchFrom > 0) context.branchFrom = branchFrom;
-      sentPath = path;
+  const added = jsonText(all.slice(from));
+  // An entry JSON cannot carry: no conversation at all, as before this was incremental.
+  let record: Sent = { entries: [], branch: [], characters: 0 };
+  if (added !== undefined) {
+    if (all.length > from) context.entries = JSON.parse(added) as unknown[];
+    if (from > 0) context.entriesFrom = from;
+    record = { entries: all, branch: all, characters: kept(before, from) + added.length };
+    if (path !== all) {
+      const branchFrom = sharedStart(before?.branch, path);
+      const branchAdded = jsonText(path.slice(branchFrom));
+      if (branchAdded !== undefined) {
+        context.branch = JSON.parse(branchAdded) as unknown[];
+        if (branchFrom > 0) context.branchFrom = branchFrom;
+        record.branch = path;
+        record.characters += kept(before, branchFrom) + branchAdded.length;
+      }
     }
   }
-  return () => remember(sent, context.sessionId, { entries: all, branch: sentPath });
+  const forget = leastRecent(sent, sessionId, record.characters);
+  if (forget.length > 0) context.forget = forget;
+  return () => {
+    for (const id of forget) sent.delete(id);
+    sent.delete(sessionId);
+    sent.set(sessionId, record);
+  };
 }
 
 /**
- * Tool host side: the call's `context` with its whole conversation, from what it carries and
- * what this session's last message carried (see {@link sendConversation}).
+ * Tool host side: the message's `context` with its whole conversation, from what it carries
+ * and what this session's last message carried (see {@link sendConversation}).
  */
 export function receiveConversation(received: Map<string, Conversation>, context: CallContext): CallContext {
+  for (const id of context.forget ?? []) received.delete(id);
   const before = received.get(context.sessionId);
   const entries = joined(before?.entries, context.entriesFrom, context.entries ?? []);
   const branch =
     context.branch === undefined ? entries : joined(before?.branch, context.branchFrom, context.branch);
-  remember(received, context.sessionId, { entries, branch });
+  received.delete(context.sessionId);
+  received.set(context.sessionId, { entries, branch });
   return { ...context, entries, branch: branch === entries ? undefined : branch };
 }
 
@@ -77,11 +98,27 @@ function joined(
   return from === undefined ? added : (before ?? []).slice(0, from).concat(added);
 }
 
-/** Records `conversation` as the session's latest, forgetting the least recent past the limit. */
-function remember(map: Map<string, Conversation>, sessionId: string, conversation: Conversation): void {
-  map.delete(sessionId);
-  map.set(sessionId, conversation);
-  if (map.size > MAX_CONVERSATIONS) map.delete(map.keys().next().value as string);
+/** About how many characters the first `from` items of the session's last list took. */
+function kept(before: Sent | undefined, from: number): number {
+  if (before === undefined || from === 0) return 0;
+  const share = before.entries.length + (before.branch === before.entries ? 0 : before.branch.length);
+  return share === 0 ? 0 : Math.round((before.characters * from) / share);
+}
+
+/** The sessions to forget, least recent first, so that `sessionId`'s `characters` fit. */
+function leastRecent(sent: SentConversations, sessionId: string, characters: number): string[] {
+  let count = sent.has(sessionId) ? sent.size : sent.size + 1;
+  let total = characters;
+  for (const [id, record] of sent) if (id !== sessionId) total += record.characters;
+  const forget: string[] = [];
+  for (const [id, record] of sent) {
+    if (count <= MAX_CONVERSATIONS && total <= MAX_CONVERSATION_CHARACTERS) break;
+    if (id === sessionId) continue;
+    forget.push(id);
+    count -= 1;
+    total -= record.characters;
+  }
+  return forget;
 }
 
 /** How many items `now` starts with that are the very items of `before`, in order. */
@@ -94,9 +131,9 @@ function sharedStart(before: readonly unknown[] | undefined, now: readonly unkno
 }
 
 /** Whether two arrays hold the same items (by identity), in the same order. */
-export function sameItems(a: unknown, b: unknown): boolean {
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a === b) return true;
-  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;
 }

@@ -27,7 +27,7 @@ import { createWarning, describeError } from "../diagnostics.js";
 import { noOpUI } from "../host-api/no-op-ui.js";
 import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-message.js";
 import type { ToolHost } from "../host-api/tool-host.js";
-import { type Conversation, sendConversation } from "./conversation-sync.js";
+import { type SentConversations, sendConversation } from "./conversation-sync.js";
 import type { IsolationContext } from "./isolation-options.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CallContext, ChildMessage, HostMessage, ToolDescriptor, WireError } from "./protocol.js";
@@ -113,7 +113,7 @@ export class IsolatedToolHost {
   /** What each tool host was last told of the UI outside any call (`ui-state`). */
   readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
   /** What each tool host was sent of each session's conversation (see `sendConversation`). */
-  readonly #conversations = new WeakMap<ToolHostProcess, Map<string, Conversation>>();
+  readonly #conversations = new WeakMap<ToolHostProcess, SentConversations>();
   readonly #staged = new Set<StagedAction>();
   #process: ToolHostProcess | undefined;
   #starting: Promise<ToolHostProcess> | undefined;

@@ -40,6 +40,8 @@ export interface CallContext {
   branch?: unknown[];
   /** As `entriesFrom`, for the branch. */
   branchFrom?: number;
+  /** Sessions whose conversations the tool host no longer keeps (the host's choice, see `sendConversation`). */
+  forget?: string[];
   sessionFile?: string;
 }
 
