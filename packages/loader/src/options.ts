@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import type { CustomTool } from "@tooldock/sdk";
+import type { CustomTool, Diagnostic } from "@tooldock/sdk";
 import { resolveCacheDir } from "./compile/cache-dir.js";
+import { createWarning } from "./diagnostics.js";
 import type { DiscoveryFileSystem } from "./discover/file-system.js";
 import type { DiscoveredModule } from "./discover/types.js";
 import { ToolHost, type ToolHostSession } from "./host-api/tool-host.js";
@@ -138,6 +139,8 @@ export interface LoadContext {
   fileSystem: DiscoveryFileSystem | undefined;
   packsDir: string | undefined;
   opencode: boolean;
+  /** Environment variables whose value the load could not use (`W_ENV_VALUE`), reported with its diagnostics. */
+  warnings: Diagnostic[];
 }
 
 /** Applies defaults and environment variables to the options of a load. */
@@ -146,11 +149,44 @@ export function normalizeLoadOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): LoadContext {
   const cwd = resolve(options.cwd ?? options.host?.cwd ?? process.cwd());
-  const compiler = options.compiler ?? (env[COMPILER_ENV] === "jiti" ? "jiti" : "esbuild");
-  const fromEnv = Number(env[FACTORY_TIMEOUT_ENV]);
+  const warnings: Diagnostic[] = [];
+  /** `env[name]` trimmed, or `undefined` when unset or empty; `read` gives what it means, `undefined` when nothing. */
+  const fromEnv = <T>(
+    name: string,
+    read: (value: string) => T | undefined,
+    expected: string,
+    fallback: T,
+  ): T => {
+    const value = env[name]?.trim();
+    if (value === undefined || value === "") return fallback;
+    const meant = read(value);
+    if (meant !== undefined) return meant;
+    warnings.push(
+      createWarning("W_ENV_VALUE", {
+        message: `${name}=${JSON.stringify(env[name])} is not ${expected}; the load used ${JSON.stringify(fallback)}.`,
+        path: cwd,
+        hint: `Set ${name} to ${expected}, or unset it.`,
+      }),
+    );
+    return fallback;
+  };
+  const compiler =
+    options.compiler ??
+    fromEnv<CompilerName>(
+      COMPILER_ENV,
+      (value) => COMPILERS.find((name) => name === value.toLowerCase()),
+      '"esbuild" or "jiti"',
+      "esbuild",
+    );
   const factoryTimeoutMs =
     options.factoryTimeoutMs ??
-    (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_FACTORY_TIMEOUT_MS);
+    fromEnv(
+      FACTORY_TIMEOUT_ENV,
+      positiveNumber,
+      "a number of milliseconds above 0",
+      DEFAULT_FACTORY_TIMEOUT_MS,
+    );
+  const sourceMaps = options.sourceMaps ?? fromEnv(SOURCE_MAPS_ENV, onOrOff, "0, false, 1 or true", true);
   return {
     paths: [...options.paths],
     cwd,
@@ -160,16 +196,25 @@ export function normalizeLoadOptions(
     compiler,
     cacheDir: resolveCacheDir(cwd, options.cacheDir, env),
     factoryTimeoutMs,
-    sourceMaps: options.sourceMaps ?? !isOff(env[SOURCE_MAPS_ENV]),
+    sourceMaps,
     onProgress: options.onProgress,
     fileSystem: options.fileSystem,
     packsDir: options.packsDir,
     opencode: options.opencode === true,
+    warnings,
   };
 }
 
-/** `0` and `false` (any case, surrounding spaces ignored) turn a boolean environment variable off. */
-function isOff(value: string | undefined): boolean {
-  const normalized = value?.trim().toLowerCase();
-  return normalized === "0" || normalized === "false";
+const COMPILERS: readonly CompilerName[] = ["esbuild", "jiti"];
+
+function positiveNumber(value: string): number | undefined {
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 ? number : undefined;
+}
+
+/** `0` and `false` (any case) turn a boolean environment variable off, `1` and `true` on. */
+function onOrOff(value: string): boolean | undefined {
+  const normalized = value.toLowerCase();
+  if (normalized === "0" || normalized === "false") return false;
+  return normalized === "1" || normalized === "true" ? true : undefined;
 }

@@ -270,7 +270,7 @@ export async function loadIsolated(
     const stderr = failure.stderr ?? "";
     return {
       tools: [],
-      diagnostics: [startFailure(paths, stop, stderr)],
+      diagnostics: [...context.warnings, startFailure(paths, stop, stderr)],
       modules: [],
       changes: { added: [], removed: [], replaced: [] },
       cached: Promise.resolve([]),
@@ -279,7 +279,10 @@ export async function loadIsolated(
   }
   const modules: DiscoveredModule[] = loaded.modules;
   const registration = new SessionRegistration(context.session, modules, paths);
-  const diagnostics: Diagnostic[] = loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation));
+  const diagnostics: Diagnostic[] = [
+    ...context.warnings,
+    ...loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation)),
+  ];
   const accepted: Array<{ tool: ReturnType<IsolatedToolHost["proxy"]>; module: DiscoveredModule }> = [];
   let progressError: { error: unknown } | undefined;
   for (const [index, module] of modules.entries()) {

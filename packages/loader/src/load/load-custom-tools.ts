@@ -49,7 +49,7 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
     process.setSourceMapsEnabled?.(true);
     await mapPackStacksOnBun(); // Bun has none of its own for what it imports
   }
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...context.warnings];
   const api = context.host.createAPI();
   if (context.session !== undefined) context.host.setActiveSession(context.session);
   // Stage 1 and 2: modules are announced to the build as discovery finds them, so the first

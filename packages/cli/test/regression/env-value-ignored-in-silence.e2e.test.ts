@@ -1,0 +1,32 @@
+// Found by a docs walk-through: a typo in an environment variable the loader reads was ignored
+// in silence (TOOLDOCK_COMPILER=JITI compiled with esbuild, TOOLDOCK_FACTORY_TIMEOUT_MS=30s kept
+// 10 s), while a bad TOOLDOCK_ISOLATE_TIMEOUT_MS was a usage error. Fixed: the load warns
+// (W_ENV_VALUE) naming the variable, its value and what the load used instead, in both modes.
+import { beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+
+beforeAll(assertBuilt);
+
+const TOOL = `import { Type } from "@sinclair/typebox";
+export default () => ({ name: "echo", label: "Echo", description: "Echoes", parameters: Type.Object({}), execute: async () => ({ content: [] }) });
+`;
+
+describe("an environment variable whose value the load cannot use", () => {
+  it.each([["--isolate"], ["--no-isolate"]])("is a warning that names it (%s)", async (mode) => {
+    const dir = await tempDir({ "t/echo.ts": TOOL });
+    try {
+      const run = await runCli(["list", "t", mode], {
+        cwd: dir.path,
+        env: { TOOLDOCK_FACTORY_TIMEOUT_MS: "30s" },
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("echo");
+      expect(run.stdout).toContain("warning W_ENV_VALUE");
+      expect(run.stdout).toContain(
+        'TOOLDOCK_FACTORY_TIMEOUT_MS="30s" is not a number of milliseconds above 0; the load used 10000.',
+      );
+    } finally {
+      await dir.remove();
+    }
+  });
+});
