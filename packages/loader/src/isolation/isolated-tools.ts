@@ -701,11 +701,6 @@ export class IsolatedToolHost {
     return result;
   }
 
-  /**
-   * Tells the tool host whether the host has a UI outside any call (what a factory's or a
-   * timer's `pi.hasUI` reads there) when that changed since it was last told: a host may attach
-   * one after the load. Each call and apply carries its own session's answer besides.
-   */
   /** The context of a message to `process`, with the conversation its tool host has not seen. */
   #withConversation(process: ToolHostProcess, read: ReadContext): [CallContext, written: () => void] {
     let sent = this.#conversations.get(process);
@@ -717,6 +712,11 @@ export class IsolatedToolHost {
     return [context, sendConversation(sent, context, read.entries, read.branch)];
   }
 
+  /**
+   * Tells the tool host whether the host has a UI outside any call (what a factory's or a
+   * timer's `pi.hasUI` reads there) when that changed since it was last told: a host may attach
+   * one after the load. Each call and apply carries its own session's answer besides.
+   */
   #syncUI(process: ToolHostProcess): void {
     const hasUI = this.#host.uiFor(undefined) !== undefined;
     if (this.#uiSent.get(process) === hasUI) return;
