@@ -2,7 +2,7 @@
 // words its answers exactly as a Session does). Not public API: it may change in any release.
 
 /** Marks between a pending action's callbacks and the store: a lost action, a callback given up on. */
-export { ACTION_LOST, CALLBACK_GAVE_UP } from "./pending/callback-marks.js";
+export { ACTION_LOST, CALLBACK_GAVE_UP, STAGED_IN_TOOL_HOST } from "./pending/callback-marks.js";
 /** How a Session reads what an `apply` or `reject` returned: once, field by field, never throwing. */
 export { readCallbackResult } from "./pending/resolve-details.js";
 /**

@@ -5,6 +5,7 @@ import {
   CALLBACK_GAVE_UP,
   callStopOf,
   count,
+  STAGED_IN_TOOL_HOST,
   STOP_THROUGH_CONTEXT,
 } from "@tooldock/runtime/internal";
 import type {
@@ -636,6 +637,8 @@ export class IsolatedToolHost {
       ...(message.details === undefined ? {} : { details: message.details }),
       ...(message.sourceToolName === undefined ? {} : { sourceToolName: message.sourceToolName }),
     };
+    // Its record says it was staged here: whoever applies it later runs its handler in a tool host.
+    Object.defineProperty(action, STAGED_IN_TOOL_HOST, { value: true });
     try {
       pushInCall(call, message.via, action);
     } catch (error) {

@@ -333,3 +333,13 @@ describe("a durable action's handler whose result's isError getter throws", () =
     expect(answers.process).toEqual(answers.none);
   });
 });
+
+describe("a durable action staged by a tool in a tool host", () => {
+  it("has a record marked isolated (a durable store keeps it for whoever applies it later); in-process, none", async () => {
+    const marks = await inBothModes({ "odd.ts": THROWING_IS_ERROR_HANDLER }, {}, async (session) => {
+      await session.execute({ toolCallId: "1", name: "odd_handler", params: {} });
+      return [session.pending.peek()?.isolated];
+    });
+    expect(marks).toEqual({ none: [undefined], process: [true] });
+  });
+});

@@ -17,6 +17,15 @@ export const ACTION_LOST = Symbol.for("tooldock.action-lost");
  */
 export const CALLBACK_GAVE_UP = Symbol.for("tooldock.callback-gave-up");
 
+/**
+ * On a durable action the loader stages for a tool that runs in a tool host (`isolation:
+ * "process"`): its record says so (`PendingActionRecord.isolated`), and a durable store keeps
+ * it, so whoever applies it later knows its handler belongs in a tool host too. A tool host
+ * cannot set it (the host builds the object it pushes); an in-process tool that sets it only
+ * asks for more isolation.
+ */
+export const STAGED_IN_TOOL_HOST = Symbol.for("tooldock.staged-in-tool-host");
+
 /** Whether `error` carries {@link ACTION_LOST}; never throws. */
 export function isActionLost(error: unknown): boolean {
   try {

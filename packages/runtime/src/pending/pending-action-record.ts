@@ -24,6 +24,12 @@ export interface PendingActionRecord {
   interrupted?: true;
   /** Restored from a durable store: a callback action staged by another process, which only it can apply. */
   stagedBy?: { host: string; pid: number };
+  /**
+   * A durable action staged by a tool that ran in a tool host (the loader's `isolation:
+   * "process"`): its handler belongs in a tool host too, wherever it is applied (`tooldock
+   * pending apply` runs it in one unless `--no-isolate`). Kept by durable stores.
+   */
+  isolated?: true;
 }
 
 /**

@@ -227,6 +227,7 @@ export class PendingActionStore {
     if (snapshot.form === "data") {
       fields.handler = snapshot.handler;
       fields.payload = snapshot.payload;
+      if (snapshot.isolated === true) fields.isolated = true;
     }
     const record = Object.freeze(fields);
     // A durable action keeps the folder it was planned in (the session's), for wherever it runs.
@@ -399,6 +400,7 @@ export class PendingActionStore {
       handler: record.handler,
       payload: record.payload,
       cwd: action.form === "data" ? action.cwd : undefined,
+      isolated: record.isolated,
       owner: this.#process,
     };
     let staged: unknown;
@@ -644,6 +646,7 @@ function restoredEntry(stored: JournalRecord, self: ProcessIdentity): PendingEnt
   if (stored.form === "data") {
     fields.handler = stored.handler ?? "";
     fields.payload = deepFreeze(stored.payload);
+    if (stored.isolated === true) fields.isolated = true;
   } else if (stored.owner.token !== self.token) {
     fields.stagedBy = { host: stored.owner.host, pid: stored.owner.pid };
   }
@@ -660,6 +663,7 @@ function restoredEntry(stored: JournalRecord, self: ProcessIdentity): PendingEnt
           handler: record.handler as string,
           payload: record.payload,
           cwd: stored.cwd,
+          ...(record.isolated === true ? { isolated: true as const } : {}),
         })
       : Object.freeze({ form: "foreign", owner: stored.owner });
   return Object.freeze(interrupted ? { record, action, interrupted } : { record, action });

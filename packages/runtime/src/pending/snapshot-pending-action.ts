@@ -1,6 +1,7 @@
 import { TooldockError } from "@tooldock/sdk";
 import { describeError } from "../util/describe-error.js";
 import { quoted } from "../util/quoted.js";
+import { STAGED_IN_TOOL_HOST } from "./callback-marks.js";
 import { JsonDataError, snapshotJsonData } from "./json-snapshot.js";
 
 // Captured when this module is evaluated: a tool module that replaces `Reflect.apply` (or a
@@ -42,6 +43,8 @@ export interface DataActionSnapshot extends SnapshotBase {
   readonly payload: unknown;
   /** The working folder of the session that staged it: its handler's `ctx.cwd` wherever it runs. */
   readonly cwd?: string | undefined;
+  /** Staged by a tool in a tool host (see `STAGED_IN_TOOL_HOST`): its handler runs in one. */
+  readonly isolated?: true;
 }
 
 /**
@@ -89,6 +92,7 @@ export function snapshotPendingAction(value: unknown): PendingActionSnapshot {
       details,
       handler,
       payload: deepFreeze(payload),
+      ...(stagedInToolHost(value) ? { isolated: true as const } : {}),
     });
   }
   if (typeof apply !== "function") throw invalid(`apply must be a function ${named}`);
@@ -149,6 +153,15 @@ function read(value: object, field: string, named = ""): unknown {
     return (value as Record<string, unknown>)[field];
   } catch (error) {
     throw invalid(`reading ${field} threw (${describeError(error)})${named === "" ? "" : ` ${named}`}`);
+  }
+}
+
+/** Whether the loader marked `value` as staged in a tool host; a read that throws is a no. */
+function stagedInToolHost(value: object): boolean {
+  try {
+    return (value as Record<symbol, unknown>)[STAGED_IN_TOOL_HOST] === true;
+  } catch {
+    return false;
   }
 }
 

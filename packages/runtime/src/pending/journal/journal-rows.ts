@@ -20,6 +20,8 @@ export interface RecordRow {
   handler: string | null;
   payload: string | null;
   cwd: string | null;
+  /** 1 or `true` for a durable action staged in a tool host; null (or absent) otherwise. */
+  isolated?: number | bigint | boolean | null;
   owner: string;
   created_at: number | bigint | string;
 }
@@ -75,6 +77,7 @@ export function toRecord(row: RecordRow): JournalRecord {
       handler: row.handler ?? "",
       payload: fromJson(row.payload, row.id, "payload"),
       ...(row.cwd === null ? {} : { cwd: row.cwd }),
+      ...(row.isolated === true || Number(row.isolated ?? 0) === 1 ? { isolated: true } : {}),
     };
   return record;
 }

@@ -39,6 +39,8 @@ export interface JournalRecord {
   readonly payload?: unknown;
   /** A durable action's working folder: the staging session's (its handler's `ctx.cwd`). */
   readonly cwd?: string | undefined;
+  /** A durable action staged by a tool in a tool host (`PendingActionRecord.isolated`). */
+  readonly isolated?: boolean | undefined;
   /** The process that staged it, or the one applying it (`applying`, `interrupted`). */
   readonly owner: ProcessIdentity;
 }

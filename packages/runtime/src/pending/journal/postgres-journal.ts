@@ -63,10 +63,13 @@ CREATE TABLE IF NOT EXISTS tooldock_pending_actions (
   handler TEXT,
   payload TEXT,
   cwd TEXT,
+  isolated BOOLEAN,
   owner TEXT NOT NULL,
   created_at BIGINT NOT NULL,
   updated_at BIGINT NOT NULL
 );
+-- A table made by a version without it: its records read back as staged in-process.
+ALTER TABLE tooldock_pending_actions ADD COLUMN IF NOT EXISTS isolated BOOLEAN;
 CREATE INDEX IF NOT EXISTS tooldock_pending_actions_open ON tooldock_pending_actions (session_id, state, seq);
 CREATE TABLE IF NOT EXISTS tooldock_pending_transitions (
   seq BIGSERIAL PRIMARY KEY,
@@ -95,12 +98,12 @@ const LIVE_TOKEN =
 const ALIVE = `SELECT EXISTS (SELECT 1 FROM tooldock_pending_liveness WHERE token = $2) AS known,
   EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = hashtext($2)::oid AND objsubid = 2 AND granted) AS alive`;
 
-const OPEN = `SELECT id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at
+const OPEN = `SELECT id, session_id, state, form, label, source_tool, details, handler, payload, cwd, isolated, owner, created_at
 FROM tooldock_pending_actions WHERE session_id = $1 AND state IN (${OPEN_LIST}) ORDER BY seq`;
 
 const STAGE = `WITH added AS (
-  INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
+  INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at, updated_at, isolated)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $14)
   RETURNING id, session_id
 )
 INSERT INTO tooldock_pending_transitions (action_id, session_id, kind, at, process)
@@ -223,6 +226,7 @@ export class PostgresJournal implements PendingActionJournal {
         JSON.stringify(record.owner),
         record.createdAt,
         JSON.stringify(process),
+        record.isolated === true ? true : null,
       ],
       "tooldock_pending_stage",
     );

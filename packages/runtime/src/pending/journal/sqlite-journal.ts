@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS tooldock_pending_actions (
   handler TEXT,
   payload TEXT,
   cwd TEXT,
+  isolated INTEGER,
   owner TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
@@ -117,9 +118,29 @@ export function openSqliteJournal(path: string, options: SqliteJournalOptions = 
       `PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;`,
     );
     database.exec(SCHEMA);
+    addIsolatedColumn(database);
     return new SqliteJournal(database);
   } catch (error) {
     throw unopenable(file, error);
+  }
+}
+
+/**
+ * Adds the `isolated` column to a database made by a version without it (its records read
+ * back without the mark, as staged in-process). Two processes opening such a file at once:
+ * one adds it, the other finds it there.
+ */
+function addIsolatedColumn(database: SqliteDatabase): void {
+  const has = () =>
+    database
+      .prepare("PRAGMA table_info(tooldock_pending_actions)")
+      .all()
+      .some((column) => (column as { name?: unknown }).name === "isolated");
+  if (has()) return;
+  try {
+    database.exec("ALTER TABLE tooldock_pending_actions ADD COLUMN isolated INTEGER");
+  } catch (error) {
+    if (!has()) throw error;
   }
 }
 
@@ -153,7 +174,7 @@ export class SqliteJournal implements PendingActionJournal {
       `SELECT * FROM tooldock_pending_actions WHERE session_id = ? AND state IN (${OPEN_STATES.map(() => "?").join(", ")}) ORDER BY seq`,
     );
     this.#insert = database.prepare(
-      "INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO tooldock_pending_actions (id, session_id, state, form, label, source_tool, details, handler, payload, cwd, isolated, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.#select = database.prepare(
       "SELECT seq, session_id, state, owner FROM tooldock_pending_actions WHERE id = ?",
@@ -186,6 +207,7 @@ export class SqliteJournal implements PendingActionJournal {
         record.handler ?? null,
         toJson(record.payload),
         record.cwd ?? null,
+        record.isolated === true ? 1 : null,
         JSON.stringify(record.owner),
         record.createdAt,
         record.createdAt,

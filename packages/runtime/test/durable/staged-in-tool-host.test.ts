@@ -1,0 +1,129 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { type CustomTool, textResult } from "@tooldock/sdk";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { describePostgres } from "../../../../scripts/describe-postgres.js";
+import {
+  openPostgresJournal,
+  openSqliteJournal,
+  type PendingActionJournal,
+  type PendingActionRecord,
+  Session,
+} from "../../src/index.js";
+import { STAGED_IN_TOOL_HOST } from "../../src/internal.js";
+
+/**
+ * A durable action the loader stages for a tool in a tool host carries `STAGED_IN_TOOL_HOST`:
+ * its record says `isolated: true`, and both durable stores keep it, so a later process (such
+ * as `tooldock pending apply`) knows to run its handler in a tool host. Stores made by an
+ * earlier version get the column, and their records read back without the mark.
+ */
+function stagingTool(): CustomTool {
+  return {
+    name: "stage_write",
+    label: "Stage a write",
+    description: "Stages a durable write.",
+    parameters: Type.Object({ isolated: Type.Boolean() }),
+    actions: { write: { apply: async () => textResult("written") } },
+    async execute(_id, params, _onUpdate, ctx) {
+      const action = { label: "Write a file", handler: "write", payload: { file: "a.txt" } };
+      if ((params as { isolated: boolean }).isolated)
+        Object.defineProperty(action, STAGED_IN_TOOL_HOST, { value: true });
+      ctx.pushPendingAction(action);
+      return textResult("staged");
+    },
+  };
+}
+
+async function stageBoth(journal: PendingActionJournal, sessionId: string): Promise<void> {
+  // Two actions on one stack: the second call runs while the first waits.
+  const session = await Session.open({ sessionId, journal, pendingPolicy: "allow" });
+  session.register(stagingTool());
+  for (const isolated of [false, true])
+    await session.execute({ toolCallId: `stage-${isolated}`, name: "stage_write", params: { isolated } });
+  expect(session.pending.list().map((record) => record.isolated)).toEqual([true, undefined]);
+  await session.dispose();
+}
+
+async function readBack(journal: PendingActionJournal, sessionId: string): Promise<PendingActionRecord[]> {
+  const session = await Session.open({ sessionId, journal });
+  const records = session.pending.list();
+  await session.dispose();
+  return records;
+}
+
+let folder = "";
+afterEach(async () => {
+  if (folder !== "") await rm(folder, { recursive: true, force: true });
+  folder = "";
+});
+
+describe("a durable action staged in a tool host", () => {
+  it("is marked isolated on its record, and the SQLite journal keeps the mark for the next process", async () => {
+    folder = await mkdtemp(join(tmpdir(), "tooldock-isolated-mark-"));
+    const file = join(folder, "pending.db");
+    const writer = openSqliteJournal(file);
+    await stageBoth(writer, "s1");
+    writer.close();
+    const reader = openSqliteJournal(file);
+    const records = await readBack(reader, "s1");
+    reader.close();
+    expect(records.map(({ label, isolated }) => ({ label, isolated }))).toEqual([
+      { label: "Write a file", isolated: true },
+      { label: "Write a file", isolated: undefined },
+    ]);
+  });
+
+  it("an SQLite store made before the mark existed gets its column; its records are not marked", async () => {
+    folder = await mkdtemp(join(tmpdir(), "tooldock-isolated-mark-"));
+    const file = join(folder, "pending.db");
+    const writer = openSqliteJournal(file);
+    await stageBoth(writer, "s1");
+    writer.close();
+    // The table as an earlier version made it: no isolated column.
+    const Database = createRequire(import.meta.url)("better-sqlite3") as new (
+      path: string,
+    ) => { exec(sql: string): void; close(): void };
+    const db = new Database(file);
+    db.exec("ALTER TABLE tooldock_pending_actions DROP COLUMN isolated");
+    db.close();
+    const reader = openSqliteJournal(file);
+    expect((await readBack(reader, "s1")).map((record) => record.isolated)).toEqual([undefined, undefined]);
+    await stageBoth(reader, "s2");
+    reader.close();
+    const again = openSqliteJournal(file);
+    expect((await readBack(again, "s2")).map((record) => record.isolated)).toEqual([true, undefined]);
+    again.close();
+  });
+});
+
+describePostgres("a durable action staged in a tool host, in PostgreSQL", {}, (cluster) => {
+  it("keeps the mark, and a table made before it gets the column", async () => {
+    const pool = new pg.Pool({ connectionString: cluster().url, max: 2 });
+    pool.on("error", () => {});
+    const journal = await openPostgresJournal(cluster().url);
+    await stageBoth(journal, "pg-isolated-1");
+    expect((await readBack(journal, "pg-isolated-1")).map((record) => record.isolated)).toEqual([
+      true,
+      undefined,
+    ]);
+    await journal.close();
+    await pool.query("ALTER TABLE tooldock_pending_actions DROP COLUMN isolated");
+    const older = await openPostgresJournal(cluster().url);
+    expect((await readBack(older, "pg-isolated-1")).map((record) => record.isolated)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    await stageBoth(older, "pg-isolated-2");
+    expect((await readBack(older, "pg-isolated-2")).map((record) => record.isolated)).toEqual([
+      true,
+      undefined,
+    ]);
+    await older.close();
+    await pool.end();
+  });
+});
