@@ -102,7 +102,7 @@ export const callSpec: CommandSpec = {
 export const pendingSpec: CommandSpec = {
   name: "pending",
   summary: "List, apply or discard the pending actions a durable store keeps",
-  usage: `tooldock pending list|apply|discard --store sqlite:PATH|postgresql://… [--session ID] [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--reason TEXT] [--json]`,
+  usage: `tooldock pending list|apply|discard --store sqlite:PATH|postgresql://… [--session ID] [paths…] [--tools PATH]… ${OPENCODE_USAGE} [--reason TEXT] [--json] ${ISOLATION_USAGE}`,
   options: {
     ...storeOptions,
     tools: toolsOption,
@@ -113,6 +113,24 @@ export const pendingSpec: CommandSpec = {
       description: "The reason passed to resolve (default: from the command line)",
     },
     json: { type: "boolean", description: "Print the session's records (list) or the resolution as JSON" },
+    ...isolationOptions(false),
+    isolate: {
+      type: "boolean",
+      description:
+        "apply, discard: load the tools and run the handler in a sandboxed tool host (the default for an action staged in one)",
+    },
+    "no-isolate": {
+      type: "boolean",
+      description:
+        "apply, discard: load the tools and run the handler in this process, even for an action staged in a tool host",
+    },
+    "allow-write": {
+      type: "string",
+      multiple: true,
+      valueName: "PATH",
+      description:
+        "With isolation: a folder or file the handler may write (default: the folder the action was staged in)",
+    },
   },
   positionals: { min: 1, max: Number.POSITIVE_INFINITY },
   details: [
@@ -120,6 +138,11 @@ export const pendingSpec: CommandSpec = {
       "the tools from the paths (the handlers of durable actions are theirs), then resolve the top action once, as the model's " +
       "resolve does: an action another process resolved first, an interrupted one and a lost one are reported, never applied.",
     DEFAULT_PATHS_HELP,
+    "An action staged by a tool in a tool host (call --isolate, mcp --isolate) is applied and discarded in one: its " +
+      "handler reads only its tools' folders, the working folder and the folder the action was staged in, and writes only that folder, unless " +
+      "--allow-read, --allow-write, --allow-exec or --allow-env grant it more. --no-isolate runs it in this process instead " +
+      "(you trust the tool); --isolate runs an action staged in-process in a tool host too. The isolation flags are for " +
+      "apply and discard; list loads no tool.",
     "Exit code 1 when the resolution is an error, nothing is pending, or the store cannot be opened.",
     "Example:\n  tooldock pending apply --store sqlite:.tooldock/pending.db ./tools --reason 'reviewed'",
   ],

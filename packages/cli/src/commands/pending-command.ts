@@ -1,14 +1,16 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { createAstEditTool } from "@tooldock/ast-edit";
-import { ToolHost } from "@tooldock/loader";
+import { type IsolationOptions, ToolHost } from "@tooldock/loader";
 import { type PendingActionRecord, PendingActionStore } from "@tooldock/runtime";
 import { quoted } from "@tooldock/runtime/internal";
+import type { AgentToolResult } from "@tooldock/sdk";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import { whileResolving } from "../call/interrupt-resolve.js";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
+import { isolationOptions, readIsolation } from "../isolate/isolation-flags.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatResult } from "../output/format-result.js";
@@ -28,6 +30,14 @@ export async function run(context: CommandContext): Promise<number> {
   const reason = stringOption(args, "reason") ?? `${verb} requested on the tooldock command line`;
   if (reason.trim() === "") throw new UsageError("--reason may not be empty", "pending");
   const json = flagOption(args, "json");
+  if (verb === "list") {
+    const given = Object.keys(isolationOptions(false)).find((name) => args.values[name] !== undefined);
+    if (given !== undefined)
+      throw new UsageError(
+        `--${given} is for pending apply and discard, which run a handler; list loads no tool`,
+        "pending",
+      );
+  }
   // Nothing was ever staged in a file that does not exist: a typo in --store must not make
   // the folders and an empty database and answer "no pending action".
   if (choice.kind === "sqlite" && !existsSync(choice.path)) {
@@ -73,7 +83,7 @@ function listLines(
       record.interrupted === true
         ? colors.red("interrupted while applying: discard only")
         : record.handler !== undefined
-          ? `durable, handler ${quoted(record.handler)} of ${record.sourceToolName}`
+          ? `durable, handler ${quoted(record.handler)} of ${record.sourceToolName}${record.isolated === true ? ", staged in a tool host" : ""}`
           : record.stagedBy !== undefined
             ? colors.yellow(`callbacks of process ${record.stagedBy.pid} on ${record.stagedBy.host}`)
             : "callbacks";
@@ -123,9 +133,10 @@ async function resolveTop(
   verb: "apply" | "discard",
   reason: string,
   store: OpenStore,
-  { io, output, args }: CommandContext,
+  context: CommandContext,
   json: boolean,
 ): Promise<number> {
+  const { io, output, args } = context;
   const session = await openSession({ cwd: io.cwd }, store);
   const paths = toolPathArgs(args, 1);
   /** Runs a `resolve` of the action labelled `label`, saying what Ctrl-C meanwhile would leave. */
@@ -157,6 +168,15 @@ async function resolveTop(
         );
       return 1;
     }
+    const isolation = await pendingIsolation(context, store, top);
+    if (isolation !== undefined && top.isolated === true && !flagOption(args, "isolate"))
+      output.printError(
+        output.errorColors.yellow(
+          `tooldock pending: ${quoted(escapeTerminalText(top.label))} was staged by a tool in a tool host (--isolate): its handler runs in one, ` +
+            "which reads only the tools' folders, the working folder and the action's folder, and writes only the action's folder, unless --allow-read, " +
+            "--allow-write, --allow-exec or --allow-env grant more. --no-isolate runs it in this process (if you trust the tool).",
+        ),
+      );
     loaded = await loadTools({
       io,
       output,
@@ -165,6 +185,7 @@ async function resolveTop(
       session,
       host,
       opencode: readOpencode(args),
+      ...(isolation === undefined ? {} : { isolation }),
     });
     const { diagnostics } = loaded.report;
     if (diagnostics.length > 0)
@@ -214,10 +235,75 @@ async function resolveTop(
           ? ["", output.colors.dim(`${remaining} more pending in session ${quoted(store.sessionId)}.`)]
           : []),
       );
+    if (isolation !== undefined && result.isError === true)
+      output.printError(...isolatedFailureNotes(verb, top, result, diagnostics, output.errorColors));
     return result.isError === true ? 1 : 0;
   } finally {
     host.setActiveSession(undefined);
     await settleWithin(session.dispose(), DISCARD_BOUND_MS);
     await loaded?.close();
   }
+}
+
+/**
+ * Where the top action's handler runs: in a tool host (the loader's isolation) with
+ * `--isolate`, or without a flag when its record says a tool host staged it; in this process
+ * with `--no-isolate`, or for an action staged in-process. The flags are read by the one
+ * implementation every loading command uses (`readIsolation`). Without `--allow-write`, the
+ * tool host writes the folder the action was staged in (its handler's `ctx.cwd`, which the
+ * staging tool host could write), and reads it besides the working folder.
+ */
+async function pendingIsolation(
+  { io, args }: CommandContext,
+  store: OpenStore,
+  top: PendingActionRecord,
+): Promise<IsolationOptions | undefined> {
+  const isolation = readIsolation(args, io, "pending", top.isolated === true);
+  if (isolation === undefined) return undefined;
+  const records = await store.journal.open(store.sessionId);
+  const folder = records.find((record) => record.id === top.id)?.cwd ?? io.cwd;
+  if (args.values["allow-write"] === undefined) isolation.allowWrite = [folder];
+  if (folder !== io.cwd) isolation.allowRead = [...(isolation.allowRead ?? []), folder];
+  return isolation;
+}
+
+/** Node's permission model refused something (`ERR_ACCESS_DENIED`), as the handler's error words it. */
+const ACCESS_DENIED = /ERR_ACCESS_DENIED|Access to this API has been restricted/;
+
+/**
+ * What to do after an isolated apply or discard failed: the tool host could not load the
+ * tools (no handler ran), or refused what the handler tried (its permissions).
+ */
+function isolatedFailureNotes(
+  verb: "apply" | "discard",
+  top: PendingActionRecord,
+  result: AgentToolResult,
+  diagnostics: readonly { code: string }[],
+  colors: CommandContext["output"]["errorColors"],
+): string[] {
+  const label = quoted(escapeTerminalText(top.label));
+  const tool = escapeTerminalText(top.sourceToolName);
+  if (diagnostics.some((diagnostic) => diagnostic.code === "E_TOOL_HOST"))
+    return [
+      colors.red(
+        `tooldock pending: the tool host could not load the tools (E_TOOL_HOST above), so no handler of ${tool} ran: ` +
+          (verb === "apply"
+            ? `${label} is still pending. Fix what the diagnostic says (a longer --isolate-timeout, a larger --isolate-memory) and run tooldock pending apply again, or --no-isolate if you trust the tool.`
+            : `${label} was discarded without its reject (its cleanup).`),
+      ),
+    ];
+  const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+  if (ACCESS_DENIED.test(text))
+    return [
+      colors.red(
+        `tooldock pending: the tool host refused what the handler tried (Node's permission model: ERR_ACCESS_DENIED, "Access to this API has been restricted"): ` +
+          `the ${verb === "apply" ? "apply" : "reject"} of ${label} by ${tool} reached outside the folders it may read or write, or started a process. ` +
+          (verb === "apply"
+            ? `${label} is still pending: run tooldock pending discard to drop it, or, if you trust the tool with that, apply it again granting it: `
+            : `${label} was discarded all the same, its cleanup unfinished. Next time, grant a tool you trust what it needs: `) +
+          "--allow-read PATH, --allow-write PATH (given, it replaces the action's folder: add that too), --allow-exec, --allow-env NAME; " +
+          "or run it in this process with --no-isolate.",
+      ),
+    ];
+  return [];
 }

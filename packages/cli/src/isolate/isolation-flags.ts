@@ -1,5 +1,5 @@
 // The isolation flags every command that loads modules takes (list, validate, call, schema, mcp,
-// inspect), read once into the loader's `IsolationOptions` (docs/contract.md §6).
+// inspect, pending apply|discard), read once into the loader's `IsolationOptions` (docs/contract.md §6).
 import type { IsolationOptions } from "@tooldock/loader";
 import type { OptionSpec } from "../args/command-spec.js";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";

@@ -127,6 +127,26 @@ describe("Ctrl-C during an action's apply", { timeout: 120_000 }, () => {
     expect(pending).toMatchObject([{ label: "Write out.txt", interrupted: true }]);
   });
 
+  it("tooldock pending apply of an action staged with --isolate: a first Ctrl-C waits for the apply in its tool host", async () => {
+    work = await tempDir({ "tools/stage-write.ts": TOOL });
+    const store = `sqlite:${join(work.path, "state", "pending.db")}`;
+    const staged = await runCli(["call", "stage_write", "tools", "--store", store, "--isolate"], {
+      cwd: work.path,
+    });
+    expect(staged.code, staged.stderr).toBe(0);
+    const run = start(["pending", "apply", "--store", store, "tools"]);
+    await run.said("applying");
+    expect(run.out().stderr).toContain("its handler runs in one");
+    run.child.kill("SIGINT");
+    await run.said(
+      'Ctrl-C during the apply of "Write out.txt", which cannot be stopped cleanly: waiting for it to end',
+    );
+    await writeFile(join(work.path, "release"), "");
+    expect(await run.exited).toBe(0);
+    expect(run.out().stdout).toContain("wrote out.txt");
+    expect(existsSync(join(work.path, "out.txt"))).toBe(true);
+  });
+
   it("tooldock call --apply: a second Ctrl-C stops and says the action, kept in the process only, is gone", async () => {
     work = await tempDir({ "tools/stage-write.ts": TOOL });
     const run = start(["call", "stage_write", "tools", "--apply"]);
