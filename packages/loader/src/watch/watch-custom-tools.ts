@@ -133,6 +133,13 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   let previous: LoadCustomToolsResult | undefined;
   /** Tool hosts of earlier loads that still run tools a failed reload kept (see `start`). */
   const kept: NonNullable<LoadCustomToolsResult["isolated"]>[] = [];
+  /** Replaced tool hosts that may still run (a call answering, an action pending): `close()` ends them. */
+  const retiring = new Set<NonNullable<LoadCustomToolsResult["isolated"]>>();
+  const retire = (host: NonNullable<LoadCustomToolsResult["isolated"]>) => {
+    host.retire();
+    for (const earlier of retiring) if (earlier.pid === undefined) retiring.delete(earlier);
+    retiring.add(host);
+  };
   /** An isolated watch keeps the next reload's tool host started: a reload waits for no process start. */
   let spare: PrestartedToolHost | undefined;
   const prestartNext = () => {
@@ -187,12 +194,12 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       if (before !== undefined && before !== result.isolated) {
         const failed = failedPaths(result);
         if (failed.size === 0) {
-          for (const host of kept.splice(0)) host.retire();
-          before.retire();
+          for (const host of kept.splice(0)) retire(host);
+          retire(before);
         } else if ([...failed].every((path) => failedPaths(previous as LoadCustomToolsResult).has(path))) {
           // What failed now failed there too: none of its tools run there (an editor's saves
           // of a broken module would otherwise keep one tool host each).
-          before.retire();
+          retire(before);
         } else kept.push(before);
       }
       previous = result;
@@ -307,7 +314,8 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
       closing ??= (async () => {
         await stop();
         await previous?.isolated?.close();
-        await Promise.all(kept.splice(0).map((host) => host.close()));
+        await Promise.all([...kept.splice(0), ...retiring].map((host) => host.close()));
+        retiring.clear();
       })();
       return closing;
     },
