@@ -105,14 +105,12 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
   host.setActiveSession(session);
   let watcher: ToolWatcher | undefined;
   let server: Server | undefined;
-  const toolHosts = new ToolHostGenerations(
-    () => session.pending.hasPending,
-    (stopped) =>
-      controller?.hub.log(
-        "warning",
-        describeToolHostStop(stopped),
-        stopped.diagnostics.map((diagnostic) => diagnostic.message).join("\n"),
-      ),
+  const toolHosts = new ToolHostGenerations((stopped) =>
+    controller?.hub.log(
+      "warning",
+      describeToolHostStop(stopped),
+      stopped.diagnostics.map((diagnostic) => diagnostic.message).join("\n"),
+    ),
   );
   try {
     session.register(createAstEditTool({ cwd }), "built-in");

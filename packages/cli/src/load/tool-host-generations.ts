@@ -6,31 +6,25 @@ export type ToolHostStopped = Extract<IsolatedToolHostEvent, { type: "tool-host-
 
 /**
  * The tool hosts of an isolated load and its reloads (`--isolate --watch`, `inspect`): each
- * load starts one. After a reload the previous ones are closed, unless `keep()` says an
- * action is pending (its `apply` runs in the tool host that staged it) or the reload had an
- * error (a module that failed to reload keeps its previous tools, which run in an earlier
- * tool host); those are closed at a later reload or by `close()`. `onStopped` hears of each
- * tool host that stops on its own (a tool that exits, crashes, hangs or runs out of memory):
- * a server says so, with the pending actions that were lost.
+ * load starts one. A reload leaves the previous ones to the watch, which retires each once its
+ * calls have answered and the actions it staged are resolved (or keeps it while a module that
+ * failed to reload runs its previous tools there); `close()` stops those still running.
+ * `onStopped` hears of each tool host that stops on its own (a tool that exits, crashes, hangs
+ * or runs out of memory): a server says so, with the pending actions that were lost.
  */
 export class ToolHostGenerations {
   #hosts: IsolatedToolHost[] = [];
-  readonly #keep: () => boolean;
   readonly #onStopped: ((stopped: ToolHostStopped) => void) | undefined;
 
-  constructor(keep: () => boolean = () => false, onStopped?: (stopped: ToolHostStopped) => void) {
-    this.#keep = keep;
+  constructor(onStopped?: (stopped: ToolHostStopped) => void) {
     this.#onStopped = onStopped;
   }
 
   /** Takes the tool host of a load or a reload (none for an in-process load). */
-  add(result: Pick<LoadCustomToolsResult, "isolated" | "diagnostics">): void {
+  add(result: Pick<LoadCustomToolsResult, "isolated">): void {
     if (result.isolated === undefined) return;
-    const failed = result.diagnostics.some((diagnostic) => diagnostic.severity === "error");
-    if (!failed && !this.#keep()) {
-      for (const host of this.#hosts) void host.close();
-      this.#hosts = [];
-    }
+    // Closed ones are forgotten: a retired tool host starts no other.
+    this.#hosts = this.#hosts.filter((host) => host.pid !== undefined);
     const onStopped = this.#onStopped;
     if (onStopped !== undefined)
       result.isolated.subscribe((event) => {

@@ -125,15 +125,12 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   const session = await openSession({ cwd, pendingPolicy: options.pendingPolicy }, store);
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   let watcher: ToolWatcher | undefined;
-  const toolHosts = new ToolHostGenerations(
-    () => session.pending.hasPending,
-    (stopped) => {
-      const text = describeToolHostStop(stopped);
-      say(text);
-      writeDiagnostics(stopped.diagnostics);
-      mcp?.log("warning", [text, ...stopped.diagnostics.map((diagnostic) => diagnostic.message)].join("\n"));
-    },
-  );
+  const toolHosts = new ToolHostGenerations((stopped) => {
+    const text = describeToolHostStop(stopped);
+    say(text);
+    writeDiagnostics(stopped.diagnostics);
+    mcp?.log("warning", [text, ...stopped.diagnostics.map((diagnostic) => diagnostic.message)].join("\n"));
+  });
   try {
     // One client: it hears every line of the tools' pi.logger, during calls or not.
     const host = new ToolHost({

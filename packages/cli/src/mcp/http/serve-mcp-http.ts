@@ -164,13 +164,10 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   });
   let server: Server | undefined;
   // A stopped tool host is the server's to report (every client's tools ran there): stderr.
-  const toolHosts = new ToolHostGenerations(
-    () => [...live].some((served) => served.session.pending.hasPending),
-    (stopped) => {
-      say(describeToolHostStop(stopped));
-      writeDiagnostics(stopped.diagnostics);
-    },
-  );
+  const toolHosts = new ToolHostGenerations((stopped) => {
+    say(describeToolHostStop(stopped));
+    writeDiagnostics(stopped.diagnostics);
+  });
   try {
     // A line logged during a call goes to that session's client alone (it may carry the call's
     // arguments); one logged outside any call, to stderr only.
@@ -219,7 +216,6 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
             served.mcp.log(level, text);
             if (reloadChangedTools(reload)) served.mcp.toolsChanged();
           }
-          // Once every session serves the new proxies.
           toolHosts.add(reload);
         },
         onError: (error) => say(error.message),
