@@ -217,6 +217,37 @@ describe("watchCustomTools", () => {
     }
   });
 
+  it("linked-module-file-edits-unseen: reloads when the file a watched module path links to changes", async () => {
+    const { dir, cacheDir } = await toolFolder("watch-linked-file", {});
+    const project = join(dir, "..", "project");
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, "tool.ts"), echoToolSource("linked", "linked v1"));
+    // A module given by its own path (`--tools ./linked.ts`), a link to a file kept elsewhere.
+    await symlink(join(project, "tool.ts"), join(dir, "linked.ts"));
+    const session = new Session({ cwd: dir });
+    const events = reloads();
+    const watcher = await watchCustomTools({
+      paths: [join(dir, "linked.ts")],
+      cwd: dir,
+      session,
+      cacheDir,
+      debounceMs: 20,
+      onReload: events.onReload,
+    });
+    try {
+      expect(await textOf(session, "linked")).toBe("linked v1");
+      await writeFile(join(project, "tool.ts"), echoToolSource("linked", "linked v2"));
+      // A reload may see the write half done: wait for the one that answers the new text.
+      for (let seen = 0; ; seen = events.seen.length) {
+        await events.next((reload) => events.seen.indexOf(reload) >= seen);
+        if ((await textOf(session, "linked")) === "linked v2") break;
+      }
+    } finally {
+      await watcher.close();
+      await session.dispose();
+    }
+  });
+
   it("without a session, compares tool names with the previous load", async () => {
     const { dir, cacheDir } = await toolFolder("watch-no-session", {
       "alpha.ts": echoToolSource("alpha", "a"),

@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
@@ -8,13 +8,15 @@ import type { DiscoveredModule } from "../discover/types.js";
  * path lies outside every watched location (a tool folder linked in from a project, `npm
  * link`): `fs.watch` follows no link inside a folder it watches, so an edit there (a helper
  * in a subfolder) goes unseen. For each such module, the real path of the first link on its
- * way from the location it was found in: a linked folder, or the linked file itself.
+ * way from the location it was found in: a linked folder, or the linked file itself (a module
+ * path that is a link: a file location is watched through its folder, where only the link is).
  */
 export function linkedLocations(
   modules: readonly DiscoveredModule[],
   locations: readonly string[],
 ): string[] {
-  const realLocations = locations.map((location) => realOr(location));
+  // A watched folder is watched where it really is (`fs.watch` follows the link it is given).
+  const realLocations = locations.map((location) => (isFolder(location) ? realOr(location) : location));
   const found = new Set<string>();
   for (const { path, resolvedPath } of modules) {
     if (realLocations.some((location) => isWithin(resolvedPath, location))) continue;
@@ -30,6 +32,14 @@ export function linkedLocations(
     }
   }
   return [...found];
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function isLink(path: string): boolean {
