@@ -205,12 +205,57 @@ describe("watchCustomTools", () => {
       expect(await textOf(session, "linked")).toBe("other v1");
       await writeFile(join(project, "lib", "text.ts"), helper("left behind"));
       await writeFile(join(other, "lib", "text.ts"), helper("other v2"));
-      for (;;) {
-        await events.next((reload) => events.seen.indexOf(reload) > repointed);
+      // The link's own change starts a reload too: wait past each one seen.
+      for (let seen = repointed + 1; ; seen = events.seen.length) {
+        await events.next((reload) => events.seen.indexOf(reload) >= seen);
         if ((await textOf(session, "linked")) === "other v2") break;
       }
       const after = events.seen.slice(repointed + 1).flatMap((reload) => reload.changedPaths);
       expect(after).not.toContain(join(project, "lib", "text.ts"));
+    } finally {
+      await watcher.close();
+      await session.dispose();
+    }
+  });
+
+  it("relinked-tool-folder-unseen: reloads when a linked tool folder is pointed elsewhere or made a folder", async () => {
+    const { dir, cacheDir } = await toolFolder("watch-relinked", {});
+    const linked = join(dir, "linked");
+    for (const name of ["one", "two"]) {
+      await mkdir(join(dir, "..", name), { recursive: true });
+      await writeFile(join(dir, "..", name, "index.ts"), echoToolSource("linked", name));
+    }
+    await symlink(join(dir, "..", "one"), linked, "dir");
+    const session = new Session({ cwd: dir });
+    const events = reloads();
+    const watcher = await watchCustomTools({
+      paths: [dir],
+      cwd: dir,
+      session,
+      cacheDir,
+      debounceMs: 20,
+      onReload: events.onReload,
+    });
+    /** Waits for the reload after which the tool says `text` (a reload may see a step half done). */
+    const says = async (text: string) => {
+      for (let seen = events.seen.length; ; seen = events.seen.length) {
+        await events.next((reload) => events.seen.indexOf(reload) >= seen);
+        if ((await textOf(session, "linked")) === text) return;
+      }
+    };
+    try {
+      expect(await textOf(session, "linked")).toBe("one");
+      // Pointed elsewhere, as `ln -sfn ../two linked` does.
+      await unlink(linked);
+      await symlink(join(dir, "..", "two"), linked, "dir");
+      await says("two");
+      // Made a folder of its own, then edited there.
+      await unlink(linked);
+      await mkdir(linked);
+      await writeFile(join(linked, "index.ts"), echoToolSource("linked", "own"));
+      await says("own");
+      await writeFile(join(linked, "index.ts"), echoToolSource("linked", "own v2"));
+      await says("own v2");
     } finally {
       await watcher.close();
       await session.dispose();

@@ -3,35 +3,50 @@ import { join, relative, sep } from "node:path";
 import { isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 
-/**
- * Where the modules a load found through a symbolic link really are, for those whose real
- * path lies outside every watched location (a tool folder linked in from a project, `npm
- * link`): `fs.watch` follows no link inside a folder it watches, so an edit there (a helper
- * in a subfolder) goes unseen. For each such module, the real path of the first link on its
- * way from the location it was found in: a linked folder, or the linked file itself (a module
- * path that is a link: a file location is watched through its folder, where only the link is).
- */
+/** The symbolic links on the way to a load's modules, and where those a watch misses lead. */
+export interface LinkedLocations {
+  /**
+   * The first link on the way to each module found through one inside a watched folder: a
+   * recursive `fs.watch` watches where a link leads, not the link, so one pointed elsewhere,
+   * removed or replaced by a folder goes unseen there.
+   */
+  links: string[];
+  /**
+   * Where those links really lead, for modules whose real path lies outside every watched
+   * location (a tool folder linked in from a project, `npm link`): `fs.watch` follows no link
+   * inside a folder it watches, so an edit there (a helper in a subfolder) goes unseen. For
+   * each such module, the real path of the first link on its way from the location it was
+   * found in: a linked folder, or the linked file itself (a module path that is a link: a file
+   * location is watched through its folder, where only the link is).
+   */
+  targets: string[];
+}
+
+/** See {@link LinkedLocations}. */
 export function linkedLocations(
   modules: readonly DiscoveredModule[],
   locations: readonly string[],
-): string[] {
+): LinkedLocations {
   // A watched folder is watched where it really is (`fs.watch` follows the link it is given).
   const realLocations = locations.map((location) => (isFolder(location) ? realOr(location) : location));
-  const found = new Set<string>();
+  const links = new Set<string>();
+  const targets = new Set<string>();
   for (const { path, resolvedPath } of modules) {
-    if (realLocations.some((location) => isWithin(resolvedPath, location))) continue;
+    if (path === resolvedPath) continue; // found through no link
     const location = locations.find((candidate) => isWithin(path, candidate));
     if (location === undefined) continue;
+    const watched = realLocations.some((real) => isWithin(resolvedPath, real));
     let at = location;
     for (const segment of relative(location, path).split(sep)) {
       at = join(at, segment);
       if (!isLink(at)) continue;
+      if (at !== location) links.add(at);
       const target = realOr(at);
-      if (!realLocations.some((watched) => isWithin(target, watched))) found.add(target);
+      if (!watched && !realLocations.some((real) => isWithin(target, real))) targets.add(target);
       break;
     }
   }
-  return [...found];
+  return { links: [...links], targets: [...targets] };
 }
 
 function isFolder(path: string): boolean {

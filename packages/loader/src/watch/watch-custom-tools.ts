@@ -5,7 +5,7 @@ import { loadCustomTools, type PrestartedToolHost, prestartToolHost } from "../l
 import type { LoadChanges, LoadCustomToolsResult } from "../load/types.js";
 import { type LoadCustomToolsOptions, normalizeLoadOptions } from "../options.js";
 import { linkedLocations } from "./linked-locations.js";
-import { type PathWatch, watchPaths } from "./watch-paths.js";
+import { type PathWatch, watchEntry, watchPaths } from "./watch-paths.js";
 
 /** Default of `debounceMs`: editors write a file in several steps; one reload covers them. */
 export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
@@ -158,16 +158,31 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
    */
   const linked = new Map<string, PathWatch>();
   const watchLinked = (result: LoadCustomToolsResult) => {
-    const now = new Set(linkedLocations(result.modules, locations));
+    const { links, targets } = linkedLocations(result.modules, locations);
+    const now = new Map<string, () => PathWatch>();
+    for (const target of targets)
+      now.set(target, () => watchPaths([target], changedAt, cannotWatch, [cacheDir]));
+    for (const link of links) now.set(link, () => watchEntry(link, relinked, cannotWatch));
     for (const [location, watching] of linked) {
       if (now.has(location)) continue;
       watching.close();
       linked.delete(location);
     }
-    for (const location of now) {
+    for (const [location, start] of now) {
       if (linked.has(location) || closed) continue;
-      linked.set(location, watchPaths([location], changedAt, cannotWatch, [cacheDir]));
+      linked.set(location, start());
     }
+  };
+  /**
+   * A link on the way to a module was pointed elsewhere, removed or replaced: the folders are
+   * watched anew (the recursive watch went on watching where the link led, and not a folder
+   * made in its place), and the tools reloaded.
+   */
+  const relinked = (path: string) => {
+    if (closed) return;
+    watch.close();
+    watch = watchPaths(locations, changedAt, cannotWatch, [cacheDir]);
+    changedAt(path);
   };
   const closedError = () => new TooldockError("E_WATCH", "The tool watcher is closed; it reloads no more.");
 
@@ -276,7 +291,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   const cannotWatch = (error: unknown, location: string) =>
     report(error, `Cannot watch ${location} for changes`);
   // Bundles written to a cache inside a watched folder must not start another reload.
-  const watch = watchPaths(locations, changedAt, cannotWatch, [cacheDir]);
+  let watch = watchPaths(locations, changedAt, cannotWatch, [cacheDir]);
   let initial: LoadCustomToolsResult;
   try {
     const first = loadCustomTools(load);

@@ -182,6 +182,34 @@ export function watchPaths(
   };
 }
 
+/**
+ * Watches the entry `path` itself in its folder, not what it leads to: a symbolic link pointed
+ * elsewhere, removed, or replaced by a file or folder calls `onChange(path)`. A recursive watch
+ * misses those: it watches where a link leads. A folder that cannot be watched goes to `onError`.
+ */
+export function watchEntry(
+  path: string,
+  onChange: (path: string) => void,
+  onError: (error: unknown, location: string) => void,
+): PathWatch {
+  const name = basename(path);
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dirname(path), { persistent: true }, (_event, entry) => {
+      if (entry !== null && String(entry) === name) onChange(path);
+    });
+    watcher.on("error", (error) => onError(error, path));
+  } catch (error) {
+    onError(error, path);
+  }
+  return {
+    close() {
+      watcher?.close();
+      watcher = undefined;
+    },
+  };
+}
+
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
