@@ -37,17 +37,23 @@ export async function createChatServer(options: ChatServerOptions) {
     host,
   });
   const conversations = new Map<string, { session: Session; messages: Message[]; turn: Promise<unknown> }>();
+  const opening = new Set<string>();
 
   // One session per conversation: its own pending stack, its own `ctx.cwd`.
   async function open(id: string, cwd = options.cwd) {
-    if (conversations.has(id)) throw new Error(`Conversation "${id}" is already open.`);
-    const { journal } = options;
-    const session = journal
-      ? await Session.open({ sessionId: id, cwd, journal })
-      : new Session({ sessionId: id, cwd });
-    for (const loaded of tools) session.register(loaded.tool, loaded.path);
-    await session.start();
-    conversations.set(id, { session, messages: [], turn: Promise.resolve() });
+    if (conversations.has(id) || opening.has(id)) throw new Error(`Conversation "${id}" is already open.`);
+    opening.add(id); // before the first await: two opens at once must not make two sessions
+    try {
+      const { journal } = options;
+      const session = journal
+        ? await Session.open({ sessionId: id, cwd, journal })
+        : new Session({ sessionId: id, cwd });
+      for (const loaded of tools) session.register(loaded.tool, loaded.path);
+      await session.start();
+      conversations.set(id, { session, messages: [], turn: Promise.resolve() });
+    } finally {
+      opening.delete(id);
+    }
   }
 
   // Runs one user message to the model's final answer. A tool call's staged action is
