@@ -50,8 +50,8 @@ export function parseTemplate(template: string): Template {
 /**
  * The replacement text for one match: the template with each `$NAME` replaced by the text
  * its pattern captured and each `$$$NAME` by the source spanned by the captured nodes (so the
- * separators between them are kept). A `$NAME` the pattern did not capture stays as written;
- * a `$$$NAME` that captured nothing is empty. Line breaks of the template become those of the
+ * separators between them are kept); either spelling takes a capture of the other kind. A
+ * `$NAME` the pattern did not capture stays as written; a `$$$NAME` that captured nothing is empty. Line breaks of the template become those of the
  * line the match starts on (`\r\n` in a CRLF file), and lines after the first get that line's
  * indentation, so the rewrite lines up with the code around it.
  *
@@ -98,10 +98,9 @@ function capture(
   source: string,
   part: Extract<TemplatePart, { kind: "single" | "multiple" }>,
 ): string {
-  if (part.kind === "single") {
-    const node = match.getMatch(part.name);
-    if (node) return node.text();
-  }
+  // Either spelling gives what the name captured: `$$$A` for a `$A` of the pattern too.
+  const node = match.getMatch(part.name);
+  if (node) return node.text();
   const nodes = match.getMultipleMatches(part.name);
   const first = nodes[0];
   const last = nodes[nodes.length - 1];
