@@ -5,7 +5,7 @@
 // conflict, which keeps the action pending (docs/contract.md §3: nothing is lost); `reject`
 // reports that nothing changed.
 import { randomUUID } from "node:crypto";
-import { access, rename } from "node:fs/promises";
+import { access, realpath, rename } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { AgentToolResult, CustomToolAPI, PendingActionHandlers } from "@tooldock/sdk";
 import { defineTool, defineToolFactory, durableAction, errorResult, textResult } from "@tooldock/sdk";
@@ -46,15 +46,23 @@ function planRenames(params: RenameParams, cwd: string): { renames: PlannedRenam
   return { renames, unchanged };
 }
 
+const outsideOf = (folder: string, path: string) => {
+  const inside = relative(folder, path);
+  return isAbsolute(inside) || inside === ".." || inside.startsWith(`..${sep}`);
+};
+
 /** Every reason the plan cannot be carried out now; empty when it can. */
 async function findConflicts(renames: PlannedRename[], cwd: string): Promise<string[]> {
   const problems: string[] = [];
   const sources = new Set(renames.map((r) => resolve(cwd, r.from)));
   const targets = new Map<string, string>();
+  const realCwd = await realpath(cwd).catch(() => resolve(cwd));
   for (const { from, to } of renames) {
     const target = resolve(cwd, to);
     if (!(await exists(resolve(cwd, from)))) problems.push(`${from} does not exist`);
-    if (isAbsolute(from) || from === ".." || from.startsWith(`..${sep}`))
+    // The folder as the file system resolves it: a symbolic link on the way may lead out.
+    const folder = await realpath(dirname(resolve(cwd, from))).catch(() => dirname(resolve(cwd, from)));
+    if (outsideOf(cwd, resolve(cwd, from)) || outsideOf(realCwd, folder))
       problems.push(`${from} is outside the working directory`);
     if (dirname(to) !== dirname(from) || basename(to) === "..") {
       problems.push(`${from} would leave its folder (new name "${to}"); names may not contain "/"`);
