@@ -1,7 +1,8 @@
 // Shows: zod (v4) parameters. `pi.zod` is the host's copy, so the schema the host validates
 // against is the one written here; defaults and bounds come from zod and `params` is typed.
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { constants } from "node:fs";
+import { open, realpath } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { CustomToolAPI } from "@tooldock/sdk";
 import { defineTool, defineToolFactory, errorResult, textResult } from "@tooldock/sdk";
 
@@ -12,6 +13,39 @@ export interface TextStats {
   words: number;
   characters: number;
   topWords: Array<{ word: string; count: number }>;
+}
+
+/** Largest file read: a text a model asks about, not a disk image. */
+const MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The text of `path` (relative to `cwd`), or why it is not read: outside `cwd` (also through
+ * a symbolic link), not a regular file (a FIFO or device would hold the read forever), or
+ * too large. `O_NONBLOCK` so that even a FIFO put in place meanwhile is not waited on.
+ */
+async function readTextFile(cwd: string, path: string): Promise<string | { problem: string }> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    const real = await realpath(resolve(cwd, path));
+    const inside = relative(await realpath(cwd), real);
+    if (isAbsolute(inside) || inside === ".." || inside.startsWith(`..${sep}`))
+      return { problem: `${path} is outside the working directory. Give a path inside it.` };
+    handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { problem: `${path} is not a regular file. Give a path to a text file.` };
+    if (stats.size > MAX_BYTES)
+      return {
+        problem: `${path} holds ${stats.size} bytes, more than ${MAX_BYTES}. Give a smaller text file.`,
+      };
+    return await handle.readFile("utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      problem: `Cannot read ${path} (${code ?? String(error)}). Give a path to an existing text file.`,
+    };
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** Counts lines, words and characters of a text, and its most frequent words. */
@@ -50,15 +84,8 @@ export default defineToolFactory((pi: CustomToolAPI) => {
       })
       .strict(),
     async execute(_toolCallId, params, _onUpdate, ctx) {
-      let text: string;
-      try {
-        text = await readFile(resolve(ctx.cwd, params.path), "utf8");
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        return errorResult(
-          `Cannot read ${params.path} (${code ?? String(error)}). Give a path to an existing text file.`,
-        );
-      }
+      const text = await readTextFile(ctx.cwd, params.path);
+      if (typeof text !== "string") return errorResult(text.problem);
       const stats = computeTextStats(params.path, text, params.top, params.caseSensitive);
       const top = stats.topWords.map((w) => `${w.word} (${w.count})`).join(", ");
       return textResult(
