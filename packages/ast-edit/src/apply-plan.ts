@@ -56,7 +56,7 @@ export async function applyPlan(
   // The rewrite (the long part) runs first, on the text the preview read; the check that the
   // files still hold it comes after, right before the writes, so no swap fits in between.
   let budget = request.limit;
-  const writes = [];
+  const writes: Array<{ file: PlannedFile; content: string; replacements: number }> = [];
   for (const file of plan.files) {
     // The file must still hold the bytes the preview read (checked below), so its text is `original`.
     const outcome = await rewriteSource(file.language, file.original, operations, {
@@ -70,28 +70,30 @@ export async function applyPlan(
     writes.push({ file, content: outcome.output, replacements: outcome.replacements });
   }
 
-  const journals = await openJournalFolder(fileSystem, request.stateDirectory, { create: true });
-  if (journals.kind !== "ready") {
-    throw new AstEditError(
-      "E_AST_EDIT_WRITE",
-      `Cannot apply AST Edit: it writes a crash journal first, and ${journals.kind === "unsafe" ? journals.reason : `${journals.folder} could not be made`}. ` +
-        'Nothing was written. Tell the user; once the folder is fixed, call resolve with "apply" again (or "discard" to drop the change).',
+  await oneAtATime(async () => {
+    const journals = await openJournalFolder(fileSystem, request.stateDirectory, { create: true });
+    if (journals.kind !== "ready") {
+      throw new AstEditError(
+        "E_AST_EDIT_WRITE",
+        `Cannot apply AST Edit: it writes a crash journal first, and ${journals.kind === "unsafe" ? journals.reason : `${journals.folder} could not be made`}. ` +
+          'Nothing was written. Tell the user; once the folder is fixed, call resolve with "apply" again (or "discard" to drop the change).',
+      );
+    }
+    await checkUnchanged(fileSystem, request.cwd, plan);
+    await writeFilesTogether(
+      fileSystem,
+      journals,
+      plan.realCwd,
+      writes.map(({ file, content }) => ({
+        absolutePath: file.realPath,
+        relativePath: file.relativePath,
+        original: file.original,
+        hash: file.hash,
+        identity: file.identity,
+        content,
+      })),
     );
-  }
-  await checkUnchanged(fileSystem, request.cwd, plan);
-  await writeFilesTogether(
-    fileSystem,
-    journals,
-    plan.realCwd,
-    writes.map(({ file, content }) => ({
-      absolutePath: file.realPath,
-      relativePath: file.relativePath,
-      original: file.original,
-      hash: file.hash,
-      identity: file.identity,
-      content,
-    })),
-  );
+  });
 
   const replacements = writes.reduce((sum, write) => sum + write.replacements, 0);
   const files = writes.map(({ file, replacements: fileReplacements }) => ({
@@ -106,6 +108,20 @@ export async function applyPlan(
     ].join("\n"),
     { reason, replacements, files },
   );
+}
+
+/** The check and writes of the apply running in this process; the next one waits for it. */
+let writing: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `work` after the check and writes of every apply started before it in this process
+ * (whichever tool or session started them): two applies of one file at once would both pass
+ * the check before either wrote, and the second write would silently drop the first.
+ */
+function oneAtATime(work: () => Promise<void>): Promise<void> {
+  const run = writing.then(work);
+  writing = run.catch(() => undefined);
+  return run;
 }
 
 /**
