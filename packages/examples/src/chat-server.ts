@@ -82,7 +82,8 @@ export async function createChatServer(options: ChatServerOptions) {
         if (!message) throw new Error(`The model returned no message in conversation "${id}".`);
         messages.push(message);
         const calls = (message.tool_calls ?? []).filter((call) => call.type === "function");
-        if (calls.length === 0) return message.content ?? "";
+        // A refusal comes with `content: null` and its reason in `refusal`.
+        if (calls.length === 0) return message.content ?? message.refusal ?? "";
         for (const call of calls) {
           const params = parseArguments(call.function.arguments);
           const result = await session.execute({ toolCallId: call.id, name: call.function.name, params });
