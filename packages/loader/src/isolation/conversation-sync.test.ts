@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   type Conversation,
-  MAX_CONVERSATION_CHARACTERS,
   MAX_CONVERSATIONS,
   receiveConversation,
   type SentConversations,
   sendConversation,
 } from "./conversation-sync.js";
 import type { CallContext } from "./protocol.js";
+
+/** The characters of JSON the tool host may keep in these tests (16 million in use). */
+const LIMIT = 1_000;
 
 /** One message from the host to its tool host: what the tool host reads from it. */
 function message(
@@ -18,7 +20,10 @@ function message(
   branch: readonly unknown[] = entries,
 ): { context: CallContext; read: CallContext } {
   const context: CallContext = { sessionId, cwd: "/", hasPendingActions: false };
-  const written = sendConversation(host, context, entries, branch);
+  const written = sendConversation(host, context, entries, branch, {
+    sessions: MAX_CONVERSATIONS,
+    characters: LIMIT,
+  });
   const wire = JSON.parse(JSON.stringify(context)) as CallContext;
   written();
   return { context, read: receiveConversation(toolHost, wire) };
@@ -69,13 +74,36 @@ describe("sendConversation and receiveConversation", () => {
   it("has the tool host forget the least recent sessions past the characters it may keep", () => {
     const host: SentConversations = new Map();
     const toolHost = new Map<string, Conversation>();
-    const big = (id: string) => ({ id, text: "x".repeat(Math.ceil(MAX_CONVERSATION_CHARACTERS / 2)) });
+    const big = (id: string) => ({ id, text: "x".repeat(Math.ceil(LIMIT / 2)) });
     const first = [big("a")];
     message(host, toolHost, "A", first);
     message(host, toolHost, "B", [big("b")]);
     expect([...toolHost.keys()]).toEqual(["B"]);
     expect(message(host, toolHost, "A", first).read.entries).toEqual(first);
     expect([...toolHost.keys()]).toEqual(["A"]);
+  });
+
+  // Found by a second read: the record kept the host's own array, so a host whose
+  // getEntries() hands out its live list (and pushes to it) had every entry counted as sent.
+  it("host-hands-out-its-live-list: sees what the host added to the very array it gave before", () => {
+    const host: SentConversations = new Map();
+    const toolHost = new Map<string, Conversation>();
+    const live: object[] = [{ id: "a" }];
+    expect(message(host, toolHost, "s", live).read.entries).toEqual([{ id: "a" }]);
+    live.push({ id: "b" });
+    expect(message(host, toolHost, "s", live).read.entries).toEqual([{ id: "a" }, { id: "b" }]);
+  });
+
+  // Found by a second read: the size kept was guessed in proportion to the entries kept, so a
+  // large first entry and a last one replaced at each call shrank the guess towards nothing.
+  it("conversation-size-guessed-away: counts each entry kept at its own size", () => {
+    const host: SentConversations = new Map();
+    const toolHost = new Map<string, Conversation>();
+    const half = Math.ceil(LIMIT / 2);
+    const first = { id: "a", text: "x".repeat(half) };
+    for (let step = 0; step < 8; step++) message(host, toolHost, "A", [first, { step }]);
+    message(host, toolHost, "B", [{ id: "b", text: "x".repeat(half) }]);
+    expect([...toolHost.keys()]).toEqual(["B"]);
   });
 
   it("sends no conversation when JSON cannot carry an entry, as before", () => {

@@ -10,6 +10,14 @@ export const MAX_CONVERSATIONS = 16;
  */
 export const MAX_CONVERSATION_CHARACTERS = 16 * 1024 * 1024;
 
+/** What a tool host may keep (see {@link sendConversation}). */
+export interface ConversationLimits {
+  sessions: number;
+  characters: number;
+}
+
+const LIMITS: ConversationLimits = { sessions: MAX_CONVERSATIONS, characters: MAX_CONVERSATION_CHARACTERS };
+
 /** A session's conversation as the tool host received it (host side: the host's entry objects). */
 export interface Conversation {
   entries: readonly unknown[];
@@ -17,13 +25,25 @@ export interface Conversation {
   branch: readonly unknown[];
 }
 
-/** What the host sent a tool host of one session, and about how many characters of JSON that was. */
-interface Sent extends Conversation {
+/** What the host sent a tool host of one list (entries or branch): its items and each one's JSON length. */
+interface SentList {
+  /** A copy of the host's list as sent (a host may hand out its own array and change it). */
+  items: readonly unknown[];
+  sizes: readonly number[];
+}
+
+/** What the host sent a tool host of one session, and how many characters of JSON it keeps. */
+interface Sent {
+  entries: SentList;
+  /** The same object as `entries` when the branch holds the same entries (a Session's does). */
+  branch: SentList;
   characters: number;
 }
 
 /** What the host sent one tool host, by session (see {@link sendConversation}). */
 export type SentConversations = Map<string, Sent>;
+
+const EMPTY: SentList = { items: [], sizes: [] };
 
 /**
  * Host side: fills in the conversation of a message's `context` for the tool host of `sent`,
@@ -32,47 +52,71 @@ export type SentConversations = Map<string, Sent>;
  * length (`entriesFrom`), and only the rest is copied and sent (200 entries of 2 KB made each
  * isolated call ~20 ms when all were sent every time). A host that edits an entry in place must
  * replace it with a new object for the tool host to see the change. The tool host keeps what
- * the host tells it to: past {@link MAX_CONVERSATIONS} or {@link MAX_CONVERSATION_CHARACTERS},
- * the least recent sessions are named in `forget`, and their next message sends everything.
- * Returns what records the message as sent: call it once the message is written (one that
- * could not be written leaves the tool host where it was).
+ * the host tells it to: past {@link MAX_CONVERSATIONS} or {@link MAX_CONVERSATION_CHARACTERS}
+ * (each entry's JSON counted), the least recent sessions are named in `forget`, and their next
+ * message sends everything. Returns what records the message as sent: call it once the message
+ * is written (one that could not be written leaves the tool host where it was).
  */
 export function sendConversation(
   sent: SentConversations,
   context: CallContext,
   entries: readonly unknown[] | undefined,
   branch: readonly unknown[] | undefined,
+  limits: ConversationLimits = LIMITS,
 ): () => void {
   const { sessionId } = context;
   const before = sent.get(sessionId);
   const all = Array.isArray(entries) ? entries : [];
   const path = !Array.isArray(branch) || sameItems(branch, all) ? all : branch;
-  const from = sharedStart(before?.entries, all);
-  const added = jsonText(all.slice(from));
+  let record: Sent = { entries: EMPTY, branch: EMPTY, characters: 0 };
+  const sentEntries = delta(before?.entries, all);
   // An entry JSON cannot carry: no conversation at all, as before this was incremental.
-  let record: Sent = { entries: [], branch: [], characters: 0 };
-  if (added !== undefined) {
-    if (all.length > from) context.entries = JSON.parse(added) as unknown[];
-    if (from > 0) context.entriesFrom = from;
-    record = { entries: all, branch: all, characters: kept(before, from) + added.length };
-    if (path !== all) {
-      const branchFrom = sharedStart(before?.branch, path);
-      const branchAdded = jsonText(path.slice(branchFrom));
-      if (branchAdded !== undefined) {
-        context.branch = JSON.parse(branchAdded) as unknown[];
-        if (branchFrom > 0) context.branchFrom = branchFrom;
-        record.branch = path;
-        record.characters += kept(before, branchFrom) + branchAdded.length;
-      }
+  if (sentEntries !== undefined) {
+    if (sentEntries.added.length > 0) context.entries = sentEntries.added;
+    if (sentEntries.from > 0) context.entriesFrom = sentEntries.from;
+    record = { entries: sentEntries.list, branch: sentEntries.list, characters: total(sentEntries.list) };
+    const sentBranch = path === all ? undefined : delta(before?.branch, path);
+    if (sentBranch !== undefined) {
+      context.branch = sentBranch.added;
+      if (sentBranch.from > 0) context.branchFrom = sentBranch.from;
+      record.branch = sentBranch.list;
+      record.characters += total(sentBranch.list);
     }
   }
-  const forget = leastRecent(sent, sessionId, record.characters);
+  const forget = leastRecent(sent, sessionId, record.characters, limits);
   if (forget.length > 0) context.forget = forget;
   return () => {
     for (const id of forget) sent.delete(id);
     sent.delete(sessionId);
     sent.set(sessionId, record);
   };
+}
+
+/**
+ * What to send of `now` after `before`: how many of its first items were sent (`from`), the
+ * rest as JSON carries it, and the list as the tool host will hold it; `undefined` when JSON
+ * cannot carry an item.
+ */
+function delta(
+  before: SentList | undefined,
+  now: readonly unknown[],
+): { from: number; added: unknown[]; list: SentList } | undefined {
+  const from = sharedStart(before?.items, now);
+  const texts: string[] = [];
+  for (let at = from; at < now.length; at++) {
+    const text = jsonText(now[at]);
+    if (text === undefined && now[at] !== undefined && typeof now[at] !== "function") return undefined;
+    texts.push(text ?? "null"); // as JSON writes an array's undefined
+  }
+  const sizes = (before?.sizes ?? []).slice(0, from).concat(texts.map((text) => text.length + 1));
+  const added = texts.length === 0 ? [] : (JSON.parse(`[${texts.join(",")}]`) as unknown[]);
+  return { from, added, list: { items: [...now], sizes } };
+}
+
+function total(list: SentList): number {
+  let characters = 0;
+  for (const size of list.sizes) characters += size;
+  return characters;
 }
 
 /**
@@ -98,21 +142,19 @@ function joined(
   return from === undefined ? added : (before ?? []).slice(0, from).concat(added);
 }
 
-/** About how many characters the first `from` items of the session's last list took. */
-function kept(before: Sent | undefined, from: number): number {
-  if (before === undefined || from === 0) return 0;
-  const share = before.entries.length + (before.branch === before.entries ? 0 : before.branch.length);
-  return share === 0 ? 0 : Math.round((before.characters * from) / share);
-}
-
 /** The sessions to forget, least recent first, so that `sessionId`'s `characters` fit. */
-function leastRecent(sent: SentConversations, sessionId: string, characters: number): string[] {
+function leastRecent(
+  sent: SentConversations,
+  sessionId: string,
+  characters: number,
+  limits: ConversationLimits,
+): string[] {
   let count = sent.has(sessionId) ? sent.size : sent.size + 1;
   let total = characters;
   for (const [id, record] of sent) if (id !== sessionId) total += record.characters;
   const forget: string[] = [];
   for (const [id, record] of sent) {
-    if (count <= MAX_CONVERSATIONS && total <= MAX_CONVERSATION_CHARACTERS) break;
+    if (count <= limits.sessions && total <= limits.characters) break;
     if (id === sessionId) continue;
     forget.push(id);
     count -= 1;
