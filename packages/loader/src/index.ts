@@ -61,8 +61,10 @@ export {
   DEFAULT_FACTORY_TIMEOUT_MS,
   FACTORY_TIMEOUT_ENV,
   type LoadCustomToolsOptions,
+  type LoadEnvironment,
   type LoadProgress,
   type LoadSession,
+  readLoadEnvironment,
   SOURCE_MAPS_ENV,
 } from "./options.js";
 /** Loads tools, then reloads them into the same host and session whenever their files change. */

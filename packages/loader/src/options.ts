@@ -149,8 +149,48 @@ export function normalizeLoadOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): LoadContext {
   const cwd = resolve(options.cwd ?? options.host?.cwd ?? process.cwd());
+  const { compiler, factoryTimeoutMs, sourceMaps, warnings } = readLoadEnvironment(env, cwd, options);
+  return {
+    paths: [...options.paths],
+    cwd,
+    host: options.host ?? new ToolHost({ cwd }),
+    session: options.session,
+    reservedNames: new Set(options.builtInToolNames ?? []),
+    compiler,
+    cacheDir: resolveCacheDir(cwd, options.cacheDir, env),
+    factoryTimeoutMs,
+    sourceMaps,
+    onProgress: options.onProgress,
+    fileSystem: options.fileSystem,
+    packsDir: options.packsDir,
+    opencode: options.opencode === true,
+    warnings,
+  };
+}
+
+/** What a load takes from the environment (see {@link readLoadEnvironment}). */
+export interface LoadEnvironment {
+  compiler: CompilerName;
+  factoryTimeoutMs: number;
+  sourceMaps: boolean;
+  /** `W_ENV_VALUE` for each variable whose value could not be used (its default was). */
+  warnings: Diagnostic[];
+}
+
+/**
+ * The compiler, factory deadline and source maps a load takes from `env` (`TOOLDOCK_COMPILER`,
+ * `TOOLDOCK_FACTORY_TIMEOUT_MS`, `TOOLDOCK_SOURCE_MAPS`), each unless `given`, and a
+ * `W_ENV_VALUE` warning (`path`: `cwd`) for each value it cannot use, naming the default used
+ * instead. For a host or tool that runs several loads and reports the environment once: pass
+ * the values on to each load, which then reads nothing.
+ */
+export function readLoadEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+  given: { compiler?: CompilerName; factoryTimeoutMs?: number; sourceMaps?: boolean } = {},
+): LoadEnvironment {
   const warnings: Diagnostic[] = [];
-  /** `env[name]` trimmed, or `undefined` when unset or empty; `read` gives what it means, `undefined` when nothing. */
+  /** `env[name]` as `read` means it; unset or empty, `fallback`; unusable, `fallback` and a warning. */
   const fromEnv = <T>(
     name: string,
     read: (value: string) => T | undefined,
@@ -171,7 +211,7 @@ export function normalizeLoadOptions(
     return fallback;
   };
   const compiler =
-    options.compiler ??
+    given.compiler ??
     fromEnv<CompilerName>(
       COMPILER_ENV,
       (value) => COMPILERS.find((name) => name === value.toLowerCase()),
@@ -179,30 +219,15 @@ export function normalizeLoadOptions(
       "esbuild",
     );
   const factoryTimeoutMs =
-    options.factoryTimeoutMs ??
+    given.factoryTimeoutMs ??
     fromEnv(
       FACTORY_TIMEOUT_ENV,
       positiveNumber,
       "a number of milliseconds above 0",
       DEFAULT_FACTORY_TIMEOUT_MS,
     );
-  const sourceMaps = options.sourceMaps ?? fromEnv(SOURCE_MAPS_ENV, onOrOff, "0, false, 1 or true", true);
-  return {
-    paths: [...options.paths],
-    cwd,
-    host: options.host ?? new ToolHost({ cwd }),
-    session: options.session,
-    reservedNames: new Set(options.builtInToolNames ?? []),
-    compiler,
-    cacheDir: resolveCacheDir(cwd, options.cacheDir, env),
-    factoryTimeoutMs,
-    sourceMaps,
-    onProgress: options.onProgress,
-    fileSystem: options.fileSystem,
-    packsDir: options.packsDir,
-    opencode: options.opencode === true,
-    warnings,
-  };
+  const sourceMaps = given.sourceMaps ?? fromEnv(SOURCE_MAPS_ENV, onOrOff, "0, false, 1 or true", true);
+  return { compiler, factoryTimeoutMs, sourceMaps, warnings };
 }
 
 const COMPILERS: readonly CompilerName[] = ["esbuild", "jiti"];

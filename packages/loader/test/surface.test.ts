@@ -30,6 +30,7 @@ describe("@tooldock/loader public surface", () => {
         "nameInvalidDiagnostic",
         "onSessionFailedDiagnostic",
         "prestartToolHost",
+        "readLoadEnvironment",
         "reportSessionHookFailures",
         "watchCustomTools",
       ]

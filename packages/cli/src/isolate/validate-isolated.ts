@@ -1,14 +1,14 @@
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import {
+  type CompilerName,
   checkSessionHooks,
-  DEFAULT_FACTORY_TIMEOUT_MS,
   type DiscoveredModule,
   discoverToolModules,
-  FACTORY_TIMEOUT_ENV,
   type IsolatedToolHost,
   type IsolationOptions,
   loadCustomTools,
+  readLoadEnvironment,
 } from "@tooldock/loader";
 import type { Diagnostic } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
@@ -71,14 +71,16 @@ export async function validateIsolated(options: ValidateIsolatedOptions): Promis
     options.paths.length > 0 ? options.paths : await defaultToolPaths(io.cwd, "validate", opencode);
   const discovered = await discoverToolModules({ paths, cwd: io.cwd, opencode });
   const loadTimeoutMs = options.isolation.loadTimeoutMs ?? VALIDATE_ISOLATE_TIMEOUT_MS;
-  const fromEnv = Number(io.env[FACTORY_TIMEOUT_ENV]);
-  const factoryTimeoutMs = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_FACTORY_TIMEOUT_MS;
+  const environment = readLoadEnvironment(io.env, io.cwd);
+  const { factoryTimeoutMs } = environment;
   const context: ModuleContext = {
     io,
     roots: paths.map((path) => resolve(io.cwd, path)),
     isolation: { ...options.isolation, loadTimeoutMs, restart: false },
     // The loader's own deadline fires first, with its own code (E_IMPORT, E_FACTORY_TIMEOUT).
     factoryTimeoutMs: Math.max(1, Math.min(factoryTimeoutMs, Math.floor(loadTimeoutMs / 2))),
+    compiler: environment.compiler,
+    sourceMaps: environment.sourceMaps,
     opencode,
   };
   const progress = output.progress();
@@ -109,6 +111,7 @@ export async function validateIsolated(options: ValidateIsolatedOptions): Promis
     if (loadWide && diagnostics.some((earlier) => earlier.code === diagnostic.code)) return;
     diagnostics.push(diagnostic);
   };
+  environment.warnings.forEach(add);
   discovered.diagnostics.forEach(add);
   const claims: NameClaims = new Map();
   for (const [index, module] of discovered.modules.entries()) {
@@ -136,6 +139,9 @@ interface ModuleContext {
   roots: string[];
   isolation: IsolationOptions;
   factoryTimeoutMs: number;
+  /** Read from the environment once for the run (its warnings too), not by each module's load. */
+  compiler: CompilerName;
+  sourceMaps: boolean;
   opencode: boolean;
 }
 
@@ -148,6 +154,8 @@ async function validateModule(module: DiscoveredModule, context: ModuleContext):
     builtInToolNames: [...BUILT_IN_TOOL_NAMES],
     cacheDir: io.env.TOOLDOCK_CACHE_DIR || undefined,
     factoryTimeoutMs: context.factoryTimeoutMs,
+    compiler: context.compiler,
+    sourceMaps: context.sourceMaps,
     opencode: context.opencode,
     isolation: {
       ...context.isolation,

@@ -29,4 +29,28 @@ describe("an environment variable whose value the load cannot use", () => {
       await dir.remove();
     }
   });
+
+  // Found by a second read: validate (isolated) loads each module apart, and each load read the
+  // environment again (one warning per module), while it read TOOLDOCK_FACTORY_TIMEOUT_MS itself
+  // in silence.
+  it("is one warning per variable for a whole validate run", async () => {
+    const dir = await tempDir({
+      "t/a.ts": TOOL,
+      "t/b.ts": TOOL.replace('"echo"', '"echo_b"'),
+      "t/c.ts": TOOL.replace('"echo"', '"echo_c"'),
+    });
+    try {
+      const run = await runCli(["validate", "t"], {
+        cwd: dir.path,
+        env: { TOOLDOCK_COMPILER: "swc", TOOLDOCK_FACTORY_TIMEOUT_MS: "30s" },
+      });
+      expect(run.code).toBe(0);
+      const output = run.stdout + run.stderr;
+      expect(output.split("TOOLDOCK_COMPILER=").length - 1).toBe(1);
+      expect(output.split("TOOLDOCK_FACTORY_TIMEOUT_MS=").length - 1).toBe(1);
+      expect(output).toContain("2 warnings");
+    } finally {
+      await dir.remove();
+    }
+  });
 });
