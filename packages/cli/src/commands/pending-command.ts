@@ -235,9 +235,13 @@ async function resolveTop(
           ? ["", output.colors.dim(`${remaining} more pending in session ${quoted(store.sessionId)}.`)]
           : []),
       );
-    if (isolation !== undefined && result.isError === true)
+    // A discard whose tool host could not load finds no handler and drops the action without
+    // its reject, which is no error of the resolve's: it is said, and is the command's failure.
+    const unloaded =
+      isolation !== undefined && diagnostics.some((diagnostic) => diagnostic.code === "E_TOOL_HOST");
+    if (isolation !== undefined && (result.isError === true || unloaded))
       output.printError(...isolatedFailureNotes(verb, top, result, diagnostics, output.errorColors));
-    return result.isError === true ? 1 : 0;
+    return result.isError === true || unloaded ? 1 : 0;
   } finally {
     host.setActiveSession(undefined);
     await settleWithin(session.dispose(), DISCARD_BOUND_MS);

@@ -193,6 +193,19 @@ describe("pending-apply-runs-an-isolated-tool's-handler-unsandboxed", { timeout:
     expect(await pendingLabels()).toEqual(["Tidy the notes"]);
   });
 
+  // Found by a second read: the discard found no handler, took it for "skipped" and said nothing.
+  it("a tool host that cannot load the tools: a discard says it dropped the action without its reject", async () => {
+    const loot = await stageSteal("--isolate");
+    const discarded = await cli("pending", "discard", "--store", store, "tools", "--isolate-timeout", "1");
+    expect(existsSync(loot)).toBe(false);
+    expect(discarded.stderr).toContain("E_TOOL_HOST");
+    expect(discarded.stderr).toContain(
+      'the tool host could not load the tools (E_TOOL_HOST above), so no handler of stage_steal ran: "Tidy the notes" was discarded without its reject (its cleanup).',
+    );
+    expect(discarded.code).toBe(1);
+    expect(await pendingLabels()).toEqual([]);
+  });
+
   it("the isolation flags are bad usage on pending list, which runs no handler", async () => {
     await stageSteal("--isolate");
     const listed = await cli("pending", "list", "--store", store, "--isolate");
