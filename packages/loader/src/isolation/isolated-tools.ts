@@ -379,17 +379,13 @@ export class IsolatedToolHost {
       process.probe();
     };
     this.#syncUI(process);
-    let written: (() => void) | undefined;
-    const { reply } = process.request((requestId) => {
+    const { reply } = this.#requestWith(process, read, (requestId, context) => {
       id = requestId;
       this.#calls.set(id, call);
       if (signal !== undefined) signal.addEventListener("abort", onAbort, { once: true });
       else stop?.onStop(onAbort);
-      const [context, sent] = this.#withConversation(process, read);
-      written = sent;
       return { t: "call", id, tool: name, toolCallId, params, context, updates: call.onUpdate !== undefined };
     });
-    written?.();
     try {
       const message = await reply;
       if (!("t" in message)) return stoppedResult(name, message);
@@ -412,17 +408,13 @@ export class IsolatedToolHost {
   async #session(name: string, event: CustomToolSessionEvent, ctx: CustomToolContext): Promise<void> {
     const process = await this.#running();
     const read = callContext(ctx, this.#api.hasUI);
-    let written: (() => void) | undefined;
-    const { reply } = process.request(
-      (id) => {
-        const [context, sent] = this.#withConversation(process, read);
-        written = sent;
-        return { t: "session", id, tool: name, event: jsonCopy(event), context };
-      },
+    const { reply } = this.#requestWith(
+      process,
+      read,
+      (id, context) => ({ t: "session", id, tool: name, event: jsonCopy(event), context }),
       // The session gives a hook that long at most (its own deadline keeps the host alive).
       { keepAliveMs: BOUNDED_KEEP_ALIVE_MS },
     );
-    written?.();
     const message = await reply;
     if (!("t" in message)) throw new Error(`The tool host stopped. ${message.reason}`);
     if (message.t === "error") throw rebuildError(message.error);
@@ -704,15 +696,30 @@ export class IsolatedToolHost {
     return result;
   }
 
-  /** The context of a message to `process`, with the conversation its tool host has not seen. */
-  #withConversation(process: ToolHostProcess, read: ReadContext): [CallContext, written: () => void] {
+  /**
+   * `process.request` of the message `build` makes with `read`'s context, carrying the
+   * conversation its tool host has not seen (recorded as seen once the message is written).
+   */
+  #requestWith(
+    process: ToolHostProcess,
+    read: ReadContext,
+    build: (id: number, context: CallContext) => HostMessage,
+    options?: { keepAliveMs?: number },
+  ): ReturnType<ToolHostProcess["request"]> {
     let sent = this.#conversations.get(process);
     if (sent === undefined) {
       sent = new Map();
       this.#conversations.set(process, sent);
     }
-    const context = { ...read.context };
-    return [context, sendConversation(sent, context, read.entries, read.branch)];
+    const conversations = sent;
+    let written: (() => void) | undefined;
+    const request = process.request((id) => {
+      const context = { ...read.context };
+      written = sendConversation(conversations, context, read.entries, read.branch);
+      return build(id, context);
+    }, options);
+    written?.();
+    return request;
   }
 
   /**

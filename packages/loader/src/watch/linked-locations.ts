@@ -49,7 +49,8 @@ export function linkedLocations(
   return { links: [...links], targets: [...targets] };
 }
 
-function isFolder(path: string): boolean {
+/** Whether `path` is a folder (through links), `false` when it cannot be read. */
+export function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

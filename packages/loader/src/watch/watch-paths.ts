@@ -1,6 +1,7 @@
 import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname, extname, join, relative, sep } from "node:path";
 import { isWithin } from "../discover/expand-path.js";
+import { isFolder } from "./linked-locations.js";
 
 /** Extensions whose change triggers a reload: tool modules, what they import, and config. */
 const WATCHED_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -208,14 +209,6 @@ export function watchEntry(
       watcher = undefined;
     },
   };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function inIgnored(relative: string): boolean {
