@@ -240,7 +240,7 @@ async function resolveTop(
     const unloaded =
       isolation !== undefined && diagnostics.some((diagnostic) => diagnostic.code === "E_TOOL_HOST");
     if (isolation !== undefined && (result.isError === true || unloaded))
-      output.printError(...isolatedFailureNotes(verb, top, result, diagnostics, output.errorColors));
+      output.printError(...isolatedFailureNotes(verb, top, result, unloaded, output.errorColors));
     return result.isError === true || unloaded ? 1 : 0;
   } finally {
     host.setActiveSession(undefined);
@@ -282,12 +282,12 @@ function isolatedFailureNotes(
   verb: "apply" | "discard",
   top: PendingActionRecord,
   result: AgentToolResult,
-  diagnostics: readonly { code: string }[],
+  unloaded: boolean,
   colors: CommandContext["output"]["errorColors"],
 ): string[] {
   const label = quoted(escapeTerminalText(top.label));
   const tool = escapeTerminalText(top.sourceToolName);
-  if (diagnostics.some((diagnostic) => diagnostic.code === "E_TOOL_HOST"))
+  if (unloaded)
     return [
       colors.red(
         `tooldock pending: the tool host could not load the tools (E_TOOL_HOST above), so no handler of ${tool} ran: ` +

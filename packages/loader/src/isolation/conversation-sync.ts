@@ -67,7 +67,10 @@ export function sendConversation(
   const { sessionId } = context;
   const before = sent.get(sessionId);
   const all = Array.isArray(entries) ? entries : [];
-  const path = !Array.isArray(branch) || sameItems(branch, all) ? all : branch;
+  // A Session's branch is its entries: sent once, not twice.
+  const sameAsEntries =
+    !Array.isArray(branch) || (branch.length === all.length && sharedStart(branch, all) === all.length);
+  const path = sameAsEntries ? all : branch;
   let record: Sent = { entries: EMPTY, branch: EMPTY, characters: 0 };
   const sentEntries = delta(before?.entries, all);
   // An entry JSON cannot carry: no conversation at all, as before this was incremental.
@@ -170,12 +173,4 @@ function sharedStart(before: readonly unknown[] | undefined, now: readonly unkno
   let at = 0;
   while (at < most && before[at] === now[at]) at += 1;
   return at;
-}
-
-/** Whether two arrays hold the same items (by identity), in the same order. */
-function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
 }

@@ -85,3 +85,21 @@ export const STAGE_TOOL = `{
     return { content: [{ type: "text", text: "staged" }] };
   },
 },`;
+
+/**
+ * A module of one tool, `stage`, that answers `version` and stages "from <version>", whose
+ * apply answers "applied by <version>": what tells a reload's tool hosts apart.
+ */
+export const stager = (version: string) => `
+import { Type } from "@sinclair/typebox";
+export default () => ({
+  name: "stage",
+  label: "Stage",
+  description: "Stages an action",
+  parameters: Type.Object({}),
+  async execute(id, params, onUpdate, ctx) {
+    ctx.pushPendingAction({ label: "from ${version}", apply: async () => ({ content: [{ type: "text", text: "applied by ${version}" }] }) });
+    return { content: [{ type: "text", text: "${version}" }] };
+  },
+});
+`;

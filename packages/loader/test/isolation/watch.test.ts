@@ -3,21 +3,7 @@ import { join } from "node:path";
 import { Session } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import { type IsolatedToolHostEvent, watchCustomTools } from "../../src/index.js";
-import { project, text } from "./isolation-helpers.js";
-
-const stager = (version: string) => `
-import { Type } from "@sinclair/typebox";
-export default () => ({
-  name: "stage",
-  label: "Stage",
-  description: "Stages an action",
-  parameters: Type.Object({}),
-  async execute(id, params, onUpdate, ctx) {
-    ctx.pushPendingAction({ label: "from ${version}", apply: async () => ({ content: [{ type: "text", text: "applied by ${version}" }] }) });
-    return { content: [{ type: "text", text: "${version}" }] };
-  },
-});
-`;
+import { project, stager, text } from "./isolation-helpers.js";
 
 describe("watching an isolated load", () => {
   it("reloads into a new tool host; the old one applies what it staged, then closes", async () => {

@@ -8,21 +8,7 @@ import { join } from "node:path";
 import { Session } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import { watchCustomTools } from "../../src/index.js";
-import { project, text } from "../isolation/isolation-helpers.js";
-
-const stager = (version: string) => `
-import { Type } from "@sinclair/typebox";
-export default () => ({
-  name: "stage",
-  label: "Stage",
-  description: "Stages an action",
-  parameters: Type.Object({}),
-  async execute(id, params, onUpdate, ctx) {
-    ctx.pushPendingAction({ label: "from ${version}", apply: async () => ({ content: [{ type: "text", text: "applied by ${version}" }] }) });
-    return { content: [{ type: "text", text: "${version}" }] };
-  },
-});
-`;
+import { project, stager, text } from "../isolation/isolation-helpers.js";
 
 describe("an isolated watch's close()", () => {
   it("ends a replaced tool host that waits for its staged action to be resolved", async () => {
