@@ -107,9 +107,9 @@ export class PackPlanner implements EntryGroups {
    */
   evaluator(entry: string, member: CompiledMember): PreparedModule {
     // Its own pack's import errors are the module's (a link error is its E_COMPILE).
-    const importAlone = async () => {
+    const importAlone = async (afresh = false) => {
       const alone = await this.#alone(entry);
-      const run = (await importPack(alone.pack.path))?.members[alone.pack.index];
+      const run = (await importPack(alone.pack.path, afresh))?.members[alone.pack.index];
       if (typeof run !== "function")
         throw new Error(`The pack ${alone.pack.path} has no member ${alone.pack.index}.`);
       return (run as Evaluate)();
@@ -118,26 +118,41 @@ export class PackPlanner implements EntryGroups {
     const reloaded =
       !loadedPacks.has(path) &&
       members.some((id, at) => at !== index && evaluations.has(id) && !this.#evaluatedHere.has(id));
-    if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, importAlone));
+    const again = () => importAlone(true);
+    if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, () => importAlone(), again));
     return preparedModule(() =>
-      this.#evaluateOnce(member.id, () => runFromPack(path, index, sync, importAlone)),
+      this.#evaluateOnce(member.id, () => runFromPack(path, index, sync, () => importAlone()), again),
     );
   }
 
-  /** {@link evaluateOnce}, remembering the members this batch evaluated first. */
-  #evaluateOnce(id: string, evaluate: Evaluate): unknown {
+  /**
+   * {@link evaluateOnce}, remembering the members this batch evaluated first. A member whose
+   * evaluation in an earlier load threw is evaluated again with `again` (a new instance of a
+   * pack of its own: its group's pack ran its module's init already): the user may have fixed
+   * what it needed (a config file) and reloaded.
+   */
+  #evaluateOnce(id: string, evaluate: Evaluate, again: Evaluate): unknown {
+    let evaluation = evaluate;
+    if (failed.has(id) && !this.#evaluatedHere.has(id)) {
+      failed.delete(id);
+      evaluations.delete(id);
+      evaluation = again;
+    }
     if (!evaluations.has(id)) this.#evaluatedHere.add(id);
-    return evaluateOnce(id, evaluate);
+    return evaluateOnce(id, evaluation);
   }
 }
 
 /**
  * Every member evaluated in this process, by its id (its cache and key), from its group's pack
- * or from a pack of its own: like an ES module, a member is evaluated once per process (what it
- * threw is kept too), and a load that finds it here reuses its exports. Each entry answers as
- * the first evaluation did: at once, or with its promise until that settles.
+ * or from a pack of its own: like an ES module, a member is evaluated once per process, and a
+ * load that finds it here reuses its exports. Each entry answers as the first evaluation did:
+ * at once, or with its promise until that settles. What threw is kept for the rest of its load
+ * only (see {@link failed}).
  */
 const evaluations = new Map<string, Evaluate>();
+/** The members in {@link evaluations} whose evaluation threw or rejected: the next load evaluates them again. */
+const failed = new Set<string>();
 
 /** The packs this process imported (or is importing), by path: later members come from them too. */
 const loadedPacks = new Map<
@@ -159,16 +174,19 @@ function evaluateOnce(id: string, evaluate: Evaluate): unknown {
     evaluations.set(id, () => {
       throw error;
     });
+    failed.add(id);
     throw error;
   }
   evaluations.set(id, () => result);
   if (result instanceof Promise)
     result.then(
       (value: unknown) => evaluations.set(id, () => value),
-      (error: unknown) =>
+      (error: unknown) => {
         evaluations.set(id, () => {
           throw error;
-        }),
+        });
+        failed.add(id);
+      },
     );
   return result;
 }
@@ -215,14 +233,18 @@ function run(functions: PackFunctions | undefined, index: number, sync: boolean,
   return typeof later === "function" ? (later as Evaluate)() : alone();
 }
 
+/** How many packs were imported `afresh` (see {@link importPack}): each such URL is new. */
+let freshImports = 0;
+
 /**
  * The functions a pack exports (`undefined` when it exports none), run as a script with V8's
- * code cache where it can be (see `runPackScript`), else imported; throws when it cannot be.
+ * code cache where it can be (see `runPackScript`, a new instance each run), else imported
+ * (`afresh`: at a URL never imported, so that Node evaluates it again); throws when it cannot be.
  */
-async function importPack(path: string): Promise<PackFunctions | undefined> {
+async function importPack(path: string, afresh = false): Promise<PackFunctions | undefined> {
+  const url = pathToFileURL(path).href + (afresh ? `?again=${++freshImports}` : "");
   const namespace =
-    (await runPackScript(path)) ??
-    ((await import(/* @vite-ignore */ pathToFileURL(path).href)) as Record<string, unknown>);
+    (await runPackScript(path)) ?? ((await import(/* @vite-ignore */ url)) as Record<string, unknown>);
   const members = namespace[PACK_EXPORT];
   if (!Array.isArray(members)) return undefined;
   const now = namespace[SYNC_EXPORT];

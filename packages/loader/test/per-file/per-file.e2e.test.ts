@@ -152,6 +152,35 @@ export const id: string = \`copy-\${globalThis.tooldockTestEvaluations.length}-\
     expect(edited.diagnostics).toEqual([]);
   });
 
+  it("evaluates a module whose top level threw again on the next load, once its cause is fixed", {
+    timeout: 120_000,
+  }, async () => {
+    // Bug: the graph served before was served again, and Node rethrew its first evaluation's error.
+    const root = join(scratch, "threw-then-fixed");
+    await mkdir(join(root, "tools"), { recursive: true });
+    await writeFile(
+      join(root, "tools/configured.ts"),
+      `import { readFileSync } from "node:fs";
+const config: { greeting: string } = JSON.parse(readFileSync(new URL("./config.json", import.meta.url), "utf8"));
+export default (pi: any) => ({
+  name: "configured",
+  label: "Configured",
+  description: \`Greets with \${config.greeting}.\`,
+  parameters: pi.typebox.Type.Object({}),
+  async execute() {
+    return { content: [{ type: "text" as const, text: config.greeting }] };
+  },
+});
+`,
+    );
+    const run = await runNode(node, [join(here, "threw-then-fixed.mjs"), root]);
+    const { missing, stillMissing, fixed } = JSON.parse(run.stdout);
+    // File by file (no pack when the first load returned), and failing until the file is there.
+    expect(missing).toEqual({ tools: [], codes: ["E_IMPORT"], packs: 0 });
+    expect(stillMissing).toMatchObject({ tools: [], codes: ["E_IMPORT"] });
+    expect(fixed).toMatchObject({ tools: ["configured"], codes: [] });
+  });
+
   it("keeps the modules of a warm start that did not change when a neighbour in their pack is edited", {
     timeout: 120_000,
   }, async () => {

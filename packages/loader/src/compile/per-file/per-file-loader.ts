@@ -18,8 +18,11 @@ const sources = new Map<string, string>();
 const entryUrls = new Set<string>();
 /** Module URL → (specifier → the URL it imports). */
 const links = new Map<string, Map<string, string>>();
-/** Entry path → each file of its graph with its code when it was served, and the entry's URL. */
-const loadedEntries = new Map<string, { code: Map<string, string>; url: string }>();
+/**
+ * Entry path → each file of its graph with its code when it was served, and the entry's URL;
+ * `failed` once its evaluation threw (see {@link preparePerFile}).
+ */
+const loadedEntries = new Map<string, { code: Map<string, string>; url: string; failed?: boolean }>();
 /** How many graphs this process served: each one's URLs carry its number. */
 let served = 0;
 let hooked = false;
@@ -38,7 +41,8 @@ export function servedPerFile(entry: string): boolean {
  * own module, at its own `file:` URL with `?tooldock=<the graph's number>`: `import.meta.*` are
  * rewritten to the source's location as in a pack, the source map names the source, and a
  * file two entries import is evaluated once for each, as each member of a pack evaluates its
- * own modules. An entry loaded again unchanged gets the module it got before.
+ * own modules. An entry loaded again unchanged gets the module it got before, unless its
+ * evaluation threw: then its graph is served anew (the user may have fixed what it needed).
  */
 export async function preparePerFile(entry: string, memo: PlanMemo): Promise<PreparedModule | undefined> {
   if (!perFileAvailable()) return undefined;
@@ -55,7 +59,13 @@ export async function preparePerFile(entry: string, memo: PlanMemo): Promise<Pre
   } catch {
     return undefined; // whatever failed here, the bundle reports it as it does
   }
-  return preparedModule(() => import(url));
+  return preparedModule(() =>
+    import(url).catch((error: unknown) => {
+      const loaded = loadedEntries.get(entry);
+      if (loaded?.url === url) loaded.failed = true;
+      throw error;
+    }),
+  );
 }
 
 function hostExportNames(specifier: string): ReadonlySet<string> {
@@ -65,7 +75,7 @@ function hostExportNames(specifier: string): ReadonlySet<string> {
 /** Registers the graph's modules with the hooks and returns the entry's URL. */
 function serve(graph: PerFileGraph): string {
   const loaded = loadedEntries.get(graph.entry);
-  if (loaded !== undefined && sameCode(loaded.code, graph)) return loaded.url;
+  if (loaded !== undefined && loaded.failed !== true && sameCode(loaded.code, graph)) return loaded.url;
   installHooks();
   // Every URL carries the graph's number: never one the host (or another graph) imported.
   served += 1;
