@@ -36,7 +36,8 @@ export async function createChatServer(options: ChatServerOptions) {
     cwd: options.cwd,
     host,
   });
-  const conversations = new Map<string, { session: Session; messages: Message[]; turn: Promise<unknown> }>();
+  type Conversation = { session: Session; messages: Message[]; turn: Promise<unknown> };
+  const conversations = new Map<string, Conversation>();
   const opening = new Set<string>();
 
   // One session per conversation: its own pending stack, its own `ctx.cwd`.
@@ -59,9 +60,7 @@ export async function createChatServer(options: ChatServerOptions) {
   // Runs one user message to the model's final answer. A tool call's staged action is
   // reminded after the call's result (`reminder` comes after `tool-call-end`), so the
   // transcript stays `assistant (tool_calls) → tool… → user (reminder)`, as OpenAI requires.
-  async function runTurn(id: string, text: string): Promise<string> {
-    const conversation = conversations.get(id);
-    if (!conversation) throw new Error(`No conversation "${id}"; open it first.`);
+  async function runTurn(id: string, conversation: Conversation, text: string): Promise<string> {
     const { session, messages } = conversation;
     const reminders: string[] = [];
     const unsubscribe = session.subscribe((event) => {
@@ -104,13 +103,15 @@ export async function createChatServer(options: ChatServerOptions) {
     send(id: string, text: string): Promise<string> {
       const conversation = conversations.get(id);
       if (!conversation) return Promise.reject(new Error(`No conversation "${id}"; open it first.`));
-      const reply = conversation.turn.then(() => runTurn(id, text));
+      // The conversation it was sent to: close() lets it run before the session ends.
+      const reply = conversation.turn.then(() => runTurn(id, conversation, text));
       conversation.turn = reply.catch(() => undefined);
       return reply;
     },
     transcript: (id: string): readonly Message[] => conversations.get(id)?.messages ?? [],
     /**
-     * Ends a conversation here: its tools hear `shutdown`; what is pending is discarded, but
+     * Ends a conversation here once the messages already sent to it are answered (a message
+     * sent after is refused): its tools hear `shutdown`; what is pending is discarded, but
      * with a `journal` its durable actions stay for the next process that opens it.
      */
     async close(id: string) {
