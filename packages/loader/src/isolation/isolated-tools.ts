@@ -239,10 +239,7 @@ export class IsolatedToolHost {
       context,
       hasUI,
     }));
-    if (!("t" in message))
-      throw new Error(`The tool host stopped while it ran the ${callback}. ${message.reason}`);
-    if (message.t === "error") throw rebuildError(message.error);
-    return message.t === "result" ? message.result : { content: [] };
+    return answerOf(message, `The tool host stopped while it ran the ${callback}.`);
   }
 
   /**
@@ -290,21 +287,15 @@ export class IsolatedToolHost {
     if (this.#closed || this.#retiring) return CLOSED;
     if (!this.#isolation.restart && process !== undefined)
       return { kind: "exit", reason: "It is not restarted (isolation.restart is false)." };
-    this.#starting ??= this.#start().then(
-      async ({ process: started, early }) => {
-        this.#starting = undefined;
-        if (this.#closed) {
-          await started.kill(CLOSED);
-          return started;
-        }
-        this.adopt(started, early);
+    this.#starting ??= this.#start()
+      .then(async ({ process: started, early }) => {
+        if (this.#closed) await started.kill(CLOSED);
+        else this.adopt(started, early);
         return started;
-      },
-      (error: unknown) => {
+      })
+      .finally(() => {
         this.#starting = undefined;
-        throw error;
-      },
-    );
+      });
     try {
       const started = await this.#starting;
       return started.stopped ? CLOSED : started;
@@ -415,9 +406,7 @@ export class IsolatedToolHost {
       // The session gives a hook that long at most (its own deadline keeps the host alive).
       { keepAliveMs: BOUNDED_KEEP_ALIVE_MS },
     );
-    const message = await reply;
-    if (!("t" in message)) throw new Error(`The tool host stopped. ${message.reason}`);
-    if (message.t === "error") throw rebuildError(message.error);
+    answerOf(await reply, "The tool host stopped.");
   }
 
   #message(process: ToolHostProcess, message: ChildMessage): void {
@@ -815,7 +804,6 @@ function stopThroughContext(execute: CustomTool["execute"]): CustomTool["execute
   return execute;
 }
 
-/** The values of `ctx` a tool host call carries, read now; `hasUI` is the host's. */
 /** A call's context as the host reads it when the call starts, and its conversation (see `sendConversation`). */
 interface ReadContext {
   context: CallContext;
@@ -841,6 +829,13 @@ function callContext(ctx: CustomToolContext | undefined, hasUI: boolean): ReadCo
   if (file !== undefined) context.sessionFile = file;
   // Copied and sent when the message goes, only what its tool host has not seen.
   return { context, entries: manager.getEntries(), branch: manager.getBranch() };
+}
+
+/** A request's result (empty for a `pong`); throws its error, or `stopped` and why when it stopped. */
+function answerOf(message: ChildMessage | ToolHostStop, stopped: string): AgentToolResult {
+  if (!("t" in message)) throw new Error(`${stopped} ${message.reason}`);
+  if (message.t === "error") throw rebuildError(message.error);
+  return message.t === "result" ? message.result : { content: [] };
 }
 
 /** A tool host's error, as a host-side error with the same name, message, code and stack. */

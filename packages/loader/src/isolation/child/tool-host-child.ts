@@ -117,32 +117,26 @@ const askingCall = (): { call?: number } => {
   return id === undefined ? {} : { call: id };
 };
 
-function askHost(method: "select" | "confirm" | "input" | "notify", args: unknown[]): Promise<unknown> {
-  // Thrown by a notice, a rejection of a question: as the tool would meet a fault of each.
+/** Sends a `pi.ui` call to the host; throws when JSON cannot carry its arguments. */
+function tellHost(method: "select" | "confirm" | "input" | "notify", args: unknown[]): number {
   const copied = crossingCopy(args, `pi.ui.${method}`) as unknown[];
   const id = nextUi++;
-  return new Promise((resolve, reject) => {
-    if (method !== "notify") uiReplies.set(id, { resolve, reject }); // a notice gets no answer
-    send({ t: "ui", id, ...askingCall(), method, args: copied });
-  });
+  send({ t: "ui", id, ...askingCall(), method, args: copied });
+  return id;
 }
 
 /** A question's answer, or its fault as a rejection (never thrown at the asking tool). */
-const asked = (ask: () => Promise<unknown>): Promise<unknown> => {
-  try {
-    return ask();
-  } catch (error) {
-    return Promise.reject(error);
-  }
-};
+function askHost(method: "select" | "confirm" | "input", args: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) => uiReplies.set(tellHost(method, args), { resolve, reject }));
+}
 
 /** `pi.ui` while the host has a user interface: each question is answered by the host's. */
 const hostUI: UIContext = {
-  select: (title, options) => asked(() => askHost("select", [title, options])) as Promise<string | undefined>,
-  confirm: (title, message) => asked(() => askHost("confirm", [title, message])) as Promise<boolean>,
-  input: (title, placeholder) =>
-    asked(() => askHost("input", [title, placeholder])) as Promise<string | undefined>,
-  notify: (message, level) => void askHost("notify", [message, level]),
+  select: (title, options) => askHost("select", [title, options]) as Promise<string | undefined>,
+  confirm: (title, message) => askHost("confirm", [title, message]) as Promise<boolean>,
+  input: (title, placeholder) => askHost("input", [title, placeholder]) as Promise<string | undefined>,
+  // Thrown at the tool: a notice has no promise to reject.
+  notify: (message, level) => void tellHost("notify", [message, level]),
 };
 
 /**
@@ -273,10 +267,13 @@ async function answer(id: number, run: () => unknown): Promise<void> {
   }
 }
 
+function refuse(id: number, message: string): void {
+  send({ t: "error", id, error: { message } });
+}
+
 function settleAction(id: number, action: number, kind: "apply" | "reject", reason: string) {
   const staged = actions.get(action);
-  if (staged === undefined)
-    return send({ t: "error", id, error: { message: `The tool host has no pending action ${action}.` } });
+  if (staged === undefined) return refuse(id, `The tool host has no pending action ${action}.`);
   if (kind === "reject") actions.delete(action);
   return answer(id, async () => {
     // Read once, field by field, as a Session reads what a callback returned: a result a
@@ -303,13 +300,10 @@ async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promi
   const handler = tools.get(message.tool)?.actions?.[message.handler];
   const callback = handler?.[message.callback];
   if (typeof callback !== "function") {
-    send({
-      t: "error",
-      id: message.id,
-      error: {
-        message: `The tool "${message.tool}" here declares no ${message.callback} for the action handler "${message.handler}".`,
-      },
-    });
+    refuse(
+      message.id,
+      `The tool "${message.tool}" here declares no ${message.callback} for the action handler "${message.handler}".`,
+    );
     return;
   }
   // Read as a Session reads a handler's result in-process (an absent result is no content).
@@ -318,9 +312,27 @@ async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promi
   );
 }
 
-/** The answer to a request that names a tool this tool host does not have. */
-function noSuchTool(id: number, name: string): void {
-  send({ t: "error", id, error: { message: `The tool host has no tool "${name}".` } });
+/** A call (or `onSession` hook) of request `message`, with its session's UI. */
+function childCall(
+  message: Extract<HostMessage, { t: "call" | "session" }>,
+  toolCallId: string,
+  controller: AbortController | undefined,
+): ChildCall {
+  return {
+    id: message.id,
+    toolName: message.tool,
+    toolCallId,
+    sessionId: message.context.sessionId,
+    hasUI: message.context.hasUI ?? uiAttached,
+    ended: controller === undefined,
+    controller,
+    pending: 0,
+  };
+}
+
+/** Runs an apply, a reject or a durable action's handler, with the resolving session's UI. */
+function settle(message: Extract<HostMessage, { t: "apply" | "reject" | "action" }>, run: () => unknown) {
+  void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, run);
 }
 
 function handle(message: HostMessage): void {
@@ -336,19 +348,10 @@ function handle(message: HostMessage): void {
       const context = receiveConversation(conversations, message.context);
       const tool = tools.get(message.tool);
       if (tool === undefined) {
-        noSuchTool(message.id, message.tool);
+        refuse(message.id, `The tool host has no tool "${message.tool}".`);
         return;
       }
-      const call: ChildCall = {
-        id: message.id,
-        toolName: tool.name,
-        toolCallId: message.toolCallId,
-        sessionId: message.context.sessionId,
-        hasUI: message.context.hasUI ?? uiAttached,
-        ended: false,
-        controller: new AbortController(),
-        pending: 0,
-      };
+      const call = childCall(message, message.toolCallId, new AbortController());
       calls.set(call.id, call);
       // Never rejects: the call's own faults are its answer (runner.end forgets it).
       void runCall(runner, tool, call, message.toolCallId, message.params, context, message.updates);
@@ -363,30 +366,18 @@ function handle(message: HostMessage): void {
     }
     case "apply":
     case "reject":
-      void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, () =>
-        settleAction(message.id, message.action, message.t, message.reason),
-      );
+      settle(message, () => settleAction(message.id, message.action, message.t, message.reason));
       return;
     case "forget":
       actions.delete(message.action);
       return;
     case "action":
-      void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, () => runHandler(message));
+      settle(message, () => runHandler(message));
       return;
     case "session": {
       const context = receiveConversation(conversations, message.context);
       const tool = tools.get(message.tool);
-      const call: ChildCall = {
-        id: message.id,
-        toolName: message.tool,
-        toolCallId: "",
-        sessionId: message.context.sessionId,
-        hasUI: message.context.hasUI ?? uiAttached,
-        ended: true,
-        controller: undefined,
-        pending: 0,
-      };
-      const ctx = callContext(runner, call, context);
+      const ctx = callContext(runner, childCall(message, "", undefined), context);
       ctx.pushPendingAction = (action) => {
         throw noCallPushError(action);
       };
@@ -417,7 +408,7 @@ function handle(message: HostMessage): void {
     case "describe": {
       const tool = tools.get(message.tool);
       if (tool === undefined) {
-        noSuchTool(message.id, message.tool);
+        refuse(message.id, `The tool host has no tool "${message.tool}".`);
         return;
       }
       // The record's getter never throws: a failing read gives the last good description.
