@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { extname, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Loader, OnLoadResult, PartialMessage, Plugin } from "esbuild";
+import type { Loader, OnLoadResult, OnResolveArgs, PartialMessage, Plugin } from "esbuild";
 import { isWithin } from "../discover/expand-path.js";
 import { bunOnlyNote } from "./bun-only.js";
 import { COMMONJS_AWAIT_MESSAGE, isCommonJsFile } from "./commonjs-await.js";
@@ -85,6 +85,9 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
     setup(build) {
       /** Names each source file reads from stand-in packages (found as it is loaded). */
       const valueImports = new Map<string, ValueImports>();
+      /** esbuild's own resolution of an import (this plugin skips it). */
+      const resolveAsEsbuild = ({ path, kind, resolveDir, importer }: OnResolveArgs) =>
+        build.resolve(path, { kind, resolveDir, importer, pluginData: SKIP });
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === SKIP || args.kind === "entry-point") return undefined;
         const canonical = canonicalHostSpecifier(args.path);
@@ -101,12 +104,7 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
         const bunOnly = bunOnlyNote(args.path);
         if (bunOnly !== "") return { errors: [{ text: `Could not resolve "${args.path}"${bunOnly}` }] };
         if (!isBareSpecifier(args.path)) return undefined;
-        const resolved = await build.resolve(args.path, {
-          kind: args.kind,
-          resolveDir: args.resolveDir,
-          importer: args.importer,
-          pluginData: SKIP,
-        });
+        const resolved = await resolveAsEsbuild(args);
         // Unresolvable: fall through so esbuild reports "Could not resolve" at the import.
         if (resolved.errors.length > 0 || resolved.path === "") return undefined;
         if (resolved.external) {
@@ -127,12 +125,7 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
       // file's absolute URL, recorded as an external so the bundle is rebuilt until it exists.
       build.onResolve({ filter: /^\.{1,2}(?:\/|$)/ }, async (args) => {
         if (args.kind !== "dynamic-import" || args.pluginData === SKIP) return undefined;
-        const resolved = await build.resolve(args.path, {
-          kind: args.kind,
-          resolveDir: args.resolveDir,
-          importer: args.importer,
-          pluginData: SKIP,
-        });
+        const resolved = await resolveAsEsbuild(args);
         if (resolved.errors.length === 0 && resolved.path !== "") return undefined;
         const target = resolve(args.resolveDir, args.path);
         const url = pathToFileURL(target).href;

@@ -8,6 +8,7 @@ import {
   importedNameOffset,
   importedNameSpecifier,
   locationAt,
+  type SourcePlace,
   specifierOffset,
 } from "./import-locations.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
@@ -63,7 +64,7 @@ function unresolved(error: unknown, entry: string): CompileFailure | undefined {
   }
   if (specifier === undefined) return undefined;
   const written = specifier;
-  let place = findInToolSources(
+  let place: SourcePlace | undefined = findInToolSources(
     entry,
     (source) => specifierOffset(source, written),
     importer !== undefined && isAbsolute(importer) ? importer : undefined,
@@ -73,7 +74,7 @@ function unresolved(error: unknown, entry: string): CompileFailure | undefined {
     const relative = findRelativeSpecifier(entry, specifier);
     if (relative !== undefined) {
       specifier = relative.specifier;
-      place = { file: relative.file, location: relative.location };
+      place = relative;
     }
   }
   return new CompileFailure(`Could not resolve "${specifier}"${bunOnlyNote(specifier)}`, {
@@ -95,10 +96,8 @@ function missingExport(error: unknown, entry: string): CompileFailure | undefine
   if (place === undefined && reported.startsWith("file:")) {
     // An installed package, named by the file it resolved to: find the bare import of the name.
     place = findInToolSources(entry, (source) => importedNameOffset(source, isBareSpecifier, name));
-    if (place !== undefined) {
-      const source = readFileSync(place.file, "utf8");
-      specifier = importedNameSpecifier(source, isBareSpecifier, name) ?? reported;
-    }
+    if (place !== undefined)
+      specifier = importedNameSpecifier(place.source, isBareSpecifier, name) ?? reported;
   }
   return new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
     file: place?.file ?? entry,

@@ -61,16 +61,16 @@ export function importedNameOffset(
   return undefined;
 }
 
-/** The first of the tool's own files whose `find` gives an offset, and where. */
+/** The first of the tool's own files whose `find` gives an offset, where, and the file's source. */
 export function findInToolSources(
   entry: string,
   find: (source: string) => number | undefined,
   first?: string,
-): SourcePlace | undefined {
+): (SourcePlace & { source: string }) | undefined {
   const files = first === undefined ? toolSources(entry) : withFirst(first, toolSources(entry));
   for (const { file, source } of files) {
     const offset = find(source);
-    if (offset !== undefined) return { file, location: locationAt(source, offset) };
+    if (offset !== undefined) return { file, source, location: locationAt(source, offset) };
   }
   return undefined;
 }

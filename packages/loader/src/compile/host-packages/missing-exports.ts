@@ -65,27 +65,21 @@ export function reportingMissingExports(
       }
       for (const name of names) onWarning(missingExportWarning(entry, name));
     };
+    const done = (namespace: unknown) => {
+      finish(namespace);
+      return namespace;
+    };
+    const failed = (error: unknown) => {
+      finish(undefined);
+      throw error;
+    };
     let evaluation: unknown;
     try {
       evaluation = prepared.evaluate();
     } catch (error) {
-      finish(undefined);
-      throw error;
+      return failed(error);
     }
-    if (!(evaluation instanceof Promise)) {
-      finish(evaluation);
-      return evaluation;
-    }
-    return evaluation.then(
-      (namespace: unknown) => {
-        finish(namespace);
-        return namespace;
-      },
-      (error: unknown) => {
-        finish(undefined);
-        throw error;
-      },
-    );
+    return evaluation instanceof Promise ? evaluation.then(done, failed) : done(evaluation);
   };
   return { evaluate };
 }
