@@ -10,25 +10,18 @@ const PACK_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
  * only a few milliseconds to write anew when its next load misses it. Runs only when a pack is
  * written (a change), never on a warm start; a file it cannot read or remove is left alone.
  */
-export function sweepOldPacks(cacheDir: string, now: number = Date.now()): void {
+export function sweepOldPacks(cacheDir: string): void {
   // Also the bundles of one entry and the `packs/` index files that earlier cache formats wrote.
   // With a pack: its script, the `.cjs` the script is compiled as and its code caches (one per V8 build).
   const bundle = /^(?:pack-)?[0-9a-f]{40}\.(?:mjs|cjs|script|[0-9a-f]{12}\.code)$/;
-  sweepOldFiles(join(cacheDir, "bundles"), (name) => bundle.test(name), now);
-  sweepOldFiles(join(cacheDir, "maps"), (name) => /^(?:pack-)?[0-9a-f]{40}\.mjs\.map$/.test(name), now);
-  sweepOldFiles(
-    join(cacheDir, "packs"),
-    (name) => /^(?:[0-9a-f]{32}|source-[0-9a-f]{40})\.json$/.test(name),
-    now,
-  );
+  sweepOldFiles(join(cacheDir, "bundles"), (name) => bundle.test(name));
+  sweepOldFiles(join(cacheDir, "maps"), (name) => /^(?:pack-)?[0-9a-f]{40}\.mjs\.map$/.test(name));
+  sweepOldFiles(join(cacheDir, "packs"), (name) => /^(?:[0-9a-f]{32}|source-[0-9a-f]{40})\.json$/.test(name));
 }
 
 /** Removes the files of `directory` that `isPackFile` names and that were written more than {@link PACK_MAX_AGE_MS} ago. */
-export function sweepOldFiles(
-  directory: string,
-  isPackFile: (name: string) => boolean,
-  now: number = Date.now(),
-): void {
+export function sweepOldFiles(directory: string, isPackFile: (name: string) => boolean): void {
+  const now = Date.now();
   let names: string[];
   try {
     names = readdirSync(directory);

@@ -137,11 +137,6 @@ export class ToolHostProcess {
     void Promise.resolve(init).then((message) => this.send(message));
   }
 
-  /** Whether it was given its load (a spare waits for one). */
-  get begun(): boolean {
-    return this.#begun;
-  }
-
   /** Resolves `true` once the process runs and answers, `false` if it stopped first. */
   async ready(): Promise<boolean> {
     const reply = await this.request((id) => ({ t: "ping", id })).reply;

@@ -202,7 +202,7 @@ export function prestartToolHost(options: LoadCustomToolsOptions): PrestartedToo
     },
     async close() {
       const process = await spare.catch(() => undefined);
-      if (process !== undefined && !process.begun) await dropSpare(process);
+      if (process !== undefined) await dropSpare(process); // unless a load took it
     },
   };
 }
