@@ -20,16 +20,14 @@ export function jsonCopy(value: unknown): unknown {
  * as it is.
  */
 export function crossingCopy(value: unknown, what: string): unknown {
-  let text: string | undefined;
   let reason = "";
   try {
-    text = JSON.stringify(value);
+    const text = JSON.stringify(value);
+    if (text !== undefined) return JSON.parse(text);
   } catch (error) {
     reason = `: ${error instanceof Error ? error.message : String(error)}`;
   }
-  if (text === undefined)
-    throw new TypeError(
-      `${what}: what it was given cannot cross to the host, which runs this tool in a tool host and takes JSON data only${reason}.`,
-    );
-  return JSON.parse(text);
+  throw new TypeError(
+    `${what}: what it was given cannot cross to the host, which runs this tool in a tool host and takes JSON data only${reason}.`,
+  );
 }

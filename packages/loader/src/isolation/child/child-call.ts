@@ -59,12 +59,10 @@ export function wireError(error: unknown): WireError {
       return undefined;
     }
   };
-  const name = read("name");
-  if (name !== undefined) wire.name = name;
-  const stack = read("stack");
-  if (stack !== undefined) wire.stack = stack;
-  const code = read("code");
-  if (code !== undefined) wire.code = code;
+  for (const field of ["name", "stack", "code"] as const) {
+    const value = read(field);
+    if (value !== undefined) wire[field] = value;
+  }
   return wire;
 }
 
