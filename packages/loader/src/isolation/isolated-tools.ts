@@ -429,11 +429,9 @@ export class IsolatedToolHost {
 
   #handle(process: ToolHostProcess, message: ChildMessage): void {
     switch (message.t) {
-      case "update": {
-        const call = this.#calls.get(message.id);
-        call?.onUpdate?.(message.partial);
+      case "update":
+        this.#calls.get(message.id)?.onUpdate?.(message.partial);
         return;
-      }
       case "push":
         this.#push(process, message);
         return;

@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, parse, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nearestUp } from "../compile/find-tsconfig.js";
 
 /** The packages the tool host's own code imports, each resolved from the one before it. */
 const CHAIN: ReadonlyArray<readonly [from: string, packages: readonly string[]]> = [
@@ -14,13 +15,8 @@ const CHAIN: ReadonlyArray<readonly [from: string, packages: readonly string[]]>
 
 /** The folder of the package.json that owns `file`. */
 function packageRoot(file: string): string {
-  let folder = dirname(file);
-  while (!existsSync(join(folder, "package.json"))) {
-    const parent = dirname(folder);
-    if (parent === folder) return dirname(file);
-    folder = parent;
-  }
-  return folder;
+  const owner = (folder: string) => (existsSync(join(folder, "package.json")) ? folder : undefined);
+  return nearestUp(file, new Map(), owner, dirname(file));
 }
 
 /**
