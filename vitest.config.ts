@@ -52,7 +52,10 @@ export default defineConfig({
           name: "shared",
           typecheck: {
             include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
-            tsconfig: "./tsconfig.json",
+            // The `.test-d.ts` files and what they import, not the whole tsconfig.json: vitest's
+            // tsc checks every file of its project, and `pnpm typecheck` (run by `pnpm test`
+            // before vitest) checks them all already. 6 s of CPU instead of 29 s.
+            tsconfig: "./tsconfig.typecheck.json",
             // On in the project itself: a project does not take `--typecheck` from the
             // command line. A run filtered to some files checks only the `.test-d.ts` among them.
             enabled: true,
