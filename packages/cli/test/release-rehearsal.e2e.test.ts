@@ -5,15 +5,22 @@
 // installed `tooldock`, scaffolds a tool package from the tarballs (`init --from`), installs
 // and tests it, validates it, loads it from a host script, and type-checks a TypeScript
 // consumer under `moduleResolution` node16 (a CommonJS file included) and bundler.
+//
+// The tests run concurrently: each step (pack, install, scaffold) runs once, started by the
+// first test that needs it, and each test waits for the steps it builds on. release:check runs
+// while npm installs the tarballs, and the TypeScript consumer and the installed CLI's checks
+// while the scaffold installs and tests: the file takes its longest chain of steps, not their sum.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from "vitest";
 import { assertBuilt, repoRoot } from "./cli-process.js";
 
 const PUBLIC_PACKAGES = ["ai-sdk", "ast-edit", "cli", "loader", "runtime", "sdk"];
 const INSTALL_TIMEOUT_MS = 240_000;
+/** A test waits for the steps before its own: packing, installing, scaffolding (each well under 240 s). */
+const CHAIN_TIMEOUT_MS = 4 * INSTALL_TIMEOUT_MS;
 
 interface Run {
   code: number | null;
@@ -74,9 +81,54 @@ function sh(command: string, args: string[], cwd: string): Promise<Run> {
 }
 
 /** Asserts a zero exit code, showing the command's output when it is not. */
-function expectSuccess(run: Run, what: string): void {
+function expectSuccess(expect: ExpectStatic, run: Run, what: string): void {
   expect(run.code, `${what} failed:\n${run.output}`).toBe(0);
 }
+
+/** `step` run once, by the first caller; the others wait for the same run. */
+function once<T>(step: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= step();
+    return running;
+  };
+}
+
+/** `pnpm release:pack` into `artifacts`. */
+const pack = once(() =>
+  sh(process.execPath, [join(repoRoot, "scripts/release-pack.mjs"), "--out", artifacts], repoRoot),
+);
+
+/** npm installs the tarballs into `consumer`, once they are packed. */
+const install = once(async (): Promise<Run> => {
+  const packed = await pack();
+  if (packed.code !== 0) return { code: packed.code, output: `release:pack failed:\n${packed.output}` };
+  const tarballs = PUBLIC_PACKAGES.map((name) => join(artifacts, `tooldock-${name}-0.1.0.tgz`));
+  // @types/node: the runtime's and the loader's types name Node's (their READMEs say so).
+  return sh("npm", ["install", "--no-audit", "--no-fund", ...tarballs, "@types/node@^20.19.0"], consumer);
+});
+
+/** The installed CLI, once installed. */
+async function installedBin(expect: ExpectStatic): Promise<string> {
+  expectSuccess(expect, await install(), "npm install of the tarballs");
+  return join(consumer, "node_modules/.bin/tooldock");
+}
+
+/** `tooldock init --from` with the installed CLI, then npm install, npm test and validate in it. */
+const scaffolded = once(async () => {
+  const installed = await install();
+  const bin = join(consumer, "node_modules/.bin/tooldock");
+  const init =
+    installed.code === 0 ? await sh(bin, ["init", scaffold, "--from", artifacts], root) : installed;
+  if (init.code !== 0) return { init, manifest: {}, npmInstall: init, test: init, validate: init };
+  // What init wrote, before npm install reads it.
+  const manifest = JSON.parse(await readFile(join(scaffold, "package.json"), "utf8"));
+  const npmInstall = await sh("npm", ["install", "--no-audit", "--no-fund"], scaffold);
+  if (npmInstall.code !== 0) return { init, manifest, npmInstall, test: npmInstall, validate: npmInstall };
+  const test = await sh("npm", ["test"], scaffold);
+  const validate = await sh("npx", ["tooldock", "validate", "--strict"], scaffold);
+  return { init, manifest, npmInstall, test, validate };
+});
 
 const tsc = (project: string) =>
   sh(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", project], consumer);
@@ -99,23 +151,16 @@ afterAll(async () => {
   if (root !== undefined) await rm(root, { recursive: true, force: true });
 });
 
-describe("release rehearsal: the tarballs, installed outside the repo", () => {
+describe.concurrent("release rehearsal: the tarballs, installed outside the repo", () => {
   it(
     "release:pack writes every public package's tarball, with workspace ranges rewritten",
-    async () => {
-      expectSuccess(
-        await sh(
-          process.execPath,
-          [join(repoRoot, "scripts/release-pack.mjs"), "--out", artifacts],
-          repoRoot,
-        ),
-        "release:pack",
-      );
+    async ({ expect }) => {
+      expectSuccess(expect, await pack(), "release:pack");
       const tarballs = (await readdir(artifacts)).sort();
       expect(tarballs).toEqual(PUBLIC_PACKAGES.map((name) => `tooldock-${name}-0.1.0.tgz`));
       for (const tarball of tarballs) {
         const manifest = await sh("tar", ["-xOzf", join(artifacts, tarball), "package/package.json"], root);
-        expectSuccess(manifest, `reading ${tarball}`);
+        expectSuccess(expect, manifest, `reading ${tarball}`);
         expect(manifest.output).not.toContain("workspace:");
         expect(manifest.output).not.toContain("@tooldock/examples");
         const files = await sh("tar", ["-tzf", join(artifacts, tarball)], root);
@@ -132,13 +177,14 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
 
   it(
     "release:check passes: publint, Are the Types Wrong (ESM-only profile) and the source maps on every tarball",
-    async () => {
+    async ({ expect }) => {
+      expectSuccess(expect, await pack(), "release:pack");
       const check = await sh(
         process.execPath,
         [join(repoRoot, "scripts/release-check.mjs"), artifacts],
         repoRoot,
       );
-      expectSuccess(check, "release:check");
+      expectSuccess(expect, check, "release:check");
       expect(check.output).toContain(`release:check: ${PUBLIC_PACKAGES.length} tarballs pass`);
     },
     INSTALL_TIMEOUT_MS,
@@ -146,87 +192,79 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
 
   it(
     "npm installs the tarballs into a fresh project; the installed CLI runs (--version, demo)",
-    async () => {
-      const tarballs = PUBLIC_PACKAGES.map((name) => join(artifacts, `tooldock-${name}-0.1.0.tgz`));
-      // @types/node: the runtime's and the loader's types name Node's (their READMEs say so).
-      expectSuccess(
-        await sh(
-          "npm",
-          ["install", "--no-audit", "--no-fund", ...tarballs, "@types/node@^20.19.0"],
-          consumer,
-        ),
-        "npm install of the tarballs",
-      );
+    async ({ expect }) => {
+      await installedBin(expect);
       const version = await sh("npx", ["tooldock", "--version"], consumer);
-      expectSuccess(version, "npx tooldock --version");
+      expectSuccess(expect, version, "npx tooldock --version");
       expect(version.output.trim()).toBe("0.1.0");
       const scoped = await sh("npx", ["@tooldock/cli", "--version"], consumer);
-      expectSuccess(scoped, "npx @tooldock/cli --version");
+      expectSuccess(expect, scoped, "npx @tooldock/cli --version");
       expect(scoped.output.trim()).toBe("0.1.0");
       // The demo's tools ship inside the CLI tarball: no @tooldock/examples is installed.
       const demo = await sh("npx", ["tooldock", "demo"], consumer);
-      expectSuccess(demo, "npx tooldock demo");
+      expectSuccess(expect, demo, "npx tooldock demo");
       expect(demo.output).toContain("✔ Demo finished.");
       expect(demo.output).toMatch(/node_modules[/\\]@tooldock[/\\]cli[/\\]dist[/\\]demo-tools/);
     },
-    INSTALL_TIMEOUT_MS,
+    CHAIN_TIMEOUT_MS,
   );
 
   it(
     "tooldock init --from scaffolds a package that installs from the tarballs, passes its tests and validate --strict",
-    async () => {
-      const bin = join(consumer, "node_modules/.bin/tooldock");
-      const init = await sh(bin, ["init", scaffold, "--from", artifacts], root);
-      expectSuccess(init, "tooldock init --from");
-      const manifest = JSON.parse(await readFile(join(scaffold, "package.json"), "utf8"));
+    async ({ expect }) => {
+      await installedBin(expect);
+      const { init, manifest, npmInstall, test, validate } = await scaffolded();
+      expectSuccess(expect, init, "tooldock init --from");
       expect(manifest.devDependencies["@tooldock/sdk"]).toBe("file:../artifacts/tooldock-sdk-0.1.0.tgz");
       expect(manifest.devDependencies["@tooldock/runtime"]).toBe(
         "file:../artifacts/tooldock-runtime-0.1.0.tgz",
       );
 
-      expectSuccess(
-        await sh("npm", ["install", "--no-audit", "--no-fund"], scaffold),
-        "npm install in the scaffold",
-      );
-      const test = await sh("npm", ["test"], scaffold);
-      expectSuccess(test, "npm test in the scaffold");
+      expectSuccess(expect, npmInstall, "npm install in the scaffold");
+      expectSuccess(expect, test, "npm test in the scaffold");
       expect(test.output).toMatch(/4 passed/);
 
-      const validate = await sh("npx", ["tooldock", "validate", "--strict"], scaffold);
-      expectSuccess(validate, "tooldock validate --strict in the scaffold");
+      expectSuccess(expect, validate, "tooldock validate --strict in the scaffold");
       expect(validate.output).toContain("✔ 1 module, 1 tool, 0 errors, 0 warnings");
     },
-    INSTALL_TIMEOUT_MS,
+    CHAIN_TIMEOUT_MS,
   );
 
-  it("a host script imports the installed loader and runtime, loads the scaffold and calls its tool", async () => {
-    await writeFile(
-      join(consumer, "host.mjs"),
-      [
-        'import { loadCustomTools, ToolHost } from "@tooldock/loader";',
-        'import { Session } from "@tooldock/runtime";',
-        "const [paths] = process.argv.slice(2);",
-        "const host = new ToolHost({ cwd: process.cwd() });",
-        "const session = new Session({ cwd: process.cwd() });",
-        "const { tools, diagnostics } = await loadCustomTools({ paths: [paths], host, session });",
-        "await session.start();",
-        'const result = await session.execute({ toolCallId: "t1", name: "word_tools", params: { text: "one two three" } });',
-        "await session.dispose();",
-        "process.stdout.write(JSON.stringify({ tools: tools.map((loaded) => loaded.tool.name), diagnostics, result }));",
-      ].join("\n"),
-    );
-    const host = await sh(process.execPath, ["host.mjs", scaffold], consumer);
-    expectSuccess(host, "the host script");
-    expect(JSON.parse(host.output)).toEqual({
-      tools: ["word_tools"],
-      diagnostics: [],
-      result: { content: [{ type: "text", text: "3 words" }], details: { words: 3 } },
-    });
-  });
+  it(
+    "a host script imports the installed loader and runtime, loads the scaffold and calls its tool",
+    async ({ expect }) => {
+      await installedBin(expect);
+      expectSuccess(expect, (await scaffolded()).npmInstall, "npm install in the scaffold");
+      await writeFile(
+        join(consumer, "host.mjs"),
+        [
+          'import { loadCustomTools, ToolHost } from "@tooldock/loader";',
+          'import { Session } from "@tooldock/runtime";',
+          "const [paths] = process.argv.slice(2);",
+          "const host = new ToolHost({ cwd: process.cwd() });",
+          "const session = new Session({ cwd: process.cwd() });",
+          "const { tools, diagnostics } = await loadCustomTools({ paths: [paths], host, session });",
+          "await session.start();",
+          'const result = await session.execute({ toolCallId: "t1", name: "word_tools", params: { text: "one two three" } });',
+          "await session.dispose();",
+          "process.stdout.write(JSON.stringify({ tools: tools.map((loaded) => loaded.tool.name), diagnostics, result }));",
+        ].join("\n"),
+      );
+      const host = await sh(process.execPath, ["host.mjs", scaffold], consumer);
+      expectSuccess(expect, host, "the host script");
+      expect(JSON.parse(host.output)).toEqual({
+        tools: ["word_tools"],
+        diagnostics: [],
+        result: { content: [{ type: "text", text: "3 words" }], details: { words: 3 } },
+      });
+    },
+    CHAIN_TIMEOUT_MS,
+  );
 
   it(
     "a TypeScript consumer type-checks under moduleResolution node16 (a CommonJS file too) and bundler",
-    async () => {
+    async ({ expect }) => {
+      await installedBin(expect);
       const source = [
         'import type { AgentToolResult } from "@tooldock/sdk";',
         'import { textResult } from "@tooldock/sdk";',
@@ -279,9 +317,9 @@ describe("release rehearsal: the tarballs, installed outside the repo", () => {
         await writeFile(join(consumer, folder, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
       }
       const [node16, bundler] = await Promise.all([tsc("ts-node16"), tsc("ts-bundler")]);
-      expectSuccess(node16, "tsc under moduleResolution node16");
-      expectSuccess(bundler, "tsc under moduleResolution bundler");
+      expectSuccess(expect, node16, "tsc under moduleResolution node16");
+      expectSuccess(expect, bundler, "tsc under moduleResolution bundler");
     },
-    INSTALL_TIMEOUT_MS,
+    CHAIN_TIMEOUT_MS,
   );
 });
