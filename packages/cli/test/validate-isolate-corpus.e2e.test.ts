@@ -38,14 +38,24 @@ afterAll(async () => {
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
 });
 
+/**
+ * The isolated validate of the whole runnable corpus, run once for both tests (a tool host per
+ * module: the file's costliest command).
+ */
+let isolatedRun: ReturnType<typeof runCli> | undefined;
+const validateIsolated = () => {
+  isolatedRun ??= runCli(["validate", ...runnable.map((item) => item.dir), ...isolateArgs], {
+    env: TIMEOUT_ENV,
+  });
+  return isolatedRun;
+};
+
 const inCase = (dir: string) => (diagnostic: Diagnostic) => diagnostic.path.startsWith(`${dir}${sep}`);
 
 describe("tooldock validate --isolate on the loader's broken-module corpus", () => {
   it("finishes with exit 1 and exactly the expected diagnostic for each broken module", async () => {
     expect(runnable.length).toBeGreaterThanOrEqual(38);
-    const run = await runCli(["validate", ...runnable.map((item) => item.dir), ...isolateArgs], {
-      env: TIMEOUT_ENV,
-    });
+    const run = await validateIsolated();
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as Report;
     const toolNames = report.tools.map((tool) => tool.name);
@@ -74,7 +84,7 @@ describe("tooldock validate --isolate on the loader's broken-module corpus", () 
   it("gives the same code, severity and module for every diagnostic as in-process validate", async () => {
     const paths = runnable.map((item) => item.dir);
     const [isolated, inProcess] = await Promise.all([
-      runCli(["validate", ...paths, ...isolateArgs], { env: TIMEOUT_ENV }),
+      validateIsolated(),
       runCli(["validate", ...paths, "--format", "json"], { env: TIMEOUT_ENV }),
     ]);
     expect(inProcess.code).toBe(1);
