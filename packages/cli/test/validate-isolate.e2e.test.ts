@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "@tooldock/sdk";
@@ -64,14 +64,30 @@ describe("tooldock validate (isolated by default)", () => {
   });
 
   it("prints the pretty and JUnit reports from the isolated load", async () => {
-    const pretty = await runCli(["validate", isolateDir, ...isolateArgs]);
-    expect(pretty.code).toBe(1);
-    expect(pretty.stdout).toContain("error E_TOOL_HOST");
-    expect(pretty.stdout).toMatch(/good_tool +Good tool/);
-    expect(pretty.stdout).toMatch(/✖ 7 modules, 1 tool, 6 errors, \d+ warnings?/);
-    const junit = await runCli(["validate", isolateDir, ...isolateArgs, "--format", "junit"]);
-    expect(junit.code).toBe(1);
-    expect(junit.stdout.match(/<failure /g)).toHaveLength(6);
+    // One isolated load for both: --output gets the JUnit report, stdout the pretty one.
+    const reports = await tempDir();
+    try {
+      const junitFile = join(reports.path, "tooldock.xml");
+      const pretty = await runCli([
+        "validate",
+        isolateDir,
+        ...isolateArgs,
+        "--format",
+        "junit",
+        "--output",
+        junitFile,
+      ]);
+      expect(pretty.code).toBe(1);
+      expect(pretty.stdout).toContain("error E_TOOL_HOST");
+      expect(pretty.stdout).toMatch(/good_tool +Good tool/);
+      expect(pretty.stdout).toMatch(/✖ 7 modules, 1 tool, 6 errors, \d+ warnings?/);
+      expect(pretty.stdout).toContain(`junit report written to ${junitFile}`);
+      const junit = await readFile(junitFile, "utf8");
+      expect(junit).toMatch(/^<\?xml /);
+      expect(junit.match(/<failure /g)).toHaveLength(6);
+    } finally {
+      await reports.remove();
+    }
   });
 
   it("reports exactly what in-process validate reports for modules that cannot hang it, --strict lints included", async () => {
