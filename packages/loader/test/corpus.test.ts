@@ -173,9 +173,20 @@ describe.each(compilers)("the whole corpus in one batch with compiler %s", (comp
 describe("unreadable paths, loaded by an unprivileged child", () => {
   const chmodCases = cases.filter(({ expected }) => expected.setup?.some((step) => step.kind === "chmod"));
   const skipReason = unprivilegedSkipReason();
+  // jiti's cache of the loader's sources for the children, shared by the two compilers' runs:
+  // the second child reuses what the first compiled. This run's own folder, not jiti's default
+  // (<tmpdir>/jiti, shared by every user); the unprivileged user writes it.
+  let jitiCache = "";
+  beforeAll(async () => {
+    jitiCache = await mkdtemp(join(tmpdir(), "tooldock-corpus-jiti-"));
+    await chmod(jitiCache, 0o777);
+  });
+  afterAll(async () => {
+    if (jitiCache !== "") await rm(jitiCache, { recursive: true, force: true });
+  });
 
-  // The child compiles the loader's own sources with jiti and no cache (about 130 files): on a
-  // busy 2-core machine that took 30 s, the default timeout. It runs asynchronously, so the
+  // The first child compiles the loader's own sources with jiti (about 130 files): on a busy
+  // 2-core machine that took 30 s, the default timeout. It runs asynchronously, so the
   // test's own timeout can end it.
   it.for(compilers)("%s", { timeout: 180_000 }, async (compiler, context) => {
     if (skipReason !== undefined) {
@@ -203,7 +214,12 @@ describe("unreadable paths, loaded by an unprivileged child", () => {
           ...dirs,
           canaryPath,
         ],
-        { encoding: "utf8", timeout: 170_000, maxBuffer: 64 * 1024 * 1024 },
+        {
+          encoding: "utf8",
+          timeout: 170_000,
+          maxBuffer: 64 * 1024 * 1024,
+          env: { ...process.env, TOOLDOCK_TEST_JITI_CACHE: jitiCache },
+        },
       );
       expect(output.stderr).toBe("");
       const result = JSON.parse(output.stdout) as { tools: string[]; diagnostics: Diagnostic[] };

@@ -5,8 +5,9 @@
 //   node load-unprivileged.mjs <cwd> <cacheDir> <esbuild|jiti> <path>...
 import { createJiti } from "jiti";
 
-// No transform cache: jiti's default would be <tmpdir>/jiti, a folder shared by every user.
-const jiti = createJiti(import.meta.url, { fsCache: false });
+// No transform cache unless the test names a private one (TOOLDOCK_TEST_JITI_CACHE): jiti's
+// default would be <tmpdir>/jiti, a folder shared by every user.
+const jiti = createJiti(import.meta.url, { fsCache: process.env.TOOLDOCK_TEST_JITI_CACHE || false });
 const { loadCustomTools } = await jiti.import("../src/index.ts");
 const [cwd, cacheDir, compiler, ...paths] = process.argv.slice(2);
 const result = await loadCustomTools({ paths, cwd, cacheDir, compiler });
