@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, runCli, tempDir } from "../cli-process.js";
@@ -94,6 +94,15 @@ async function stageSteal(...flags: string[]) {
   return loot;
 }
 
+/**
+ * Makes the tools' module block its tool host's load for good (after the action was staged), so
+ * that a load deadline of 1 ms always stops it: without that, a busy machine could let the tool
+ * host load within the deadline before the host's timer ran.
+ */
+async function blockTheLoad(): Promise<void> {
+  await writeFile(join(work.path, "tools/tools.mjs"), "while (true) {}\n");
+}
+
 async function pendingLabels(): Promise<string[]> {
   const listed = await cli("pending", "list", "--store", store, "--json");
   expect(listed.code, listed.stderr).toBe(0);
@@ -183,6 +192,7 @@ describe("pending-apply-runs-an-isolated-tool's-handler-unsandboxed", { timeout:
 
   it("a tool host that cannot load the tools runs no handler: stderr says so, the action stays pending", async () => {
     const loot = await stageSteal("--isolate");
+    await blockTheLoad();
     const applied = await cli("pending", "apply", "--store", store, "tools", "--isolate-timeout", "1");
     expect(applied.code).toBe(1);
     expect(existsSync(loot)).toBe(false);
@@ -196,6 +206,7 @@ describe("pending-apply-runs-an-isolated-tool's-handler-unsandboxed", { timeout:
   // Found by a second read: the discard found no handler, took it for "skipped" and said nothing.
   it("a tool host that cannot load the tools: a discard says it dropped the action without its reject", async () => {
     const loot = await stageSteal("--isolate");
+    await blockTheLoad();
     const discarded = await cli("pending", "discard", "--store", store, "tools", "--isolate-timeout", "1");
     expect(existsSync(loot)).toBe(false);
     expect(discarded.stderr).toContain("E_TOOL_HOST");
