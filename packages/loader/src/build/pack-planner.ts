@@ -119,9 +119,9 @@ export class PackPlanner implements EntryGroups {
       !loadedPacks.has(path) &&
       members.some((id, at) => at !== index && evaluations.has(id) && !this.#evaluatedHere.has(id));
     const again = () => importAlone(true);
-    if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, () => importAlone(), again));
+    if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, importAlone, again));
     return preparedModule(() =>
-      this.#evaluateOnce(member.id, () => runFromPack(path, index, sync, () => importAlone()), again),
+      this.#evaluateOnce(member.id, () => runFromPack(path, index, sync, importAlone), again),
     );
   }
 

@@ -97,6 +97,30 @@ describe.each<CompilerName>(["esbuild", "jiti"])(
       );
     });
 
+    it("loads once its cause is fixed when its pack is imported as a module (it imports a package)", async () => {
+      // A pack that imports a package has no script: Node imports it, and keeps what it imported.
+      const dir = await project(`threw-package-${compiler}`, {
+        "tools/node_modules/greeting-lib/package.json": JSON.stringify({
+          name: "greeting-lib",
+          type: "module",
+          exports: "./index.js",
+        }),
+        "tools/node_modules/greeting-lib/index.js": 'export const prefix = "lib: ";\n',
+        "tools/configured.ts": `import { prefix } from "greeting-lib";\n${configured("configured").replace(
+          "text: `${config.greeting}",
+          "text: `${prefix}${config.greeting}",
+        )}`,
+      });
+      const cacheDir = testCacheDir(`threw-package-${compiler}`);
+      expect(await answers(dir, compiler, cacheDir)).toEqual({ texts: {}, codes: ["E_IMPORT"] });
+      expect(await answers(dir, compiler, cacheDir)).toEqual({ texts: {}, codes: ["E_IMPORT"] });
+      await writeFile(join(dir, "tools/config.json"), JSON.stringify({ greeting: "hello" }));
+      expect(await answers(dir, compiler, cacheDir)).toEqual({
+        texts: { configured: "lib: hello (factory run 1)" },
+        codes: [],
+      });
+    });
+
     it("loads once its cause is fixed, beside modules that keep their state", async () => {
       const files: Record<string, string> = {};
       // Enough modules for shared packs, the failing one among them.
