@@ -117,8 +117,8 @@ export async function buildPacks(
   return outcomes;
 }
 
-const SHARED_NAMESPACE = "tooldock-pack";
-const ALONE_NAMESPACE = "tooldock-pack-alone";
+const SHARED_NAMESPACE = "tooldock-pack" as const;
+const ALONE_NAMESPACE = "tooldock-pack-alone" as const;
 
 /**
  * Builds each group as one pack (all in one esbuild build). Members that cannot share their
@@ -139,17 +139,12 @@ async function buildShared(
     return false;
   });
   if (building.length === 0) return;
-  const workingDir = commonDirectory(building.flat().map((member) => member.entry));
+  const packs = building.map((members) => members.map((member) => member.entry));
+  const workingDir = commonDirectory(packs.flat());
   const record: BundleRecord = { externals: new Map(), sources: new Map(), unpackable: new Set() };
-  const { banner: _banner, define: _define, ...options } = BUILD_OPTIONS;
-  let result: BuildResult;
+  let output: BuildOutput;
   try {
-    result = await buildEntries(esbuild, options, SHARED_NAMESPACE, {
-      packs: building.map((members) => members.map((member) => member.entry)),
-      workingDir,
-      target,
-      record,
-    });
+    output = await buildEntries(esbuild, SHARED_NAMESPACE, packs, workingDir, target, record);
   } catch (error) {
     if (!isBuildFailure(error)) throw error;
     // One group that does not build must not cost the others theirs: each on its own, then
@@ -161,14 +156,9 @@ async function buildShared(
     }
     return;
   }
-  const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
   const again: Member[][] = [];
   for (const [at, members] of building.entries()) {
-    const graphs = entryGraphs(
-      result.metafile,
-      workingDir,
-      members.map((member) => member.entry),
-    );
+    const graphs = entryGraphs(output.metafile, workingDir, packs[at] as string[]);
     const owned = new Set<string>();
     const kept: Member[] = [];
     for (const member of members) {
@@ -190,9 +180,9 @@ async function buildShared(
       continue;
     }
     const path = join(target.outdir, `pack-${at}.mjs`);
-    const code = files.get(path) ?? "";
+    const code = output.files.get(path) ?? "";
     const sync = syncMembers(code, members.length);
-    built.push({ members, sync, code, map: files.get(`${path}.map`) ?? "", graphs, record });
+    built.push({ members, sync, code, map: output.files.get(`${path}.map`) ?? "", graphs, record });
   }
   if (again.length > 0) await buildShared(esbuild, again, target, built, alone, split);
 }
@@ -212,14 +202,10 @@ async function buildAlone(
   const entries = members.map((member) => member.entry);
   const workingDir = commonDirectory(entries);
   const record: BundleRecord = { externals: new Map(), sources: new Map() };
-  let result: BuildResult;
+  let output: BuildOutput;
   try {
-    result = await buildEntries(esbuild, BUILD_OPTIONS, ALONE_NAMESPACE, {
-      packs: entries.map((entry) => [entry]),
-      workingDir,
-      target,
-      record,
-    });
+    const packs = entries.map((entry) => [entry]);
+    output = await buildEntries(esbuild, ALONE_NAMESPACE, packs, workingDir, target, record);
   } catch (error) {
     if (members.length > 1 && isBuildFailure(error)) {
       const half = Math.ceil(members.length / 2);
@@ -231,12 +217,11 @@ async function buildAlone(
       outcomes[member.group]?.set(member.entry, toCompileFailure(error, workingDir));
     return;
   }
-  const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
-  const graphs = entryGraphs(result.metafile, workingDir, entries);
+  const graphs = entryGraphs(output.metafile, workingDir, entries);
   for (const [at, member] of members.entries()) {
     const { entry } = member;
     const path = join(target.outdir, `pack-${at}.mjs`);
-    const code = files.get(path);
+    const code = output.files.get(path);
     if (code === undefined) {
       outcomes[member.group]?.set(entry, new CompileFailure(`esbuild returned no output for ${entry}`, {}));
       continue;
@@ -245,45 +230,46 @@ async function buildAlone(
       members: [member],
       sync: [false],
       code: code.replace(JSON.stringify(ENTRY_PLACEHOLDER), () => JSON.stringify(entry)),
-      map: files.get(`${path}.map`) ?? "",
+      map: output.files.get(`${path}.map`) ?? "",
       graphs,
       record,
     });
   }
 }
 
-interface BuildResult {
-  outputFiles: Array<{ path: string; text: string }>;
+/** What a build wrote (nothing is on disk): its files' text by path, and its metafile. */
+interface BuildOutput {
+  files: Map<string, string>;
   metafile: Metafile;
 }
 
 /**
  * One esbuild build of `packs` (each one entry point, `pack-<n>` for the n-th) with the tool
- * plugin recording into `record`; throws what esbuild throws.
+ * plugin recording into `record`, a shared pack without the `require` banner; throws what
+ * esbuild throws.
  */
-function buildEntries(
+async function buildEntries(
   esbuild: Esbuild,
-  /** `BUILD_OPTIONS`, with or without its `require` banner. */
-  options: Omit<typeof BUILD_OPTIONS, "banner" | "define"> & Partial<typeof BUILD_OPTIONS>,
-  namespace: string,
-  build: {
-    packs: ReadonlyArray<readonly string[]>;
-    workingDir: string;
-    target: Target;
-    record: BundleRecord;
-  },
-): Promise<BuildResult> {
-  return esbuild.build({
+  namespace: typeof SHARED_NAMESPACE | typeof ALONE_NAMESPACE,
+  packs: ReadonlyArray<readonly string[]>,
+  workingDir: string,
+  target: Target,
+  record: BundleRecord,
+): Promise<BuildOutput> {
+  const { banner, define, ...options } = BUILD_OPTIONS;
+  const result = await esbuild.build({
     ...options,
-    entryPoints: build.packs.map((_, at) => ({ in: `${namespace}:${at}`, out: `pack-${at}` })),
-    absWorkingDir: build.workingDir,
-    outdir: build.target.outdir,
+    ...(namespace === ALONE_NAMESPACE ? { define, banner } : {}),
+    entryPoints: packs.map((_, at) => ({ in: `${namespace}:${at}`, out: `pack-${at}` })),
+    absWorkingDir: workingDir,
+    outdir: target.outdir,
     outExtension: { ".js": ".mjs" },
-    plugins: [
-      packEntries(namespace, build.packs, build.workingDir),
-      createToolBundlePlugin(build.record, build.target.readRoots),
-    ],
+    plugins: [packEntries(namespace, packs, workingDir), createToolBundlePlugin(record, target.readRoots)],
   });
+  return {
+    files: new Map(result.outputFiles.map((file) => [file.path, file.text])),
+    metafile: result.metafile,
+  };
 }
 
 /**
