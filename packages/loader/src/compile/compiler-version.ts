@@ -32,20 +32,17 @@ function esbuildPackageDir(): string | undefined {
 /**
  * esbuild's folder through Node's own resolver, for layouts the `node_modules` walk above
  * does not see (Yarn Plug'n'Play, `NODE_PATH`). Slower: it starts the CommonJS resolver.
+ * Throws when esbuild is not found.
  */
-function resolvedPackageDir(): string | undefined {
+function resolvedPackageDir(): string {
+  const require = createRequire(import.meta.url);
+  let from = require;
   try {
-    const require = createRequire(import.meta.url);
-    let from = require;
-    try {
-      from = createRequire(require.resolve("@tooldock/loader/package.json"));
-    } catch {
-      // Not reachable by name: resolve from here.
-    }
-    return dirname(from.resolve("esbuild/package.json"));
+    from = createRequire(require.resolve("@tooldock/loader/package.json"));
   } catch {
-    return undefined;
+    // Not reachable by name: resolve from here.
   }
+  return dirname(from.resolve("esbuild/package.json"));
 }
 
 /**
@@ -56,18 +53,17 @@ export function esbuildVersion(): string {
   if (cached !== undefined) return cached;
   try {
     const directory = esbuildPackageDir() ?? resolvedPackageDir();
-    if (directory !== undefined) {
-      const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (manifest.name === "esbuild" && typeof manifest.version === "string") {
-        cached = manifest.version;
-        return cached;
-      }
+    const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
+      name?: string;
+      version?: string;
+    };
+    if (manifest.name === "esbuild" && typeof manifest.version === "string") {
+      cached = manifest.version;
+      return cached;
     }
   } catch {
-    // An unreadable manifest: "unknown" below, which no bundle built by a known version has.
+    // No esbuild found, or an unreadable manifest: "unknown" below, which no bundle built by
+    // a known version has.
   }
   cached = "unknown";
   return cached;
