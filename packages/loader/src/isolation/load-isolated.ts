@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { checkPrivateFolderSync, ensurePrivateFolder } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { noToolsHint } from "../accept/accept-stage.js";
 import { SessionRegistration } from "../accept/register-into-session.js";
+import { hash } from "../compile/hash.js";
 import { expandPath, isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadCustomToolsResult } from "../load/types.js";
@@ -67,15 +67,9 @@ function nodeVersionOf(execPath: string): Promise<string> {
 
 /** What makes two loads one: the same working folder, paths and permissions share a cache. */
 function toolHostCacheKey(context: LoadContext, isolation: IsolationContext): string {
-  const key = JSON.stringify([
-    context.cwd,
-    context.paths,
-    isolation.allowRead,
-    isolation.allowWrite,
-    isolation.allowExec,
-    isolation.allowNet,
-  ]);
-  return createHash("sha256").update(key).digest("hex").slice(0, 24);
+  const { cwd, paths } = context;
+  const { allowRead, allowWrite, allowExec, allowNet } = isolation;
+  return hash(JSON.stringify([cwd, paths, allowRead, allowWrite, allowExec, allowNet])).slice(0, 24);
 }
 
 /** How a load's tool host is started, and where the host builds the packs it reads. */
