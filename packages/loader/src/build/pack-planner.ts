@@ -167,27 +167,22 @@ const loadedPacks = new Map<
 function evaluateOnce(id: string, evaluate: Evaluate): unknown {
   const known = evaluations.get(id);
   if (known !== undefined) return known();
-  let result: unknown;
-  try {
-    result = evaluate();
-  } catch (error) {
+  const rememberFailure = (error: unknown) => {
     evaluations.set(id, () => {
       throw error;
     });
     failed.add(id);
+  };
+  let result: unknown;
+  try {
+    result = evaluate();
+  } catch (error) {
+    rememberFailure(error);
     throw error;
   }
   evaluations.set(id, () => result);
   if (result instanceof Promise)
-    result.then(
-      (value: unknown) => evaluations.set(id, () => value),
-      (error: unknown) => {
-        evaluations.set(id, () => {
-          throw error;
-        });
-        failed.add(id);
-      },
-    );
+    result.then((value: unknown) => evaluations.set(id, () => value), rememberFailure);
   return result;
 }
 
