@@ -8,7 +8,7 @@ import { hashContent } from "./hash-content.js";
 import { isInsideFolder } from "./inside-folder.js";
 import { openJournalFolder } from "./journal-folder.js";
 import { fileTooLargeError, type RewriteLimits } from "./limits.js";
-import { readRegularFile } from "./read-regular-file.js";
+import { readRegularFile, sameFile } from "./read-regular-file.js";
 import { type RewriteOperation, rewriteSource } from "./rewrite.js";
 import type { PlannedFile, PlannedRewrite } from "./rewrite-payload.js";
 
@@ -174,10 +174,21 @@ async function checkTarget(
         moved: true,
         text: `${name} now resolves to ${realPath}, not ${file.realPath} as at the preview`,
       };
-    const read = await readRegularFile(fileSystem, realPath, { expected: file.identity });
-    if (read.kind === "refused") return { moved: false, text: `${name} ${read.reason} since the preview` };
+    // Its bytes first: a file saved by renaming a new one over it (as ast_edit and many
+    // editors save) is a new file, and what the model must hear is that its text changed.
+    // No more bytes than the preview read: a larger file has changed, and is not read whole.
+    const read = await readRegularFile(fileSystem, realPath, {
+      maxBytes: Buffer.byteLength(file.original, "utf8"),
+    });
+    if (read.kind === "refused")
+      return { moved: false, text: `${name} ${read.tooLarge ? "changed" : read.reason} since the preview` };
     if (hashContent(read.bytes) !== file.hash)
       return { moved: false, text: `${name} changed since the preview` };
+    if (!sameFile(read.identity, file.identity))
+      return {
+        moved: false,
+        text: `${name} was replaced by another file since the preview (one with the same text)`,
+      };
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -12,7 +12,7 @@ export interface FileIdentity {
 export type RegularFileRead =
   | { kind: "file"; bytes: Buffer; identity: FileIdentity; stats: BigIntStats }
   /** Not read: `reason` completes "Skipped <path>: …" or "<path> …" (no final period). */
-  | { kind: "refused"; reason: string };
+  | { kind: "refused"; reason: string; tooLarge?: true };
 
 /**
  * Flags of every source read: never block on a FIFO or a device (`O_NONBLOCK`), never follow
@@ -25,8 +25,7 @@ const READ_FLAGS =
 /**
  * Reads `path` only if it is a regular file of at most `maxBytes` bytes. FIFOs, sockets,
  * devices and symbolic links are refused before they are opened (`lstat`), and the opened
- * descriptor is checked again (`fstat`: still a regular file, the same one `lstat` saw, and
- * `expected` when given), so a file swapped for a FIFO between the two calls is not read
+ * descriptor is checked again (`fstat`: still a regular file, the same one `lstat` saw), so a file swapped for a FIFO between the two calls is not read
  * either: a read of a FIFO would hang a thread of Node's pool, and four such reads hang every
  * later file read of the process.
  *
@@ -35,16 +34,14 @@ const READ_FLAGS =
 export async function readRegularFile(
   fileSystem: AstEditFileSystem,
   path: string,
-  options: { maxBytes?: number; expected?: FileIdentity } = {},
+  options: { maxBytes?: number } = {},
 ): Promise<RegularFileRead> {
   const linkStats = await fileSystem.lstat(path, { bigint: true });
   if (!linkStats.isFile()) return { kind: "refused", reason: `is not a regular file (${kindOf(linkStats)})` };
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
   if (linkStats.size > BigInt(Math.min(maxBytes, Number.MAX_SAFE_INTEGER)))
-    return { kind: "refused", reason: tooLarge(linkStats.size, maxBytes) };
+    return { kind: "refused", reason: tooLarge(linkStats.size, maxBytes), tooLarge: true };
   const identity = { device: linkStats.dev, inode: linkStats.ino };
-  if (options.expected !== undefined && !sameFile(identity, options.expected))
-    return { kind: "refused", reason: "was replaced by another file" };
 
   let handle: FileHandle | undefined;
   try {
@@ -54,9 +51,10 @@ export async function readRegularFile(
     if (!sameFile({ device: stats.dev, inode: stats.ino }, identity))
       return { kind: "refused", reason: "was replaced by another file while it was read" };
     if (stats.size > BigInt(Math.min(maxBytes, Number.MAX_SAFE_INTEGER)))
-      return { kind: "refused", reason: tooLarge(stats.size, maxBytes) };
+      return { kind: "refused", reason: tooLarge(stats.size, maxBytes), tooLarge: true };
     const bytes = await handle.readFile();
-    if (bytes.length > maxBytes) return { kind: "refused", reason: tooLarge(BigInt(bytes.length), maxBytes) };
+    if (bytes.length > maxBytes)
+      return { kind: "refused", reason: tooLarge(BigInt(bytes.length), maxBytes), tooLarge: true };
     return { kind: "file", bytes, identity, stats };
   } finally {
     await handle?.close().catch(() => undefined);
