@@ -2,6 +2,7 @@ import type { Lang } from "@ast-grep/napi";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AstEditError } from "./ast-edit-error.js";
+import { hashContent } from "./hash-content.js";
 import { languageFromName } from "./languages.js";
 import type { FileRewrite, RewritePlan } from "./plan.js";
 import type { RewriteOperation } from "./rewrite.js";
@@ -80,7 +81,8 @@ export function toRewritePayload(
 /**
  * The rewrite a payload stages, read back (a fresh copy: an apply that rolls back updates the
  * files' identities in it). Throws `E_AST_EDIT_STALE` when the payload is not one `ast_edit`
- * staged: nothing is written, and the action can only be discarded.
+ * staged (its shape, a language, or a file's text that does not hash to the file's `hash`):
+ * nothing is written, and the action can only be discarded.
  */
 export function fromRewritePayload(payload: unknown): {
   cwd: string;
@@ -97,6 +99,9 @@ export function fromRewritePayload(payload: unknown): {
     );
   const languages = payload.files.map((file) => languageFromName(file.language));
   if (languages.includes(undefined)) throw unreadable("a file of an unknown language");
+  // Apply checks the file against `hash`, then writes the rewrite of `original`: they must agree.
+  const altered = payload.files.find((file) => hashContent(Buffer.from(file.original, "utf8")) !== file.hash);
+  if (altered !== undefined) throw unreadable(`the text of ${altered.relativePath} does not match its hash`);
   return {
     cwd: payload.cwd,
     plan: {
