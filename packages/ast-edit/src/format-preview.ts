@@ -54,9 +54,11 @@ export function formatPreview(
 /** The text of a call that changed nothing; `scope` names where it looked. */
 export function formatNoReplacements(plan: RewritePlan, scope: string): string {
   const found =
-    plan.scannedFiles === 0
-      ? `found no ts, tsx, js, jsx, html or css file under ${scope} that fits glob and lang`
-      : `no pattern matched in ${count(plan.scannedFiles, "file")} under ${scope}`;
+    plan.scannedFiles > 0
+      ? `no pattern matched in ${count(plan.scannedFiles, "file")} under ${scope}`
+      : plan.skippedFiles > 0
+        ? `found ${count(plan.skippedFiles, "file")} under ${scope} that ${plan.skippedFiles === 1 ? "fits" : "fit"} glob and lang, and skipped ${allOf(plan.skippedFiles)} (why is below)`
+        : `found no ts, tsx, js, jsx, html or css file under ${scope} that fits glob and lang`;
   const lines = [
     `No replacements made: ${found}. Nothing was changed.`,
     ...plan.patternWarnings,
@@ -68,4 +70,10 @@ export function formatNoReplacements(plan: RewritePlan, scope: string): string {
     );
   }
   return lines.join("\n");
+}
+
+/** `it`, `both` or `all <n>`: every one of `total` things. */
+function allOf(total: number): string {
+  if (total === 1) return "it";
+  return total === 2 ? "both" : `all ${total}`;
 }

@@ -35,6 +35,8 @@ export interface RewritePlan {
   perOperation: number[];
   /** How many files were parsed. */
   scannedFiles: number;
+  /** How many files were skipped (not read, not UTF-8, swapped while read), each with a warning. */
+  skippedFiles: number;
   /** True when the rewrite stopped at `limit`: more matches may remain. */
   limitReached: boolean;
   /** Patterns that matched nothing and do not parse in a scanned language: likely typos. */
@@ -78,6 +80,7 @@ export async function planRewrite(request: PlanRequest): Promise<RewritePlan> {
     replacements: 0,
     perOperation: operations.map(() => 0),
     scannedFiles: 0,
+    skippedFiles: 0,
     limitReached: false,
     patternWarnings: [],
     warnings: [],
@@ -86,7 +89,10 @@ export async function planRewrite(request: PlanRequest): Promise<RewritePlan> {
   for (const file of files) {
     await yieldToEventLoop(signal);
     if (plan.replacements >= limit) break;
-    const skip = (reason: string) => plan.warnings.push(`Skipped ${file.relativePath}: ${reason}.`);
+    const skip = (reason: string) => {
+      plan.skippedFiles++;
+      plan.warnings.push(`Skipped ${file.relativePath}: ${reason}.`);
+    };
     let read: Awaited<ReturnType<typeof readRegularFile>>;
     try {
       read = await readRegularFile(fileSystem, file.absolutePath, { maxBytes: limits.maxFileBytes });
