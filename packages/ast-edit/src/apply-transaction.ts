@@ -7,7 +7,7 @@ import type { AstEditFileSystem } from "./file-system.js";
 import { hashContent } from "./hash-content.js";
 import { isInsideFolder } from "./inside-folder.js";
 import type { JournalFolder } from "./journal-folder.js";
-import type { FileIdentity } from "./read-regular-file.js";
+import { type FileIdentity, readRegularFile } from "./read-regular-file.js";
 
 /** One file to replace: where, what it held (and its hash), and what it will hold. */
 export interface FileWrite {
@@ -78,6 +78,7 @@ export async function writeFilesTogether(
   for (const [index, write] of writes.entries()) {
     try {
       await assertFolderInPlace(fileSystem, cwd, write);
+      await assertTargetUnchanged(fileSystem, write);
       await fileSystem.rename(entryAt(entries, index).temporaryPath, write.absolutePath);
     } catch (error) {
       throw await rollBack(fileSystem, journalPath, writes, entries, index, error);
@@ -152,6 +153,22 @@ async function assertFolderInPlace(
   );
 }
 
+/**
+ * Throws `E_AST_EDIT_STALE` unless the target still holds the text the checks found (its
+ * `hash`): another process's apply (applies are one at a time only within a process) or an
+ * editor may have written it since, while the journal and the temporary files were written
+ * and synced. As recovery renames a temporary file only over its before image. A window of
+ * two system calls remains between this read and the rename.
+ */
+async function assertTargetUnchanged(fileSystem: AstEditFileSystem, write: FileWrite): Promise<void> {
+  const read = await readRegularFile(fileSystem, write.absolutePath).catch(() => undefined);
+  if (read?.kind === "file" && hashContent(read.bytes) === write.hash) return;
+  throw new AstEditError(
+    "E_AST_EDIT_STALE",
+    `${write.relativePath} changed while it was being applied (another process or an editor wrote it)`,
+  );
+}
+
 function writeError(
   what: string,
   cause: unknown,
@@ -163,6 +180,14 @@ function writeError(
     notRestored.length === 0
       ? `Nothing was changed${written > 0 ? ` (${count(written, "file")} already written ${written === 1 ? "was" : "were"} restored)` : ""}.`
       : `These files hold the rewrite and could not be restored: ${notRestored.join(", ")}.`;
+  if (cause instanceof AstEditError && cause.code === "E_AST_EDIT_STALE") {
+    return new AstEditError(
+      "E_AST_EDIT_STALE",
+      `Cannot apply AST Edit: ${reason}. ${state} ` +
+        'Call resolve with action "discard" to drop this stale preview, then call ast_edit again to preview the rewrite against the current files.',
+      { cause },
+    );
+  }
   if (cause instanceof AstEditError && cause.code === "E_AST_EDIT_PATH") {
     return new AstEditError(
       "E_AST_EDIT_PATH",
