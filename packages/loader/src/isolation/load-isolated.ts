@@ -38,13 +38,20 @@ function startFailure(paths: readonly string[], stop: ToolHostStop, stderr: stri
     severity: "error",
     message: `The tool host (the sandboxed process that loads these modules) stopped before it reported its tools. ${stop.reason}${tail === "" ? "" : `\n${tail}`}`,
     path: paths.join(", "),
-    hint:
-      stop.kind === "out-of-memory"
-        ? "A module needs more memory than isolation.memoryMb allows: raise it, or fix the module."
-        : stop.kind === "hang"
-          ? "A module blocks while it loads: fix it, or raise isolation.loadTimeoutMs."
-          : "Run the load without isolation on a trusted copy to see the module's own error.",
+    hint: startFailureHint(stop.kind),
   };
+}
+
+function startFailureHint(kind: ToolHostStop["kind"]): string {
+  if (kind === "out-of-memory")
+    return "A module needs more memory than isolation.memoryMb allows: raise it, or fix the module.";
+  if (kind === "hang") return "A module blocks while it loads: fix it, or raise isolation.loadTimeoutMs.";
+  if (kind === "start")
+    return (
+      "The tool host runs under Node 20.11 or later: isolation.execPath (default: the host's Node; " +
+      "on Bun, which has no permission model, `node` from PATH). Install Node or point isolation.execPath at it."
+    );
+  return "Run the load without isolation on a trusted copy to see the module's own error.";
 }
 
 /** Messages a tool host may send before it reports its tools (listens, pushes from factories). */
@@ -58,6 +65,9 @@ function nodeVersionOf(execPath: string): Promise<string> {
   if (version === undefined) {
     version = promisify(execFile)(execPath, ["--version"], { encoding: "utf8", timeout: 30_000 }).then(
       ({ stdout }) => stdout.trim(),
+      (error: Error) => {
+        throw new Error(`${execPath} could not be run (${error.message})`);
+      },
     );
     version.catch(() => versions.delete(execPath));
     versions.set(execPath, version);
@@ -164,6 +174,22 @@ export function loadDeadline(load: Promise<unknown>, ms: number, late: () => voi
   };
 }
 
+/** The result of an isolated load whose tool host stopped before it reported its tools. */
+function notLoaded(
+  context: LoadContext,
+  failure: Diagnostic,
+  isolated: IsolatedToolHost,
+): LoadCustomToolsResult & { isolated: IsolatedToolHost } {
+  return {
+    tools: [],
+    diagnostics: [...context.warnings, failure],
+    modules: [],
+    changes: { added: [], removed: [], replaced: [] },
+    cached: Promise.resolve([]),
+    isolated,
+  };
+}
+
 /**
  * Loads the modules in a tool host (see `IsolationOptions`): a child Node process under the
  * permission model discovers, compiles (jiti, in memory and its own cache folder) and
@@ -174,7 +200,17 @@ export async function loadIsolated(
   context: LoadContext,
   isolation: IsolationContext,
 ): Promise<LoadCustomToolsResult & { isolated: IsolatedToolHost }> {
-  const { spawn, cacheDir, packsDir, buildRoots } = await planToolHost(context, isolation);
+  const paths = context.paths.map((path) => expandPath(path, context.cwd));
+  let plan: ToolHostPlan;
+  try {
+    plan = await planToolHost(context, isolation);
+  } catch (error) {
+    // Its Node could not be asked its version: no binary at execPath (on Bun, no `node` on PATH).
+    const stop: ToolHostStop = { kind: "start", reason: `It could not start: ${(error as Error).message}.` };
+    const isolated = new IsolatedToolHost(() => Promise.reject(error), context.host, isolation);
+    return notLoaded(context, startFailure(paths, stop, ""), isolated);
+  }
+  const { spawn, cacheDir, packsDir, buildRoots } = plan;
   await sparesPlanned(); // a spare asked for before this load is one it may take
   // Built while the tool host starts; it reads them once it has its init message.
   const prebuilt =
@@ -190,7 +226,6 @@ export async function loadIsolated(
       // The host's logger threw: its own fault, not the load's.
     }
   };
-  const paths = context.paths.map((path) => expandPath(path, context.cwd));
   const init: Promise<InitMessage> = prebuilt.then((withPacks) => ({
     t: "init",
     paths,
@@ -261,15 +296,7 @@ export async function loadIsolated(
       kind: "start",
       reason: `It could not start: ${String(failure.message ?? error)}.`,
     };
-    const stderr = failure.stderr ?? "";
-    return {
-      tools: [],
-      diagnostics: [...context.warnings, startFailure(paths, stop, stderr)],
-      modules: [],
-      changes: { added: [], removed: [], replaced: [] },
-      cached: Promise.resolve([]),
-      isolated,
-    };
+    return notLoaded(context, startFailure(paths, stop, failure.stderr ?? ""), isolated);
   }
   const modules: DiscoveredModule[] = loaded.modules;
   const registration = new SessionRegistration(context.session, modules, paths);
