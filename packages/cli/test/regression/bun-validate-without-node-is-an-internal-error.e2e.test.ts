@@ -37,7 +37,9 @@ describe("tooldock validate on Bun with no node on PATH", () => {
       expect(run.code).toBe(1);
       expect(run.stdout).toContain("error E_TOOL_HOST tools/echo.mjs");
       expect(run.stdout).toContain("It could not start: node could not be run");
-      expect(run.stdout).toMatch(/on Bun, which has no permission model, `node` from PATH/);
+      expect(run.stdout).toMatch(
+        /on Bun, which has no permission model, the first `node` on PATH that is not Bun/,
+      );
     } finally {
       await dir.remove();
       await rm(emptyPath, { recursive: true, force: true });

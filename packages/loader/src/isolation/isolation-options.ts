@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { nodeOnPath } from "./node-on-path.js";
 
 /** How untrusted modules run: see {@link LoadCustomToolsOptions.isolation}. */
 export interface IsolationOptions {
@@ -30,7 +31,10 @@ export interface IsolationOptions {
   env?: Record<string, string>;
   /** After the tool host stopped, whether the next call starts a fresh one. Default: `true`. */
   restart?: boolean;
-  /** A Node binary (20.11 or later) to run the tool host. Default: the host's own Node. */
+  /**
+   * A Node binary (20.11 or later) to run the tool host. Default: the host's own Node; on Bun,
+   * the first `node` on `PATH` that is not Bun itself.
+   */
   execPath?: string;
   /** After a call is stopped, how long the tool host has to answer before it counts as hung. Default: 5000. */
   hangTimeoutMs?: number;
@@ -94,7 +98,7 @@ export function normalizeIsolation(options: IsolationOptions, cwd: string): Isol
     memoryMb: positive(options.memoryMb, DEFAULT_TOOL_HOST_MEMORY_MB, "memoryMb"),
     env: { ...passed, ...options.env },
     restart: options.restart !== false,
-    execPath: options.execPath ?? (onNode ? process.execPath : "node"),
+    execPath: options.execPath ?? (onNode ? process.execPath : nodeOnPath(passed.PATH, process.execPath)),
     // The host's own Node: its version is known; another binary is asked once, at start.
     nodeVersion: options.execPath === undefined && onNode ? process.version : undefined,
     hangTimeoutMs: positive(options.hangTimeoutMs, 5_000, "hangTimeoutMs"),

@@ -49,7 +49,7 @@ function startFailureHint(kind: ToolHostStop["kind"]): string {
   if (kind === "start")
     return (
       "The tool host runs under Node 20.11 or later: isolation.execPath (default: the host's Node; " +
-      "on Bun, which has no permission model, `node` from PATH). Install Node or point isolation.execPath at it."
+      "on Bun, which has no permission model, the first `node` on PATH that is not Bun). Install Node or point isolation.execPath at it."
     );
   return "Run the load without isolation on a trusted copy to see the module's own error.";
 }
