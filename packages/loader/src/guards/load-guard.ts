@@ -13,7 +13,11 @@ import { holdTimerTracking } from "./timer-tracker.js";
 export class LoadGuard {
   // Released in reverse: the timer stand-ins last, so the built-ins' ES exports they sync on
   // the way out see `process.exit` as it was, not the exit guard's stand-in.
-  readonly #releases: Array<() => void> = [holdTimerTracking(), holdExitGuard(), holdRejectionGuard()];
+  readonly #releases: Array<() => void> = [
+    holdTimerTracking(),
+    holdExitGuard(),
+    holdRejectionGuard((reason) => this.#namedInStack(reason)),
+  ];
   readonly #faults = new Map<string, ModuleFaults>();
 
   /** The record of a module (by its real path), created on first use. */
@@ -27,13 +31,34 @@ export class LoadGuard {
   }
 
   /**
+   * The record of the module whose file the first frame of `reason`'s stack names (Bun, whose
+   * rejection listeners run outside the module's async context; see `holdRejectionGuard`).
+   */
+  #namedInStack(reason: unknown): ModuleFaults | undefined {
+    let stack: unknown;
+    try {
+      stack = (reason as { stack?: unknown } | null)?.stack;
+    } catch {
+      return undefined; // a getter that throws names no module
+    }
+    if (typeof stack !== "string") return undefined;
+    for (const line of stack.split("\n").slice(1)) {
+      for (const [path, faults] of this.#faults) if (line.includes(`${path}:`)) return faults;
+    }
+    return undefined;
+  }
+
+  /**
    * Ends the batch: first lets the timers that are already due run (a `setTimeout(…, 0)` a
    * module started fires before this one, which was started later with the same delay), so
-   * their exits and rejections are still caught; then releases every guard.
+   * their exits and rejections are still caught (on Bun, one turn more, when it reports their
+   * rejections); then releases every guard.
    */
   async close(): Promise<void> {
     try {
       await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      // Bun reports the rejections of a turn's timers once they have all run: after this one.
+      if (process.versions.bun !== undefined) await new Promise<void>((resolve) => setImmediate(resolve));
     } finally {
       const releases = this.#releases;
       for (let index = releases.length - 1; index >= 0; index--) (releases[index] as () => void)();

@@ -35,6 +35,8 @@ function isExitSentinel(error: unknown): error is ProcessExitSentinel {
 }
 
 const active = new Set<GuardState>();
+/** The step that began last (Bun attributes a rejection its stack cannot to it; see the rejection guard). */
+let lastStep: GuardState | undefined;
 /** Attributes an exit call (or a rejection, or a timer) to the step whose async context made it. */
 const currentStep = new AsyncLocalStorage<GuardState>();
 /** The methods replaced by {@link install}, as they were; `undefined` while not installed. */
@@ -113,6 +115,16 @@ export function holdStepContext(): () => void {
   });
 }
 
+/** The faults record of the module whose import or factory began last, if any. */
+export function lastStepFaults(): ModuleFaults | undefined {
+  return lastStep?.faults;
+}
+
+/** Forgets the step that began last: one of an ended batch, whose faults nobody reads any more. */
+export function forgetLastStep(): void {
+  lastStep = undefined;
+}
+
 /** The faults record of the module whose async context is running, if any. */
 export function currentModuleFaults(): ModuleFaults | undefined {
   return currentStep.getStore()?.faults;
@@ -164,6 +176,7 @@ export function runGuardedStep<T>(
 ): GuardedOutcome<Awaited<T>> | Promise<GuardedOutcome<Awaited<T>>> {
   const state: GuardState = { exitCode: undefined, exitCall: undefined, settled: false, faults };
   active.add(state);
+  lastStep = state;
   install();
   let now: GuardedOutcome<Awaited<T>> | undefined;
   let later: ((outcome: GuardedOutcome<Awaited<T>>) => void) | undefined;
