@@ -23,7 +23,13 @@ export async function openStore(store: StoreChoice): Promise<{ store: OpenStore 
     // A missing folder is made private (0700); one that exists is checked, never changed.
     const folder = dirname(store.path);
     const made = await ensurePrivateFolder(folder, folder);
-    if (!made.ok) return { error: `E_PENDING_STORE: the store's folder ${made.folder} ${made.reason}.` };
+    if (!made.ok)
+      return {
+        error:
+          `E_PENDING_STORE: the store's folder ${made.folder} ${made.reason}: the database holds ` +
+          "what the next resolve applies, so its folder must be yours alone. Keep it in a folder only " +
+          "you can write (e.g. --store sqlite:$HOME/.local/state/tooldock/pending.db).",
+      };
     return { store: { ...store, journal: openSqliteJournal(store.path) } };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
