@@ -238,8 +238,15 @@ function bunApiWarning(module: DiscoveredModule): Diagnostic | undefined {
   }
   const used = [...new Set([...source.matchAll(BUN_GLOBAL)].map((match) => `Bun.${match[1]}`))];
   if (used.length === 0) return undefined;
+  const them = used.length === 1 ? "it" : "them";
+  // A host on Bun runs the tool in-process on Bun, where the call works: only Node hosts and
+  // tool hosts (which run under Node) fail it.
+  const where =
+    process.versions.bun === undefined
+      ? `Tooldock runs tools on Node, so a call that reaches ${them} fails.`
+      : `it works in this host, which runs on Bun, but a call that reaches ${them} fails where Tooldock runs tools on Node (a host on Node, and the tool host of isolation "process").`;
   return createWarning(BUN_API_WARNING, {
-    message: `${module.path} uses ${used.join(", ")}, which only the Bun runtime has: Tooldock runs tools on Node, so a call that reaches ${used.length === 1 ? "it" : "them"} fails.`,
+    message: `${module.path} uses ${used.join(", ")}, which only the Bun runtime has: ${where}`,
     ...module,
     hint: "Use Node's APIs instead (Bun.$ → pi.exec or node:child_process, Bun.file → node:fs/promises), which Bun has too.",
   });
