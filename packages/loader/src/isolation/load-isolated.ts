@@ -5,6 +5,8 @@ import { checkPrivateFolderSync, ensurePrivateFolder } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { noToolsHint } from "../accept/accept-stage.js";
 import { SessionRegistration } from "../accept/register-into-session.js";
+import type { CacheFolderState } from "../compile/cache-folder.js";
+import { cacheWarning } from "../compile/cache-warning.js";
 import { hash } from "../compile/hash.js";
 import { expandPath, isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
@@ -90,6 +92,8 @@ interface ToolHostPlan {
   packsDir: string | undefined;
   /** What the tool host may read besides the packs: all a pack may hold. */
   buildRoots: string[];
+  /** Why the tool host got no cache of its own (its folder is not private), if it did not. */
+  cacheProblem: Exclude<CacheFolderState, { usable: true }> | undefined;
 }
 
 async function planToolHost(context: LoadContext, isolation: IsolationContext): Promise<ToolHostPlan> {
@@ -140,7 +144,34 @@ async function planToolHost(context: LoadContext, isolation: IsolationContext): 
     cacheDir,
     packsDir: packsPrivate ? packsDir : undefined,
     buildRoots,
+    cacheProblem: privateCache.ok
+      ? undefined
+      : {
+          usable: false,
+          problem: privateCache.reason.startsWith("could not be created") ? "unwritable" : "unsafe",
+          folder: privateCache.folder,
+          reason: privateCache.reason,
+        },
   };
+}
+
+/**
+ * The tool host's diagnostics, with the one that says why it had no cache: without access to
+ * a cache folder that is not private, it finds it cannot write there (`W_CACHE_UNWRITABLE`,
+ * "make it writable"), where the reason is the folder's (`W_CACHE_UNSAFE`, as in-process).
+ */
+function withCacheProblem(
+  diagnostics: Diagnostic[],
+  plan: ToolHostPlan,
+  context: LoadContext,
+  paths: readonly string[],
+): Diagnostic[] {
+  const problem = plan.cacheProblem;
+  if (problem === undefined) return diagnostics;
+  const refused = (diagnostic: Diagnostic) =>
+    diagnostic.code === "W_CACHE_UNWRITABLE" && diagnostic.message.includes(plan.cacheDir);
+  const entry = diagnostics.find(refused)?.path ?? paths[0] ?? context.cwd;
+  return [cacheWarning(problem, context.cacheDir, entry), ...diagnostics.filter((each) => !refused(each))];
 }
 
 /**
@@ -302,7 +333,12 @@ export async function loadIsolated(
   const registration = new SessionRegistration(context.session, modules, paths);
   const diagnostics: Diagnostic[] = [
     ...context.warnings,
-    ...loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation)),
+    ...withCacheProblem(
+      loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation)),
+      plan,
+      context,
+      paths,
+    ),
   ];
   const accepted: Array<{ tool: ReturnType<IsolatedToolHost["proxy"]>; module: DiscoveredModule }> = [];
   let progressError: { error: unknown } | undefined;
