@@ -201,9 +201,12 @@ export function hostModuleSource(path: string): string {
     .filter((name) => name !== "default" && IDENTIFIER.test(name))
     .sort();
   const absent = missing.filter((name) => !Object.hasOwn(namespace, name));
+  // Each name through a local of its own: zod exports reserved words (`catch`, `enum`), which
+  // an export may name but a declaration may not.
   const lines = [
     `const m = globalThis[globalThis.Symbol.for("tooldock.host-modules")][${JSON.stringify(canonical)}];`,
-    names.length > 0 ? `export const { ${names.join(", ")} } = m;` : "",
+    names.length > 0 ? `const { ${names.map((name, index) => `${name}: e${index}`).join(", ")} } = m;` : "",
+    names.length > 0 ? `export { ${names.map((name, index) => `e${index} as ${name}`).join(", ")} };` : "",
     "default" in namespace ? "export default m.default;" : "",
   ];
   if (absent.length > 0) {
