@@ -41,6 +41,10 @@ export default defineConfig({
     // more than there are cores keeps the cores busy: on the 2-core CI machine the run went
     // from 337 s (2 workers, the default) to 200 s (3), twice, with no failure.
     maxWorkers: availableParallelism() + 1,
+    // A cold load on Node 22.15+ serves a tool's files at `?tooldock=<n>` URLs through Node's
+    // module hooks; vitest, which runs the loader's sources here, must leave those imports to
+    // Node rather than compile the tool itself (the loader README, "Testing your tools").
+    server: { deps: { external: [/[?&]tooldock=\d+$/] } },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
