@@ -30,6 +30,7 @@ export async function openStore(store: StoreChoice): Promise<{ store: OpenStore 
           "what the next resolve applies, so its folder must be yours alone. Keep it in a folder only " +
           "you can write (e.g. --store sqlite:$HOME/.local/state/tooldock/pending.db).",
       };
+    quietSqliteWarning();
     return { store: { ...store, journal: openSqliteJournal(store.path) } };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
@@ -45,4 +46,23 @@ export function openSession(
 ): Promise<Session> {
   if (store === undefined) return Promise.resolve(new Session(options));
   return Session.open({ ...options, sessionId: store.sessionId, journal: store.journal });
+}
+
+let sqliteWarningQuiet = false;
+
+/**
+ * Drops Node 22's `ExperimentalWarning` for `node:sqlite` from this process (the CLI's own):
+ * the driver is Tooldock's choice, not the user's, and the line read like a fault on every
+ * command that opened a store. Every other warning is printed as before.
+ */
+function quietSqliteWarning(): void {
+  if (sqliteWarningQuiet) return;
+  sqliteWarningQuiet = true;
+  const emit = process.emitWarning;
+  process.emitWarning = function emitWarning(this: unknown, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === "string" ? warning : warning.message;
+    const type = typeof rest[0] === "string" ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    if (type === "ExperimentalWarning" && text.startsWith("SQLite is an experimental feature")) return;
+    return Reflect.apply(emit, this, [warning, ...rest]);
+  } as typeof process.emitWarning;
 }
