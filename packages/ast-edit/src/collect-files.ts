@@ -31,12 +31,15 @@ export interface CollectFilesOptions {
 export interface CollectedFiles {
   files: SourceFile[];
   realCwd: string;
+  /** Symbolic links a directory walk met and did not follow that would have been searched. */
+  links: string[];
 }
 
 /**
  * The files an `ast_edit` call covers, sorted by path, and the real path of `cwd`. A directory is walked recursively,
- * skipping {@link SKIPPED_DIRECTORIES}, symbolic links and anything that is not a regular
- * file (FIFOs, sockets, devices); a file is taken as given, by its real path.
+ * skipping {@link SKIPPED_DIRECTORIES}, symbolic links (those it would have searched are
+ * listed in `links`) and anything that is not a regular file (FIFOs, sockets, devices); a file
+ * is taken as given, by its real path.
  *
  * @throws {AstEditError} `E_AST_EDIT_PATH` when `path` leaves `cwd` (also through a symbolic
  *   link), does not exist, is neither a directory nor a regular file, or is a file whose
@@ -83,11 +86,13 @@ export async function collectFiles(
     return {
       files: [{ absolutePath: realTarget, relativePath: toRelative(realCwd, realTarget), language }],
       realCwd,
+      links: [],
     };
   }
 
   const matchesGlob = options.glob ? createGlobMatcher(options.glob) : () => true;
   const files: SourceFile[] = [];
+  const links: string[] = [];
   const walk = async (directory: string): Promise<void> => {
     options.signal?.throwIfAborted();
     const entries = await fileSystem.readdir(directory, { withFileTypes: true });
@@ -97,17 +102,21 @@ export async function collectFiles(
         if (!SKIPPED_DIRECTORIES.includes(entry.name)) await walk(absolutePath);
         continue;
       }
-      // Only regular files: a FIFO, socket or device is never opened.
-      if (!entry.isFile()) continue;
+      // Only regular files: a FIFO, socket or device is never opened, a link never followed.
+      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
       const language = languageFromPath(entry.name);
       if (language === undefined || (options.language !== undefined && language !== options.language))
         continue;
       const relativePath = toRelative(cwd, absolutePath);
-      if (matchesGlob(relativePath)) files.push({ absolutePath, relativePath, language });
+      if (!matchesGlob(relativePath)) continue;
+      if (entry.isSymbolicLink()) links.push(relativePath);
+      else files.push({ absolutePath, relativePath, language });
     }
   };
   await walk(target);
-  return { files: files.sort((left, right) => (left.relativePath < right.relativePath ? -1 : 1)), realCwd };
+  const byPath = (left: string, right: string) => (left < right ? -1 : 1);
+  files.sort((left, right) => byPath(left.relativePath, right.relativePath));
+  return { files, realCwd, links: links.sort(byPath) };
 }
 
 function toRelative(cwd: string, absolutePath: string): string {

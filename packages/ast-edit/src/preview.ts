@@ -81,7 +81,7 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
   const { cwd, fileSystem, params, language, limit, limits, operations, push, signal, stateDirectory } =
     request;
   try {
-    const { files, realCwd } = await collectFiles(fileSystem, {
+    const { files, realCwd, links } = await collectFiles(fileSystem, {
       cwd,
       path: params.path,
       glob: params.glob,
@@ -90,6 +90,12 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
     });
     const plan = await planRewrite({ fileSystem, realCwd, files, operations, limit, limits, signal });
     plan.warnings.unshift(...request.notes);
+    for (const link of links) {
+      plan.skippedFiles++;
+      plan.warnings.push(
+        `Skipped ${link}: a symbolic link, which a folder search does not follow; pass the file it leads to as path.`,
+      );
+    }
     const details: AstEditDetails = {
       replacements: plan.replacements,
       files: plan.files.map((file) => ({
