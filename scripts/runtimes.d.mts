@@ -12,3 +12,5 @@ export function ensureRuntime(
     log?: (line: string) => void;
   },
 ): Promise<string>;
+/** For tests: the runtime's binary, or `skip(reason)` (which ends the test) when it cannot be installed. */
+export function testRuntime(spec: string, skip: (reason: string) => void): Promise<string>;

@@ -202,6 +202,23 @@ async function sweepPartials(folder) {
 }
 
 /**
+ * For tests: the binary of the runtime `spec` from the test run's runtime cache
+ * (`TOOLDOCK_TEST_RUNTIMES_CACHE`), installed when missing; when it cannot be, `skip` (vitest's
+ * `context.skip`, which ends the test) is called with the reason.
+ * @param {string} spec
+ * @param {(reason: string) => void} skip
+ * @returns {Promise<string>}
+ */
+export async function testRuntime(spec, skip) {
+  try {
+    return await ensureRuntime(spec, { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
+  } catch (error) {
+    skip(`${spec} is not installed and could not be: ${error instanceof Error ? error.message : error}`);
+    throw error; // `skip` ends the test; a `skip` that returned must not let it go on
+  }
+}
+
+/**
  * Installs the runtime `spec` (e.g. `node@24`, `bun@1.4.4`) into the per-user runtime cache
  * unless a matching version is there already, and returns the absolute path of its binary.
  * A version prefix (`node@24`) is served by the newest matching version installed; the

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { testRuntime } from "../../../../scripts/runtimes.mjs";
 import { assertBuilt, cliBin, runProcess, tempDir } from "../cli-process.js";
 
 beforeAll(assertBuilt);
@@ -17,13 +17,7 @@ const TOOL = `export default (pi) => ({ name: "echo", label: "Echo", description
 
 describe("tooldock validate on Bun with Bun's node shim first on PATH", () => {
   it("runs the tool host under the Node further down PATH", { timeout: 120_000 }, async (context) => {
-    let bun: string;
-    try {
-      bun = await ensureRuntime("bun@1.4", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
-    } catch (error) {
-      context.skip(`Bun 1.4 is not installed and could not be: ${(error as Error).message}`);
-      return;
-    }
+    const bun = await testRuntime("bun@1.4", context.skip);
     const dir = await tempDir({ "tools/echo.mjs": TOOL });
     const bins = await mkdtemp(join(tmpdir(), "tooldock-node-shim-"));
     try {

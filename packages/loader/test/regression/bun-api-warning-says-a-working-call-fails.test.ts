@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { testRuntime } from "../../../../scripts/runtimes.mjs";
 import { builtEntry } from "../helpers.js";
 
 const OPENCODE_TOOL = `import { tool } from "@opencode-ai/plugin";
@@ -20,13 +20,7 @@ export default tool({
 
 describe("an opencode tool that uses Bun's global, in a host on Bun", () => {
   it("works, and its W_BUN_API says it fails only where tools run on Node", async (context) => {
-    let bun: string;
-    try {
-      bun = await ensureRuntime("bun@1.4", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
-    } catch (error) {
-      context.skip(`Bun 1.4 is not installed and could not be: ${(error as Error).message}`);
-      return;
-    }
+    const bun = await testRuntime("bun@1.4", context.skip);
     const root = await realpath(await mkdtemp(join(tmpdir(), "tooldock-bun-api-")));
     try {
       await mkdir(join(root, ".opencode", "tool"), { recursive: true });

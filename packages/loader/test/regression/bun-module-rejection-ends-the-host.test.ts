@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { testRuntime } from "../../../../scripts/runtimes.mjs";
 import { builtEntry, goodModule } from "../helpers.js";
 
 const TOOL = (name: string) =>
@@ -25,13 +25,7 @@ const MODULES: Record<string, string> = {
 
 describe("a module that leaves a promise rejected while it loads, on Bun", () => {
   it("is a W_UNHANDLED_REJECTION on that module, and the host goes on", async (context) => {
-    let bun: string;
-    try {
-      bun = await ensureRuntime("bun@1.4", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
-    } catch (error) {
-      context.skip(`Bun 1.4 is not installed and could not be: ${(error as Error).message}`);
-      return;
-    }
+    const bun = await testRuntime("bun@1.4", context.skip);
     const root = await realpath(await mkdtemp(join(tmpdir(), "tooldock-bun-rejection-")));
     try {
       const tools = join(root, "tools");

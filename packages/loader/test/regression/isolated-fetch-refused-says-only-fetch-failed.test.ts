@@ -5,19 +5,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { ensureRuntime } from "../../../../scripts/runtimes.mjs";
+import { testRuntime } from "../../../../scripts/runtimes.mjs";
 import { attackModule } from "../isolation/attack-helpers.js";
 import { load, project, text } from "../isolation/isolation-helpers.js";
 
 describe("a tool host on Node 26 that refuses a fetch", () => {
   it("says the permission model refused it and how to allow it", async (context) => {
-    let execPath: string;
-    try {
-      execPath = await ensureRuntime("node@26", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
-    } catch (error) {
-      context.skip(`Node 26 is not installed and could not be: ${(error as Error).message}`);
-      return;
-    }
+    const execPath = await testRuntime("node@26", context.skip);
     const server = createServer((_request, response) => response.end("ok"));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
