@@ -23,8 +23,16 @@ const links = new Map<string, Map<string, string>>();
  * `failed` once its evaluation threw (see {@link preparePerFile}).
  */
 const loadedEntries = new Map<string, { code: Map<string, string>; url: string; failed?: boolean }>();
-/** How many graphs this process served: each one's URLs carry its number. */
-let served = 0;
+/**
+ * How many graphs this process served, counted across every copy of the loader in it (two
+ * installed versions, a test runner that imports the loader afresh): each graph's URLs carry
+ * its number, and Node keeps one module per URL for the whole process, so a count per copy
+ * would hand the second copy the first one's modules (an edited tool ran its old code).
+ */
+const SERVED = Symbol.for("tooldock.per-file.served");
+const processWide = globalThis as { [SERVED]?: { count: number } };
+processWide[SERVED] ??= { count: 0 };
+const served = processWide[SERVED];
 let hooked = false;
 
 const HOST_SCHEME = "tooldock-host:";
@@ -78,8 +86,8 @@ function serve(graph: PerFileGraph): string {
   if (loaded !== undefined && loaded.failed !== true && sameCode(loaded.code, graph)) return loaded.url;
   installHooks();
   // Every URL carries the graph's number: never one the host (or another graph) imported.
-  served += 1;
-  const query = `?tooldock=${served}`;
+  served.count += 1;
+  const query = `?tooldock=${served.count}`;
   const urls = new Map<string, string>();
   for (const path of graph.files.keys()) urls.set(path, pathToFileURL(path).href + query);
   for (const [path, file] of graph.files) {
