@@ -158,6 +158,8 @@ async function loadFault(fault: string, compiler: CompilerName) {
     cacheDir: cacheDirs.get(compiler) as string,
     factoryTimeoutMs: 5000,
   });
+  // On Node 22.15+ esbuild writes the packs after the load: done before the folder is removed.
+  await result.cached;
   const answers: unknown[] = [];
   for (const { tool } of result.tools)
     answers.push(await tool.execute("parity", {}, undefined, fakeContext()));

@@ -61,6 +61,7 @@ export async function load(
   afterThisTest(async () => {
     await session.dispose();
     await result.isolated?.close();
+    await result.cached; // on Node 22.15+ the packs are written after the load, into the project
   });
   return { ...result, session };
 }

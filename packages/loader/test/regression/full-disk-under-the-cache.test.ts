@@ -11,6 +11,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { perFileAvailable } from "../../src/compile/per-file/per-file-available.js";
 import { builtEntry, testCacheDir } from "../helpers.js";
 import { echoToolSource } from "../tool-sources.js";
 
@@ -39,8 +40,10 @@ const session = new Session({ cwd: ${JSON.stringify(dir)} });
 const result = await loadCustomTools({ paths: [${JSON.stringify(dir)}], cwd: ${JSON.stringify(dir)},
   cacheDir: ${JSON.stringify(join(root, "cache"))}, session, compiler: ${JSON.stringify(compiler)} });
 const call = await session.execute({ toolCallId: "c", name: "two", params: {} });
+const cached = await result.cached;
 console.log(JSON.stringify({ tools: result.tools.map(({ tool }) => tool.name),
-  diagnostics: result.diagnostics.map((d) => d.code + " " + d.message), text: call.content[0]?.text }));
+  diagnostics: result.diagnostics.map((d) => d.code + " " + d.message), text: call.content[0]?.text,
+  cached: cached.map((d) => d.code + " " + d.message) }));
 `,
       );
       const { stdout } = await promisify(execFile)(
@@ -48,11 +51,23 @@ console.log(JSON.stringify({ tools: result.tools.map(({ tool }) => tool.name),
         ["-c", `ulimit -f 0 && exec "$0" "$1"`, process.execPath, script],
         { encoding: "utf8" },
       );
-      const report = JSON.parse(stdout) as { tools: string[]; diagnostics: string[]; text: string };
+      const report = JSON.parse(stdout) as {
+        tools: string[];
+        diagnostics: string[];
+        text: string;
+        cached: string[];
+      };
       expect(report.tools.sort()).toEqual(["one", "two"]);
       expect(report.text).toBe("two ok");
-      expect(report.diagnostics).toHaveLength(1);
-      expect(report.diagnostics[0]).toMatch(/^W_CACHE_UNWRITABLE .*cannot write the compile cache/);
+      // On Node 22.15+ esbuild's misses load file by file and their packs are written after the
+      // load: the warning comes with `cached`. Elsewhere the load itself met the full disk.
+      const afterLoad = compiler === "esbuild" && perFileAvailable();
+      const [warned, quiet] = afterLoad
+        ? [report.cached, report.diagnostics]
+        : [report.diagnostics, report.cached];
+      expect(quiet).toEqual([]);
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toMatch(/^W_CACHE_UNWRITABLE .*cannot write the compile cache/);
     },
     60_000,
   );

@@ -78,6 +78,8 @@ describe("regression: non-ASCII text in a tool no longer doubles the memory its 
       const error = ends[0]?.type === "tool-call-end" ? ends[0].error : undefined;
       expect(error?.message).toBe("échec — quota dépassé …");
       expect(error?.stack).toContain(`${join(dir, "a-resume.ts")}:${throwLine}:`);
+      // On Node 22.15+ the modules of a miss load file by file and their packs come after.
+      expect(await loaded.cached, start).toEqual([]);
     }
     const written = (await readdir(join(cacheDir, "bundles"))).filter((file) => file.endsWith(".mjs"));
     expect(written.some((file) => file.startsWith("pack-"))).toBe(true);

@@ -66,15 +66,22 @@ async function plantCache(planted: string): Promise<void> {
   const genuine = join(base, "genuine-cache");
   const result = await loadCustomTools({ paths: ["honest.ts"], cwd: project, cacheDir: genuine });
   expect(result.tools.map((loaded) => loaded.tool.name)).toEqual(["honest_tool"]);
+  // On Node 22.15+ a cold load returns before its pack is written (file by file, packs after).
+  expect(await result.cached).toEqual([]);
   cpSync(genuine, planted, { recursive: true });
   const [index] = readdirSync(join(planted, "index"));
-  const { key } = JSON.parse(readFileSync(join(planted, "index", index as string), "utf8")) as {
-    key: string;
+  const { members } = JSON.parse(readFileSync(join(planted, "index", index as string), "utf8")) as {
+    members: Array<{ pack: string }>;
   };
+  // The pack the index names, and the script a warm load runs in its place, are the attacker's.
+  const ran = `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "planted code ran");`;
+  const pack = join(planted, "bundles", `pack-${members[0]?.pack}`);
+  expect(existsSync(`${pack}.mjs`)).toBe(true);
   writeFileSync(
-    join(planted, "bundles", `${key}.mjs`),
+    `${pack}.mjs`,
     `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "planted code ran");\nexport default () => [];\n`,
   );
+  if (existsSync(`${pack}.script`)) writeFileSync(`${pack}.script`, ran);
   shareEverything(planted);
 }
 
@@ -117,6 +124,7 @@ describe.runIf(posix)("a compile cache planted in a shared folder", () => {
     delete process.env.TOOLDOCK_CACHE_DIR;
 
     const result = await loadCustomTools({ paths: ["honest.ts"], cwd: project });
+    expect(await result.cached).toEqual([]); // the packs of a load file by file come after it
 
     expect(existsSync(marker)).toBe(false);
     expect(result.diagnostics).toEqual([]);
