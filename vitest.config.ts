@@ -5,6 +5,9 @@ import { defineConfig } from "vitest/config";
 /** Test files that mock a module (`vi.doMock`): each runs in a worker of its own. */
 const MOCKS_MODULES = [
   "packages/loader/test/compiler-fallback.test.ts",
+  "packages/loader/test/packs.test.ts",
+  "packages/loader/test/regression/pack-membership-depends-on-discovery-timing.test.ts",
+  "packages/loader/test/source-packs.test.ts",
   "packages/loader/test/warm-start.test.ts",
   "packages/runtime/test/regression/ajv-missing-beside-bundle.test.ts",
 ];
