@@ -84,10 +84,16 @@ describe("a durable action staged in a tool host", () => {
     const writer = openSqliteJournal(file);
     await stageBoth(writer, "s1");
     writer.close();
-    // The table as an earlier version made it: no isolated column.
-    const Database = createRequire(import.meta.url)("better-sqlite3") as new (
-      path: string,
-    ) => { exec(sql: string): void; close(): void };
+    // The table as an earlier version made it: no isolated column. Through the driver the store
+    // itself uses: node:sqlite where Node has it (22.13+), else better-sqlite3, built for Node 20.
+    type Database = new (path: string) => { exec(sql: string): void; close(): void };
+    const require = createRequire(import.meta.url);
+    let Database: Database;
+    try {
+      Database = (require("node:sqlite") as { DatabaseSync: Database }).DatabaseSync;
+    } catch {
+      Database = require("better-sqlite3") as Database;
+    }
     const db = new Database(file);
     db.exec("ALTER TABLE tooldock_pending_actions DROP COLUMN isolated");
     db.close();
