@@ -51,6 +51,8 @@ export interface PlanRequest {
   /** The real path of the working directory. */
   realCwd: string;
   files: readonly SourceFile[];
+  /** Symbolic links the search met and did not follow (see `collectFiles`): skipped, each with a warning. */
+  links?: readonly string[];
   operations: readonly RewriteOperation[];
   limit?: number;
   limits: RewriteLimits;
@@ -146,6 +148,12 @@ export async function planRewrite(request: PlanRequest): Promise<RewritePlan> {
       replacements: outcome.replacements,
       diff,
     });
+  }
+  for (const link of request.links ?? []) {
+    plan.skippedFiles++;
+    plan.warnings.push(
+      `Skipped ${link}: a symbolic link, which a folder search does not follow; pass the file it leads to as path.`,
+    );
   }
   plan.limitReached = plan.replacements >= limit;
   plan.perOperation.forEach((count, index) => {

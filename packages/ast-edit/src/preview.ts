@@ -88,14 +88,8 @@ export async function previewRewrite(request: PreviewRequest): Promise<AgentTool
       language,
       signal,
     });
-    const plan = await planRewrite({ fileSystem, realCwd, files, operations, limit, limits, signal });
+    const plan = await planRewrite({ fileSystem, realCwd, files, links, operations, limit, limits, signal });
     plan.warnings.unshift(...request.notes);
-    for (const link of links) {
-      plan.skippedFiles++;
-      plan.warnings.push(
-        `Skipped ${link}: a symbolic link, which a folder search does not follow; pass the file it leads to as path.`,
-      );
-    }
     const details: AstEditDetails = {
       replacements: plan.replacements,
       files: plan.files.map((file) => ({

@@ -148,7 +148,7 @@ async function planToolHost(context: LoadContext, isolation: IsolationContext): 
       ? undefined
       : {
           usable: false,
-          problem: privateCache.reason.startsWith("could not be created") ? "unwritable" : "unsafe",
+          problem: privateCache.unwritable ? "unwritable" : "unsafe",
           folder: privateCache.folder,
           reason: privateCache.reason,
         },

@@ -7,7 +7,15 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
  * The outcome of checking a private folder: `ok`, or the folder that failed (the checked
  * folder or one of its parents up to the root) and why, in words a user can act on.
  */
-export type PrivateFolderCheck = { ok: true } | { ok: false; folder: string; reason: string };
+export type PrivateFolderCheck =
+  | { ok: true }
+  | {
+      ok: false;
+      folder: string;
+      reason: string;
+      /** Set when `ensurePrivateFolder` could not create it (not a matter of who may write it). */
+      unwritable?: true;
+    };
 
 /** Group- and other-write bits of a mode. */
 const SHARED_WRITE_BITS = 0o022;
@@ -89,7 +97,12 @@ export async function ensurePrivateFolder(folder: string, root: string): Promise
   try {
     await mkdir(resolve(folder), { recursive: true, mode: PRIVATE_FOLDER_MODE });
   } catch (error) {
-    return { ok: false, folder: resolve(folder), reason: `could not be created (${errorText(error)})` };
+    return {
+      ok: false,
+      folder: resolve(folder),
+      reason: `could not be created (${errorText(error)})`,
+      unwritable: true,
+    };
   }
   return checkPrivateFolder(folder, root);
 }
