@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   cpSync,
@@ -13,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadCustomTools } from "../../src/index.js";
 
@@ -134,17 +136,46 @@ describe.runIf(posix)("a compile cache planted in a shared folder", () => {
     expect(readdirSync(join(userCache, "bundles")).length).toBeGreaterThan(0);
   });
 
-  it("rebuilds a bundle file that is not its own, even in a private folder", async () => {
+  it("rebuilds a pack file that others can write, even in a private folder and of the recorded size", async () => {
     const cacheDir = join(base, "private-cache");
     await plantCache(cacheDir);
+    // The attacker's pack has exactly the size the index records, and there is no script or
+    // code cache beside it, so the load would import the pack itself: only the pack's mode
+    // (writable by others) tells it is not the loader's own file.
+    const [index] = readdirSync(join(cacheDir, "index"));
+    const { members } = JSON.parse(readFileSync(join(cacheDir, "index", index as string), "utf8")) as {
+      members: Array<{ pack: string; packBytes: number }>;
+    };
+    const [member] = members;
+    const pack = join(cacheDir, "bundles", `pack-${member?.pack}`);
+    const planted = `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "planted code ran");\nexport default () => [];\n//`;
+    expect(member?.packBytes).toBeGreaterThan(planted.length);
+    writeFileSync(`${pack}.mjs`, planted.padEnd(member?.packBytes ?? 0, " "));
+    for (const name of readdirSync(join(cacheDir, "bundles")))
+      if (!name.endsWith(".mjs")) rmSync(join(cacheDir, "bundles", name));
     // The user made the folders private again (chmod 700), but the planted files stayed.
     for (const folder of [cacheDir, ...readdirSync(cacheDir).map((name) => join(cacheDir, name))])
       chmodSync(folder, 0o700);
+    chmodSync(`${pack}.mjs`, 0o666);
 
-    const result = await loadCustomTools({ paths: ["honest.ts"], cwd: project, cacheDir });
+    // The victim is a fresh process: nothing of the genuine compile is in its memory.
+    const victim = spawnSync(process.execPath, ["--input-type=module", "-e", VICTIM, project, cacheDir], {
+      encoding: "utf8",
+    });
+    expect(victim.stderr).toBe("");
+    const result = JSON.parse(victim.stdout) as { tools: string[]; diagnostics: unknown[] };
 
     expect(existsSync(marker)).toBe(false);
     expect(result.diagnostics).toEqual([]);
-    expect(result.tools.map((loaded) => loaded.tool.name)).toEqual(["honest_tool"]);
+    expect(result.tools).toEqual(["honest_tool"]);
   });
 });
+
+/** Loads `honest.ts` with the built loader: `node -e VICTIM <project> <cacheDir>`. */
+const VICTIM = `
+const [project, cacheDir] = process.argv.slice(1);
+const { loadCustomTools } = await import(${JSON.stringify(pathToFileURL(fileURLToPath(new URL("../../dist/index.js", import.meta.url))).href)});
+const result = await loadCustomTools({ paths: ["honest.ts"], cwd: project, cacheDir });
+await result.cached;
+process.stdout.write(JSON.stringify({ tools: result.tools.map((loaded) => loaded.tool.name), diagnostics: result.diagnostics }));
+`;
