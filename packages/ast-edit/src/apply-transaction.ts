@@ -161,7 +161,10 @@ async function assertFolderInPlace(
  * two system calls remains between this read and the rename.
  */
 async function assertTargetUnchanged(fileSystem: AstEditFileSystem, write: FileWrite): Promise<void> {
-  const read = await readRegularFile(fileSystem, write.absolutePath).catch(() => undefined);
+  // No more bytes than the preview read (as the checks): a larger file has changed.
+  const read = await readRegularFile(fileSystem, write.absolutePath, {
+    maxBytes: Buffer.byteLength(write.original, "utf8"),
+  }).catch(() => undefined);
   if (read?.kind === "file" && hashContent(read.bytes) === write.hash) return;
   throw new AstEditError(
     "E_AST_EDIT_STALE",
