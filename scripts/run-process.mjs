@@ -19,7 +19,8 @@ export function runProcess(binary, args, options = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, {
       cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...options.env },
+      // FORCE_COLOR removed, not emptied: Node 24+ warns when both are set, even to "".
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

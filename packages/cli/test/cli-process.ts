@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runProcess } from "../../../scripts/run-process.mjs";
+import { cacheWritesSettled } from "../src/load/cache-writes.js";
 
 /** The repository root and the built CLI the end-to-end tests spawn. */
 export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -98,5 +99,15 @@ export async function tempDir(files: Record<string, string> = {}) {
     await mkdir(join(path, name, ".."), { recursive: true });
     await writeFile(join(path, name), content);
   }
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+  return { path, remove: () => removeAfterCacheWrites(path) };
+}
+
+/**
+ * Removes `path` once the cache writes of commands this process ran in-process (`run`) have
+ * settled: on Node 22.15+ a cold load returns before its packs are written (file by file,
+ * packs after), and a folder removed under them fails with ENOTEMPTY.
+ */
+export async function removeAfterCacheWrites(path: string): Promise<void> {
+  await cacheWritesSettled(60_000);
+  await rm(path, { recursive: true, force: true });
 }

@@ -21,7 +21,7 @@ function runVitest(project: string): Promise<{ code: number | null; output: stri
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repoRoot, "node_modules/vitest/vitest.mjs"), "run"], {
       cwd: project,
-      env: { ...process.env, NO_COLOR: "1", CI: "1" },
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, CI: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

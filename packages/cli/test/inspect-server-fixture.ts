@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { IsolationOptions } from "@tooldock/loader";
 import { onTestFinished } from "vitest";
 import { type InspectServer, startInspect } from "../src/inspect/serve-inspect.js";
+import { removeAfterCacheWrites } from "./cli-process.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/inspect/", import.meta.url));
 
@@ -17,7 +18,7 @@ export async function inspectWorkspace(
   options: { broken?: boolean; tools?: Record<string, string> } = {},
 ): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), "tooldock-inspect-"));
-  onTestFinished(() => rm(root, { recursive: true, force: true }));
+  onTestFinished(() => removeAfterCacheWrites(root));
   await mkdir(join(root, "tools"));
   await cp(join(fixtures, "inspect-tools.ts"), join(root, "tools/inspect-tools.ts"));
   if (options.broken === true) await cp(join(fixtures, "broken.ts"), join(root, "tools/broken.ts"));
