@@ -76,7 +76,7 @@ export function argumentsSeen(execute: unknown): { signal: boolean; context: boo
 /** Whether `execute` can see its argument at (1-based) `position`; errs towards `true`. */
 function toolSeesArgument(execute: unknown, position: number): boolean {
   if (typeof execute !== "function") return true;
-  if (execute.length >= position || Object.hasOwn(execute, "arguments")) return true;
+  if (execute.length >= position || isSloppyFunction(execute)) return true;
   let source: string;
   try {
     source = Function.prototype.toString.call(execute);
@@ -84,6 +84,20 @@ function toolSeesArgument(execute: unknown, position: number): boolean {
     return true;
   }
   return !declaresOnlyPlainParameters(source) || MAY_READ_ARGUMENTS.test(source);
+}
+
+/**
+ * Whether `fn` is a sloppy-mode function, whose `fn.arguments` another function can read while
+ * it runs: reading it then gives `null` where any other function throws. Not an own
+ * `arguments` property: V8 from Node 26 and Bun's JavaScriptCore define none on it.
+ */
+function isSloppyFunction(fn: object): boolean {
+  try {
+    void (fn as unknown as { arguments: unknown }).arguments;
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** True when the parameter list of the function `source` is a list of plain names. */
