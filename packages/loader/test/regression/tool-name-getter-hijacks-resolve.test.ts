@@ -54,6 +54,7 @@ describe.each<CompilerName>(["esbuild", "jiti"])(
         compiler,
         session,
       });
+      await result.cached; // written after the load on Node 22.15+: before the folder goes
 
       const resolve = await session.execute({
         toolCallId: "t1",
