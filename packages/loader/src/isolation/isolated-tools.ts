@@ -477,10 +477,7 @@ export class IsolatedToolHost {
   #listen(process: ToolHostProcess, channel: string): void {
     if (this.#listened.has(channel) || channel.startsWith(HOST_CHANNEL_PREFIX) || this.#closed) return;
     if (this.#listened.size >= MAX_CHANNELS) {
-      void process.kill({
-        kind: "protocol",
-        reason: `It listened on more than ${MAX_CHANNELS} event channels.`,
-      });
+      process.breach(`It listened on more than ${MAX_CHANNELS} event channels.`);
       return;
     }
     this.#listened.add(channel);
@@ -569,10 +566,7 @@ export class IsolatedToolHost {
     this.#staged.add(staged);
     // Only the running tool host's actions are here: a stopped one's went with it.
     if (this.#staged.size > MAX_STAGED_ACTIONS)
-      void process.kill({
-        kind: "protocol",
-        reason: `It staged more than ${MAX_STAGED_ACTIONS} pending actions.`,
-      });
+      process.breach(`It staged more than ${MAX_STAGED_ACTIONS} pending actions.`);
   }
 
   /**
@@ -603,10 +597,7 @@ export class IsolatedToolHost {
     const pushes = (this.#durablePushes.get(process) ?? 0) + 1;
     this.#durablePushes.set(process, pushes);
     if (pushes > MAX_STAGED_ACTIONS) {
-      void process.kill({
-        kind: "protocol",
-        reason: `It staged more than ${MAX_STAGED_ACTIONS} durable actions.`,
-      });
+      process.breach(`It staged more than ${MAX_STAGED_ACTIONS} durable actions.`);
       return;
     }
     const action: CustomToolDurableAction = {

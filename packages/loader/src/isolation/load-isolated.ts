@@ -292,10 +292,7 @@ export async function loadIsolated(
           // the host's memory.
           if (message.t !== "log") earlyCount += 1;
           if (earlyCount > MAX_EARLY_MESSAGES) {
-            void process.kill({
-              kind: "protocol",
-              reason: `It sent more than ${MAX_EARLY_MESSAGES} messages before it reported its tools.`,
-            });
+            process.breach(`It sent more than ${MAX_EARLY_MESSAGES} messages before it reported its tools.`);
             return;
           }
           if (message.t === "log") log(message);

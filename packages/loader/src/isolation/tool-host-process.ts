@@ -120,11 +120,7 @@ export class ToolHostProcess {
     this.#child.unref();
     readLines(this.#output, MAX_LINE_BYTES, {
       line: (text) => this.#receive(text),
-      overflow: () =>
-        this.kill({
-          kind: "protocol",
-          reason: `It sent a message longer than ${MAX_LINE_BYTES} bytes.`,
-        }),
+      overflow: () => this.breach(`It sent a message longer than ${MAX_LINE_BYTES} bytes.`),
     });
   }
 
@@ -225,6 +221,11 @@ export class ToolHostProcess {
     return new Promise((resolve) => this.onStop(() => resolve()));
   }
 
+  /** Stops the process for breaking the protocol (`reason` says how). */
+  breach(reason: string): void {
+    void this.kill({ kind: "protocol", reason });
+  }
+
   /** What the tool host printed: its stderr, and what its modules wrote to its stdout themselves. */
   #printed(chunk: string): void {
     this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
@@ -254,7 +255,7 @@ export class ToolHostProcess {
       this.#printed(line.slice(0, mark));
     }
     if (!parsed.ok) {
-      void this.kill({ kind: "protocol", reason: `It broke the protocol: ${parsed.reason}.` });
+      this.breach(`It broke the protocol: ${parsed.reason}.`);
       return;
     }
     const message = parsed.value;
