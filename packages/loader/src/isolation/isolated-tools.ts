@@ -208,38 +208,31 @@ export class IsolatedToolHost {
     declared: Record<string, { reject: boolean }>,
   ): NonNullable<CustomTool["actions"]> {
     const handlers: NonNullable<CustomTool["actions"]> = {};
-    for (const [name, { reject }] of Object.entries(declared)) {
+    for (const [handler, { reject }] of Object.entries(declared)) {
       const run =
         (callback: "apply" | "reject") =>
-        (payload: unknown, reason: string, ctx: PendingActionHandlerContext) =>
-          this.#runHandler(tool, name, callback, payload, reason, ctx);
-      handlers[name] = reject ? { apply: run("apply"), reject: run("reject") } : { apply: run("apply") };
+        async (payload: unknown, reason: string, ctx: PendingActionHandlerContext) => {
+          const process = await this.#running();
+          const context = {
+            sessionId: ctx.sessionId,
+            cwd: ctx.cwd,
+            actionId: ctx.actionId,
+            label: ctx.label,
+          };
+          const message = await this.#resolving(process, {
+            t: "action",
+            tool,
+            handler,
+            callback,
+            payload,
+            reason,
+            context,
+          });
+          return answerOf(message, `The tool host stopped while it ran the ${callback}.`);
+        };
+      handlers[handler] = reject ? { apply: run("apply"), reject: run("reject") } : { apply: run("apply") };
     }
     return handlers;
-  }
-
-  async #runHandler(
-    tool: string,
-    handler: string,
-    callback: "apply" | "reject",
-    payload: unknown,
-    reason: string,
-    ctx: PendingActionHandlerContext,
-  ): Promise<AgentToolResult> {
-    const process = await this.#running();
-    const context = { sessionId: ctx.sessionId, cwd: ctx.cwd, actionId: ctx.actionId, label: ctx.label };
-    const message = await this.#resolving(process, (id, hasUI) => ({
-      t: "action",
-      id,
-      tool,
-      handler,
-      callback,
-      payload,
-      reason,
-      context,
-      hasUI,
-    }));
-    return answerOf(message, `The tool host stopped while it ran the ${callback}.`);
   }
 
   /**
@@ -580,26 +573,17 @@ export class IsolatedToolHost {
     process: ToolHostProcess,
     call: CallState | undefined,
     message: Extract<ChildMessage, { t: "push" }>,
-  ): void {
-    if (call === undefined) {
-      this.#warn(
-        `The tool host staged the durable action ${JSON.stringify(message.label)} outside a call: refused.`,
-      );
-      return;
-    }
+  ) {
+    const refuse = (why: string) =>
+      this.#warn(`The tool host staged the durable action ${JSON.stringify(message.label)} ${why}: refused.`);
+    if (call === undefined) return refuse("outside a call");
     const size = JSON.stringify(message.payload ?? null).length;
-    if (size > MAX_DURABLE_PAYLOAD_CHARS) {
-      this.#warn(
-        `The tool host staged the durable action ${JSON.stringify(message.label)} with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS}): refused.`,
-      );
-      return;
-    }
+    if (size > MAX_DURABLE_PAYLOAD_CHARS)
+      return refuse(`with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS})`);
     const pushes = (this.#durablePushes.get(process) ?? 0) + 1;
     this.#durablePushes.set(process, pushes);
-    if (pushes > MAX_STAGED_ACTIONS) {
-      process.breach(`It staged more than ${MAX_STAGED_ACTIONS} durable actions.`);
-      return;
-    }
+    if (pushes > MAX_STAGED_ACTIONS)
+      return process.breach(`It staged more than ${MAX_STAGED_ACTIONS} durable actions.`);
     const action: CustomToolDurableAction = {
       label: message.label,
       handler: message.handler as string,
@@ -624,34 +608,21 @@ export class IsolatedToolHost {
    */
   #resolving(
     process: ToolHostProcess,
-    message: (id: number, hasUI: boolean) => HostMessage,
+    message: ResolveMessage,
   ): ReturnType<ToolHostProcess["request"]>["reply"] {
     this.#syncUI(process);
     const sessionId = runningToolCall()?.sessionId;
     const hasUI = this.#host.uiFor(sessionId) !== undefined;
-    let requestId = -1;
-    const { reply } = process.request(
-      (id) => {
-        requestId = id;
-        this.#settling.set(id, sessionId);
-        return message(id, hasUI);
-      },
-      { keepAliveMs: 0 },
-    );
-    return reply.finally(() => this.#settling.delete(requestId));
+    const { id, reply } = process.request((id) => ({ ...message, id, hasUI }), { keepAliveMs: 0 });
+    this.#settling.set(id, sessionId);
+    return reply.finally(() => this.#settling.delete(id));
   }
 
   async #settle(staged: StagedAction, kind: "apply" | "reject", reason: string): Promise<AgentToolResult> {
     staged.settling = (staged.settling ?? 0) + 1;
     let message: Awaited<ReturnType<ToolHostProcess["request"]>["reply"]>;
     try {
-      message = await this.#resolving(staged.process, (id, hasUI) => ({
-        t: kind,
-        id,
-        action: staged.childId,
-        reason,
-        hasUI,
-      }));
+      message = await this.#resolving(staged.process, { t: kind, action: staged.childId, reason });
     } finally {
       staged.settling -= 1;
     }
@@ -661,17 +632,16 @@ export class IsolatedToolHost {
       if (staged.process.exited) this.#staged.delete(staged);
       // An apply: the Session discards the action instead of putting it back (ACTION_LOST).
       if (kind === "apply") throw lostError(message);
-      return lostResult(staged, message);
+      const label = staged.record === undefined ? "the action" : JSON.stringify(staged.record.label);
+      return errorResult(
+        `Cannot apply ${label}: the tool host that staged it stopped. ${message.reason} The action is lost and was removed.`,
+      );
     }
-    if (message.t === "error") {
-      if (kind === "reject") this.#staged.delete(staged);
-      this.#closeIfRetired();
-      throw rebuildError(message.error);
-    }
-    const result = message.t === "result" ? message.result : { content: [] };
-    if (kind === "reject" || result.isError !== true) this.#staged.delete(staged);
+    // A failed apply stays staged: it may be applied again.
+    const failed = message.t === "error" || (message.t === "result" && message.result.isError === true);
+    if (kind === "reject" || !failed) this.#staged.delete(staged);
     this.#closeIfRetired();
-    return result;
+    return answerOf(message, "");
   }
 
   /**
@@ -684,12 +654,8 @@ export class IsolatedToolHost {
     build: (id: number, context: CallContext) => HostMessage,
     options?: { keepAliveMs?: number },
   ): ReturnType<ToolHostProcess["request"]> {
-    let sent = this.#conversations.get(process);
-    if (sent === undefined) {
-      sent = new Map();
-      this.#conversations.set(process, sent);
-    }
-    const conversations = sent;
+    const conversations: SentConversations = this.#conversations.get(process) ?? new Map();
+    this.#conversations.set(process, conversations);
     let written: (() => void) | undefined;
     const request = process.request((id) => {
       const context = { ...read.context };
@@ -712,24 +678,19 @@ export class IsolatedToolHost {
     process.send({ t: "ui-state", hasUI });
   }
 
-  /** Forgets `staged` and takes it off its stack as lost; true when it was still there. */
-  #remove(staged: StagedAction, stop: ToolHostStop): boolean {
-    this.#staged.delete(staged);
-    if (staged.record === undefined) return false;
-    return (
-      staged.store?.remove(staged.record.id, `lost: the tool host stopped. ${stop.reason}`) !== undefined
-    );
-  }
-
   #stopped(process: ToolHostProcess, stop: ToolHostStop): void {
     if (this.#process === process) this.#process = undefined;
     const lost: PendingActionRecord[] = [];
     for (const staged of [...this.#staged]) {
       if (staged.process !== process) continue;
-      // One being applied or discarded is off the stack: its resolve says it was lost.
-      const settling =
-        ((staged.settling ?? 0) > 0 || staged.lostInSettle === true) && staged.record !== undefined;
-      if (this.#remove(staged, stop) || settling) lost.push(staged.record as PendingActionRecord);
+      this.#staged.delete(staged);
+      const { record } = staged;
+      if (record === undefined) continue;
+      // Taken off its stack as lost; one being applied or discarded is off the stack already,
+      // and its resolve says it was lost.
+      const removed = staged.store?.remove(record.id, `lost: the tool host stopped. ${stop.reason}`);
+      if (removed !== undefined || (staged.settling ?? 0) > 0 || staged.lostInSettle === true)
+        lost.push(record);
     }
     const diagnostics: Diagnostic[] =
       lost.length === 0
@@ -758,19 +719,17 @@ export class IsolatedToolHost {
   }
 }
 
+/** A request a resolve makes, but for its id and `hasUI` (see `#resolving`). */
+type ResolveMessage =
+  | { t: "apply" | "reject"; action: number; reason: string }
+  | Omit<Extract<HostMessage, { t: "action" }>, "id" | "hasUI">;
+
 /** Who made a call: its session, call id and tool, from its context or the running call. */
 function madeBy(call: CallState): { sessionId: string; toolCallId: string; toolName: string } | undefined {
   const source = call.ctx ?? call.running;
   return source === undefined
     ? undefined
     : { sessionId: source.sessionId, toolCallId: source.toolCallId, toolName: call.toolName };
-}
-
-function lostResult(staged: StagedAction, stop: ToolHostStop): AgentToolResult {
-  const label = staged.record === undefined ? "the action" : JSON.stringify(staged.record.label);
-  return errorResult(
-    `Cannot apply ${label}: the tool host that staged it stopped. ${stop.reason} The action is lost and was removed.`,
-  );
 }
 
 /** What an apply throws when its tool host stopped: the Session discards the action (ACTION_LOST). */
