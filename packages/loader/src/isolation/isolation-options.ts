@@ -60,20 +60,8 @@ export const DEFAULT_TOOL_HOST_MEMORY_MB = 512;
 const PASSED_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TERM", "SYSTEMROOT"];
 
 /** {@link IsolationOptions} with every default applied and every path absolute. */
-export interface IsolationContext {
-  allowRead: string[];
-  allowWrite: string[];
-  allowExec: boolean;
-  allowNet: boolean;
-  memoryMb: number;
-  env: Record<string, string>;
-  restart: boolean;
-  execPath: string;
-  nodeVersion: string | undefined;
-  hangTimeoutMs: number;
-  loadTimeoutMs: number;
-  onOutput: ((text: string) => void) | undefined;
-}
+export type IsolationContext = Required<Omit<IsolationOptions, "mode" | "onOutput">> &
+  Pick<IsolationOptions, "onOutput"> & { nodeVersion: string | undefined };
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
