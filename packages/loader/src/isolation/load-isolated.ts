@@ -30,20 +30,6 @@ function inToolHost(diagnostic: Diagnostic, isolation: IsolationContext): Diagno
   return { ...diagnostic, hint: noToolsHint({ env: Object.keys(isolation.env).sort() }) };
 }
 
-/** The diagnostic of a tool host that did not get as far as loading its modules. */
-function startFailure(paths: readonly string[], stop: ToolHostStop, stderr: string): Diagnostic {
-  // What it printed last says why it stopped, except after running out of memory: V8's own
-  // backtrace then, which says nothing to the module's author.
-  const tail = stop.kind === "out-of-memory" ? "" : stderr.trim().split("\n").slice(-5).join("\n");
-  return {
-    code: "E_TOOL_HOST",
-    severity: "error",
-    message: `The tool host (the sandboxed process that loads these modules) stopped before it reported its tools. ${stop.reason}${tail === "" ? "" : `\n${tail}`}`,
-    path: paths.join(", "),
-    hint: startFailureHint(stop.kind),
-  };
-}
-
 function startFailureHint(kind: ToolHostStop["kind"]): string {
   if (kind === "out-of-memory")
     return "A module needs more memory than isolation.memoryMb allows: raise it, or fix the module.";
@@ -208,9 +194,21 @@ export function loadDeadline(load: Promise<unknown>, ms: number, late: () => voi
 /** The result of an isolated load whose tool host stopped before it reported its tools. */
 function notLoaded(
   context: LoadContext,
-  failure: Diagnostic,
+  paths: readonly string[],
+  stop: ToolHostStop,
+  stderr: string,
   isolated: IsolatedToolHost,
 ): LoadCustomToolsResult & { isolated: IsolatedToolHost } {
+  // What it printed last says why it stopped, except after running out of memory: V8's own
+  // backtrace then, which says nothing to the module's author.
+  const tail = stop.kind === "out-of-memory" ? "" : stderr.trim().split("\n").slice(-5).join("\n");
+  const failure: Diagnostic = {
+    code: "E_TOOL_HOST",
+    severity: "error",
+    message: `The tool host (the sandboxed process that loads these modules) stopped before it reported its tools. ${stop.reason}${tail === "" ? "" : `\n${tail}`}`,
+    path: paths.join(", "),
+    hint: startFailureHint(stop.kind),
+  };
   return {
     tools: [],
     diagnostics: [...context.warnings, failure],
@@ -239,7 +237,7 @@ export async function loadIsolated(
     // Its Node could not be asked its version: no binary at execPath (on Bun, no `node` on PATH).
     const stop: ToolHostStop = { kind: "start", reason: `It could not start: ${(error as Error).message}.` };
     const isolated = new IsolatedToolHost(() => Promise.reject(error), context.host, isolation);
-    return notLoaded(context, startFailure(paths, stop, ""), isolated);
+    return notLoaded(context, paths, stop, "", isolated);
   }
   const { spawn, cacheDir, packsDir, buildRoots } = plan;
   await sparesPlanned(); // a spare asked for before this load is one it may take
@@ -284,24 +282,19 @@ export async function loadIsolated(
           reason: `It did not load its modules within ${isolation.loadTimeoutMs} ms (isolation.loadTimeoutMs).`,
         });
       });
-      let earlyCount = 0;
       process.onMessage = (message) => {
-        if (message.t !== "loaded") {
-          // Kept until the host side is attached (logs go on at once); a tool host that sends
-          // more than a load needs (a flood of forged pushes) is stopped rather than held in
-          // the host's memory.
-          if (message.t !== "log") earlyCount += 1;
-          if (earlyCount > MAX_EARLY_MESSAGES) {
+        if (message.t === "log") log(message);
+        else if (message.t !== "loaded") {
+          // Kept until the host side is attached; a tool host that sends more than a load needs
+          // (a flood of forged pushes) is stopped rather than held in the host's memory.
+          if (early.length < MAX_EARLY_MESSAGES) early.push(message);
+          else
             process.breach(`It sent more than ${MAX_EARLY_MESSAGES} messages before it reported its tools.`);
-            return;
-          }
-          if (message.t === "log") log(message);
-          else early.push(message);
-          return;
+        } else {
+          disarm();
+          process.onMessage = () => {};
+          resolve({ process, loaded: message, early });
         }
-        disarm();
-        process.onMessage = () => {};
-        resolve({ process, loaded: message, early });
       };
       process.onStop((stop) => {
         disarm();
@@ -324,7 +317,7 @@ export async function loadIsolated(
       kind: "start",
       reason: `It could not start: ${String(failure.message ?? error)}.`,
     };
-    return notLoaded(context, startFailure(paths, stop, failure.stderr ?? ""), isolated);
+    return notLoaded(context, paths, stop, failure.stderr ?? "", isolated);
   }
   const modules: DiscoveredModule[] = loaded.modules;
   const registration = new SessionRegistration(context.session, modules, paths);
