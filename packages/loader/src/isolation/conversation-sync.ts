@@ -16,8 +16,6 @@ export interface ConversationLimits {
   characters: number;
 }
 
-const LIMITS: ConversationLimits = { sessions: MAX_CONVERSATIONS, characters: MAX_CONVERSATION_CHARACTERS };
-
 /** A session's conversation as the tool host received it (host side: the host's entry objects). */
 export interface Conversation {
   entries: readonly unknown[];
@@ -62,7 +60,7 @@ export function sendConversation(
   context: CallContext,
   entries: readonly unknown[] | undefined,
   branch: readonly unknown[] | undefined,
-  limits: ConversationLimits = LIMITS,
+  limits: ConversationLimits = { sessions: MAX_CONVERSATIONS, characters: MAX_CONVERSATION_CHARACTERS },
 ): () => void {
   const { sessionId } = context;
   const before = sent.get(sessionId);
@@ -117,9 +115,7 @@ function delta(
 }
 
 function total(list: SentList): number {
-  let characters = 0;
-  for (const size of list.sizes) characters += size;
-  return characters;
+  return list.sizes.reduce((sum, size) => sum + size, 0);
 }
 
 /**

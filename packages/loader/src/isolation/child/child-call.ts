@@ -51,17 +51,13 @@ export function wireError(error: unknown): WireError {
     return wire;
   }
   if (!isError) return wire;
-  const read = (field: "name" | "stack" | "code") => {
+  for (const field of ["name", "stack", "code"] as const) {
     try {
       const value = (error as unknown as Record<string, unknown>)[field];
-      return typeof value === "string" ? value : undefined;
+      if (typeof value === "string") wire[field] = value;
     } catch {
-      return undefined;
+      // A getter that throws: the field is left out.
     }
-  };
-  for (const field of ["name", "stack", "code"] as const) {
-    const value = read(field);
-    if (value !== undefined) wire[field] = value;
   }
   return wire;
 }
