@@ -499,10 +499,7 @@ export class IsolatedToolHost {
     const asker = message.call;
     const sessionId =
       asker === undefined ? undefined : (this.#calls.get(asker)?.ctx?.sessionId ?? this.#settling.get(asker));
-    const ui = (this.#host.uiFor(sessionId) ?? noOpUI) as unknown as Record<
-      string,
-      (...args: unknown[]) => unknown
-    >;
+    const ui = this.#host.uiFor(sessionId) ?? noOpUI;
     const answer = (value: unknown, error?: string) =>
       process.send({ t: "ui-reply", id: message.id, ...(error === undefined ? { value } : { error }) });
     let asked: unknown;

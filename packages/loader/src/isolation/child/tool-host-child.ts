@@ -242,7 +242,6 @@ async function load(init: InitMessage): Promise<void> {
     opencode: init.opencode === true,
   });
   const described: ToolDescriptor[] = [];
-  const diagnostics = [...result.diagnostics];
   for (const { tool, path, resolvedPath } of result.tools) {
     tools.set(tool.name, tool);
     described.push(describeTool(tool, path, resolvedPath));
@@ -250,7 +249,7 @@ async function load(init: InitMessage): Promise<void> {
   send({
     t: "loaded",
     tools: described,
-    diagnostics: jsonCopy(diagnostics) as never,
+    diagnostics: jsonCopy(result.diagnostics) as never,
     modules: result.modules.map(({ path, resolvedPath }) => ({ path, resolvedPath })),
   });
 }
