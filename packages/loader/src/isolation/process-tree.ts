@@ -31,16 +31,8 @@ export function pidNamespaceLauncher(): readonly string[] | undefined {
   const unshare = UNSHARE.find((path) => existsSync(path));
   if (unshare === undefined) return undefined;
   const candidates = process.geteuid?.() === 0 ? [AS_ROOT, AS_USER] : [AS_USER, AS_USER_BEFORE_2_38];
-  for (const flags of candidates) {
-    const probe = spawnSync(unshare, [...flags, "--", "true"], {
-      stdio: "ignore",
-      timeout: 5_000,
-      env: { PATH: "/usr/bin:/bin" },
-    });
-    if (probe.status === 0) {
-      launcher = [unshare, ...flags, "--"];
-      break;
-    }
-  }
+  const options = { stdio: "ignore", timeout: 5_000, env: { PATH: "/usr/bin:/bin" } } as const;
+  const flags = candidates.find((each) => spawnSync(unshare, [...each, "--", "true"], options).status === 0);
+  if (flags !== undefined) launcher = [unshare, ...flags, "--"];
   return launcher ?? undefined;
 }
