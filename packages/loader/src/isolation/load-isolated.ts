@@ -63,13 +63,6 @@ function nodeVersionOf(execPath: string): Promise<string> {
   return version;
 }
 
-/** What makes two loads one: the same working folder, paths and permissions share a cache. */
-function toolHostCacheKey(context: LoadContext, isolation: IsolationContext): string {
-  const { cwd, paths } = context;
-  const { allowRead, allowWrite, allowExec, allowNet } = isolation;
-  return hash(JSON.stringify([cwd, paths, allowRead, allowWrite, allowExec, allowNet])).slice(0, 24);
-}
-
 /** How a load's tool host is started, and where the host builds the packs it reads. */
 interface ToolHostPlan {
   spawn: ToolHostSpawn;
@@ -83,9 +76,13 @@ interface ToolHostPlan {
 }
 
 async function planToolHost(context: LoadContext, isolation: IsolationContext): Promise<ToolHostPlan> {
+  // What makes two loads one: the same working folder, paths and permissions share a cache.
+  const { cwd, paths } = context;
+  const { allowRead, allowWrite, allowExec, allowNet } = isolation;
+  const key = hash(JSON.stringify([cwd, paths, allowRead, allowWrite, allowExec, allowNet])).slice(0, 24);
   // A folder of this load's own: the tool host writes it, so one shared by other projects'
   // tool hosts (the per-user cache) would let their modules read and rewrite this one's code.
-  const cacheDir = join(context.cacheDir, "tool-host", toolHostCacheKey(context, isolation));
+  const cacheDir = join(context.cacheDir, "tool-host", key);
   const privateCache = await ensurePrivateFolder(cacheDir, context.cacheDir);
   const nodeVersion = isolation.nodeVersion ?? (await nodeVersionOf(isolation.execPath));
   const read = [
@@ -102,7 +99,7 @@ async function planToolHost(context: LoadContext, isolation: IsolationContext): 
   }
   // The host compiles the modules into packs the tool host may read but not write (it starts
   // no esbuild of its own); never where the tool host may write, as the host reads them back.
-  const packsDir = join(context.cacheDir, "tool-host-packs", toolHostCacheKey(context, isolation));
+  const packsDir = join(context.cacheDir, "tool-host-packs", key);
   // In a cache folder others can write (or rename in), the host reads nothing back: no packs.
   const packsPrivate =
     !write.some((root) => isWithin(packsDir, resolve(root))) &&
