@@ -140,13 +140,9 @@ export async function runCall(
   try {
     validation = asSchema(tool.parameters).validate(params);
   } catch (error) {
-    refuse(toolCallMessages.brokenSchema(tool.name, error));
-    return;
+    return refuse(toolCallMessages.brokenSchema(tool.name, error));
   }
-  if (!validation.success) {
-    refuse(toolCallMessages.invalidArguments(tool.name, validation.issues));
-    return;
-  }
+  if (!validation.success) return refuse(toolCallMessages.invalidArguments(tool.name, validation.issues));
   const seen = seenBy(tool);
   const ctx = seen.context ? callContext(runner, call, context) : undefined;
   const signal = seen.signal ? call.controller?.signal : undefined;
@@ -166,14 +162,10 @@ export async function runCall(
     );
     call.ended = true;
   } catch (error) {
-    finish({ t: "error", id: call.id, error: wireError(error) });
-    return;
+    return finish({ t: "error", id: call.id, error: wireError(error) });
   }
   const reading = readResult(result);
-  if (!reading.ok) {
-    refuse(toolCallMessages.malformedResult(tool.name, reading.problem));
-    return;
-  }
+  if (!reading.ok) return refuse(toolCallMessages.malformedResult(tool.name, reading.problem));
   const resultText = wireResultText(reading.result);
   // The tool's outputSchema is checked here, by its real schema: the host's copy of it is
   // only described (a pattern in it could otherwise keep the host's CPU for days).
@@ -182,10 +174,7 @@ export async function runCall(
     schema === undefined
       ? undefined
       : outputProblem(tool.name, (value) => asSchema(schema).validate(value), JSON.parse(resultText));
-  if (problem !== undefined) {
-    refuse(problem);
-    return;
-  }
+  if (problem !== undefined) return refuse(problem);
   runner.end(call);
   runner.sendResult(call.id, resultText);
 }
