@@ -242,18 +242,12 @@ export class ToolHostProcess {
     // last one, since a message never holds one (JSON escapes U+001E). Text of a module's own
     // with a mark in it, and no message after, is output too; a marked line alone must parse.
     const mark = line.lastIndexOf(MESSAGE_MARK);
-    if (mark === -1) {
+    const parsed = mark === -1 ? undefined : parseChildMessage(line.slice(mark + 1));
+    if (parsed === undefined || (mark > 0 && !parsed.ok)) {
       this.#printed(`${line}\n`);
       return;
     }
-    const parsed = parseChildMessage(line.slice(mark + 1));
-    if (mark > 0) {
-      if (!parsed.ok) {
-        this.#printed(`${line}\n`);
-        return;
-      }
-      this.#printed(line.slice(0, mark));
-    }
+    if (mark > 0) this.#printed(line.slice(0, mark));
     if (!parsed.ok) {
       this.breach(`It broke the protocol: ${parsed.reason}.`);
       return;
