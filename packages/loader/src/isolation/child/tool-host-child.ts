@@ -298,13 +298,11 @@ function readResult(returned: unknown): AgentToolResult {
 async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promise<void> {
   const handler = tools.get(message.tool)?.actions?.[message.handler];
   const callback = handler?.[message.callback];
-  if (typeof callback !== "function") {
-    refuse(
+  if (typeof callback !== "function")
+    return refuse(
       message.id,
       `The tool "${message.tool}" here declares no ${message.callback} for the action handler "${message.handler}".`,
     );
-    return;
-  }
   // Read as a Session reads a handler's result in-process (an absent result is no content).
   await answer(message.id, async () =>
     readResult(await callback(message.payload as never, message.reason, message.context)),
