@@ -68,7 +68,7 @@ export class ToolHostProcess {
   readonly #replies = new Map<number, Reply>();
   readonly #stopListeners: Array<(stop: ToolHostStop) => void> = [];
   readonly #hangTimeoutMs: number;
-  readonly #keeper = setInterval(() => {}, 2_147_483_647);
+  readonly #keeper = setInterval(() => {}, 2_147_483_647).unref();
   #holds = 0;
   #nextId = 1;
   #stderr = "";
@@ -81,7 +81,6 @@ export class ToolHostProcess {
   onOutput: (text: string) => void = () => {};
 
   constructor(options: ToolHostSpawn) {
-    this.#keeper.unref();
     this.#hangTimeoutMs = options.hangTimeoutMs;
     const command = [
       options.execPath,
@@ -176,8 +175,7 @@ export class ToolHostProcess {
       this.#replies.set(id, entry);
       this.#hold();
       if (options.keepAliveMs !== undefined) {
-        entry.timer = setTimeout(() => this.#letGo(entry), options.keepAliveMs);
-        entry.timer.unref();
+        entry.timer = setTimeout(() => this.#letGo(entry), options.keepAliveMs).unref();
       }
     });
     this.send(build(id));
@@ -191,15 +189,11 @@ export class ToolHostProcess {
   probe(what = "a call was stopped", afterMs?: number): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
     const { reply } = this.request((id) => ({ t: "ping", id, afterMs })); // JSON drops an undefined afterMs
+    const hang = `It did not answer for ${this.#hangTimeoutMs} ms after ${what} (a busy loop?).`;
     const timer = setTimeout(
-      () =>
-        this.kill({
-          kind: "hang",
-          reason: `It did not answer for ${this.#hangTimeoutMs} ms after ${what} (a busy loop?).`,
-        }),
+      () => this.kill({ kind: "hang", reason: hang }),
       (afterMs ?? 0) + this.#hangTimeoutMs,
-    );
-    timer.unref();
+    ).unref();
     return reply.then((answer) => {
       clearTimeout(timer);
       return "t" in answer && answer.t === "pong";
