@@ -135,9 +135,9 @@ export class IsolatedToolHost {
 
   /**
    * Resolves `true` once the running tool host has run `ms` of its own timers from now (every
-   * timer its modules set for sooner has fired), `false` when none runs or it stopped first;
-   * one that does not answer within the hang timeout after that is stopped as hung. Measured
-   * in the tool host, not by the host's clock: on a busy machine it may be scheduled late.
+   * timer its modules set for sooner has fired), `false` when none runs or it stopped first; one
+   * silent for the hang timeout after that is stopped as hung. Measured by the tool host's
+   * timers, not the host's clock: on a busy machine it may be scheduled late.
    */
   settled(ms: number): Promise<boolean> {
     const process = this.#process;
@@ -163,8 +163,7 @@ export class IsolatedToolHost {
 
   /**
    * Closes the tool host once its calls have answered and no action it staged is pending (at
-   * once when there are none), and starts no other: for a tool host whose tools were replaced
-   * by a reload.
+   * once when none), and starts no other: for a tool host whose tools a reload replaced.
    */
   retire(): void {
     this.#retiring = true;
@@ -236,10 +235,9 @@ export class IsolatedToolHost {
   }
 
   /**
-   * A description the tool host reads from a getter at every use: each read here gives the one
-   * fetched last and asks the tool host for the current one (one question at a time), so a
-   * host that lists the tools again sees what the getter gave at its previous listing. A
-   * stopped tool host, a failed or malformed answer keep the last good description.
+   * A description the tool host reads from a getter: each read gives the one fetched last and
+   * asks for the current one (one question at a time), so a host listing the tools again sees
+   * what the getter gave at its previous listing; a stopped tool host or a bad answer keeps it.
    */
   #liveDescription(tool: CustomTool, loaded: string): void {
     let last = loaded;
@@ -463,9 +461,9 @@ export class IsolatedToolHost {
   readonly #unlisten: Array<() => void> = [];
 
   /**
-   * Forwards a host channel to the tool host. At most {@link MAX_CHANNELS} of them (a module
-   * naming a new channel each time would grow the host's bus without end: past it, the tool
-   * host is stopped), never the host's own `tooldock:` channels, and none once it is closed.
+   * Forwards a host channel to the tool host: never the host's own `tooldock:` channels, none
+   * once closed, and past {@link MAX_CHANNELS} the tool host is stopped (a module naming a new
+   * channel each time would grow the host's bus without end).
    */
   #listen(process: ToolHostProcess, channel: string): void {
     if (this.#listened.has(channel) || channel.startsWith(HOST_CHANNEL_PREFIX) || this.#closed) return;
@@ -560,11 +558,10 @@ export class IsolatedToolHost {
   }
 
   /**
-   * A durable action: kept by the session's store as data, whatever becomes of this tool host.
-   * Only during a call of one of its tools (the store binds it to that tool's handlers: a name
-   * the child gives for another tool is refused there), with a payload of at most
-   * {@link MAX_DURABLE_PAYLOAD_CHARS} characters of JSON, and at most {@link MAX_STAGED_ACTIONS}
-   * per tool host: it outlives the tool host, in the host's store.
+   * A durable action: data the session's store keeps, so it outlives the tool host. Only during
+   * a call of one of its tools (the store binds it to that tool's handlers, refusing another
+   * tool's name), with at most {@link MAX_DURABLE_PAYLOAD_CHARS} characters of JSON as payload,
+   * and at most {@link MAX_STAGED_ACTIONS} per tool host.
    */
   #pushDurable(
     process: ToolHostProcess,
@@ -664,9 +661,9 @@ export class IsolatedToolHost {
   }
 
   /**
-   * Tells the tool host whether the host has a UI outside any call (what a factory's or a
-   * timer's `pi.hasUI` reads there) when that changed since it was last told: a host may attach
-   * one after the load. Each call and apply carries its own session's answer besides.
+   * Tells the tool host, when it changed, whether the host has a UI outside any call (a factory's
+   * or a timer's `pi.hasUI`): a host may attach one after the load. Each call and apply carries
+   * its own session's answer besides.
    */
   #syncUI(process: ToolHostProcess): void {
     const hasUI = this.#host.uiFor(undefined) !== undefined;
