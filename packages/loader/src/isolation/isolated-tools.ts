@@ -202,10 +202,7 @@ export class IsolatedToolHost {
    * last has stopped): a durable action is data, so it outlives the tool host that staged it.
    * A tool host that stops while running one fails the apply, which keeps the action pending.
    */
-  #proxyActions(
-    tool: string,
-    declared: Record<string, { reject: boolean }>,
-  ): NonNullable<CustomTool["actions"]> {
+  #proxyActions(tool: string, declared: Record<string, { reject: boolean }>): CustomTool["actions"] {
     const handlers: NonNullable<CustomTool["actions"]> = {};
     for (const [handler, { reject }] of Object.entries(declared)) {
       const run =
@@ -514,7 +511,7 @@ export class IsolatedToolHost {
     );
   }
 
-  #push(process: ToolHostProcess, message: Extract<ChildMessage, { t: "push" }>): void {
+  #push(process: ToolHostProcess, message: PushMessage): void {
     const call = message.call === undefined ? undefined : this.#calls.get(message.call);
     if (message.handler !== undefined) {
       this.#pushDurable(process, call, message);
@@ -563,11 +560,7 @@ export class IsolatedToolHost {
    * tool's name), with at most {@link MAX_DURABLE_PAYLOAD_CHARS} characters of JSON as payload,
    * and at most {@link MAX_STAGED_ACTIONS} per tool host.
    */
-  #pushDurable(
-    process: ToolHostProcess,
-    call: CallState | undefined,
-    message: Extract<ChildMessage, { t: "push" }>,
-  ) {
+  #pushDurable(process: ToolHostProcess, call: CallState | undefined, message: PushMessage) {
     const refuse = (why: string) =>
       this.#warn(`The tool host staged the durable action ${JSON.stringify(message.label)} ${why}: refused.`);
     if (call === undefined) return refuse("outside a call");
@@ -713,6 +706,8 @@ export class IsolatedToolHost {
   }
 }
 
+type PushMessage = Extract<ChildMessage, { t: "push" }>;
+
 /** A request a resolve makes, but for its id and `hasUI` (see `#resolving`). */
 type ResolveMessage =
   | { t: "apply" | "reject"; action: number; reason: string }
@@ -797,7 +792,7 @@ function rebuildError(wire: WireError): Error {
 /** Stages `action` in the call's session: through its `ctx` when the child used it, else its `pi`. */
 function pushInCall(
   call: CallState,
-  via: Extract<ChildMessage, { t: "push" }>["via"],
+  via: PushMessage["via"],
   action: CustomToolPendingAction | CustomToolDurableAction,
 ): PendingActionRecord | undefined {
   return via === "ctx" && call.ctx !== undefined
