@@ -133,11 +133,7 @@ export function receiveConversation(received: Map<string, Conversation>, context
   return { ...context, entries, branch: branch === entries ? undefined : branch };
 }
 
-function joined(
-  before: readonly unknown[] | undefined,
-  from: number | undefined,
-  added: unknown[],
-): unknown[] {
+function joined(before: readonly unknown[] | undefined, from: number | undefined, added: unknown[]) {
   return from === undefined ? added : (before ?? []).slice(0, from).concat(added);
 }
 
