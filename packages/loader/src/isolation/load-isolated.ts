@@ -195,6 +195,7 @@ function notLoaded(
   stop: ToolHostStop,
   stderr: string,
   isolated: IsolatedToolHost,
+  prebuilt: Promise<unknown> = Promise.resolve(),
 ): LoadCustomToolsResult & { isolated: IsolatedToolHost } {
   // What it printed last says why it stopped, except after running out of memory: V8's own
   // backtrace then, which says nothing to the module's author.
@@ -211,7 +212,8 @@ function notLoaded(
     diagnostics: [...context.warnings, failure],
     modules: [],
     changes: { added: [], removed: [], replaced: [] },
-    cached: Promise.resolve([]),
+    // The packs built for it may still be written after it stopped (a spawn that failed at once).
+    cached: prebuilt.then(() => []),
     isolated,
   };
 }
@@ -314,7 +316,7 @@ export async function loadIsolated(
       kind: "start",
       reason: `It could not start: ${String(failure.message ?? error)}.`,
     };
-    return notLoaded(context, paths, stop, failure.stderr ?? "", isolated);
+    return notLoaded(context, paths, stop, failure.stderr ?? "", isolated, prebuilt);
   }
   const modules: DiscoveredModule[] = loaded.modules;
   const registration = new SessionRegistration(context.session, modules, paths);
