@@ -44,10 +44,15 @@ export interface PackContext {
   readRoots?: readonly string[] | undefined;
 }
 
-/** Where a build writes (as if: nothing is written by esbuild) and what it may read. */
-interface Target {
+/**
+ * What the builds of one {@link buildPacks} share: esbuild, where they build as if (nothing is
+ * written by esbuild), the folders they may read, and the packs built so far.
+ */
+interface Run {
+  esbuild: Esbuild;
   outdir: string;
   readRoots: readonly string[] | undefined;
+  built: BuiltPack[];
 }
 
 /** An entry of the group at `group` in the list of groups being built. */
@@ -98,15 +103,14 @@ export async function buildPacks(
     if (members.length >= 2) shared.push(members);
     else alone.push(...members);
   }
-  const built: BuiltPack[] = [];
   const { packScriptText } = await import("./pack-script-text.js");
-  // Built as if into `bundles/` (nothing is written by esbuild): the map's paths are relative
-  // to that folder, which is as deep as `maps/`, where the map is written.
-  const target: Target = { outdir: join(pack.cacheDir, "bundles"), readRoots: pack.readRoots };
-  await buildShared(esbuild, shared, target, built, alone);
-  await buildAlone(esbuild, alone, target, built, outcomes);
+  // Built as if into `bundles/`: the map's paths are relative to that folder, which is as deep
+  // as `maps/`, where the map is written.
+  const run: Run = { esbuild, outdir: join(pack.cacheDir, "bundles"), readRoots: pack.readRoots, built: [] };
+  await buildShared(run, shared, alone);
+  await buildAlone(run, alone, outcomes);
   try {
-    for (const one of built) {
+    for (const one of run.built) {
       const records = writePack(one, pack, packScriptText);
       for (const [at, member] of one.members.entries())
         outcomes[member.group]?.set(member.entry, records[at] as MemberRecord);
@@ -125,14 +129,7 @@ const ALONE_NAMESPACE = "tooldock-pack-alone" as const;
  * pack go to `alone`, and their group is built again without them; a group that fails to
  * build, or keeps fewer than two members, goes to `alone` whole.
  */
-async function buildShared(
-  esbuild: Esbuild,
-  groups: Member[][],
-  target: Target,
-  built: BuiltPack[],
-  alone: Member[],
-  split = true,
-): Promise<void> {
+async function buildShared(run: Run, groups: Member[][], alone: Member[], split = true): Promise<void> {
   const building = groups.filter((members) => {
     if (members.length >= 2) return true;
     alone.push(...members);
@@ -144,13 +141,13 @@ async function buildShared(
   const record: BundleRecord = { externals: new Map(), sources: new Map(), unpackable: new Set() };
   let output: BuildOutput;
   try {
-    output = await buildEntries(esbuild, SHARED_NAMESPACE, packs, workingDir, target, record);
+    output = await buildEntries(run, SHARED_NAMESPACE, packs, workingDir, record);
   } catch (error) {
     if (!isBuildFailure(error)) throw error;
     // One group that does not build must not cost the others theirs: each on its own, then
     // its entries one by one.
     if (split && building.length > 1) {
-      for (const members of building) await buildShared(esbuild, [members], target, built, alone, false);
+      for (const members of building) await buildShared(run, [members], alone, false);
     } else {
       alone.push(...building.flat());
     }
@@ -179,25 +176,17 @@ async function buildShared(
       again.push(kept); // built again without the members that cannot share it
       continue;
     }
-    const path = join(target.outdir, `pack-${at}.mjs`);
-    const code = output.files.get(path) ?? "";
-    const sync = syncMembers(code, members.length);
-    built.push({ members, sync, code, map: output.files.get(`${path}.map`) ?? "", graphs, record });
+    const { code = "", map } = output.packs[at] ?? { map: "" };
+    run.built.push({ members, sync: syncMembers(code, members.length), code, map, graphs, record });
   }
-  if (again.length > 0) await buildShared(esbuild, again, target, built, alone, split);
+  if (again.length > 0) await buildShared(run, again, alone, split);
 }
 
 /**
  * Builds each entry into a pack of its own (one esbuild build for all), with the `require`
  * banner. A build that fails is split in halves until each failure is pinned to its entry.
  */
-async function buildAlone(
-  esbuild: Esbuild,
-  members: readonly Member[],
-  target: Target,
-  built: BuiltPack[],
-  outcomes: GroupOutcome[],
-): Promise<void> {
+async function buildAlone(run: Run, members: readonly Member[], outcomes: GroupOutcome[]): Promise<void> {
   if (members.length === 0) return;
   const entries = members.map((member) => member.entry);
   const workingDir = commonDirectory(entries);
@@ -205,12 +194,12 @@ async function buildAlone(
   let output: BuildOutput;
   try {
     const packs = entries.map((entry) => [entry]);
-    output = await buildEntries(esbuild, ALONE_NAMESPACE, packs, workingDir, target, record);
+    output = await buildEntries(run, ALONE_NAMESPACE, packs, workingDir, record);
   } catch (error) {
     if (members.length > 1 && isBuildFailure(error)) {
       const half = Math.ceil(members.length / 2);
-      await buildAlone(esbuild, members.slice(0, half), target, built, outcomes);
-      await buildAlone(esbuild, members.slice(half), target, built, outcomes);
+      await buildAlone(run, members.slice(0, half), outcomes);
+      await buildAlone(run, members.slice(half), outcomes);
       return;
     }
     for (const member of members)
@@ -220,26 +209,19 @@ async function buildAlone(
   const graphs = entryGraphs(output.metafile, workingDir, entries);
   for (const [at, member] of members.entries()) {
     const { entry } = member;
-    const path = join(target.outdir, `pack-${at}.mjs`);
-    const code = output.files.get(path);
+    const { code, map } = output.packs[at] ?? { map: "" };
     if (code === undefined) {
       outcomes[member.group]?.set(entry, new CompileFailure(`esbuild returned no output for ${entry}`, {}));
       continue;
     }
-    built.push({
-      members: [member],
-      sync: [false],
-      code: code.replace(JSON.stringify(ENTRY_PLACEHOLDER), () => JSON.stringify(entry)),
-      map: output.files.get(`${path}.map`) ?? "",
-      graphs,
-      record,
-    });
+    const text = code.replace(JSON.stringify(ENTRY_PLACEHOLDER), () => JSON.stringify(entry));
+    run.built.push({ members: [member], sync: [false], code: text, map, graphs, record });
   }
 }
 
-/** What a build wrote (nothing is on disk): its files' text by path, and its metafile. */
+/** What a build wrote (nothing is on disk): per pack, its code (if any) and map, and its metafile. */
 interface BuildOutput {
-  files: Map<string, string>;
+  packs: Array<{ code: string | undefined; map: string }>;
   metafile: Metafile;
 }
 
@@ -249,27 +231,28 @@ interface BuildOutput {
  * esbuild throws.
  */
 async function buildEntries(
-  esbuild: Esbuild,
+  run: Run,
   namespace: typeof SHARED_NAMESPACE | typeof ALONE_NAMESPACE,
   packs: ReadonlyArray<readonly string[]>,
   workingDir: string,
-  target: Target,
   record: BundleRecord,
 ): Promise<BuildOutput> {
   const { banner, define, ...options } = BUILD_OPTIONS;
-  const result = await esbuild.build({
+  const result = await run.esbuild.build({
     ...options,
     ...(namespace === ALONE_NAMESPACE ? { define, banner } : {}),
     entryPoints: packs.map((_, at) => ({ in: `${namespace}:${at}`, out: `pack-${at}` })),
     absWorkingDir: workingDir,
-    outdir: target.outdir,
+    outdir: run.outdir,
     outExtension: { ".js": ".mjs" },
-    plugins: [packEntries(namespace, packs, workingDir), createToolBundlePlugin(record, target.readRoots)],
+    plugins: [packEntries(namespace, packs, workingDir), createToolBundlePlugin(record, run.readRoots)],
   });
-  return {
-    files: new Map(result.outputFiles.map((file) => [file.path, file.text])),
-    metafile: result.metafile,
+  const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+  const packOutput = (_: unknown, at: number) => {
+    const path = join(run.outdir, `pack-${at}.mjs`);
+    return { code: files.get(path), map: files.get(`${path}.map`) ?? "" };
   };
+  return { packs: packs.map(packOutput), metafile: result.metafile };
 }
 
 /**
@@ -292,11 +275,7 @@ function packEntries(namespace: string, packs: ReadonlyArray<readonly string[]>,
           const now = entries.map((entry) => `  () => require(${JSON.stringify(entry)}),`);
           contents += `export const ${SYNC_EXPORT} = [\n${now.join("\n")}\n];\n`;
         }
-        return {
-          contents,
-          resolveDir,
-          loader: "js",
-        };
+        return { contents, resolveDir, loader: "js" };
       });
     },
   };
