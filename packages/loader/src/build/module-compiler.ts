@@ -77,10 +77,7 @@ export function createModuleCompiler(
   });
   /** The queue that builds misses when `queue` does not: created on the first need. */
   let builder: EsbuildQueue | undefined;
-  const building = () => {
-    builder ??= new EsbuildQueue(cacheDir, batch, groups);
-    return builder;
-  };
+  const building = () => (builder ??= new EsbuildQueue(cacheDir, batch, groups));
   /** What the file-by-file plans of this batch share (see `planMemo`). */
   let planning: PlanMemo | undefined;
   let cached: Promise<Diagnostic[]> = Promise.resolve([]);
@@ -196,39 +193,32 @@ export function createModuleCompiler(
     async close() {
       packs.end();
       await queue.settle();
-      let built: Promise<Diagnostic[]> = Promise.resolve([]);
       if (unbuilt.length === 0) {
         await builder?.settle();
         await batch.close();
-      } else {
-        // After the load: the packs of the misses, for the next load. A build that fails is
-        // not this load's fault (its modules loaded); the next load meets it as a miss again.
-        // Started in the next turn of the event loop: the load returns first.
-        const after = building();
-        built = new Promise<Diagnostic[]>((resolve) => {
-          setImmediate(() => {
-            Promise.allSettled(unbuilt.map((entry) => after.compile(entry)))
-              .then(async (outcomes) => {
-                const warnings = afterLoadWarnings(outcomes, unbuilt, batch);
-                await after.settle().catch(() => undefined);
-                await batch.close().catch(() => undefined);
-                return warnings;
-              })
-              .then(resolve, () => resolve([]));
-          });
-        });
+        return;
       }
-      cached = built;
+      // After the load: the packs of the misses, for the next load. A build that fails is not
+      // this load's fault (its modules loaded); the next load meets it as a miss again. Started
+      // in the next turn of the event loop: the load returns first.
+      const after = building();
+      cached = new Promise<Diagnostic[]>((resolve) => {
+        setImmediate(() => {
+          Promise.allSettled(unbuilt.map((entry) => after.compile(entry)))
+            .then(async (outcomes) => {
+              const warnings = afterLoadWarnings(outcomes, unbuilt, batch);
+              await after.settle().catch(() => undefined);
+              await batch.close().catch(() => undefined);
+              return warnings;
+            })
+            .then(resolve, () => resolve([]));
+        });
+      });
     },
     cached() {
       // Asked for as the load returns: after it, the packs' code caches, which keep what the
       // load's factories compiled (see `writeCodeCaches`).
-      codeCaches ??= new Promise<void>((resolve) => {
-        setImmediate(() => {
-          writeCodeCaches();
-          resolve();
-        });
-      });
+      codeCaches ??= new Promise<void>((resolve) => setImmediate(() => resolve(writeCodeCaches())));
       return Promise.all([cached, codeCaches]).then(([warnings]) => warnings);
     },
   };
