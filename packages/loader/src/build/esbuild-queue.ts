@@ -66,6 +66,8 @@ export class PackMissing extends Error {
 }
 
 type MemberOutcome = CompiledMember | CompileFailure | PackMissing;
+/** A member whose record is current, with the fresh stat prints found. */
+type Current = { member: CompiledMember; prints: Record<string, string> };
 
 /** One build asked for: a whole group, or one entry on its own (not indexed). */
 interface Request {
@@ -93,11 +95,7 @@ export class EsbuildQueue {
   readonly #alone = new Map<string, EntryGroup>();
   /** Per group's first entry: its index as read (`undefined`: none, or of another context). */
   readonly #indexes = new Map<string, GroupIndex | undefined>();
-  /** Per entry: its member when its record is current, with the fresh stat prints found. */
-  readonly #current = new Map<
-    string,
-    Promise<{ member: CompiledMember; prints: Record<string, string> } | undefined>
-  >();
+  readonly #current = new Map<string, Promise<Current | undefined>>();
   readonly #checked = new Map<EntryGroup, Promise<Map<string, MemberOutcome>>>();
   readonly #planned = new Set<EntryGroup>();
   /** Indexes to write again with fresh stat fingerprints when the batch ends. */
@@ -217,10 +215,7 @@ export class EsbuildQueue {
   }
 
   /** The entry's member when its group's index holds a current record of it (checked once). */
-  #currentMember(
-    entry: string,
-    group: EntryGroup,
-  ): Promise<{ member: CompiledMember; prints: Record<string, string> } | undefined> {
+  #currentMember(entry: string, group: EntryGroup): Promise<Current | undefined> {
     let current = this.#current.get(entry);
     if (current === undefined) {
       const index = this.#index(group.entries[0] as string);
@@ -359,16 +354,13 @@ export class EsbuildQueue {
   async #build(esbuild: Esbuild, requests: Request[]): Promise<void> {
     if (requests.length === 0) return;
     try {
-      const outcomes = await buildPacks(
-        esbuild,
-        requests.map((request) => request.entries),
-        {
-          cacheDir: this.#cacheDir,
-          context: this.#context,
-          tsconfigOf: (entry) => findTsconfig(entry, this.#memo.tsconfigs),
-          readRoots: this.#options.readRoots,
-        },
-      );
+      const groups = requests.map((request) => request.entries);
+      const outcomes = await buildPacks(esbuild, groups, {
+        cacheDir: this.#cacheDir,
+        context: this.#context,
+        tsconfigOf: (entry) => findTsconfig(entry, this.#memo.tsconfigs),
+        readRoots: this.#options.readRoots,
+      });
       this.#wrote = true;
       for (const [at, request] of requests.entries()) request.resolve(outcomes[at] as GroupOutcome);
     } catch (error) {
