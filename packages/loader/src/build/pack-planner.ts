@@ -16,10 +16,9 @@ const MAX_FIRST_PACK_SIZE = 1;
 /** On average one entry in this many ends a pack (see {@link PackPlanner}). */
 const PACK_BOUNDARY_EVERY = 16;
 
+/** A group being planned: complete once closed (see {@link PackPlanner.end}). */
 interface Chunk extends EntryGroup {
   entries: string[];
-  /** Settles once the chunk holds all its entries (see {@link PackPlanner.end}). */
-  complete: Promise<void>;
   closed: boolean;
   close: () => void;
 }

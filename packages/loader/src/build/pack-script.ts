@@ -33,7 +33,7 @@ import { sweepOldFiles } from "./sweep-old-packs.js";
  * Left to `import()`: a pack with no script (one that imports a package, uses `import.meta`
  * or a dynamic `import()`, or was written by an earlier version), one whose built-in lacks a
  * name it imports (the import reports it), every pack on Bun (its engine has no V8 code
- * cache), every pack in a coverage run (see {@link coverageRun}), and a pack with no `.cjs`
+ * cache), every pack in a coverage run (see `runPackScript`), and a pack with no `.cjs`
  * while source maps are on; also a pack whose script throws as its top level runs (only
  * esbuild's helpers run there: a name of the pack's own that takes the script's parameter),
  * which the import then runs as before.
@@ -101,15 +101,16 @@ export function packScriptPath(packPath: string): string {
  * `undefined` when it is left to `import()`.
  */
 export async function runPackScript(packPath: string): Promise<Record<string, unknown> | undefined> {
-  const outcome = usable && !coverageRun() ? await asScript(packPath) : undefined;
+  // A coverage run (`NODE_V8_COVERAGE`, as c8 or `node --test` record it) imports packs as
+  // modules: such a tool reads a script's ranges against the file the script is named after
+  // and the lines Node noted for that file, and a script is named after its `.cjs` stub or its
+  // pack, not its own text.
+  const outcome = usable && !process.env.NODE_V8_COVERAGE ? await asScript(packPath) : undefined;
   let exports: Record<string, unknown> | undefined;
-  if (outcome !== undefined) {
-    try {
-      const run = outcome.script.runInThisContext() as (builtins: unknown[]) => Record<string, unknown>;
-      exports = run(outcome.builtins);
-    } catch {
-      exports = undefined; // the import runs it, and says what fails
-    }
+  try {
+    exports = outcome?.script.runInThisContext()(outcome.builtins);
+  } catch {
+    exports = undefined; // the import runs it, and says what fails
   }
   if (outcome === undefined || exports === undefined) {
     packScriptCounts.asModule += 1;
@@ -121,16 +122,6 @@ export async function runPackScript(packPath: string): Promise<Record<string, un
     unwritten.set(outcome.codeCache, { script: outcome.script, textHash: outcome.textHash });
   }
   return exports;
-}
-
-/**
- * Whether this process records V8 coverage for a tool such as c8 or `node --test`'s
- * (`NODE_V8_COVERAGE`, read as Node reads it): packs are then imported as modules. Such a tool
- * reads a script's ranges against the file the script is named after and the lines Node noted
- * for that file, and a script is named after its `.cjs` stub or its pack, not its own text.
- */
-function coverageRun(): boolean {
-  return Boolean(process.env.NODE_V8_COVERAGE);
 }
 
 interface PackScript {
