@@ -51,20 +51,16 @@ function resolvedPackageDir(): string {
  */
 export function esbuildVersion(): string {
   if (cached !== undefined) return cached;
+  cached = "unknown";
   try {
     const directory = esbuildPackageDir() ?? resolvedPackageDir();
     const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
       name?: string;
       version?: string;
     };
-    if (manifest.name === "esbuild" && typeof manifest.version === "string") {
-      cached = manifest.version;
-      return cached;
-    }
+    if (manifest.name === "esbuild" && typeof manifest.version === "string") cached = manifest.version;
   } catch {
-    // No esbuild found, or an unreadable manifest: "unknown" below, which no bundle built by
-    // a known version has.
+    // No esbuild found, or an unreadable manifest: "unknown", which no bundle built by a known version has.
   }
-  cached = "unknown";
   return cached;
 }
