@@ -124,14 +124,9 @@ export class ExtensionRegistrations {
 
   #on(event: unknown, handler: unknown): void {
     if (typeof event !== "string" || typeof handler !== "function") return;
-    if (event in SESSION_EVENTS) {
-      const handlers = this.#handlers.get(event) ?? [];
-      handlers.push(handler as Handler);
-      this.#handlers.set(event, handlers);
-      return;
-    }
-    if (QUIET_EVENTS.has(event)) return;
-    this.#ignore(`pi.on("${event}")`, "agent events");
+    if (event in SESSION_EVENTS)
+      this.#handlers.set(event, [...(this.#handlers.get(event) ?? []), handler as Handler]);
+    else if (!QUIET_EVENTS.has(event)) this.#ignore(`pi.on("${event}")`, "agent events");
   }
 
   /** True once the module registered anything through the extension API. */
