@@ -24,10 +24,9 @@ import { packScriptPath, packStubPath, packStubText } from "./pack-script.js";
 export const PACK_EXPORT = "members";
 
 /**
- * A shared pack's second export: per member, a function that evaluates it at once and returns
- * its exports (esbuild's `require` of the member), so a warm load evaluates a member without
- * a promise or a turn of the event loop. Valid only for a member with no top-level `await` in
- * its modules (its record says `sync`); for another, it would return exports not yet set.
+ * A shared pack's second export: per member, esbuild's `require` of it, which returns its
+ * exports at once (no promise, no turn of the event loop). Valid only for a member whose
+ * modules have no top-level `await` (its record says `sync`): else its exports are not set yet.
  */
 export const SYNC_EXPORT = "__tooldockSync";
 
@@ -44,10 +43,7 @@ export interface PackContext {
   readRoots?: readonly string[] | undefined;
 }
 
-/**
- * What the builds of one {@link buildPacks} share: esbuild, where they build as if (nothing is
- * written by esbuild), the folders they may read, and the packs built so far.
- */
+/** What the builds of one {@link buildPacks} share, and the packs built so far. */
 interface Run {
   esbuild: Esbuild;
   outdir: string;
@@ -73,22 +69,19 @@ interface BuiltPack {
 }
 
 /**
- * Builds each group of entries (paths in load order) into packs, the cache's one kind of unit,
- * and writes them: `<cacheDir>/bundles/pack-<id>.mjs` exports `members`, one function per
- * member that evaluates it (its modules sit in esbuild's lazy init wrappers, so importing a
- * pack runs no tool code), with a linked source map in `<cacheDir>/maps/`. Resolves to each
- * group's outcome; the caller writes the index.
+ * Builds each group of entries (in load order) into packs, the cache's one kind of unit, and
+ * writes them: `<cacheDir>/bundles/pack-<id>.mjs` exports `members`, one function per member
+ * (its modules sit in esbuild's lazy init wrappers: importing a pack runs no tool code), with
+ * its map in `<cacheDir>/maps/`. Resolves to each group's outcome; the caller writes the index.
  *
- * The entries of a group share one pack, all groups in one `esbuild.build`. An entry gets a
- * pack of its own (built with the `require` banner, `createRequire(<entry>)`) when its group
- * has one entry, or when it cannot share one: a file of it statically imports a package (the
- * package's top-level code would run when the pack is imported, outside the member's guards),
- * still reads `import.meta` or `require` (it would read the pack's), or shares a file or a
- * reporting host module with an earlier member (each member evaluates its own modules). A
- * group whose build fails is built entry by entry, and a failing build of single entries is
- * split in halves until each error is pinned to its entry, so one broken module never fails
- * the others. Throws `CacheWriteError` when the cache cannot be written, and what esbuild
- * throws when it fails as a whole.
+ * A group shares one pack, all groups in one `esbuild.build`. An entry gets a pack of its own
+ * (with the `require` banner) when its group has one entry, or when a file of it statically
+ * imports a package (whose top-level code would run on the pack's import, outside the member's
+ * guards), still reads `import.meta` or `require` (it would read the pack's), or shares a file
+ * or a reporting host module with an earlier member (each member evaluates its own modules). A
+ * group that fails to build is built entry by entry, and a failing build of single entries is
+ * split in halves until each error is pinned to its entry. Throws `CacheWriteError` when the
+ * cache cannot be written, and what esbuild throws when it fails as a whole.
  */
 export async function buildPacks(
   esbuild: Esbuild,
@@ -225,11 +218,7 @@ interface BuildOutput {
   metafile: Metafile;
 }
 
-/**
- * One esbuild build of `packs` (each one entry point, `pack-<n>` for the n-th) with the tool
- * plugin recording into `record`, a shared pack without the `require` banner; throws what
- * esbuild throws.
- */
+/** One esbuild build of `packs` (`pack-<n>` for the n-th), a shared one without the `require` banner. */
 async function buildEntries(
   run: Run,
   namespace: typeof SHARED_NAMESPACE | typeof ALONE_NAMESPACE,
@@ -282,9 +271,8 @@ function packEntries(namespace: string, packs: ReadonlyArray<readonly string[]>,
 }
 
 /**
- * Writes a built pack into the cache (its map first, then the pack linked to it, each
- * atomically) and returns its members' records. The pack's id is a hash of its members' keys,
- * so the same code is the same file.
+ * Writes a built pack (its map first, then the pack linked to it, each atomically) and returns
+ * its members' records. Its id hashes its members' keys: the same code is the same file.
  */
 function writePack(
   built: BuiltPack,

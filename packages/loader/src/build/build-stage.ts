@@ -3,11 +3,7 @@ import type { PreparedModule } from "../compile/prepared-module.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleCompiler } from "./module-compiler.js";
 
-/**
- * The output of the build stage for one module: its evaluable unit. `prepared` settles with
- * what evaluates it (an import of its bundle, its pack member, or jiti's evaluation), or
- * rejects with why it did not compile.
- */
+/** A module's evaluable unit: `prepared` settles with what evaluates it, or rejects with why it failed. */
 export interface BuildUnit {
   module: DiscoveredModule;
   prepared: Promise<PreparedModule>;
@@ -19,16 +15,14 @@ export interface BuildUnit {
 export const COMPILE_AHEAD = 3;
 
 /**
- * Stage 2, build: module entries → evaluable units. The input is the discover stage's
- * modules, announced with {@link BuildStage.found} as they are found (the next esbuild cache
- * miss builds every stale announced entry in one build, and consecutive entries are grouped
- * into packs) and taken in order with {@link BuildStage.unit}. Compiles with esbuild into the
- * cache, or with jiti; the cache checks and fallbacks are `createModuleCompiler`'s. Taking a
- * module starts the compilation of the next {@link COMPILE_AHEAD}, and once it has compiled,
- * of every module found so far: compilation (esbuild in its own process, oxc on the thread
- * pool) overlaps the sequential import-and-factory step, and the module taken is not queued
- * behind all the others (a flat folder of 500 is found before the first is taken). Only
- * compilation runs concurrently, no tool code does.
+ * Stage 2, build: module entries → evaluable units. Modules are announced with
+ * {@link BuildStage.found} as discovered (so one cache miss builds every stale announced entry,
+ * and consecutive entries share packs) and taken in order with {@link BuildStage.unit}. Taking a
+ * module starts the compilation of the next {@link COMPILE_AHEAD}, and once it has compiled, of
+ * every module found so far: compilation (esbuild in its own process, oxc on the thread pool)
+ * overlaps the sequential import-and-factory step, and the module taken is not queued behind all
+ * the others (a flat folder of 500 is found before the first is taken). No tool code runs
+ * concurrently.
  */
 export class BuildStage {
   readonly #compiler: ModuleCompiler;
@@ -41,10 +35,7 @@ export class BuildStage {
   #scheduled = 0;
   #closed = false;
 
-  /**
-   * `compiler` is the batch's (see `createModuleCompiler`); `found` is the discover stage's
-   * list of modules so far (it grows as they are found).
-   */
+  /** `found` is the discover stage's list of modules so far (it grows as they are found). */
   constructor(compiler: ModuleCompiler, found: readonly DiscoveredModule[]) {
     this.#compiler = compiler;
     this.#modules = found;
@@ -60,10 +51,7 @@ export class BuildStage {
     this.#compiler.planEnded?.();
   }
 
-  /**
-   * The unit of the next module, `module` (taken in discovery order), `ready` when it compiled
-   * already (no promise to wait for); schedules the compilation of the ones found since.
-   */
+  /** The unit of the next module (in discovery order); schedules the compilation of those found since. */
   unit(module: DiscoveredModule): BuildUnit {
     const index = this.#next;
     this.#next += 1;
@@ -80,10 +68,7 @@ export class BuildStage {
     return { module, prepared, ready };
   }
 
-  /**
-   * Ends the stage: waits for compilations still running (their results are not needed, but
-   * none outlives the batch) and stops esbuild's service.
-   */
+  /** Waits for compilations still running (none outlives the batch) and stops esbuild's service. */
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.allSettled([...this.#prepared.values()]);

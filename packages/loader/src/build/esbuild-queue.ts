@@ -21,10 +21,7 @@ import { sweepOldPacks } from "./sweep-old-packs.js";
 export interface CompiledMember {
   /** Identifies the member's code in this cache (a new key is new code). */
   id: string;
-  /**
-   * The pack's id and path, the member's place in it, the ids of all its members in order, and
-   * whether the pack's synchronous function evaluates it (see `SYNC_EXPORT`).
-   */
+  /** Its pack, its place there, the ids of all the pack's members, whether `SYNC_EXPORT` evaluates it. */
   pack: { id: string; path: string; index: number; members: string[]; sync: boolean };
   /** True when it came from the cache without running esbuild. */
   fromCache: boolean;
@@ -46,10 +43,7 @@ export interface EntryGroups {
 
 /** How a queue may use its cache folder. */
 export interface QueueOptions {
-  /**
-   * The cache was built by another process (the host, for its tool host): read it, never
-   * write it, never build; an entry it holds no current pack for rejects with {@link PackMissing}.
-   */
+  /** The host built the cache for its tool host: read it, never write it nor build ({@link PackMissing}). */
   readOnly?: boolean;
   /** Folders every input of a build must lie in (see `createToolBundlePlugin`); default: anywhere. */
   readRoots?: readonly string[];
@@ -79,11 +73,10 @@ interface Request {
 
 /**
  * The esbuild side of one load batch. Each member is checked once against its group's index
- * (read once per group, see `checkMember`); a complete group with a stale member is built
- * again whole, its packs and index written. A member asked for before its group is complete
- * is served from the index when current, else waits for its group. Builds asked for in the
- * same turn of the event loop are one esbuild build; while one runs, groups that nothing waits
- * for yet join the next one.
+ * (see `checkMember`); a complete group with a stale member is built again whole. A member
+ * asked for before its group is complete is served from the index when current, else waits for
+ * its group. Builds asked for in one turn of the event loop are one esbuild build; while one
+ * runs, groups that nothing waits for yet join the next one.
  */
 export class EsbuildQueue {
   readonly #cacheDir: string;
@@ -111,7 +104,6 @@ export class EsbuildQueue {
   #flushQueued = false;
   #wrote = false;
 
-  /** With `groups`, entries are checked, built and indexed by group; without, each on its own. */
   constructor(
     cacheDir: string,
     batch: Pick<EsbuildBatch, "esbuild">,
@@ -125,9 +117,8 @@ export class EsbuildQueue {
   }
 
   /**
-   * Entries the batch will ask for, in order (call again as more are found). Once the cache
-   * has missed, each group is checked as soon as it is complete, so its misses build while
-   * earlier modules evaluate; before that (a warm start), a group is checked when asked for.
+   * Entries the batch will ask for, in order. Once the cache has missed, each group is checked as
+   * soon as complete, so its misses build while earlier modules evaluate; on a warm start, when asked for.
    */
   plan(entries: readonly string[]): void {
     for (const group of entries.map((entry) => this.#groupOf(entry))) {
@@ -164,9 +155,8 @@ export class EsbuildQueue {
   }
 
   /**
-   * Waits for builds still running; then writes fresh fingerprints, removes the packs this
-   * batch replaced or built apart (imported by now), and, when it wrote a pack, those not
-   * written for 30 days.
+   * Waits for running builds; writes fresh fingerprints, removes the packs this batch replaced
+   * or built apart (imported by now) and, when it wrote a pack, those not written for 30 days.
    */
   async settle(): Promise<void> {
     while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
@@ -234,7 +224,6 @@ export class EsbuildQueue {
     group.complete.then(() => this.#check(group, false)).then(noop, noop); // may never be asked for
   }
 
-  /** The group's check, started once (`urgent`: the load waits for it). */
   #check(group: EntryGroup, urgent: boolean): Promise<Map<string, MemberOutcome>> {
     let checked = this.#checked.get(group);
     if (checked === undefined) {
@@ -278,7 +267,6 @@ export class EsbuildQueue {
     return members;
   }
 
-  /** A build's outcome for `entries`: the records it wrote, and each entry's member or failure. */
   #built(entries: readonly string[], outcome: GroupOutcome) {
     const built = entries.flatMap((entry) => outcome.get(entry) ?? []);
     const records = built.filter((each): each is MemberRecord => !(each instanceof CompileFailure));
@@ -350,7 +338,6 @@ export class EsbuildQueue {
     }
   }
 
-  /** Builds the packs of `requests` and settles each (rejects all when esbuild fails as a whole). */
   async #build(esbuild: Esbuild, requests: Request[]): Promise<void> {
     if (requests.length === 0) return;
     try {

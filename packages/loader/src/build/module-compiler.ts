@@ -26,24 +26,18 @@ export interface ModuleCompiler {
    */
   prepare(entry: string): Promise<PreparedModule>;
   /**
-   * Announces entries the batch will prepare, in order (call again as discovery finds more).
-   * Optional; with it, the next cache miss builds every stale announced entry in the same
-   * esbuild build instead of only those asked for so far (one build per request is the cold
-   * path's main cost), and consecutive announced entries are evaluated from packs (one file
-   * per few dozen tools, see `PackPlanner`) instead of one import per bundle.
+   * Announces entries the batch will prepare, in order. The next cache miss then builds every
+   * stale announced entry in one esbuild build (one build per request is the cold path's main
+   * cost), and consecutive entries are evaluated from packs (see `PackPlanner`).
    */
   plan?(entries: readonly string[]): void;
-  /**
-   * No more entries will be planned. Required after `plan`: a pack is looked up only once
-   * its group of entries is complete, so the last group waits for this (or for `close`).
-   */
+  /** No more entries will be planned. Required after `plan`: the last group waits for it (or `close`). */
   planEnded?(): void;
   /** Ends the batch: stops esbuild's service when it was started and no other batch uses it. */
   close(): Promise<void>;
   /**
-   * Settles once what the batch left for after it is done (the packs of the misses it
-   * evaluated file by file, built and written after `close`), with the warnings of that
-   * work (`W_CACHE_UNWRITABLE`, `W_COMPILER_FALLBACK`); never rejects.
+   * Settles once the packs of the misses evaluated file by file are built (after `close`), with
+   * the warnings of that work (`W_CACHE_UNWRITABLE`, `W_COMPILER_FALLBACK`); never rejects.
    */
   cached(): Promise<Diagnostic[]>;
 }
@@ -69,7 +63,6 @@ export function createModuleCompiler(
   const perFile = name === "esbuild" && packsDir === undefined && perFileAvailable();
   // A tool host's packs are its host's, read only: what its loads compile stays in its own cache.
   if (packsDir !== undefined) keepCodeCachesIn(join(cacheDir, "code"));
-  // The planner groups the entries into packs; the queue builds a group's misses as one pack.
   // With `packsDir` (a tool host), the packs are the host's, read only: a miss compiles with jiti.
   const queue = new EsbuildQueue(packsDir ?? cacheDir, batch, groups, {
     readOnly: packsDir !== undefined,
@@ -78,7 +71,6 @@ export function createModuleCompiler(
   /** The queue that builds misses when `queue` does not: created on the first need. */
   let builder: EsbuildQueue | undefined;
   const building = () => (builder ??= new EsbuildQueue(cacheDir, batch, groups));
-  /** What the file-by-file plans of this batch share (see `planMemo`). */
   let planning: PlanMemo | undefined;
   let cached: Promise<Diagnostic[]> = Promise.resolve([]);
   let codeCaches: Promise<void> | undefined;
@@ -114,11 +106,7 @@ export function createModuleCompiler(
     jitiCache = false;
     warnOnce(cacheWarning(state, cacheDir, entry));
   };
-  /**
-   * jiti, with its transform cache while that can be written: a write that fails there (a
-   * full disk) is no fault of the module's, which is compiled again without any cache, and so
-   * is the rest of the batch.
-   */
+  /** jiti, with its cache until a write there fails (a full disk): then without, for the batch's rest. */
   const withJiti = async (entry: string): Promise<PreparedModule> => {
     const cache = jitiCache;
     const prepared = await prepareWithJiti(entry, cache);

@@ -41,19 +41,16 @@ function openChunk(): Chunk {
 }
 
 /**
- * Groups the entries of a load batch into packs, and evaluates each entry from its pack. A
- * pack holds consecutive entries, built by esbuild straight from their sources into one file
- * with each member behind a lazy `import()` (see `buildSourcePacks`), so a warm start reads
- * and compiles one file per pack instead of one per tool, and no tool code runs before its
- * own turn.
+ * Groups the entries of a load batch into packs, and evaluates each entry from its pack: a warm
+ * start reads one file per pack of consecutive entries instead of one per tool, each member
+ * behind a lazy `import()` (see `buildPacks`), so no tool code runs before its own turn.
  *
- * A pack ends after an entry whose name (not its folder's path) hashes to a boundary (about
- * one in {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries (the first group
- * is the first entry alone, see {@link MAX_FIRST_PACK_SIZE}), so adding or removing a tool
- * changes the pack around it. Entries not planned, groups of one, and members a pack cannot
- * hold have their own bundles; a member of a pack that cannot be imported, or whose pack
- * another load of this process already evaluated a member of, is imported from its own
- * bundle, built for the purpose. Either way a member is evaluated once per process.
+ * A pack ends after an entry whose name hashes to a boundary (about one in
+ * {@link PACK_BOUNDARY_EVERY}) or at {@link MAX_PACK_SIZE} entries, so adding or removing a
+ * tool changes only the pack around it. Entries not planned, groups of one and members a pack
+ * cannot hold have packs of their own; so has, built for the purpose, a member of a pack that
+ * cannot be imported or that an earlier load of this process evaluated a member of. Either way
+ * a member is evaluated once per process.
  */
 export class PackPlanner implements EntryGroups {
   readonly #alone: (entry: string) => Promise<CompiledMember>;
@@ -89,20 +86,17 @@ export class PackPlanner implements EntryGroups {
   }
 
   /**
-   * No more entries will be planned (discovery ended): the last chunk is complete. A chunk is
-   * packed only once it is complete, so its members, hence its pack, do not depend on how far
-   * discovery had got when its first member was needed.
+   * Discovery ended: the last chunk is complete. A chunk is packed only once complete, so its pack
+   * does not depend on how far discovery had got when its first member was needed.
    */
   end(): void {
     this.#open.close();
   }
 
   /**
-   * How to evaluate `entry`, member `member.pack.index` of its pack: from that pack, unless this
-   * process evaluated another of its members in an earlier load (a reload after an edit: the
-   * edited module is imported on its own, so a long-running host does not import a new pack
-   * per edit) or the pack cannot be imported; then from a pack of its own, built for the
-   * purpose. A member is evaluated once per process.
+   * How to evaluate `entry`: from its pack, unless an earlier load of this process evaluated
+   * another of its members (a reload after an edit: a long-running host does not import a new
+   * pack per edit) or the pack cannot be imported; then from a pack of its own.
    */
   evaluator(entry: string, member: CompiledMember): PreparedModule {
     // Its own pack's import errors are the module's (a link error is its E_COMPILE).
@@ -125,10 +119,9 @@ export class PackPlanner implements EntryGroups {
   }
 
   /**
-   * {@link evaluateOnce}, remembering the members this batch evaluated first. A member whose
-   * evaluation in an earlier load threw is evaluated again with `again` (a new instance of a
-   * pack of its own: its group's pack ran its module's init already): the user may have fixed
-   * what it needed (a config file) and reloaded.
+   * {@link evaluateOnce}, remembering the members this batch evaluated first. One that threw in an
+   * earlier load is evaluated again with `again` (a new instance of a pack of its own: its group's
+   * pack ran its init already): the user may have fixed what it needed and reloaded.
    */
   #evaluateOnce(id: string, evaluate: Evaluate, again: Evaluate): unknown {
     let evaluation = evaluate;
@@ -143,11 +136,9 @@ export class PackPlanner implements EntryGroups {
 }
 
 /**
- * Every member evaluated in this process, by its id (its cache and key), from its group's pack
- * or from a pack of its own: like an ES module, a member is evaluated once per process, and a
- * load that finds it here reuses its exports. Each entry answers as the first evaluation did:
- * at once, or with its promise until that settles. What threw is kept for the rest of its load
- * only (see {@link failed}).
+ * Every member evaluated in this process, by id: like an ES module, a member is evaluated once
+ * per process, and a later load reuses its exports, at once or with its promise until that
+ * settles, as the first evaluation gave them. What threw is kept for its load only ({@link failed}).
  */
 const evaluations = new Map<string, Evaluate>();
 /** The members in {@link evaluations} whose evaluation threw or rejected: the next load evaluates them again. */

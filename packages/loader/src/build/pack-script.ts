@@ -12,38 +12,30 @@ import { sweepOldFiles } from "./sweep-old-packs.js";
  * Packs run as classic scripts compiled with V8's code cache, where the runtime allows.
  *
  * A pack is an ES module only in its last statement (`export { members, … }`) and its imports
- * of built-ins (a pack of one member has at least the `require` banner's `createRequire`).
- * When a pack is written, the same code is written as a script too (`pack-<id>.script`, see
- * `packScriptText` in `pack-script-text.ts`): the body of a strict function that returns the exports, each import
- * of a built-in a `const` bound from the built-in's ES namespace, found by `es-module-lexer`
- * (never a look-alike in a string or a comment). A warm load compiles that script with
- * `vm.Script` and the V8 code cache written beside it after an earlier load
- * (`script.createCachedData()`, once the load has run the factories, so the functions they
- * called are in it too). V8 then neither parses the pack nor compiles those functions again:
- * a warm load of 100 tools took 0.5–0.6× the time of importing the same packs (BENCHMARKS.md,
- * issue 24's twelfth pass). Nothing else of a pack changes: its members are the same
- * functions, evaluated once per process, in strict mode as a module's code is.
+ * of built-ins. When a pack is written, the same code is written as a script too
+ * (`pack-<id>.script`, see `pack-script-text.ts`): the body of a strict function that returns
+ * the exports, each import of a built-in a `const` bound from its ES namespace. A warm load
+ * compiles that script with `vm.Script` and the code cache written beside it after an earlier
+ * load (`createCachedData()` once the factories ran, so the functions they called are in it).
+ * V8 then neither parses the pack nor compiles those functions again: a warm load of 100 tools
+ * took 0.5–0.6× the time of importing the same packs (BENCHMARKS.md, issue 24's twelfth pass).
  *
  * Stack traces still name the `.ts` lines: Node applies a source map to a script by its file
- * name, as to a CommonJS module, so the script is compiled under the name of a one-line
- * CommonJS file written beside the pack (`pack-<id>.cjs`, nothing in it but the pack's
- * `//# sourceMappingURL=`), which is `require`d first so that Node reads the map, as the
- * import of the pack did. With source maps off, it is compiled under the pack's own name.
+ * name, so the script is compiled under the name of a one-line CommonJS file beside the pack
+ * (`pack-<id>.cjs`, only the pack's `//# sourceMappingURL=`), `require`d first so that Node
+ * reads the map. With source maps off, it is compiled under the pack's own name.
  *
- * Left to `import()`: a pack with no script (one that imports a package, uses `import.meta`
- * or a dynamic `import()`, or was written by an earlier version), one whose built-in lacks a
- * name it imports (the import reports it), every pack on Bun (its engine has no V8 code
- * cache), every pack in a coverage run (see `runPackScript`), and a pack with no `.cjs`
- * while source maps are on; also a pack whose script throws as its top level runs (only
- * esbuild's helpers run there: a name of the pack's own that takes the script's parameter),
- * which the import then runs as before.
+ * Left to `import()`: a pack with no script (it imports a package, uses `import.meta` or a
+ * dynamic `import()`, or an earlier version wrote it), one whose built-in lacks a name it
+ * imports (the import reports it), every pack on Bun (no V8 code cache) and in a coverage run,
+ * a pack with no `.cjs` while source maps are on, and one whose script throws at its top level
+ * (only esbuild's helpers run there), which the import then runs as before.
  *
- * The code cache is the loader's own file, like the pack (`isOwnPrivateFile`): V8 runs the
- * bytecode in it, so one that anyone else could have written is never read, nor one whose
- * data does not match the SHA-256 at its head, nor one made for another script text (V8
- * itself only compares the text's length). V8 refuses data from another V8 build or with
- * other flags (`cachedDataRejected`); the file name holds the V8 version and architecture, so
- * that runtimes sharing a cache do not overwrite each other's.
+ * V8 runs the bytecode in a code cache, so one that is not the loader's own private file, whose
+ * data does not match the SHA-256 at its head, or made for another script text (V8 only
+ * compares the length) is never read. V8 refuses data from another V8 build or flags
+ * (`cachedDataRejected`); the file name holds the V8 version and architecture, so that
+ * runtimes sharing a cache do not overwrite each other's.
  */
 
 /** `pack-<id>.<tag>.code`: one code cache per V8 build. */
@@ -58,7 +50,6 @@ const unwritten = new Map<string, { script: vm.Script; textHash: string }>();
 /** What this process did with packs, for tests and benchmarks: each count goes up by one a pack. */
 export const packScriptCounts = { fromCodeCache: 0, compiled: 0, asModule: 0 };
 
-/** `pack-<id>.mjs` → `pack-<id>.<extension>`, beside it. */
 function besidePack(packPath: string, extension: string): string {
   return `${packPath.slice(0, -".mjs".length)}.${extension}`;
 }
@@ -71,11 +62,7 @@ export function packStubPath(packPath: string): string {
 /** Where code caches go instead of beside their packs (see {@link keepCodeCachesIn}). */
 let codeCacheFolder: string | undefined;
 
-/**
- * Keeps the code caches of this process's packs in `folder` rather than beside the packs: a
- * tool host reads its host's packs, read only, and keeps what its own loads compiled in its
- * private cache.
- */
+/** Keeps code caches in `folder`, not beside the packs: a tool host's packs are its host's, read only. */
 export function keepCodeCachesIn(folder: string): void {
   codeCacheFolder = folder;
 }
@@ -96,15 +83,10 @@ export function packScriptPath(packPath: string): string {
   return besidePack(packPath, "script");
 }
 
-/**
- * The exports of the pack at `packPath`, run as a script (see the module's comment), or
- * `undefined` when it is left to `import()`.
- */
+/** The exports of the pack at `packPath` run as a script, or `undefined`: left to `import()`. */
 export async function runPackScript(packPath: string): Promise<Record<string, unknown> | undefined> {
-  // A coverage run (`NODE_V8_COVERAGE`, as c8 or `node --test` record it) imports packs as
-  // modules: such a tool reads a script's ranges against the file the script is named after
-  // and the lines Node noted for that file, and a script is named after its `.cjs` stub or its
-  // pack, not its own text.
+  // A coverage run (`NODE_V8_COVERAGE`: c8, `node --test`) imports packs: such a tool reads a
+  // script's ranges against the file it is named after (its `.cjs` stub or pack), not its text.
   const outcome = usable && !process.env.NODE_V8_COVERAGE ? await asScript(packPath) : undefined;
   let exports: Record<string, unknown> | undefined;
   try {
@@ -227,10 +209,9 @@ function codeCacheDigest(textHash: string, data: Uint8Array): Buffer {
 }
 
 /**
- * The code cache in the file at `path` for the script whose text hashes to `textHash`, or
- * `undefined` when it is missing, damaged or made for another text. V8 checks the header of a
- * code cache (its version, flags and the source's length) but not, in a release build, the
- * bytecode after it, which it runs: a file damaged on the disk must be refused here.
+ * The code cache at `path` for the script whose text hashes to `textHash`, or `undefined` when
+ * missing, damaged or for another text. V8 checks a code cache's header but not, in a release
+ * build, the bytecode after it, which it runs: a file damaged on the disk must be refused here.
  */
 function readCodeCache(path: string, textHash: string): Buffer | undefined {
   let file: Buffer;
@@ -245,9 +226,8 @@ function readCodeCache(path: string, textHash: string): Buffer | undefined {
 }
 
 /**
- * Writes the code cache of every pack this process ran as a script without one (or with one
- * V8 refused), now that the load ran their factories. A cache that cannot be written is left
- * for the next load.
+ * Writes the code cache of every pack this process ran as a script without one (or with one V8
+ * refused), now that the load ran their factories; one that cannot be written is left.
  */
 export function writeCodeCaches(): void {
   // A tool host's own folder of them is swept as packs are (packs it no longer runs).
