@@ -12,15 +12,13 @@ function temporaryPath(path: string): string {
 }
 
 /**
- * Writes a file so that readers see the old content or the new one, never a part: the data
- * goes to a temporary file beside the target (mode `0600`), flushed to the disk (`fsync`),
- * which is then renamed over it. Without the flush, a crash soon after the rename can leave
- * the new name on an empty or partial file (ext4's delayed allocation does). Synchronous: for
- * the many small files of a batch build, a few system calls each.
+ * Writes a file so that readers see the old content or the new one, never a part: a temporary
+ * file beside it (mode `0600`), flushed (`fsync`: else a crash soon after the rename can leave
+ * the new name on an empty or partial file, as ext4's delayed allocation does), renamed over
+ * it. Synchronous: a few system calls for each of a batch build's many small files.
  *
- * `flush: false` skips the `fsync`, for a file whose reader checks it whole (a code cache
- * headed by its SHA-256) and so may meet it cut short: Node 20's permission model refuses
- * `fsync`, and a tool host runs under it.
+ * `flush: false` skips the `fsync`, for a file whose reader checks it whole (a code cache headed
+ * by its SHA-256): Node 20's permission model, which a tool host runs under, refuses `fsync`.
  */
 export function writeFileAtomicSync(
   path: string,

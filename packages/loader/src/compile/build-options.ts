@@ -73,18 +73,12 @@ export function toCompileFailure(error: unknown, workingDir: string): CompileFai
   });
 }
 
-/**
- * esbuild names a host module by its virtual path (`"tooldock-host:@tooldock/sdk"`); the tool
- * wrote `"@tooldock/sdk"`, which is what jiti reports too.
- */
+/** esbuild names a host module by its virtual path (`"tooldock-host:zod"`); the tool (and jiti) `"zod"`. */
 function hostNamesAsWritten(text: string): string {
   return text.replace(/"tooldock-host:([^"?]*)(?:\?[^"]*)?"/g, '"$1"');
 }
 
-/**
- * esbuild counts columns in UTF-8 bytes; diagnostics (and jiti, and editors) count UTF-16 code
- * units, as JavaScript strings do. The 1-based column of the character at `byteColumn`.
- */
+/** The 1-based UTF-16 column (as diagnostics, jiti and editors count) of esbuild's UTF-8 `byteColumn`. */
 function utf16Column(lineText: string, byteColumn: number): number {
   return Buffer.from(lineText, "utf8").subarray(0, byteColumn).toString("utf8").length + 1;
 }

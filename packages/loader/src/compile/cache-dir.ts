@@ -8,8 +8,7 @@ export const CACHE_DIR_ENV = "TOOLDOCK_CACHE_DIR";
 /**
  * The compile cache directory: the `cacheDir` option, else `$TOOLDOCK_CACHE_DIR`, else
  * `<cwd>/node_modules/.cache/tooldock` when `<cwd>/node_modules` exists, else the per-user
- * `$XDG_CACHE_HOME/tooldock` (`~/.cache/tooldock`). Never a shared folder such as the system
- * tmp: whatever is in the cache gets run (see `openCacheFolder`).
+ * `$XDG_CACHE_HOME/tooldock`. Never a shared folder such as tmp: what is in the cache gets run.
  */
 export function resolveCacheDir(
   cwd: string,

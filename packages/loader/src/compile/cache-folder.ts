@@ -22,12 +22,10 @@ export type CacheFolderState =
     };
 
 /**
- * Makes sure a compile cache is private before the loader reads or imports anything from it:
- * creates the cache folder and its subfolders (mode `0700`) when missing, then checks each is
- * a real folder owned by the current user and not writable by group or others (see
- * `checkPrivateFolder`). Another user who could write there could plant a bundle that the
- * next load runs. A folder that already exists is never changed. Synchronous (a few system
- * calls) and never throws.
+ * Makes sure a compile cache is private before anything is read from it (another user who
+ * could write there could plant a pack that the next load runs): creates the missing folders
+ * (mode `0700`), then checks each is a real folder of the current user's that group and others
+ * cannot write. An existing folder is never changed. Synchronous, and never throws.
  */
 export function openCacheFolder(cacheDir: string): CacheFolderState {
   const folders = [cacheDir, ...CACHE_SUBFOLDERS.map((name) => join(cacheDir, name))];
@@ -52,9 +50,8 @@ export function openCacheFolder(cacheDir: string): CacheFolderState {
 }
 
 /**
- * Whether a file in the cache may be read or imported: a regular file (not a link), owned by
- * the current user and not writable by group or others. Files the loader writes always pass
- * (mode `0600`); a file left from a time the folder was shared does not, and is rebuilt.
+ * Whether a cache file may be read or imported (`bytes`: and is that long): a regular file of
+ * the current user's that group and others cannot write, as the loader writes them (`0600`).
  */
 export function isOwnPrivateFile(path: string, bytes?: number): boolean {
   try {

@@ -44,17 +44,14 @@ export interface MemberRecord {
   externals: string[];
 }
 
-/**
- * The cache index of a group of consecutive entries (one file per group, found by the path of
- * its first entry): the compiler context and, per member, its record.
- */
+/** The cache index of a group of consecutive entries (found by its first entry's path). */
 export interface GroupIndex {
   /** Hash of the compiler version, the cache format and the build options. */
   context: string;
   members: MemberRecord[];
 }
 
-/** Where a pack lives; its source map is `<cacheDir>/maps/pack-<id>.mjs.map`. */
+/** Where a pack lives. */
 export function packPath(cacheDir: string, id: string): string {
   return join(cacheDir, "bundles", `pack-${id}.mjs`);
 }
@@ -85,10 +82,7 @@ export function memberKey(
   ).slice(0, 40);
 }
 
-/**
- * The index of a group, if any (one synchronous read). Not checked for its owner: an index
- * only names packs, and a pack is imported only when it is the loader's own file.
- */
+/** The index of a group, if any. Not checked for its owner: a pack it names is, before its import. */
 export function readGroupIndex(cacheDir: string, first: string): GroupIndex | undefined {
   try {
     const index = JSON.parse(readFileSync(indexPath(cacheDir, first), "utf8")) as Partial<GroupIndex>;

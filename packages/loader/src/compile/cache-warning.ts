@@ -5,8 +5,7 @@ import type { CacheFolderState } from "./cache-folder.js";
 
 /**
  * The warning for a cache the load does not use: `W_CACHE_UNSAFE` when someone else could have
- * put files in it, `W_CACHE_UNWRITABLE` when it cannot be created or written. `entry` is the
- * module that was being compiled when it was found.
+ * put files in it, `W_CACHE_UNWRITABLE` when it cannot be created (`entry`: the module then compiled).
  */
 export function cacheWarning(
   state: Exclude<CacheFolderState, { usable: true }>,

@@ -3,9 +3,8 @@ import { CompileFailure } from "./compile-failure.js";
 import { locationAt } from "./import-locations.js";
 
 /**
- * What both compilers say about top-level `await` in a CommonJS file (`.cts`, `.cjs`): Node
- * refuses it there (CommonJS has no top-level await), esbuild would quietly turn the file into
- * an ES module (then `module.exports` fails at run time) and jiti would run it anyway.
+ * What both compilers say about top-level `await` in a CommonJS file, which Node refuses: esbuild
+ * would quietly make it an ES module (`module.exports` then fails at run time), jiti run it anyway.
  */
 export const COMMONJS_AWAIT_MESSAGE =
   "Top-level await is not available in a CommonJS module (.cts, .cjs): rename the file to .ts or .mts and export with `export default`, or await inside the factory";

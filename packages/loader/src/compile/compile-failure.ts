@@ -1,9 +1,6 @@
 import type { DiagnosticLocation } from "@tooldock/sdk";
 
-/**
- * A module that does not compile. Thrown by compilers and turned into an `E_COMPILE`
- * diagnostic by the loader.
- */
+/** A module that does not compile: thrown by compilers, an `E_COMPILE` diagnostic for the loader. */
 export class CompileFailure extends Error {
   /** The file the first error is in (the entry or one of its relative imports). */
   readonly file: string | undefined;

@@ -29,11 +29,7 @@ function esbuildPackageDir(): string | undefined {
   }
 }
 
-/**
- * esbuild's folder through Node's own resolver, for layouts the `node_modules` walk above
- * does not see (Yarn Plug'n'Play, `NODE_PATH`). Slower: it starts the CommonJS resolver.
- * Throws when esbuild is not found.
- */
+/** esbuild's folder by Node's resolver, for Yarn PnP or `NODE_PATH` (slower: the CommonJS one); may throw. */
 function resolvedPackageDir(): string {
   const require = createRequire(import.meta.url);
   let from = require;
@@ -45,10 +41,7 @@ function resolvedPackageDir(): string {
   return dirname(from.resolve("esbuild/package.json"));
 }
 
-/**
- * The installed esbuild version, read from its `package.json` without importing esbuild
- * (so a warm start can check the cache key without starting the compiler).
- */
+/** The installed esbuild version, from its `package.json`: a warm start does not import esbuild. */
 export function esbuildVersion(): string {
   if (cached !== undefined) return cached;
   cached = "unknown";

@@ -21,17 +21,11 @@ export function checkMemo(): CheckMemo {
 }
 
 /**
- * Whether a recorded member is still current: its pack is the loader's own file, of the size
- * it was written with (a crash can cut it short), and nothing
- * it was built from has changed (same tsconfig chain, every input unchanged, every external
- * package still in place, same host module sources). Resolves to the fresh stat fingerprints
- * to record (`{}` when none changed), or `undefined` when the member must be built again.
- * Never imports esbuild; all file access is synchronous.
- *
- * An input counts as unchanged when its stat fingerprint (size, mtime, ctime, inode) is
- * exactly the recorded one; otherwise its content is hashed and compared, so an edit is
- * always seen (a file changed too recently when recorded has no fingerprint: see
- * `fingerprintOf`).
+ * Whether a recorded member is still current: its pack is the loader's own file, of the size it
+ * was written with (a crash can cut it short), and nothing it was built from changed (tsconfig
+ * chain, inputs, external packages, host module sources). Resolves to the fresh stat prints to
+ * record (`{}`: none), or `undefined`: build it again. Never imports esbuild; file access is
+ * synchronous. An input whose stat fingerprint is not exactly the recorded one is hashed.
  */
 export async function checkMember(
   cacheDir: string,

@@ -5,11 +5,7 @@ import { HOST_NAMESPACE } from "./esbuild-plugin.js";
 
 /** What one entry of a (possibly multi-entry) build was made of. */
 export interface EntryGraph {
-  /**
-   * Absolute paths of the source files bundled into it, the entry first, each once: a file
-   * imported with a query or a hash (`./a.js?v=1`) by its own name, without the suffix esbuild
-   * keeps in its input's name.
-   */
+  /** Absolute paths of its source files, the entry first, each once (`./a.js?v=1` as `a.js`). */
   files: string[];
   /** Host specifiers it reads from the registry. */
   hostModules: string[];
@@ -18,9 +14,8 @@ export interface EntryGraph {
 }
 
 /**
- * Walks the metafile's import graph from each entry. Every file esbuild loaded for an entry
- * counts, including files that contribute no bytes (tree-shaken now, maybe not after an
- * edit), which is what a build of that entry alone would list as its inputs.
+ * Walks the metafile's import graph from each entry. Every file esbuild loaded counts, also one
+ * that contributes no bytes (tree-shaken now, maybe not after an edit).
  */
 export function entryGraphs(
   metafile: Metafile,

@@ -4,10 +4,8 @@ let esbuildModule: Promise<Esbuild> | undefined;
 let users = 0;
 
 /**
- * One load batch's use of esbuild: imported on the first cache miss only (a fully warm start
- * never imports it), released by {@link EsbuildBatch.close}. The last batch to close stops
- * esbuild's service so the host keeps no child process once a load batch is done (a later
- * build starts it again).
+ * One load batch's use of esbuild, imported on the first cache miss (a warm start never does).
+ * The last batch to close stops esbuild's service: the host keeps no child process between loads.
  */
 export class EsbuildBatch {
   #esbuild: Promise<Esbuild> | undefined;

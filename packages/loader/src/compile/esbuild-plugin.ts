@@ -39,12 +39,7 @@ export interface BundleRecord {
   externals: Map<string, string>;
   /** Every source file the plugin read, hashed as it was handed to esbuild. */
   sources: Map<string, InputRecord>;
-  /**
-   * Source files that cannot share a pack with other tools (see `buildSourcePacks`): they
-   * statically import a package (its top-level code would run when the pack is imported), or
-   * still read `import.meta` or `require` after the location rewrite (they would read the
-   * pack's). Optional: filled only when given.
-   */
+  /** Source files that cannot share a pack (see `buildPacks`); filled only when given. */
   unpackable?: Set<string>;
   /** Host specifiers each source file's `require` calls name (see `requiredHostSpecifiers`). */
   requiredHosts?: Map<string, string[]>;
@@ -64,15 +59,13 @@ function isInNodeModules(path: string): boolean {
 
 /**
  * The esbuild plugin of the default compiler:
- * - host specifiers (`@tooldock/sdk`, `@sinclair/typebox[/…]`, `zod[/…]` and the compatibility
- *   aliases) become virtual modules that read the host's single copies;
- * - other bare imports stay external, resolved from the importing file's folder by esbuild's
- *   own resolver and rewritten to absolute file URLs (paths for `require`), so the cached
- *   bundle imports the tool's own dependencies wherever the cache lives;
+ * - host specifiers (`@tooldock/sdk`, `zod`, the compatibility aliases, …) become virtual
+ *   modules that read the host's single copies;
+ * - other bare imports stay external, resolved by esbuild and written as absolute file URLs
+ *   (paths for `require`), so a pack imports the tool's own dependencies wherever the cache is;
  * - source files keep seeing their own location (see `rewriteSourceLocation`), and are hashed
  *   as they are read, so the cache index needs no second read.
- * Only bare specifiers and relative `import()`s reach `onResolve` (other relative and absolute
- * imports stay inside esbuild), and host modules are imported only when a bundle uses them.
+ * Only bare specifiers and relative `import()`s reach `onResolve`.
  */
 export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonly string[]): Plugin {
   /** A file outside `readRoots` fails the build (what a tool host's pack may not hold). */
@@ -199,18 +192,14 @@ function withoutSourceMapComments(text: string): string {
   return text.replace(SOURCE_MAP_COMMENT, (comment) => comment.replace(/[^\r\n]/g, " "));
 }
 
-/**
- * Why a tool host's pack may not hold `path`: the host builds the packs its tool host runs,
- * and a file the tool host may not read must not reach it inside one.
- */
+/** Why a tool host's pack (built by the host) may not hold `path`, a file the tool host may not read. */
 function outsideReadRootsMessage(path: string): string {
   return `${path} lies outside the folders the tool host may read, so an isolated module cannot import it. Keep the file inside the module's folder, or widen isolation.allowRead.`;
 }
 
 /**
- * The names a source reads from stand-in packages, found in esbuild's own transform of it (so
- * an import used only as a type is dropped exactly as the build drops it); the raw source
- * when that transform fails (the build then reports why).
+ * The names a source reads from stand-in packages, in esbuild's transform of it (a type-only
+ * import dropped as the build drops it); in the raw source when that fails (the build says why).
  */
 async function standInImports(
   esbuild: Pick<typeof import("esbuild"), "transform">,
@@ -231,11 +220,7 @@ async function standInImports(
   }
 }
 
-/**
- * Top-level `await` in a CommonJS file: esbuild would make the file an ES module (its
- * `module.exports` then fails at run time); Node and jiti's check refuse it. Found by
- * transforming the file to CommonJS alone, which fails exactly there.
- */
+/** Top-level `await` in a CommonJS file (`COMMONJS_AWAIT_MESSAGE`): its CommonJS transform fails there. */
 async function commonJsAwaitErrors(
   esbuild: Pick<typeof import("esbuild"), "transform">,
   text: string,

@@ -14,13 +14,10 @@ export interface TsconfigSnapshot {
 export type TsconfigMemo = Map<string, TsconfigSnapshot | null>;
 
 /**
- * The nearest `tsconfig.json` from a file's folder up to the root, with a hash of its content
- * and of the configs it `extends`, or `null` when there is none. `get-tsconfig` follows the
- * chain as TypeScript does (relative paths, packages and their `exports`, arrays of bases).
- * Synchronous (a `stat` per folder costs microseconds; a promise read is four thread-pool
- * round trips). With `memo`, every folder walked records the answer, so the other entries of
- * a batch under the same folders cost a map lookup; a tsconfig edited while a batch runs is
- * seen by the next batch.
+ * The nearest `tsconfig.json` from a file's folder up, with a hash of it and of the configs it
+ * `extends` (followed by `get-tsconfig` as TypeScript does), or `null`. Synchronous (a `stat`
+ * per folder costs microseconds; a promise read is four thread-pool round trips). With `memo`,
+ * every folder walked records the answer, for the batch's other entries.
  */
 export function findTsconfig(file: string, memo: TsconfigMemo = new Map()): TsconfigSnapshot | null {
   const config = (folder: string) => {
@@ -54,11 +51,9 @@ export function nearestUp<T extends object | string | null>(
 }
 
 /**
- * The text of every file `get-tsconfig` read to resolve the config (the configs of the chain
- * and the `package.json` of a package it names, from its file cache, in reading order), then
- * the resolved config, or why it could not be resolved (a base that is missing, a cycle): an
- * edit anywhere in the chain changes it, even one the parse hides, and so does a missing base
- * that appears. esbuild reports an unreadable tsconfig itself.
+ * The text of every file `get-tsconfig` read to resolve the config (from its file cache, in
+ * reading order), then the resolved config or why it could not be resolved: an edit anywhere in
+ * the chain changes it, even one the parse hides, and so does a missing base that appears.
  */
 function chainContent(path: string): string {
   const reads = new Map<string, string>(); // also holds stats and booleans, typed as the library types it
