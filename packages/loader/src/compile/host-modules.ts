@@ -15,17 +15,12 @@ import {
 import { loadZodModule } from "./load-zod.js";
 
 /**
- * The host's single copies of the modules tools share with it. Compiled tools never bundle
- * or resolve these themselves: both compilers route the specifiers below to the objects
- * registered on `globalThis[Symbol.for("tooldock.host-modules")]`, so a `TSchema` or a
- * `TooldockError` made by a tool is the host's own.
+ * Where the host's single copies of the modules tools share with it are registered: both
+ * compilers route the specifiers below there, so a tool's `TSchema` or `TooldockError` is the host's.
  */
 export const HOST_MODULES_KEY: unique symbol = Symbol.for("tooldock.host-modules") as never;
 
-/**
- * Where a bundle's `require` banner finds {@link hostAwareRequire}: a CommonJS tool's
- * `require("zod")` gets the host's copy, as an `import` does.
- */
+/** Where a pack's `require` banner finds {@link hostAwareRequire}: `require("zod")` gets the host's copy. */
 export const HOST_REQUIRE_KEY: unique symbol = Symbol.for("tooldock.host-require") as never;
 
 const importers: Record<string, () => Promise<ModuleNamespace>> = {
@@ -70,10 +65,7 @@ export const STAND_IN_SPECIFIERS: readonly string[] = [
 
 const MISSING_SUFFIX = "?missing=";
 
-/**
- * The virtual module path of a stand-in import whose importer uses names the stand-in lacks:
- * `@mariozechner/pi-tui?missing=Foo,Bar` (as written by the tool, the names sorted).
- */
+/** The virtual path of a stand-in import that uses names it lacks: `@mariozechner/pi-tui?missing=Foo,Bar`. */
 export function missingExportsPath(specifier: string, missing: readonly string[]): string {
   return missing.length === 0
     ? (canonicalHostSpecifier(specifier) ?? specifier)
@@ -109,9 +101,8 @@ function registry(): Record<string, ModuleNamespace> {
 }
 
 /**
- * Registers a shared module the caller already imported, unless a copy is registered (the
- * first copy wins), and returns the registered copy. Lets the `pi` API and compiled tools
- * see the very same objects even when two copies of the loader run in one process.
+ * Registers a shared module unless a copy is (the first wins), and returns the registered one:
+ * `pi` and tools see the same objects even when two copies of the loader share a process.
  */
 export function registerHostModule(specifier: string, namespace: ModuleNamespace): ModuleNamespace {
   return registerHostModuleWith(specifier, () => namespace);
@@ -125,10 +116,7 @@ export function registerHostModuleWith(specifier: string, build: () => ModuleNam
   return modules[canonical];
 }
 
-/**
- * Imports the named shared modules (all of them by default) and registers them. The first
- * copy registered in a process wins, so every loader in it hands tools the same objects.
- */
+/** Imports and registers the named shared modules (default: all), unless a copy is registered. */
 export async function ensureHostModules(
   specifiers: readonly string[] = Object.keys(importers),
 ): Promise<Record<string, ModuleNamespace>> {
@@ -143,10 +131,9 @@ export async function ensureHostModules(
 }
 
 /**
- * `require` (a bundle's `createRequire(<entry>)`) that gives a host specifier's registered
- * module (its namespace, as Node's `require` of an ES module gives) and resolves everything
- * else as before. The bundle's record lists the host specifiers its files require, so each is
- * registered before the bundle runs (see `requiredHostSpecifiers`).
+ * `require` that gives a host specifier's registered namespace (as Node's `require` of an ES
+ * module would) and resolves the rest as before. A member's record lists the host specifiers
+ * its files require, registered before it runs (see `requiredHostSpecifiers`).
  */
 function hostAwareRequire(require: NodeJS.Require): NodeJS.Require {
   const wrapped = (id: string): unknown => {
@@ -188,10 +175,9 @@ export function getHostModule(specifier: string): ModuleNamespace {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * ES module source that re-exports a registered shared module by name, read from the global
- * registry when the tool is evaluated. The export list is taken from the host's copy. A path
- * with missing names (see {@link missingExportsPath}) also exports each of them as
- * `undefined` and, when evaluated, reports them (`W_HOST_EXPORT_MISSING`).
+ * ES module source that re-exports a registered shared module, by the names of the host's copy,
+ * from the registry. A path with missing names ({@link missingExportsPath}) also exports each
+ * as `undefined` and, when evaluated, reports them (`W_HOST_EXPORT_MISSING`).
  */
 export function hostModuleSource(path: string): string {
   const { specifier, missing } = parseHostPath(path);
@@ -227,10 +213,7 @@ export function hostModuleSource(path: string): string {
 
 const sourceHashes = new Map<string, string>();
 
-/**
- * Hash of {@link hostModuleSource}, computed once per process: a registered copy never
- * changes (the first one wins), so neither does the source served for it.
- */
+/** Hash of {@link hostModuleSource}, once per process: a registered copy never changes. */
 export function hostModuleSourceHash(path: string): string {
   const { missing } = parseHostPath(path);
   const key = missing.length === 0 ? (canonicalHostSpecifier(path) ?? path) : path;

@@ -17,16 +17,11 @@ import { isBareSpecifier } from "./tool-sources.js";
 
 /**
  * Turns an error thrown while a compiled module was imported into the {@link CompileFailure}
- * the other compiler reports for the same fault before any code runs, so both compilers give
- * one code (`E_COMPILE`) for faults of the import graph rather than of the module's code:
- * - a specifier that cannot be resolved (`MODULE_NOT_FOUND`, `ERR_MODULE_NOT_FOUND`,
- *   `ERR_UNKNOWN_BUILTIN_MODULE`): `Could not resolve "<specifier>"`, as esbuild words it;
- * - a name an ES module does not export (Node's link `SyntaxError`):
- *   `No matching export in "<module>" for import "<name>"`;
- * - a malformed JSON file (Node's `SyntaxError` naming the `.json` file).
- * The location is the importing file's line (the JSON file's for malformed JSON) when one of
- * the tool's own files holds it. `undefined` for any other error (the module's own throw).
- * Never throws: a value that cannot be inspected is not a compile failure.
+ * the other compiler reports for the same fault before any code runs, so both give `E_COMPILE`
+ * for faults of the import graph: an unresolved specifier (`Could not resolve "<specifier>"`,
+ * as esbuild words it), a name an ES module does not export (`No matching export in "<module>"
+ * for import "<name>"`), a malformed JSON file. Located where one of the tool's own files holds
+ * it. `undefined` for any other error (the module's own throw); never throws.
  */
 export function importFailure(error: unknown, entry: string): CompileFailure | undefined {
   try {
@@ -122,11 +117,7 @@ function malformedJson(error: unknown): CompileFailure | undefined {
   return new CompileFailure(`Malformed JSON: ${text.split("\n")[0]}`, { file, location, cause: error });
 }
 
-/**
- * Wraps a compiled module so that a fault of its import graph found while it is evaluated
- * (see {@link importFailure}) throws or rejects as a {@link CompileFailure}, as the module's
- * own throws do not.
- */
+/** Wraps a compiled module so that a fault of its import graph ({@link importFailure}) throws as one. */
 export function reportingImportFailures(prepared: PreparedModule, entry: string): PreparedModule {
   return catchingEvaluation(prepared, (error) => {
     throw importFailure(error, entry) ?? error;

@@ -19,10 +19,7 @@ export function locationAt(source: string, offset: number): DiagnosticLocation {
   return { line, column: offset - start + 1, lineText };
 }
 
-/**
- * Where a source names `specifier` as a string literal (in an `import`, `export … from`,
- * `import()` or `require()`): the opening quote, as esbuild reports an unresolvable import.
- */
+/** Where a source names `specifier` as a string literal: its opening quote, as esbuild reports it. */
 export function specifierOffset(source: string, specifier: string): number | undefined {
   for (const quote of ['"', "'", "`"]) {
     const offset = source.indexOf(`${quote}${specifier}${quote}`);
@@ -34,9 +31,8 @@ export function specifierOffset(source: string, specifier: string): number | und
 const IMPORT_STATEMENT = /\b(import|export)\s+(?!type\s)([^;]*?)\s*\bfrom\s*(["'])([^"'\n]+)\3/g;
 
 /**
- * Where a source imports `name` (`default` for a default import) from `specifier`: the name in
- * the braces, or the default binding, as esbuild reports a missing export. `specifier` may
- * also be a test (Node names an installed package by the `file:` URL it resolved to).
+ * Where a source imports `name` (`default`: the default binding) from `specifier` (or a test:
+ * Node names an installed package by its `file:` URL), as esbuild reports a missing export.
  */
 export function importedNameOffset(
   source: string,
@@ -89,10 +85,7 @@ function* withFirst(
   for (const item of rest) if (item.file !== file) yield item;
 }
 
-/**
- * The relative specifier of one of the tool's own files that points at `target` (an absolute
- * path, as a run-time "Cannot find module" names it), as written, with where it is written.
- */
+/** The relative specifier (as written, and where) of a tool's file that points at the absolute `target`. */
 export function findRelativeSpecifier(
   entry: string,
   target: string,
@@ -107,10 +100,7 @@ export function findRelativeSpecifier(
   return undefined;
 }
 
-/**
- * The specifier a source wrote in the import of `name` that matches `specifier` (a string or a
- * test, as for {@link importedNameOffset}).
- */
+/** The specifier a source wrote in its import of `name` that passes `specifier`. */
 export function importedNameSpecifier(
   source: string,
   specifier: (written: string) => boolean,

@@ -16,12 +16,10 @@ let jitiModule: Promise<{ createJiti: CreateJiti }> | undefined;
 const JITI_ERROR_LOCATION = /^(\w*Error): ([\s\S]*?)\s*\n\s*(.+):(\d+):(\d+)\s*$/;
 
 /**
- * Returns a function that evaluates an entry through jiti 2: a fresh module graph on every
- * load (`moduleCache: false`, so an edit is seen on the next load in the same process), jiti's
- * own transform cache in `fsCache` (`<cacheDir>/jiti`, keyed by content, once the cache
- * folder was checked; `false` for none: never jiti's default, which may be in the system
- * tmp), inline source maps, and the host's shared modules served as virtual modules. Syntax
- * errors become {@link CompileFailure}.
+ * Evaluates an entry through jiti 2: a fresh module graph on every load (an edit is seen by the
+ * next load), jiti's transform cache in `fsCache` (the checked `<cacheDir>/jiti`, or `false`:
+ * never jiti's default, maybe in the system tmp), inline source maps, the host's shared modules
+ * as virtual modules. Syntax errors become {@link CompileFailure}.
  */
 export async function prepareWithJiti(entry: string, fsCache: string | false): Promise<PreparedModule> {
   jitiModule ??= import("jiti");
@@ -53,12 +51,10 @@ export async function prepareWithJiti(entry: string, fsCache: string | false): P
 /** Bare specifiers a source imports or requires (`@lib/greet`, `zod`). */
 const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])([^"'\n./][^"'\n]*)\1/g;
 /**
- * jiti's `alias`es for the tsconfig `paths` the tool's files use, as the bundle resolves
- * them: each bare specifier a file of the tool imports (the entry, its relative imports and
- * the files aliases lead to) that a `paths` pattern of the entry's nearest tsconfig maps to
- * one of the tool's own source files (the first candidate found) leads there, exactly. One
- * that maps to nothing found stays a package import, as in the bundle (jiti's aliases are
- * prefixes: a pattern could not be handed over as it is). An unreadable tsconfig gives none.
+ * jiti's `alias`es for the tsconfig `paths` the tool's files use, as the bundle resolves them:
+ * each bare specifier a tool file imports that a `paths` pattern of the entry's tsconfig maps to
+ * one of the tool's own files (the first found) leads there exactly; one that maps to nothing
+ * stays a package import (jiti's aliases are prefixes: a pattern cannot be handed over).
  */
 function pathsAlias(entry: string): Record<string, string> {
   let found: ReturnType<typeof getTsconfig>;
@@ -112,9 +108,8 @@ function toCompileFailure(error: unknown): CompileFailure | undefined {
 }
 
 /**
- * jiti's `interopDefault` answers `default` with the whole module when an ES module has no
- * default export; Node's namespace (and esbuild's bundle) has none. The module as Node sees
- * it, so that a module without a factory is described alike on both compilers.
+ * The module as Node sees it: jiti's `interopDefault` answers `default` with the whole module
+ * when it has none, and a module without a factory must be described alike on both compilers.
  */
 function withoutInteropDefault(value: unknown): unknown {
   if (typeof value !== "object" || value === null || "default" in value) return value;
@@ -123,10 +118,7 @@ function withoutInteropDefault(value: unknown): unknown {
   });
 }
 
-/**
- * jiti's transform, run once per file and source text (a file that changed in between is
- * transformed again): the check walks the tool's files, and reads the files they import too.
- */
+/** jiti's transform, run once per file and source text (the check may ask for a file twice). */
 function transformOnce(
   transform: (options: { source: string; filename: string; ts: boolean }) => string,
 ): Transform {

@@ -30,22 +30,16 @@ const SOURCE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs",
 
 /**
  * jiti turns `import { name } from "./helper.js"` into a property read, so a name the helper
- * does not export is `undefined` instead of the link error Node (and esbuild's build) reports
- * before any code runs. This finds the first such import in the tool's own files (the entry
- * and its relative imports), in jiti's own transform of each (imports used only as types are
- * gone), and throws the {@link CompileFailure} esbuild gives it. Checked: the tool's own ES
- * modules (not CommonJS ones, nor any with `export *`), the host's modules (`@tooldock/sdk`,
- * TypeBox, zod) and Node's built-ins; a name a TypeScript file only re-exports may be a type
- * and is let through, as esbuild does. Installed packages are not (neither does esbuild's
- * build). A file that does not transform is skipped (jiti reports its syntax error when it
- * evaluates it). A CommonJS file that awaits at its top level fails too (see
- * `commonJsAwaitFailure`), as it does with esbuild and natively.
+ * does not export is `undefined` instead of the link error Node and esbuild report before any
+ * code runs. This finds the first such import in the tool's own files, in jiti's transform of
+ * each (type-only imports gone), and throws esbuild's {@link CompileFailure}. Checked: the
+ * tool's own ES modules (not CommonJS ones, nor any with `export *`), the host's modules and
+ * Node's built-ins, not installed packages (nor does esbuild); a name a TypeScript file only
+ * re-exports may be a type and passes. A file that does not transform is skipped (jiti reports
+ * it). A CommonJS file that awaits at its top level fails too (`commonJsAwaitFailure`).
  *
- * The same walk reports each name a file reads from a stand-in of another host's package and
- * the stand-in lacks (see `reportMissingExports`: jiti reads it as `undefined`, a
- * `W_HOST_EXPORT_MISSING`), in every file, also those after a failure. `transform` may be asked
- * for one file twice (the walk, and a read of what an importer imports from it): the compiler
- * passes jiti's transform run once per file and source.
+ * The same walk reports, in every file, each name read from a stand-in that the stand-in lacks
+ * (`reportMissingExports`: a `W_HOST_EXPORT_MISSING`, jiti reads it as `undefined`).
  */
 export function checkJitiImports(entry: string, transform: Transform): void {
   /** What each imported module exports, by importing folder and specifier; `undefined`: unknown. */

@@ -11,12 +11,10 @@ const RESOLVE_ESM: Record<ZodSpecifier, () => string> = {
 };
 
 /**
- * Loads a zod entry point on first use (`pi.zod`, a tool's `import "zod"`), instead of at
- * every import of the loader: zod took ~55 ms of every tool host's start, and most tools never
- * use it. Synchronous, and the only way the loader loads zod: an `import()` of it under way
- * would make a `require` of it fail. The bundles replace this module with one that requires
- * their own copy (`scripts/bundle-tool-host.mjs`, the CLI's `scripts/lazy-zod.mjs`): keep
- * the export's name and shape.
+ * Loads a zod entry point on first use, not at the loader's import: zod took ~55 ms of every
+ * tool host's start. Synchronous, and the only way the loader loads zod (an `import()` under way
+ * would fail a `require` of it). The bundles replace this module (`scripts/bundle-tool-host.mjs`,
+ * the CLI's `scripts/lazy-zod.mjs`): keep the export's name and shape.
  */
 export function loadZodModule(specifier: ZodSpecifier): Record<string, unknown> {
   return requireShared(specifier, import.meta.url, RESOLVE_ESM[specifier]) as Record<string, unknown>;

@@ -9,10 +9,7 @@ export interface PreparedModule {
   readonly evaluate: Evaluate;
 }
 
-/**
- * `prepared`, with what its evaluation throws or rejects with handed to `onError`, whose
- * result (or throw) becomes the evaluation's; a value comes back as it came, at once or later.
- */
+/** `prepared`, with what its evaluation throws or rejects with handed to `onError`, whose result is its. */
 export function catchingEvaluation(
   prepared: PreparedModule,
   onError: (error: unknown) => unknown,
@@ -28,7 +25,6 @@ export function catchingEvaluation(
   });
 }
 
-/** The {@link PreparedModule} of `evaluate`. */
 export function preparedModule(evaluate: Evaluate): PreparedModule {
   return { evaluate };
 }

@@ -11,9 +11,8 @@ export interface InputRecord {
 }
 
 /**
- * Reads a file and records it: the stat is taken *before* the read, so a write racing with
- * the read leaves a fingerprint older than the hashed content, which the next check sees as
- * a mismatch and settles by hashing again. Synchronous: a small file costs microseconds.
+ * Reads a file and records it, the stat taken *before* the read: a write racing with the read
+ * leaves a fingerprint older than the content, which the next check settles by hashing again.
  */
 export function readInput(path: string): { bytes: Buffer; record: InputRecord } {
   const stats = statSync(path);

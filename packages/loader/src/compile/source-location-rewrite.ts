@@ -6,11 +6,9 @@ const DECLARES_DIRNAME =
 const USES_DIRNAME = /\b__(?:dirname|filename)\b/;
 
 /**
- * Rewrites a source file so that, once bundled into the cache, it still sees its own location:
- * `import.meta.url`, `import.meta.dirname` and `import.meta.filename` become string literals
- * of the source file, and a file that uses `__dirname` / `__filename` without declaring them
- * gets them declared. Nothing is inserted as a new line, so line numbers (and with them the
- * source map and compile-error locations) are unchanged.
+ * Rewrites a source so that, bundled into the cache, it still sees its own location:
+ * `import.meta.url`, `.dirname`, `.filename` become literals, and `__dirname` / `__filename` are
+ * declared where used and not declared, on an existing line (line numbers do not change).
  */
 export function rewriteSourceLocation(source: string, filePath: string): string {
   // Most files name neither: they are returned as they are, with no pattern run over them.

@@ -7,10 +7,9 @@ const MAX_FILES = 500;
 const EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"];
 
 /**
- * The entry and the files it imports or requires relatively (its own sources), entry first,
- * each with its text, at most 500 files. Files that cannot be read are left out; packages
- * (anything under `node_modules`) are never entered. `also` names more files a file leads to
- * (absolute paths: a tsconfig alias's target), walked the same way.
+ * The entry and the files it imports or requires relatively, entry first, with their text (at
+ * most {@link MAX_FILES}; none unreadable, none in `node_modules`). `also` names more files a
+ * file leads to (a tsconfig alias's target), walked the same way.
  */
 export function* toolSources(
   entry: string,

@@ -35,9 +35,8 @@ export function reportMissingExports(specifier: string, names: readonly string[]
 }
 
 /**
- * Wraps a compiled module so that, while it is evaluated, the stand-in modules it imports
- * report the names they lack, and each becomes one `W_HOST_EXPORT_MISSING` warning; a module
- * evaluated earlier in the process (same namespace object) repeats the names it reported then.
+ * Wraps a compiled module so that each name its stand-in imports lack, reported as it is
+ * evaluated, is one `W_HOST_EXPORT_MISSING`; a module evaluated before (same namespace) repeats them.
  */
 export function reportingMissingExports(
   prepared: PreparedModule,

@@ -20,10 +20,7 @@ export const PI_CODING_AGENT = "@mariozechner/pi-coding-agent";
 /** opencode's package for tools and plugins. */
 export const OPENCODE_PLUGIN = "@opencode-ai/plugin";
 
-/**
- * The copies oh-my-pi and xcsh publish under their own names: each is served the stand-in of
- * the pi package it forked.
- */
+/** The copies oh-my-pi and xcsh publish under their own names: each served its pi package's stand-in. */
 export const HOST_PACKAGE_ALIASES: Readonly<Record<string, string>> = {
   "@oh-my-pi/pi-ai": PI_AI,
   "@f5-sales-demo/pi-ai": PI_AI,
@@ -58,10 +55,8 @@ export function piTuiNamespace(): ModuleNamespace {
 }
 
 /**
- * `@mariozechner/pi-coding-agent` (and oh-my-pi's, xcsh's): the Tooldock SDK (so
- * `textResult` and `TooldockError` keep working), plus what those agents re-export for
- * tools: `StringEnum`, `Type`, the components `Text`, `Container`, `Markdown`, `Spacer`
- * (and `DynamicBorder`), inert theme helpers and `theme`. This is also `pi.pi`.
+ * `@mariozechner/pi-coding-agent` (and forks; also `pi.pi`): the Tooldock SDK, plus what those
+ * agents re-export for tools: `StringEnum`, `Type`, some components, inert theme helpers, `theme`.
  */
 export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleNamespace): ModuleNamespace {
   const namespace: ModuleNamespace = {};
@@ -76,10 +71,7 @@ export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleName
   });
 }
 
-/**
- * `@opencode-ai/plugin` (and its `/tool`) as opencode's tools import it: `tool()` returns its
- * input, and `tool.schema` is zod (the host's zod 4, loaded when first read).
- */
+/** `@opencode-ai/plugin`: `tool()` returns its input, `tool.schema` is the host's zod 4 (loaded on read). */
 export function opencodePluginNamespace(): ModuleNamespace {
   const tool = (input: unknown) => input;
   Object.defineProperty(tool, "schema", { get: () => loadZodModule("zod").z, enumerable: true });

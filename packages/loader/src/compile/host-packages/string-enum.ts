@@ -7,10 +7,8 @@ export interface StringEnumOptions<T extends string> {
 }
 
 /**
- * A string enum as pi, oh-my-pi and xcsh build it: `Type.Unsafe` over
- * `{ type: "string", enum: [...] }`, not a `Type.Union` of literals (Gemini rejects `anyOf`
- * enums). TypeBox's compiler cannot compile an `Unsafe` kind; the runtime validates such a
- * schema by its JSON Schema instead.
+ * A string enum as pi builds it: `Type.Unsafe` over `{ type: "string", enum: [...] }`, not a
+ * union of literals (Gemini rejects `anyOf` enums). The runtime validates it by its JSON Schema.
  *
  * @example
  * ```ts

@@ -12,9 +12,8 @@ function unstyled(...args: unknown[]): string {
 }
 
 /**
- * A theme whose every member is a styling function returning its text. A `Proxy`, so any
- * colour or style name a renderer reads (`theme.fg`, `theme.bold`, `mdTheme.heading`) works;
- * `then` and symbol keys are absent, so a theme is never mistaken for a promise or a primitive.
+ * A theme whose every member (a `Proxy`: any name a renderer reads) returns its text; `then` and
+ * symbol keys are absent, so a theme is never mistaken for a promise or a primitive.
  */
 export function inertTheme(): Record<string, (...args: unknown[]) => string> {
   return new Proxy(Object.create(null) as Record<string, (...args: unknown[]) => string>, {

@@ -1,9 +1,7 @@
 /**
- * Inert stand-ins for the terminal UI components of `@mariozechner/pi-tui` (and the copies
- * oh-my-pi and xcsh ship). Tooldock has no terminal UI and never calls `renderCall` or
- * `renderResult`, but a tool that builds components (in its factory, or a host that does
- * call a renderer) must not crash: every constructor takes any arguments, every method a
- * component is known to have does nothing, and `render` returns the plain text it was given.
+ * Inert stand-ins for the terminal UI components of `@mariozechner/pi-tui`. Tooldock has no
+ * terminal, but a tool that builds components must not crash: every constructor takes any
+ * arguments, every known method does nothing, and `render` returns the plain text it was given.
  */
 
 /** What every stand-in component answers: pi-tui's `Component` contract. */
@@ -84,10 +82,7 @@ export const TUI_COMPONENT_NAMES = [
 
 const componentClasses = new Map<string, typeof InertComponent>();
 
-/**
- * A named subclass per component, so `instanceof Text` and `constructor.name` work; one class
- * per name in the process, so pi-tui's `Text` is the coding agent's `Text`.
- */
+/** A named subclass per component, one per name in the process: pi-tui's `Text` is the coding agent's. */
 export function inertComponents(names: readonly string[]): Record<string, typeof InertComponent> {
   const classes: Record<string, typeof InertComponent> = {};
   for (const name of names) {
@@ -219,10 +214,8 @@ const KEY_SEQUENCES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * pi-tui's `matchesKey(data, keyId)`: whether the input `data` a terminal sent is the key
- * `keyId` (`"enter"`, `"ctrl+c"`, `"shift+tab"`, `"alt+x"`), for the legacy sequences every
- * terminal sends. Tooldock has no terminal, so a tool gets input only from a host that calls
- * its components; the answers are right for what they cover and `false` for the rest.
+ * pi-tui's `matchesKey(data, keyId)`: whether terminal input `data` is the key `keyId` (`"enter"`,
+ * `"ctrl+c"`, `"shift+tab"`, `"alt+x"`), for the legacy sequences; `false` for what it does not cover.
  */
 export function matchesKey(data: unknown, keyId: unknown): boolean {
   if (typeof data !== "string" || typeof keyId !== "string") return false;

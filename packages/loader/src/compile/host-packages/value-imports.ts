@@ -1,8 +1,6 @@
 /**
- * Finds the names a module's code reads from given packages, without running it. Used on code
- * a compiler already transformed, so type-only imports are gone exactly as that compiler
- * drops them: esbuild's ES module output ({@link esmValueImports}) or jiti's CommonJS output
- * ({@link cjsValueImports}).
+ * Finds the names a module's code reads from given packages, without running it, in a
+ * compiler's output (type-only imports gone as that compiler drops them): esbuild's or jiti's.
  */
 
 import { parse } from "es-module-lexer";
@@ -32,11 +30,9 @@ function memberReads(code: string, binding: string): string[] {
 }
 
 /**
- * `import { a, b as c }`, `import d`, `import * as ns` (then every `ns.x` read) and
- * `export { a } from` of the packages `wanted` accepts, as es-module-lexer finds the
- * statements (none in a string or a comment). Type-only imports and specifiers are skipped,
- * so raw TypeScript can be scanned too (less precisely: an import used only as a type,
- * without the `type` keyword, counts); code the lexer cannot read has none.
+ * `import { a, b as c }`, `import d`, `import * as ns` (then every `ns.x` read) and `export { a }
+ * from` of the packages `wanted` accepts, as es-module-lexer finds them. Type-only ones are
+ * skipped, so raw TypeScript can be scanned too (an unmarked type-only import counts).
  */
 export function esmValueImports(
   code: string,
