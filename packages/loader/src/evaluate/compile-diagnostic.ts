@@ -4,10 +4,7 @@ import { CompileFailure } from "../compile/compile-failure.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 
-/**
- * The entry exists but the compiler could not read it (permission denied): reported like an
- * unreadable folder, `E_DISCOVERY`, with the same message whichever compiler tried.
- */
+/** The compiler could not read the entry (permission denied): `E_DISCOVERY`, as an unreadable folder. */
 export function unreadableDiagnostic(module: DiscoveredModule, error: unknown): Diagnostic | undefined {
   const text = describeErrorChain(error);
   if (!/\b(EACCES|EPERM)\b/.test(text)) return undefined;
@@ -66,10 +63,7 @@ export function compileDiagnostic(module: DiscoveredModule, error: unknown): Dia
   });
 }
 
-/**
- * What to do about a compile failure, from its text (esbuild's wording, which the jiti path
- * copies for the same faults), the same whichever compiler found it.
- */
+/** What to do about a compile failure, from its text (esbuild's wording, which the jiti path copies). */
 function compileHint(text: string): string {
   const unresolved = /Could not resolve "([^"]+)"/.exec(text)?.[1];
   if (unresolved !== undefined) {

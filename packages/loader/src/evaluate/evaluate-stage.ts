@@ -6,20 +6,13 @@ import { type LoadModuleStep, loadModule, type ModuleOutcome } from "./load-modu
 /** What the evaluate stage needs besides the unit: the `pi` API, the deadline, the guards' records. */
 export type EvaluateStep = Omit<LoadModuleStep, "compiled">;
 
-/**
- * The output of the evaluate stage for one module: the entries its factory returned (not
- * read yet: reading them is the accept stage's), or the diagnostic that stopped it.
- */
+/** One module's outcome: the entries its factory returned (read by the accept stage), or its diagnostic. */
 export interface EvaluatedModule {
   readonly module: DiscoveredModule;
   readonly outcome: ModuleOutcome;
 }
 
-/**
- * Stage 3, evaluate: a unit → its factory's result. Imports the unit and runs its factory
- * ({@link loadModule}: each under the `process.exit` guard and the deadline). The result comes
- * back at once when nothing waited (see `loadModule`), else as a promise; never rejects.
- */
+/** Stage 3, evaluate: a unit → its factory's result ({@link loadModule}), at once when nothing waited. */
 export function evaluate(unit: BuildUnit, step: EvaluateStep): EvaluatedModule | Promise<EvaluatedModule> {
   const { module } = unit;
   const loading = loadModule(module, { ...step, compiled: unit.prepared, ready: unit.ready });

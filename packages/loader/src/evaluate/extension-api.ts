@@ -45,8 +45,6 @@ const IGNORED_REGISTRATIONS = {
 /**
  * pi's `ExtensionAPI` actions on its session and agent, which a Tooldock host (headless, one
  * model, its own tool list) cannot carry out: what each is for, and its stand-in's answer.
- * Actions do nothing; getters answer empty (`setModel` resolves `false`, not switched).
- * (`sendMessage`, `exec` and `events` are the host's own.)
  */
 const SESSION_ACTIONS: Record<string, [what: string, answer: () => unknown]> = {
   sendUserMessage: ["user messages", nothing],
@@ -67,11 +65,9 @@ const SESSION_ACTIONS: Record<string, [what: string, answer: () => unknown]> = {
 type Handler = (event: unknown, ctx: CustomToolContext) => unknown;
 
 /**
- * What one module registered through pi's `ExtensionAPI` (pi's extensions since 2026-01:
- * `export default (pi) => { pi.registerTool({...}); pi.on("session_start", …) }`): the tools,
- * the session handlers, and the features Tooldock accepts without running (registrations and
- * session actions), each named once.
- * A module's `pi` is {@link api}: the host's API plus these methods.
+ * What one module registered through pi's `ExtensionAPI` (`export default (pi) => {
+ * pi.registerTool({...}); pi.on("session_start", …) }`): the tools, the session handlers, and
+ * the features Tooldock accepts without running, each named once.
  */
 export class ExtensionRegistrations {
   readonly #module: DiscoveredModule;
@@ -139,11 +135,7 @@ export class ExtensionRegistrations {
     return this.#tools.length === 0 && this.#handlers.has("session_start");
   }
 
-  /**
-   * Runs the `session_start` handlers once at load, for an extension that registers its tools
-   * there; `ctx` is the context a load can give, with pi's `ui` ({@link withPiUi}). Throws
-   * what a handler threw.
-   */
+  /** Runs the `session_start` handlers once at load, for an extension that registers its tools there. */
   async startAtLoad(ctx: CustomToolContext): Promise<void> {
     const context = this.#piContext(ctx);
     for (const handler of this.#handlers.get("session_start") ?? [])
@@ -156,16 +148,14 @@ export class ExtensionRegistrations {
   }
 
   /**
-   * The module's entries: what its factory returned, then the tools it registered. Later
-   * `registerTool` calls are ignored: the tools of a load are fixed when it ends.
+   * The module's entries: what its factory returned, then the tools it registered (later
+   * `registerTool` calls are ignored: a load's tools are fixed when it ends).
    *
-   * The extension's session handlers run once per session event, not once per tool, and not
-   * only if one entry is accepted: every object entry carries them in its `onSession` (after
-   * the entry's own), and they run in the first of those a session notifies, which from then
-   * on is the one that runs them (the first of the module's tools the load accepted: a
-   * session notifies its tools in the order they were accepted). Decided by the calls, as in a
-   * tool host each entry gets its own copy of every event. An entry whose `onSession` is
-   * neither a function nor absent, or cannot be read, is left as it is for the accept stage.
+   * The session handlers run once per session event, whichever entries are accepted: every
+   * object entry carries them in its `onSession` (after its own), and the first a session
+   * notifies runs them from then on. Decided by the calls, as in a tool host each entry gets its
+   * own copy of every event. An entry whose `onSession` is neither a function nor absent, or
+   * cannot be read, is left for the accept stage.
    */
   entries(returned: unknown[]): unknown[] {
     this.#closed = true;
@@ -220,12 +210,9 @@ export class ExtensionRegistrations {
 }
 
 /**
- * `ctx` as pi's `ExtensionContext`, as far as Tooldock has it: `ui` answered by the host's
- * `pi.ui` read at call time, with pi's terminal-only methods doing nothing ({@link piUI}), and
- * `hasUI` the host's (Tooldock's tool context leaves them to `pi`);
- * `hasPendingMessages()` is Tooldock's `hasQueuedMessages()`; `modelRegistry` knows the one
- * model the host names (`ctx.model`) and no API key; `shutdown()` does nothing (a tool never
- * ends its host). A context that has a `ui` already, or no object, as it is.
+ * `ctx` as pi's `ExtensionContext`, as far as Tooldock has it: `ui` ({@link piUI}) and `hasUI`
+ * the host's; `hasPendingMessages()` is `hasQueuedMessages()`; `modelRegistry` knows `ctx.model`
+ * and no API key; `shutdown()` does nothing. A context with a `ui` already, or no object, as it is.
  */
 export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
   if (typeof ctx !== "object" || ctx === null || "ui" in ctx) return ctx;
@@ -253,15 +240,11 @@ export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
 }
 
 /**
- * `tool` as pi's extensions expect to be called: its `ctx` has pi's `ui` and `hasUI`
- * ({@link withPiUi}), and `this` is `tool`. The carrier inherits everything else from `tool`;
- * its `execute` takes Tooldock's order and calls the tool's in pi's, `(toolCallId, params,
- * signal, onUpdate, ctx)` (through the runtime's adapter), as pi calls every registered tool
- * whatever its parameters are named (`(...args)`, a minified `(e, t, n, r, i)`); only one
- * whose names clearly say Tooldock's order (`declaresCurrentExecuteOrder`) is called in that
- * order. The names are read here, where they are the module's own (a minified bundle of
- * Tooldock would hide a wrapper's). A value that is no object with an `execute` function is
- * passed on as it is, for the checks.
+ * `tool` as pi's extensions expect to be called: `ctx` with pi's `ui` ({@link withPiUi}), `this`
+ * the tool, and `execute` called in pi's order, `(toolCallId, params, signal, onUpdate, ctx)`,
+ * whatever its parameters are named, unless their names clearly say Tooldock's
+ * (`declaresCurrentExecuteOrder`, read here, where they are the module's own and not a
+ * wrapper's). A value that is no object with an `execute` function is passed on, for the checks.
  */
 function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
   if (typeof tool !== "object" || tool === null) return tool;

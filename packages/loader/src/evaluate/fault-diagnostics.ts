@@ -3,10 +3,7 @@ import { createDiagnostic, createWarning, describeError } from "../diagnostics.j
 import type { DiscoveredModule } from "../discover/types.js";
 import { activeTimers, type ModuleFaults } from "../guards/module-faults.js";
 
-/**
- * `W_PROCESS_LISTENER`: the module added listeners for `process` events that decide how the
- * host fails or ends (`exit`, `uncaughtException`, `SIGINT`, …) while it loaded.
- */
+/** `W_PROCESS_LISTENER`: while it loaded, the module listened to `process` events that end the host. */
 export function processListenerWarning(module: DiscoveredModule, events: readonly string[]): Diagnostic {
   const listed = events.map((event) => `"${event}"`).join(", ");
   return createWarning("W_PROCESS_LISTENER", {
@@ -16,11 +13,7 @@ export function processListenerWarning(module: DiscoveredModule, events: readonl
   });
 }
 
-/**
- * What a module did outside its guarded steps while the batch ran: `process.exit` from a timer
- * or callback (`E_PROCESS_EXIT`), promises rejected with no handler (`W_UNHANDLED_REJECTION`),
- * timers still keeping the process alive at the end of the batch (`W_LEAKED_HANDLE`).
- */
+/** What a module did outside its guarded steps while the batch ran (late exits, rejections, timers). */
 export function lateFaultDiagnostics(module: DiscoveredModule, faults: ModuleFaults): Diagnostic[] {
   const { path } = module;
   const diagnostics: Diagnostic[] = [];

@@ -39,13 +39,10 @@ export interface LoadModuleStep {
 }
 
 /**
- * Imports the compiled module and runs its factory, each fault becoming one diagnostic:
- * `E_COMPILE`, `E_IMPORT`, `E_PROCESS_EXIT`, `E_NO_FACTORY`, `E_FACTORY_THROW`,
- * `E_FACTORY_TIMEOUT`. The import and the factory run with the process-ending methods guarded
- * (see `runGuardedStep`). The outcome comes back at once when nothing waits (a compiled module
- * from an imported pack and a synchronous factory: no promise, no turn of the event loop),
- * else as a promise. Never throws or rejects: should the loader's own work on the module
- * throw, the module gets an `E_IMPORT`.
+ * Imports the compiled module and runs its factory, guarded (see `runGuardedStep`), each fault
+ * one diagnostic. The outcome comes back at once when nothing waits (a member of an imported
+ * pack and a synchronous factory), else as a promise. Never throws or rejects: a fault of the
+ * loader's own work on the module is an `E_IMPORT`.
  */
 export function loadModule(
   module: DiscoveredModule,
@@ -188,10 +185,7 @@ function runFactory(
   });
 }
 
-/**
- * The context an extension's `session_start` handlers get when they run at load (with pi's
- * `ui` added by `startAtLoad`).
- */
+/** The context an extension's `session_start` handlers get when they run at load. */
 function loadContext(api: CustomToolAPI): CustomToolContext {
   return {
     sessionId: "load",

@@ -63,9 +63,8 @@ export function opencodeExportNames(moduleValue: unknown): string[] {
 }
 
 /**
- * The tools of an opencode tool file, named as opencode names them: the default export after
- * the file (`math.ts` → `math`), each other export `<file>_<export>` (`math_add`). What one
- * of them cannot be is an `E_INVALID_TOOL` that names it; the others still load.
+ * The tools of an opencode tool file, named as opencode names them (`math.ts`'s default `math`,
+ * its `add` `math_add`); one that cannot load is an `E_INVALID_TOOL`, the others still load.
  */
 export function opencodeTools(
   moduleValue: Record<string, unknown>,
@@ -121,10 +120,7 @@ function adapt(name: string, definition: OpencodeTool, api: CustomToolAPI): Cust
   };
 }
 
-/**
- * `args` as opencode reads them: a shape of zod schemas (made an object), or, as opencode's
- * older tools wrote it, JSON Schema per argument (each one required).
- */
+/** `args` as opencode reads them: a shape of zod schemas, or (older tools) JSON Schema per argument. */
 function parametersOf(args: unknown): unknown {
   if (typeof args !== "object" || args === null || Array.isArray(args))
     throw new Error("its args are not an object of argument schemas");
@@ -186,10 +182,7 @@ function opencodeContext(
   };
 }
 
-/**
- * The folder of the git worktree around `cwd` (the nearest one holding `.git`), else `cwd`. In
- * a tool host, only folders it may read are seen (the permission model refuses the others).
- */
+/** The nearest folder up from `cwd` holding `.git` (that a tool host may read), else `cwd`. */
 function worktreeOf(cwd: string): string {
   for (let folder = cwd; ; folder = dirname(folder)) {
     try {
@@ -202,9 +195,8 @@ function worktreeOf(cwd: string): string {
 }
 
 /**
- * What opencode makes of a result: a string is the output; an object gives its `output`, its
- * `title` and `metadata` (kept as `details`) and its image `attachments` (as images). Any
- * other value (opencode's own example returns a number) is written as JSON.
+ * What opencode makes of a result: a string is the output; an object its `output`, `title` and
+ * `metadata` (as `details`) and image `attachments`; any other value is written as JSON.
  */
 function toolResult(result: unknown): AgentToolResult {
   if (typeof result === "string") return { content: [{ type: "text", text: result }] };

@@ -19,9 +19,8 @@ const REFUSED: Record<string, { what: (resource: string) => string; grant: strin
 };
 
 /**
- * A module's error as the message says it, and, when Node's permission model refused it
- * (`ERR_ACCESS_DENIED`: only in a tool host), what was refused and how to grant it instead of
- * Node's own advice (its `--allow-fs-read` is no flag of Tooldock's).
+ * A module's error as its message says it, or, when Node's permission model refused it (in a
+ * tool host), what and how to grant it (Node's advice names its own flags, not Tooldock's).
  */
 export function thrownText(error: unknown): { text: string; hint?: string } {
   const denied = error as { code?: unknown; permission?: unknown; resource?: unknown } | null;
@@ -39,10 +38,7 @@ export function thrownText(error: unknown): { text: string; hint?: string } {
   };
 }
 
-/**
- * What the tool host may write, as its permission model says: the working folder (the
- * library's default), or nothing at all (`tooldock validate`'s default).
- */
+/** What the tool host may write: the working folder (the library's default), or nothing (`validate`'s). */
 function writes(): string {
   const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } })
     .permission;

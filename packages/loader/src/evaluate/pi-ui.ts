@@ -5,10 +5,8 @@ import { inertTheme } from "../compile/host-packages/themes.js";
 export const nothing = (): undefined => undefined;
 
 /**
- * What pi's `ExtensionUIContext` has besides Tooldock's dialogs: its terminal's status line,
- * widgets, title, editor and custom components. A Tooldock host has no terminal, so each does
- * what it does in pi's own headless mode: nothing, or the empty answer. `theme` styles nothing
- * (each styling function returns its text).
+ * What pi's `ExtensionUIContext` has besides Tooldock's dialogs, for its terminal: each does what
+ * it does in pi's headless mode, nothing or the empty answer; `theme` styles nothing.
  */
 const TERMINAL_ONLY = {
   onTerminalInput: () => nothing,
@@ -36,9 +34,8 @@ const TERMINAL_ONLY = {
 const uis = new WeakMap<CustomToolAPI, UIContext>();
 
 /**
- * pi's `ctx.ui` for an extension: the host's dialogs (`select`, `confirm`, `input`, `notify`,
- * from `api.ui`, read at each call, so a UI the host attaches later answers) and pi's
- * terminal-only methods as in pi's headless mode ({@link TERMINAL_ONLY}). Made once per `api`.
+ * pi's `ctx.ui` for an extension, once per `api`: the host's dialogs (`api.ui` read at each call,
+ * so a UI attached later answers) and pi's terminal-only methods ({@link TERMINAL_ONLY}).
  */
 export function piUI(api: CustomToolAPI): UIContext {
   let ui = uis.get(api);

@@ -1,7 +1,6 @@
 /**
- * The factory a module exports: `module.default ?? module`, and one more `.default` when that
- * holds the function (a CommonJS module compiled from ESM, `exports.default = …`). Covers
- * `export default`, `module.exports =` and `export =`. `undefined` when there is none.
+ * The factory a module exports: `module.default ?? module`, or its `.default` (CommonJS compiled
+ * from ESM, `exports.default = …`); `undefined` when there is none.
  */
 export function resolveFactory(moduleValue: unknown): ((...args: unknown[]) => unknown) | undefined {
   const first = readDefault(moduleValue) ?? moduleValue;
