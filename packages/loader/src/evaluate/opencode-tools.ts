@@ -21,26 +21,7 @@ export const BUN_API_WARNING = "W_BUN_API";
 interface OpencodeTool {
   description: unknown;
   args: unknown;
-  execute: (args: unknown, context: OpencodeContext) => unknown;
-}
-
-/** The `context` opencode passes a tool's `execute`, as far as Tooldock has it. */
-interface OpencodeContext {
-  sessionID: string;
-  messageID: string;
-  callID: string;
-  agent: string;
-  abort: AbortSignal;
-  directory: string;
-  worktree: string;
-  extra: undefined;
-  metadata(input: { title?: string; metadata?: Record<string, unknown> }): void;
-  ask(input: {
-    permission: string;
-    patterns?: string[];
-    always?: string[];
-    metadata?: unknown;
-  }): Promise<void>;
+  execute: (args: unknown, context: ReturnType<typeof opencodeContext>) => unknown;
 }
 
 /** opencode's own test for an export that is a tool. */
@@ -143,6 +124,7 @@ function parametersOf(args: unknown): unknown {
   return Type.Unsafe({ type: "object", properties, required: Object.keys(properties) });
 }
 
+/** The `context` opencode passes a tool's `execute`, as far as Tooldock has it. */
 function opencodeContext(
   toolCallId: string,
   ctx: CustomToolContext,
@@ -150,7 +132,7 @@ function opencodeContext(
   onUpdate: ToolUpdateCallback | undefined,
   api: CustomToolAPI,
   worktree: string,
-): OpencodeContext {
+) {
   return {
     sessionID: ctx.sessionId,
     // opencode's id of the assistant message that made the call; Tooldock has the call's own.
@@ -161,14 +143,14 @@ function opencodeContext(
     directory: ctx.cwd,
     worktree,
     extra: undefined,
-    metadata(input) {
+    metadata(input?: { title?: unknown; metadata?: unknown }): void {
       const title = typeof input?.title === "string" ? input.title : undefined;
       onUpdate?.({
         content: title === undefined ? [] : [{ type: "text", text: title }],
         details: { title, metadata: input?.metadata },
       });
     },
-    async ask(input) {
+    async ask(input?: { permission?: unknown; patterns?: unknown }): Promise<void> {
       const permission = String(input?.permission);
       const patterns = Array.isArray(input?.patterns) ? input.patterns.map(String) : [];
       const what = `"${permission}"${patterns.length > 0 ? ` for ${patterns.join(", ")}` : ""}`;
