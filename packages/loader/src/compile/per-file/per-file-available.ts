@@ -16,11 +16,7 @@ export type RegisterHooks = (hooks: {
 
 export const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
 
-/**
- * Whether a cache miss can be loaded file by file: Node with `module.registerHooks`, so the
- * compiled files are served from memory through the module system itself (not Bun, whose
- * module hooks differ). Elsewhere a miss waits for its bundle.
- */
+/** Whether a cache miss can be loaded file by file: Node's `module.registerHooks` (not Bun's hooks). */
 export function perFileAvailable(): boolean {
   return typeof registerHooks === "function" && process.versions.bun === undefined;
 }

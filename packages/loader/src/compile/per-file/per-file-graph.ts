@@ -10,9 +10,8 @@ import { rewriteSourceLocation } from "../source-location-rewrite.js";
 import { isBareSpecifier, isFile } from "../tool-sources.js";
 
 /**
- * TypeScript or JavaScript source → ES module JavaScript and its source map, or
- * `undefined` when it does not compile. Asynchronous: the transforms of a graph run on other
- * threads while the load evaluates the modules before it.
+ * Source → ES module JavaScript and its map, or `undefined`: it does not compile. Asynchronous:
+ * a graph's transforms run on other threads while the load evaluates the modules before it.
  */
 export type Transform = (
   path: string,
@@ -115,10 +114,10 @@ const ANNOTATION = /\/\*[^\S\n]*[@#]__[A-Z_]+__[^\S\n]*\*\//g;
  * The graph of `entry` compiled file by file, or why it must be bundled instead: a file whose
  * compile fails, an import that does not resolve to a file or names what its target does not
  * export (the bundler reports each at its place), CommonJS, JSX, decorators, a JSON import, a
- * tsconfig that cannot be resolved, an import of a stand-in package (its missing names are
- * reported by the bundle's plugin). The tsconfig's `paths`, `useDefineForClassFields` and
- * `verbatimModuleSyntax` apply as the bundler applies them. Only the common case is compiled this way; everything
- * else keeps the bundle's diagnostics and semantics.
+ * tsconfig that cannot be resolved, an import of a stand-in package (the bundle's plugin reports
+ * its missing names). The tsconfig's `paths`, `useDefineForClassFields` and
+ * `verbatimModuleSyntax` apply as the bundler applies them. Only the common case is compiled
+ * this way; everything else keeps the bundle's diagnostics and semantics.
  */
 export async function planPerFile(
   entry: string,
@@ -307,10 +306,7 @@ function resolveAsBundler(folder: string, specifier: string): string | null | un
   }
 }
 
-/**
- * Whether Node's ES module resolution finds what the bundler finds for a package import from
- * `folder`: the package is installed and exports what is imported (see {@link exportsAsBundler}).
- */
+/** Whether Node finds what the bundler does for a package import from `folder` ({@link exportsAsBundler}). */
 function nodeResolvesAsBundler(folder: string, specifier: string, memo: Map<string, boolean>): boolean {
   const parts = specifier.split("/");
   const length = specifier.startsWith("@") ? 2 : 1;

@@ -18,10 +18,7 @@ const sources = new Map<string, string>();
 const entryUrls = new Set<string>();
 /** Module URL → (specifier → the URL it imports). */
 const links = new Map<string, Map<string, string>>();
-/**
- * Entry path → each file of its graph with its code when it was served, and the entry's URL;
- * `failed` once its evaluation threw (see {@link preparePerFile}).
- */
+/** Entry path → its graph's files' code as served, its URL, and `failed` once its evaluation threw. */
 const loadedEntries = new Map<string, { code: Map<string, string>; url: string; failed?: boolean }>();
 /**
  * How many graphs this process served, counted across every copy of the loader in it (two
@@ -37,20 +34,18 @@ let hooked = false;
 
 const HOST_SCHEME = "tooldock-host:";
 
-/** Whether this process evaluated `entry` file by file (its next load keeps doing so, see {@link preparePerFile}). */
+/** Whether this process evaluated `entry` file by file (its next load keeps doing so). */
 export function servedPerFile(entry: string): boolean {
   return loadedEntries.has(entry);
 }
 
 /**
- * `entry` compiled file by file and evaluated through Node's module system (a cold load's
- * fast path: no bundle to wait for), or `undefined` when it must be bundled (see
- * `planPerFile`) or this runtime cannot (see {@link perFileAvailable}). Each file is its
- * own module, at its own `file:` URL with `?tooldock=<the graph's number>`: `import.meta.*` are
- * rewritten to the source's location as in a pack, the source map names the source, and a
- * file two entries import is evaluated once for each, as each member of a pack evaluates its
- * own modules. An entry loaded again unchanged gets the module it got before, unless its
- * evaluation threw: then its graph is served anew (the user may have fixed what it needed).
+ * `entry` compiled file by file and evaluated through Node's module system (a cold load's fast
+ * path: no bundle to wait for), or `undefined` when it must be bundled (`planPerFile`) or this
+ * runtime cannot. Each file is its own module, at its `file:` URL with `?tooldock=<the graph's
+ * number>`, so a file two entries import is evaluated once for each, as in packs. An entry
+ * loaded again unchanged gets the module it got before, unless its evaluation threw: then its
+ * graph is served anew (the user may have fixed what it needed).
  */
 export async function preparePerFile(entry: string, memo: PlanMemo): Promise<PreparedModule | undefined> {
   if (!perFileAvailable()) return undefined;
