@@ -33,13 +33,8 @@ export function packScriptText(packText: string): string | undefined {
       found.name === found.localName ? found.name : `${JSON.stringify(found.name)}: ${found.localName}`,
     );
   }
-  const edits: Array<{ start: number; end: number; text: string }> = [
-    {
-      start: open + 1,
-      end: close + 2,
-      text: keepLines(`return { ${returned.join(", ")} };`, packText.slice(open + 1, close + 2)),
-    },
-  ];
+  const exported = keepLines(`return { ${returned.join(", ")} };`, packText.slice(open + 1, close + 2));
+  const edits = [{ start: open + 1, end: close + 2, text: exported }];
   const builtins: BuiltinImport[] = [];
   for (const found of imports) {
     if (found.type !== "static" || found.phase !== null || found.attributes !== null) return undefined;
