@@ -67,7 +67,13 @@ export function discover(
   const result = done.then(
     (discovered): readonly Diagnostic[] => discovered.diagnostics,
     // discoverToolModules never rejects; should it, the load goes on with what was found.
-    (error: unknown): readonly Diagnostic[] => [discoveryFailed(error)],
+    (error: unknown): readonly Diagnostic[] => [
+      createDiagnostic("E_DISCOVERY", {
+        message: `Discovery stopped inside Tooldock: ${describeError(error)}. The modules found before were loaded.`,
+        path: "",
+        hint: "Please report this as a Tooldock bug, with the tool paths that were given.",
+      }),
+    ],
   );
   const end = () => {
     ended = true;
@@ -84,12 +90,4 @@ export function discover(
     },
     diagnostics: () => result,
   };
-}
-
-function discoveryFailed(error: unknown): Diagnostic {
-  return createDiagnostic("E_DISCOVERY", {
-    message: `Discovery stopped inside Tooldock: ${describeError(error)}. The modules found before were loaded.`,
-    path: "",
-    hint: "Please report this as a Tooldock bug, with the tool paths that were given.",
-  });
 }

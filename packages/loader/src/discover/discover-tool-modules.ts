@@ -5,7 +5,6 @@ import { expandPath } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
 import {
-  isHidden,
   isMetadataFile,
   isToolModuleFile,
   SUBFOLDER_INDEX_FILES,
@@ -47,14 +46,12 @@ export interface DiscoverToolModulesResult {
   diagnostics: Diagnostic[];
 }
 
-interface DiscoveryState {
+interface DiscoveryState extends Pick<DiscoverToolModulesOptions, "onModule" | "pace"> {
   fileSystem: DiscoveryFileSystem;
   modules: DiscoveredModule[];
   diagnostics: Diagnostic[];
   seen: Set<string>;
   manifestsInProgress: Set<string>;
-  onModule: ((module: DiscoveredModule, inSubfolder: boolean) => void) | undefined;
-  pace: (() => Promise<void> | undefined) | undefined;
   opencode: boolean;
 }
 
@@ -99,6 +96,7 @@ export async function discoverToolModules(
 }
 
 type Listing = ReturnType<DiscoveryFileSystem["readdir"]>;
+type Stats = { isFile(): boolean; isDirectory(): boolean };
 
 /** The code of the warning about a key of a tool manifest field that lists no tools. */
 export const MANIFEST_FIELD_WARNING = "W_MANIFEST_FIELD";
@@ -112,11 +110,11 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
     listing = state.fileSystem.readdir(path);
     listing.then(ignore, ignore);
   }
-  let stats: { isFile(): boolean; isDirectory(): boolean };
+  let stats: Stats;
   try {
     stats = await state.fileSystem.stat(path);
   } catch (error) {
-    reportUnreadable(state, path, given, error);
+    reportUnreadable(state, path, error, given);
     return;
   }
   if (stats.isDirectory()) await visitDirectory(state, path, listing);
@@ -145,13 +143,8 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
     for (const folder of opencodeFolders) await visitOpencodeFolder(state, folder);
     return;
   }
-  let entries: Awaited<Listing>;
-  try {
-    entries = await (listing ?? state.fileSystem.readdir(directory));
-  } catch (error) {
-    reportUnreadable(state, directory, directory, error);
-    return;
-  }
+  const entries = await readListing(state, directory, listing);
+  if (entries === undefined) return;
   // The folder's real path, once: an entry that is no link is at <real folder>/<name>.
   const realDirectory =
     state.fileSystem.lstatIfExists === undefined ? undefined : realPathOrUndefined(state, directory);
@@ -167,14 +160,14 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
   for (const entry of sorted) {
     const pause = state.pace?.();
     if (pause !== undefined) await pause;
-    if (isHidden(entry.name) || entry.name === "node_modules") continue;
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue; // hidden, or packages
     const path = childPath(directory, entry.name);
-    let kind: EntryKind = entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other";
+    let kind = entryKind(entry);
     if (entry.isSymbolicLink()) {
       try {
         kind = entryKind(await state.fileSystem.stat(path));
       } catch (error) {
-        reportUnreadable(state, path, path, error);
+        reportUnreadable(state, path, error);
         continue;
       }
     }
@@ -205,26 +198,22 @@ function opencodeToolFolders(state: DiscoveryState, directory: string): string[]
   const config = isConfig(name, parent) ? directory : childPath(directory, ".opencode");
   return ["tool", "tools"]
     .map((folder) => childPath(config, folder))
-    .filter((folder) => isFolder(state, folder));
+    .filter((folder) => statOrUndefined(state, folder)?.isDirectory() === true);
 }
 
-function isFolder(state: DiscoveryState, path: string): boolean {
+/** `statIfExists`, a fault counted as nothing there (as {@link readToolManifest} does). */
+function statOrUndefined(state: DiscoveryState, path: string): Stats | undefined {
   try {
-    return state.fileSystem.statIfExists(path)?.isDirectory() === true;
+    return state.fileSystem.statIfExists(path);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /** An opencode tool folder: its `*.js` and `*.ts` files, each one module (opencode's `{tool,tools}/*.{js,ts}`). */
 async function visitOpencodeFolder(state: DiscoveryState, folder: string): Promise<void> {
-  let entries: Awaited<Listing>;
-  try {
-    entries = await state.fileSystem.readdir(folder);
-  } catch (error) {
-    reportUnreadable(state, folder, folder, error);
-    return;
-  }
+  const entries = await readListing(state, folder);
+  if (entries === undefined) return;
   const names = entries.map((entry) => entry.name).sort();
   for (const name of names) {
     const path = childPath(folder, name);
@@ -233,12 +222,26 @@ async function visitOpencodeFolder(state: DiscoveryState, folder: string): Promi
       const stats = await state.fileSystem.stat(path);
       if (stats.isFile()) addModule(state, path);
     } catch (error) {
-      reportUnreadable(state, path, path, error);
+      reportUnreadable(state, path, error);
     }
   }
 }
 
-function entryKind(stats: { isFile(): boolean; isDirectory(): boolean }): EntryKind {
+/** The entries of `folder` (its `listing` when asked for already); `undefined`, reported, when unreadable. */
+async function readListing(
+  state: DiscoveryState,
+  folder: string,
+  listing?: Listing,
+): Promise<Awaited<Listing> | undefined> {
+  try {
+    return await (listing ?? state.fileSystem.readdir(folder));
+  } catch (error) {
+    reportUnreadable(state, folder, error);
+    return undefined;
+  }
+}
+
+function entryKind(stats: Stats): EntryKind {
   return stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
 }
 
@@ -252,18 +255,10 @@ function visitSubfolder(
   directory: string,
   realDirectory?: string,
 ): Promise<void> | undefined {
-  if (mayHaveManifest(state, directory)) return visitSubfolderWithManifest(state, directory, realDirectory);
-  return visitIndexFile(state, directory, realDirectory);
-}
-
-async function visitSubfolderWithManifest(
-  state: DiscoveryState,
-  directory: string,
-  realDirectory: string | undefined,
-): Promise<void> {
-  if (await visitManifest(state, directory)) return;
-  const visiting = visitIndexFile(state, directory, realDirectory);
-  if (visiting !== undefined) await visiting;
+  if (!mayHaveManifest(state, directory)) return visitIndexFile(state, directory, realDirectory);
+  return visitManifest(state, directory).then((listed) =>
+    listed ? undefined : visitIndexFile(state, directory, realDirectory),
+  );
 }
 
 function visitIndexFile(
@@ -287,7 +282,7 @@ function visitIndexFile(
       kind = entryKind(stats);
     } catch (error) {
       if (isMissing(error)) continue; // ENOTDIR: the folder became a file; checked below.
-      reportUnreadable(state, path, path, error); // a symlink loop, no permission, …
+      reportUnreadable(state, path, error); // a symlink loop, no permission, …
       return undefined;
     }
     if (kind === "directory") continue;
@@ -303,21 +298,16 @@ async function reportIfGone(state: DiscoveryState, directory: string): Promise<v
   try {
     await state.fileSystem.stat(directory);
   } catch (error) {
-    reportUnreadable(state, directory, directory, error);
+    reportUnreadable(state, directory, error);
   }
 }
 
 /**
  * False when `directory` has no `package.json` (the common case), asked synchronously: then
- * it has no tool manifest and no promise is made for one. A fault of the check counts as
- * none, as {@link readToolManifest} does.
+ * it has no tool manifest and no promise is made for one.
  */
 function mayHaveManifest(state: DiscoveryState, directory: string): boolean {
-  try {
-    return state.fileSystem.statIfExists(childPath(directory, "package.json")) !== undefined;
-  } catch {
-    return false;
-  }
+  return statOrUndefined(state, childPath(directory, "package.json")) !== undefined;
 }
 
 /**
@@ -427,7 +417,7 @@ function addModule(state: DiscoveryState, path: string, knownRealPath?: string, 
   try {
     resolvedPath = knownRealPath ?? state.fileSystem.realpath(path);
   } catch (error) {
-    reportUnreadable(state, path, path, error);
+    reportUnreadable(state, path, error);
     return;
   }
   if (state.seen.has(resolvedPath)) return;
@@ -449,7 +439,7 @@ function realPathOr(state: DiscoveryState, path: string): string {
   return realPathOrUndefined(state, path) ?? path;
 }
 
-function reportUnreadable(state: DiscoveryState, path: string, given: string, error: unknown): void {
+function reportUnreadable(state: DiscoveryState, path: string, error: unknown, given = path): void {
   const shown = given === path ? path : `${path} ("${given}")`;
   state.diagnostics.push(
     createDiagnostic("E_DISCOVERY", {

@@ -50,16 +50,15 @@ export async function readToolManifest(
   try {
     manifest = JSON.parse(text);
   } catch (error) {
-    return {
-      kind: "invalid",
-      reason: `its package.json is not valid JSON (${(error as Error).message})`,
-      hint: "Fix the syntax of package.json; it must be valid JSON.",
-    };
+    return invalid(
+      `its package.json is not valid JSON (${(error as Error).message})`,
+      "Fix the syntax of package.json; it must be valid JSON.",
+    );
   }
-  if (typeof manifest !== "object" || manifest === null) return { kind: "none" };
+  if (!isObject(manifest)) return { kind: "none" };
   for (const field of MANIFEST_FIELDS) {
-    const section = (manifest as Record<string, unknown>)[field];
-    if (typeof section !== "object" || section === null || Array.isArray(section)) continue;
+    const section = manifest[field];
+    if (!isObject(section)) continue;
     // `"tooldock": {}` without tools is no manifest; a pi or oh-my-pi field is one whatever it
     // holds (a package of skills or themes has no tools, and none of its files is a module).
     const keys = Object.keys(section);
@@ -68,28 +67,26 @@ export async function readToolManifest(
     const entries: string[] = [];
     for (const key of ["tools", "extensions"]) {
       if (!(key in section)) continue;
-      const paths = toolPaths((section as Record<string, unknown>)[key]);
+      const paths = toolPaths(section[key]);
       if (paths === undefined) return invalidTools(`${field}.${key}`, field);
       entries.push(...paths);
     }
     if ("features" in section) {
-      const features = (section as { features: unknown }).features;
-      if (typeof features !== "object" || features === null || Array.isArray(features)) {
-        return {
-          kind: "invalid",
-          reason: `"${field}.features" in its package.json is not an object of features`,
-          hint: `Write "${field}": { "features": { "name": { "default": true, "tools": "tools/name" } } }.`,
-        };
+      const features = section.features;
+      if (!isObject(features)) {
+        return invalid(
+          `"${field}.features" in its package.json is not an object of features`,
+          `Write "${field}": { "features": { "name": { "default": true, "tools": "tools/name" } } }.`,
+        );
       }
       for (const [name, feature] of Object.entries(features)) {
-        if (typeof feature !== "object" || feature === null || Array.isArray(feature)) {
-          return {
-            kind: "invalid",
-            reason: `feature "${name}" in "${field}.features" of its package.json is not an object`,
-            hint: `Write "${name}": { "default": true, "tools": "tools/${name}" }.`,
-          };
+        if (!isObject(feature)) {
+          return invalid(
+            `feature "${name}" in "${field}.features" of its package.json is not an object`,
+            `Write "${name}": { "default": true, "tools": "tools/${name}" }.`,
+          );
         }
-        const { default: enabled, tools } = feature as { default?: unknown; tools?: unknown };
+        const { default: enabled, tools } = feature;
         if (enabled !== true || tools === undefined) continue;
         const paths = toolPaths(tools);
         if (paths === undefined) return invalidTools(`${field}.features.${name}.tools`, field);
@@ -97,13 +94,12 @@ export async function readToolManifest(
       }
     }
     if ("install" in section) {
-      const installed = installedTools((section as { install: unknown }).install);
+      const installed = installedTools(section.install);
       if (installed === undefined) {
-        return {
-          kind: "invalid",
-          reason: `"${field}.install" in its package.json is not an array of { "src", "dest" } paths`,
-          hint: `Write "${field}": { "install": [{ "src": "tools/name/index.ts", "dest": "agent/tools/name/index.ts" }] }.`,
-        };
+        return invalid(
+          `"${field}.install" in its package.json is not an array of { "src", "dest" } paths`,
+          `Write "${field}": { "install": [{ "src": "tools/name/index.ts", "dest": "agent/tools/name/index.ts" }] }.`,
+        );
       }
       entries.push(...installed);
     }
@@ -138,11 +134,19 @@ function toolPaths(tools: unknown): string[] | undefined {
 }
 
 function invalidTools(where: string, field: string): ManifestResult {
-  return {
-    kind: "invalid",
-    reason: `"${where}" in its package.json is neither a path nor an array of paths`,
-    hint: `Write "${field}": { "tools": "tools" } or { "tools": ["./src/my-tool.ts", "./more-tools"] }, with paths of files or folders relative to the package.`,
-  };
+  return invalid(
+    `"${where}" in its package.json is neither a path nor an array of paths`,
+    `Write "${field}": { "tools": "tools" } or { "tools": ["./src/my-tool.ts", "./more-tools"] }, with paths of files or folders relative to the package.`,
+  );
+}
+
+function invalid(reason: string, hint: string): ManifestResult {
+  return { kind: "invalid", reason, hint };
+}
+
+/** An object that is not an array (a manifest field, `features`, a feature). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

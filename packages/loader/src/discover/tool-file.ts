@@ -9,18 +9,13 @@ export const SUBFOLDER_INDEX_FILES: readonly string[] = ["index.ts", "index.mts"
 /** Extensions of metadata files: never executed, `E_NOT_EXECUTABLE` when given as a module. */
 export const METADATA_EXTENSIONS: readonly string[] = [".md", ".json"];
 
-/** True for a hidden name (starting with a dot). */
-export function isHidden(name: string): boolean {
-  return name.startsWith(".");
-}
-
 /**
  * True when a file found in a tool directory is a tool module: a listed extension, and not a
  * declaration file, a test (`*.test.*`, `*.spec.*`) or hidden.
  */
 export function isToolModuleFile(path: string): boolean {
   const name = basename(path);
-  if (isHidden(name)) return false;
+  if (name.startsWith(".")) return false; // hidden
   if (!TOOL_MODULE_EXTENSIONS.includes(extname(name))) return false;
   if (/\.d\.[cm]?ts$/.test(name)) return false;
   return !/\.(test|spec)\.[^.]+$/.test(name);
