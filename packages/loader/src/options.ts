@@ -124,23 +124,19 @@ export interface LoadCustomToolsOptions {
   packsDir?: string;
 }
 
-/** Options normalised once; every later step reads this. */
-export interface LoadContext {
+/**
+ * Options normalised once; every later step reads this. Its `warnings` (`W_ENV_VALUE`) are
+ * reported with the load's diagnostics.
+ */
+export interface LoadContext
+  extends LoadEnvironment,
+    Pick<LoadCustomToolsOptions, "session" | "onProgress" | "fileSystem" | "packsDir"> {
   paths: string[];
   cwd: string;
   host: ToolHost;
-  session: LoadSession | undefined;
   reservedNames: ReadonlySet<string>;
-  compiler: CompilerName;
   cacheDir: string;
-  factoryTimeoutMs: number;
-  sourceMaps: boolean;
-  onProgress: ((progress: LoadProgress) => void) | undefined;
-  fileSystem: DiscoveryFileSystem | undefined;
-  packsDir: string | undefined;
   opencode: boolean;
-  /** Environment variables whose value the load could not use (`W_ENV_VALUE`), reported with its diagnostics. */
-  warnings: Diagnostic[];
 }
 
 /** Applies defaults and environment variables to the options of a load. */
@@ -149,22 +145,18 @@ export function normalizeLoadOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): LoadContext {
   const cwd = resolve(options.cwd ?? options.host?.cwd ?? process.cwd());
-  const { compiler, factoryTimeoutMs, sourceMaps, warnings } = readLoadEnvironment(env, cwd, options);
   return {
+    ...readLoadEnvironment(env, cwd, options),
     paths: [...options.paths],
     cwd,
     host: options.host ?? new ToolHost({ cwd }),
     session: options.session,
     reservedNames: new Set(options.builtInToolNames ?? []),
-    compiler,
     cacheDir: resolveCacheDir(cwd, options.cacheDir, env),
-    factoryTimeoutMs,
-    sourceMaps,
     onProgress: options.onProgress,
     fileSystem: options.fileSystem,
     packsDir: options.packsDir,
     opencode: options.opencode === true,
-    warnings,
   };
 }
 
