@@ -26,31 +26,24 @@ export interface Acceptance {
  */
 export function accept(evaluated: EvaluatedModule, acceptance: Acceptance): ModuleContribution {
   const { module, outcome } = evaluated;
-  if (!outcome.ok) return contribution([], [outcome.diagnostic]);
+  if (!outcome.ok) return { tools: [], diagnostics: [outcome.diagnostic] };
   const warnings = outcome.warnings ?? [];
   try {
     if (outcome.entries.length === 0)
-      return contribution([], [...warnings, noToolsWarning(module, outcome.returnedNothing)]);
+      return { tools: [], diagnostics: [...warnings, noToolsWarning(module, outcome.returnedNothing)] };
     const checked = acceptTools(module, outcome.entries, acceptance.reserved, acceptance.claims);
-    return contribution(checked.tools, [...warnings, ...checked.diagnostics]);
+    return { tools: checked.tools, diagnostics: [...warnings, ...checked.diagnostics] };
   } catch (error) {
     // `validateTool` never throws: what threw is the list itself. Whatever the module claimed
     // before is free again for the modules after it.
     for (const [name, owner] of acceptance.claims) if (owner === module.path) acceptance.claims.delete(name);
-    return contribution([], [checkThrewDiagnostic(module, describeError(error))]);
+    const diagnostic = createDiagnostic("E_INVALID_TOOL", {
+      message: `Checking the tools returned by the factory of ${module.path} threw: ${describeError(error)}`,
+      ...module,
+      hint: "Return plain objects (no throwing getters or proxies) with `name`, `label`, `description`, `parameters` and `execute`.",
+    });
+    return { tools: [], diagnostics: [diagnostic] };
   }
-}
-
-function checkThrewDiagnostic(module: DiscoveredModule, what: string): Diagnostic {
-  return createDiagnostic("E_INVALID_TOOL", {
-    message: `Checking the tools returned by the factory of ${module.path} threw: ${what}`,
-    ...module,
-    hint: "Return plain objects (no throwing getters or proxies) with `name`, `label`, `description`, `parameters` and `execute`.",
-  });
-}
-
-function contribution(tools: CustomTool[], diagnostics: Diagnostic[]): ModuleContribution {
-  return { tools, diagnostics };
 }
 
 /**
@@ -58,10 +51,7 @@ function contribution(tools: CustomTool[], diagnostics: Diagnostic[]): ModuleCon
  * nothing: say so. Modules written for pi and its forks do that on purpose when they are not
  * configured (an API key missing from the environment), so the hint says to look there too.
  */
-function noToolsWarning(
-  module: { path: string; resolvedPath: string },
-  returned: "undefined" | "null" | undefined,
-): Diagnostic {
+function noToolsWarning(module: DiscoveredModule, returned: "undefined" | "null" | undefined): Diagnostic {
   const what = returned === undefined ? "an empty list" : returned;
   return createWarning("W_NO_TOOLS", {
     message: `The factory of ${module.path} returned no tools (${what}): the module loaded but provides none.`,

@@ -13,10 +13,7 @@ import type { LoadSession } from "../options.js";
 import type { LoadChanges, LoadedCustomTool } from "./types.js";
 
 /** The module a loaded tool came from, as the loader registered it into a session. */
-interface ToolOrigin {
-  path: string;
-  resolvedPath: string;
-}
+type ToolOrigin = DiscoveredModule;
 
 /**
  * Which module registered each tool into each session, by tool name. Held by the loader
@@ -74,12 +71,8 @@ export class SessionRegistration {
     this.#session = session;
     this.#found = found;
     this.#roots = roots;
-    let origins = session === undefined ? undefined : originsBySession.get(session);
-    if (origins === undefined) {
-      origins = new Map();
-      if (session !== undefined) originsBySession.set(session, origins);
-    }
-    this.#origins = origins;
+    this.#origins = (session && originsBySession.get(session)) ?? new Map();
+    if (session !== undefined) originsBySession.set(session, this.#origins);
   }
 
   /**
