@@ -4,17 +4,7 @@ import { isWithin } from "../discover/expand-path.js";
 import { isFolder } from "./linked-locations.js";
 
 /** Extensions whose change triggers a reload: tool modules, what they import, and config. */
-const WATCHED_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".ts",
-  ".mts",
-  ".cts",
-  ".tsx",
-  ".js",
-  ".mjs",
-  ".cjs",
-  ".jsx",
-  ".json",
-]);
+const WATCHED_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".json"]);
 
 /**
  * Node 20 and 22 watch a folder recursively on Linux file by file, and a file an editor
@@ -57,12 +47,23 @@ export function watchPaths(
   const ignored = (path: string) => ignoredFolders.some((folder) => isWithin(path, folder));
   const watchers = new Set<FSWatcher>();
   let closed = false;
-  const open = (folder: string, recursive: boolean, listener: (event: string, name: string) => void) => {
+  /** Watches `folder`; its failures go to `onError` as `location`'s. */
+  const open = (
+    folder: string,
+    location: string,
+    recursive: boolean,
+    listener: (event: string, name: string) => void,
+  ) => {
     const watcher = watch(folder, { recursive, persistent: true }, (event, name) => {
       if (name !== null) listener(event, String(name));
     });
     watchers.add(watcher);
+    watcher.on("error", (error) => onError(error, location));
     return watcher;
+  };
+  const drop = (watcher: FSWatcher) => {
+    watcher.close();
+    watchers.delete(watcher);
   };
 
   /** Watches the folder `location` recursively; when the folder itself goes, waits for it to come back. */
@@ -74,8 +75,7 @@ export function watchPaths(
       rearming = true;
       setImmediate(() => {
         if (closed || !watchers.has(watcher)) return;
-        watcher.close();
-        watchers.delete(watcher);
+        drop(watcher);
         try {
           if (isFolder(location)) watchFolder(location);
         } catch (error) {
@@ -83,11 +83,10 @@ export function watchPaths(
         }
       });
     };
-    const watcher = open(location, true, (event, relative) => {
+    const watcher = open(location, location, true, (event, relative) => {
       // The folder itself removed (or renamed away): its watcher sees nothing more.
       if (event === "rename" && !existsSync(location)) {
-        watcher.close();
-        watchers.delete(watcher);
+        drop(watcher);
         onChange(location);
         if (!closed) watchForReturn(location);
         return;
@@ -105,7 +104,6 @@ export function watchPaths(
       rearm(); // only for a change that counts: the compile cache's writes re-walk nothing
       onChange(path);
     });
-    watcher.on("error", (error) => onError(error, location));
   };
 
   /**
@@ -119,12 +117,11 @@ export function watchPaths(
     const next = join(waitIn, relative(waitIn, location).split(sep)[0] as string);
     let watcher: FSWatcher;
     try {
-      watcher = open(waitIn, false, (_event, entry) => {
+      watcher = open(waitIn, location, false, (_event, entry) => {
         // The folder waited in went too (removed after its child): wait further up.
         const gone = !isFolder(waitIn);
         if (!gone && (join(waitIn, entry) !== next || !isFolder(next))) return;
-        watcher.close();
-        watchers.delete(watcher);
+        drop(watcher);
         if (closed) return;
         if (gone || next !== location) {
           watchForReturn(location); // wait where the way to it now ends
@@ -144,7 +141,6 @@ export function watchPaths(
       else onError(error, location);
       return;
     }
-    watcher.on("error", (error) => onError(error, location));
     // Made again before the watch began: seen now.
     if (isFolder(next)) watcher.emit("change", "rename", basename(next));
   };
@@ -163,12 +159,11 @@ export function watchPaths(
         continue;
       }
       const only = basename(location);
-      const watcher = open(dirname(location), false, (_event, relative) => {
+      open(dirname(location), location, false, (_event, relative) => {
         if (relative !== only || !counts(relative)) return;
         const path = join(dirname(location), relative);
         if (!ignored(path)) onChange(path);
       });
-      watcher.on("error", (error) => onError(error, location));
     } catch (error) {
       onError(error, location);
     }
