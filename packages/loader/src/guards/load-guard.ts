@@ -60,9 +60,7 @@ export class LoadGuard {
       // Bun reports the rejections of a turn's timers once they have all run: after this one.
       if (process.versions.bun !== undefined) await new Promise<void>((resolve) => setImmediate(resolve));
     } finally {
-      const releases = this.#releases;
-      for (let index = releases.length - 1; index >= 0; index--) (releases[index] as () => void)();
-      releases.length = 0;
+      for (const release of this.#releases.splice(0).reverse()) release();
     }
   }
 }

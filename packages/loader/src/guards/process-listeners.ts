@@ -3,30 +3,20 @@
  * can change its exit code, an `uncaughtException` one keeps it running after a crash, a
  * `SIGINT` one keeps Ctrl-C from ending it.
  */
-export const WATCHED_PROCESS_EVENTS = [
-  "uncaughtException",
-  "unhandledRejection",
-  "exit",
-  "beforeExit",
-  "SIGINT",
-  "SIGTERM",
-] as const;
+const WATCHED_EVENTS = ["uncaughtException", "unhandledRejection", "exit", "beforeExit", "SIGINT", "SIGTERM"];
 
 /**
- * Counts the listeners of the {@link WATCHED_PROCESS_EVENTS}; the returned function lists the
- * events that gained a listener since the previous call (or since this one), so a load batch
- * calls it after each module to learn which listeners that module added.
+ * Counts the listeners of the {@link WATCHED_EVENTS}; the returned function lists the events
+ * that gained a listener since the previous call (or since this one), so a load batch calls it
+ * after each module to learn which listeners that module added.
  */
 export function watchProcessListeners(): () => string[] {
-  let before = countListeners();
+  const count = () => WATCHED_EVENTS.map((event) => process.listenerCount(event));
+  let before = count();
   return () => {
-    const now = countListeners();
-    const added = WATCHED_PROCESS_EVENTS.filter((_event, index) => (now[index] ?? 0) > (before[index] ?? 0));
+    const now = count();
+    const added = WATCHED_EVENTS.filter((_event, index) => (now[index] ?? 0) > (before[index] ?? 0));
     before = now;
     return added;
   };
-}
-
-function countListeners(): number[] {
-  return WATCHED_PROCESS_EVENTS.map((event) => process.listenerCount(event));
 }
