@@ -1,7 +1,7 @@
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, createWarning } from "../diagnostics.js";
-import { expandPath } from "./expand-path.js";
+import { expandPath, orElse } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
 import {
@@ -203,11 +203,7 @@ function opencodeToolFolders(state: DiscoveryState, directory: string): string[]
 
 /** `statIfExists`, a fault counted as nothing there (as {@link readToolManifest} does). */
 function statOrUndefined(state: DiscoveryState, path: string): Stats | undefined {
-  try {
-    return state.fileSystem.statIfExists(path);
-  } catch {
-    return undefined;
-  }
+  return orElse(() => state.fileSystem.statIfExists(path), undefined);
 }
 
 /** An opencode tool folder: its `*.js` and `*.ts` files, each one module (opencode's `{tool,tools}/*.{js,ts}`). */
@@ -402,13 +398,9 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
  * fault: the caller looks again the usual way and reports what it finds).
  */
 function findPlainFile(state: DiscoveryState, path: string): "file" | "missing" | "unknown" {
-  try {
-    const stats = state.fileSystem.lstatIfExists?.(path);
-    if (stats === undefined) return "missing";
-    return stats.isFile() ? "file" : "unknown";
-  } catch {
-    return "unknown";
-  }
+  const stats = orElse(() => state.fileSystem.lstatIfExists?.(path), null);
+  if (stats === undefined) return "missing";
+  return stats?.isFile() ? "file" : "unknown";
 }
 
 /** Adds a module found at `path`; `knownRealPath` when its real path is already known. */
@@ -428,11 +420,7 @@ function addModule(state: DiscoveryState, path: string, knownRealPath?: string, 
 }
 
 function realPathOrUndefined(state: DiscoveryState, path: string): string | undefined {
-  try {
-    return state.fileSystem.realpath(path);
-  } catch {
-    return undefined;
-  }
+  return orElse<string | undefined>(() => state.fileSystem.realpath(path), undefined);
 }
 
 function realPathOr(state: DiscoveryState, path: string): string {

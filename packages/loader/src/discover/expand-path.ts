@@ -11,6 +11,15 @@ export function expandPath(path: string, cwd: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 }
 
+/** What `read` returns, or `fallback` when it throws (a file-system fault counted as nothing there). */
+export function orElse<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
 /** Whether `path` is `root` or inside it (both absolute; a root of `/` included). */
 export function isWithin(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);

@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { orElse } from "../discover/expand-path.js";
 
 type TraceMapping = typeof import("@jridgewell/trace-mapping");
-
-/** A stack frame as `Error.prepareStackTrace` receives it (V8's, which Bun also passes). */
-type CallSite = NodeJS.CallSite;
 
 let tracing: TraceMapping | undefined;
 /** Map file → its decoded map, or `null` when it cannot be read. */
@@ -30,21 +28,14 @@ export async function mapPackStacksOnBun(): Promise<void> {
   Error.prepareStackTrace = (error, sites) => {
     const mapped = sites.map(mappedSite);
     if (before !== undefined) return before(error, mapped);
-    return [header(error), ...mapped.map((site) => `    at ${site}`)].join("\n");
+    // `Name: message`, as V8 starts a stack; never throws for an odd error.
+    const header = orElse(() => String(error), "Error");
+    return [header, ...mapped.map((site) => `    at ${site}`)].join("\n");
   };
 }
 
-/** `Name: message`, as V8 starts a stack; never throws for an odd error. */
-function header(error: Error): string {
-  try {
-    return String(error);
-  } catch {
-    return "Error";
-  }
-}
-
 /** `site`, or a site naming the `.ts` position when it is in a pack whose map knows it. */
-function mappedSite(site: CallSite): CallSite {
+function mappedSite(site: NodeJS.CallSite): NodeJS.CallSite {
   const file = site.getFileName();
   const line = site.getLineNumber();
   const column = site.getColumnNumber();
@@ -76,11 +67,7 @@ function mappedSite(site: CallSite): CallSite {
 function mapOf(path: string): InstanceType<TraceMapping["TraceMap"]> | null {
   let map = maps.get(path);
   if (map !== undefined) return map;
-  try {
-    map = new (tracing as TraceMapping).TraceMap(readFileSync(path, "utf8"), path);
-  } catch {
-    map = null;
-  }
+  map = orElse(() => new (tracing as TraceMapping).TraceMap(readFileSync(path, "utf8"), path), null);
   maps.set(path, map);
   return map;
 }

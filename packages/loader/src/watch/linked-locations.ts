@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { isWithin } from "../discover/expand-path.js";
+import { isWithin, orElse } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 
 /** The symbolic links on the way to a load's modules, and where those a watch misses lead. */
@@ -51,25 +51,13 @@ export function linkedLocations(
 
 /** Whether `path` is a folder (through links), `false` when it cannot be read. */
 export function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+  return orElse(() => statSync(path).isDirectory(), false);
 }
 
 function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
+  return orElse(() => lstatSync(path).isSymbolicLink(), false);
 }
 
 function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+  return orElse(() => realpathSync(path), path);
 }
