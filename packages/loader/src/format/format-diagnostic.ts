@@ -25,14 +25,8 @@ const PAINTS = {
   bold: style(1, 22),
   dim: style(2, 22),
 };
-const identity: Paint = (text) => text;
-const NO_PAINTS: typeof PAINTS = {
-  red: identity,
-  yellow: identity,
-  cyan: identity,
-  bold: identity,
-  dim: identity,
-};
+// `String` gives a string back as it is: no paint.
+const NO_PAINTS: typeof PAINTS = { red: String, yellow: String, cyan: String, bold: String, dim: String };
 
 /**
  * One load diagnostic as text for a person, exactly as the `tooldock` CLI prints it: the
@@ -73,13 +67,8 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatDiagnost
 }
 
 /** `file:line:column` (line and column when known), the file relative to `cwd` when inside it. */
-function diagnosticWhere(diagnostic: Diagnostic, cwd: string | undefined): string {
-  const file = cwd === undefined ? diagnostic.path : pathFrom(cwd, diagnostic.path);
-  return diagnostic.location ? `${file}:${diagnostic.location.line}:${diagnostic.location.column}` : file;
-}
-
-function pathFrom(cwd: string, path: string): string {
-  if (!isAbsolute(path)) return path;
-  const inside = relative(cwd, path);
-  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
+function diagnosticWhere({ path, location }: Diagnostic, cwd: string | undefined): string {
+  const inside = cwd === undefined || !isAbsolute(path) ? "" : relative(cwd, path);
+  const file = inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
+  return location ? `${file}:${location.line}:${location.column}` : file;
 }
