@@ -92,9 +92,10 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
   const session = new Session({ ...options.session, cwd });
   const host = new ToolHost({ cwd, ui: options.ui, logger: options.logger });
   const { paths, ui: _ui, logger: _logger, session: _session, ...load } = options;
+  const given = typeof paths === "string" ? [paths] : paths;
   const loaded = await loadCustomTools({
     ...load,
-    paths: typeof paths === "string" ? [paths] : paths,
+    paths: given,
     cwd,
     host,
     session,
@@ -102,7 +103,6 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
   // No module found and nothing saying why (a folder whose module sits one level too deep):
   // a test must not pass having tested nothing. A module that gave no tool is W_NO_TOOLS.
   if (loaded.modules.length === 0 && !loaded.diagnostics.some(({ severity }) => severity === "error")) {
-    const given = typeof paths === "string" ? [paths] : paths;
     await loaded.isolated?.close();
     throw new Error(
       `createToolHarness: no tool module was found in ${given.join(", ")} (from ${cwd}), so there is nothing to test. ` +
@@ -140,9 +140,10 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
           .tools()
           .filter((tool) => tool.name !== RESOLVE_TOOL_NAME)
           .map((tool) => `"${tool.name}"`);
+        const said = loaded.diagnostics.map(({ code, message }) => `\n  ${code}: ${message}`).join("");
         throw new Error(
           `harness.call: the session has no tool "${name}" (it has ${names.length === 0 ? "none" : names.join(", ")}).` +
-            describeDiagnostics(loaded.diagnostics),
+            (said === "" ? "" : ` The load said:${said}`),
         );
       }
       return execute(name, params, callOptions?.signal);
@@ -157,10 +158,4 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
       await loaded.isolated?.close();
     },
   };
-}
-
-/** The load's diagnostics, one per line after a space, for an error message; empty when none. */
-function describeDiagnostics(diagnostics: readonly Diagnostic[]): string {
-  if (diagnostics.length === 0) return "";
-  return ` The load said:\n${diagnostics.map(({ code, message }) => `  ${code}: ${message}`).join("\n")}`;
 }
