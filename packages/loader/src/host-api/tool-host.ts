@@ -19,8 +19,11 @@ import { execCommand } from "./exec.js";
 import { jitiCliPath } from "./jiti-cli-path.js";
 import { noOpUI } from "./no-op-ui.js";
 import { createSendMessage } from "./send-message.js";
-import { silentLogger } from "./silent-logger.js";
 import { createToolLogger } from "./tool-logger.js";
+
+const drop = () => {};
+/** The logger tools get when the host passes none: it drops every message. */
+const silentLogger: Logger = Object.freeze({ debug: drop, info: drop, warn: drop, error: drop });
 
 /** Exact message of the error `pushPendingAction` throws outside any call with no active session (docs/contract.md §5). */
 export const PENDING_STORE_UNAVAILABLE_MESSAGE =
@@ -80,8 +83,8 @@ export class ToolHost {
   constructor(options: ToolHostOptions = {}) {
     this.cwd = resolve(options.cwd ?? process.cwd());
     this.#ui = options.ui;
-    this.#logger = options.logger ?? silentLogger;
-    const logger = this.#logger;
+    const logger = options.logger ?? silentLogger;
+    this.#logger = logger;
     this.events = createEventBus((channel, error) => logger.warn(handlerErrorMessage(channel, error)));
     trackToolCalls(); // sessions carry each call through its awaits, for pushPendingAction
   }

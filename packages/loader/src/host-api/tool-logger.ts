@@ -18,28 +18,23 @@ export function createToolLogger(logger: Logger): ToolLogger {
   function time<T>(label: string, fn: () => T): T;
   function time<T>(label: string, fn?: () => T): T | (() => number) {
     const started = now();
+    const done = () => log(label, started);
     if (typeof fn !== "function") {
-      let done: number | undefined;
+      let elapsed: number | undefined;
       return () => {
-        done ??= log(label, started);
-        return done;
+        elapsed ??= done();
+        return elapsed;
       };
     }
     let result: T;
     try {
       result = fn();
     } catch (error) {
-      log(label, started);
+      done();
       throw error;
     }
-    if (result instanceof Promise) {
-      result.then(
-        () => log(label, started),
-        () => log(label, started),
-      );
-      return result;
-    }
-    log(label, started);
+    if (result instanceof Promise) result.then(done, done);
+    else done();
     return result;
   }
   return Object.freeze({
