@@ -10,25 +10,17 @@ export {
   nameConflict as nameConflictDiagnostic,
   nameInvalid as nameInvalidDiagnostic,
 } from "./accept/accept-tools.js";
-/** The compile cache directory's environment variable. */
 export { CACHE_DIR_ENV } from "./compile/cache-dir.js";
-/** Finds tool modules in files, directories and package directories (docs/contract.md §5). */
 export {
   type DiscoverToolModulesOptions,
   type DiscoverToolModulesResult,
   discoverToolModules,
 } from "./discover/discover-tool-modules.js";
-/** Whether a directory's package.json declares tools (`tooldock`, `omp` or `pi` field). */
 export { hasToolManifest } from "./discover/read-manifest.js";
-/** A discovered module: the path as found and its real path. */
 export type { DiscoveredModule } from "./discover/types.js";
-/** A load diagnostic as text for a person, as the CLI prints it (ANSI colours on request). */
 export { type FormatDiagnosticOptions, formatDiagnostic } from "./format/format-diagnostic.js";
-/** Makes a tool's text (a label, a message, a file name) safe to print on a terminal. */
 export { type EscapeTerminalTextOptions, escapeTerminalText } from "./format/terminal-text.js";
-/** `pi.sendMessage` reaches the host as an event on `host.events`, on this channel. */
 export { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "./host-api/send-message.js";
-/** The `pi` API owner: active session, UI and logger looked up at call time. */
 export {
   PENDING_STORE_UNAVAILABLE_MESSAGE,
   ToolHost,
@@ -37,14 +29,11 @@ export {
   type UISource,
 } from "./host-api/tool-host.js";
 export type { IsolatedToolHost, IsolatedToolHostEvent } from "./isolation/isolated-tools.js";
-/** Untrusted modules in a tool host: a child process under Node's permission model. */
 export {
   DEFAULT_TOOL_HOST_MEMORY_MB,
   type IsolationOptions,
 } from "./isolation/isolation-options.js";
-/** Discovers, compiles, guards and validates tool modules; never throws for a module's fault. */
 export { loadCustomTools, type PrestartedToolHost, prestartToolHost } from "./load/load-custom-tools.js";
-/** `onSession` failures as `W_ON_SESSION_FAILED` warnings (the CLI's list, validate and call). */
 export {
   type CheckSessionHooksOptions,
   checkSessionHooks,
@@ -53,9 +42,7 @@ export {
   reportSessionHookFailures,
 } from "./load/session-hooks.js";
 export type { LoadChanges, LoadCustomToolsResult, LoadedCustomTool } from "./load/types.js";
-/** Which compiler turns tool sources into modules. */
 export type { CompilerName } from "./options.js";
-/** Options of a load, their defaults and environment variables. */
 export {
   COMPILER_ENV,
   DEFAULT_FACTORY_TIMEOUT_MS,
@@ -67,7 +54,6 @@ export {
   readLoadEnvironment,
   SOURCE_MAPS_ENV,
 } from "./options.js";
-/** Loads tools, then reloads them into the same host and session whenever their files change. */
 export {
   DEFAULT_RELOAD_LIMIT,
   DEFAULT_WATCH_DEBOUNCE_MS,
