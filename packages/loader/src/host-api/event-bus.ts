@@ -1,5 +1,6 @@
 import type { EventBus, EventHandler } from "@tooldock/sdk";
 import { describeError } from "../diagnostics.js";
+import { releaseOnce } from "../guards/release-once.js";
 
 /** Told about a handler that threw; the other handlers still run. */
 export type EventHandlerErrorReporter = (channel: string, error: unknown) => void;
@@ -24,15 +25,12 @@ export function createEventBus(onHandlerError: EventHandlerErrorReporter): Event
       if (typeof handler !== "function") return () => {};
       const key = String(channel);
       change(key, (handlers) => [...handlers, handler]);
-      let removed = false;
-      return () => {
-        if (removed) return;
-        removed = true;
+      return releaseOnce(() =>
         change(key, (handlers) => {
           const index = handlers.indexOf(handler);
           return index === -1 ? handlers : handlers.toSpliced(index, 1);
-        });
-      };
+        }),
+      );
     },
     off(channel: string, handler: EventHandler): void {
       change(String(channel), (handlers) => handlers.filter((candidate) => candidate !== handler));
