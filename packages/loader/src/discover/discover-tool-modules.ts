@@ -264,9 +264,12 @@ function visitIndexFile(
 ): Promise<void> | undefined {
   for (const name of SUBFOLDER_INDEX_FILES) {
     const path = childPath(directory, name);
-    const found = realDirectory === undefined ? "unknown" : findPlainFile(state, path);
-    if (found === "missing") continue;
-    if (found === "file") {
+    // Without following a link: a plain file's real path is its folder's joined with its name.
+    // A link, a folder, a device or a fault (`null`) is looked at again the usual way below.
+    const plain =
+      realDirectory === undefined ? null : orElse(() => state.fileSystem.lstatIfExists?.(path), null);
+    if (plain === undefined) continue; // missing
+    if (plain?.isFile()) {
       addModule(state, path, childPath(realDirectory as string, name), true);
       return undefined;
     }
@@ -390,17 +393,6 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
     state.manifestsInProgress.delete(key);
   }
   return true;
-}
-
-/**
- * What an index candidate is, without following a link: `file` (its real path is its folder's
- * real path joined with its name), `missing`, or `unknown` (a link, a folder, a device or a
- * fault: the caller looks again the usual way and reports what it finds).
- */
-function findPlainFile(state: DiscoveryState, path: string): "file" | "missing" | "unknown" {
-  const stats = orElse(() => state.fileSystem.lstatIfExists?.(path), null);
-  if (stats === undefined) return "missing";
-  return stats?.isFile() ? "file" : "unknown";
 }
 
 /** Adds a module found at `path`; `knownRealPath` when its real path is already known. */
