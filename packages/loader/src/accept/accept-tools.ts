@@ -61,7 +61,6 @@ export function acceptTools(
   return { tools, diagnostics };
 }
 
-/** `reserved` and `resolve`, which a module can never claim. */
 function reservedWithResolve(reserved: ReadonlySet<string>): { has(name: string): boolean } {
   return { has: (name) => name === RESOLVE_TOOL_NAME || reserved.has(name) };
 }

@@ -12,14 +12,11 @@ import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadSession } from "../options.js";
 import type { LoadChanges, LoadedCustomTool } from "./types.js";
 
-/** The module a loaded tool came from, as the loader registered it into a session. */
-type ToolOrigin = DiscoveredModule;
-
 /**
  * Which module registered each tool into each session, by tool name. Held by the loader
  * (never by the session), per session object, so a session that is gone takes its entry with it.
  */
-const originsBySession = new WeakMap<LoadSession, Map<string, ToolOrigin>>();
+const originsBySession = new WeakMap<LoadSession, Map<string, DiscoveredModule>>();
 
 /** What a load hands over when its batch has ended. */
 export interface BatchOutcome {
@@ -53,7 +50,7 @@ export interface Registration {
  */
 export class SessionRegistration {
   readonly #session: LoadSession | undefined;
-  readonly #origins: Map<string, ToolOrigin>;
+  readonly #origins: Map<string, DiscoveredModule>;
   /** The modules found so far (the discover stage's list; complete by `finish`). */
   readonly #found: readonly DiscoveredModule[];
   /** The real paths of `#found`, kept up to date as it grows (one lookup per tool). */
@@ -155,7 +152,7 @@ export class SessionRegistration {
   }
 
   /** Still ours: covered by this load, and (when the session can say) still the tool we registered. */
-  #covers(origin: ToolOrigin, name: string): boolean {
+  #covers(origin: DiscoveredModule, name: string): boolean {
     const session = this.#session as LoadSession;
     const covered =
       this.#foundSet().has(origin.resolvedPath) || this.#roots.some((root) => isWithin(origin.path, root));
@@ -167,7 +164,7 @@ export class SessionRegistration {
  * Whether a module found again keeps a previous tool: when the module failed as a whole
  * this time (an error diagnostic, no tool accepted), or an error names that very tool.
  */
-function keptByFailure(batch: BatchOutcome): (origin: ToolOrigin, name: string) => boolean {
+function keptByFailure(batch: BatchOutcome): (origin: DiscoveredModule, name: string) => boolean {
   const withTools = new Set(batch.accepted.map(({ module }) => module.resolvedPath));
   const failed = new Set<string>();
   const failedTools = new Set<string>();
@@ -187,7 +184,7 @@ function keptByFailure(batch: BatchOutcome): (origin: ToolOrigin, name: string) 
  * error about it: not JSON, a tool list of the wrong type): what the package holds is unknown,
  * not gone, as when an editor saves the manifest halfway. Its tools stay until it is read.
  */
-function inUnreadPackage(batch: BatchOutcome): (origin: ToolOrigin) => boolean {
+function inUnreadPackage(batch: BatchOutcome): (origin: DiscoveredModule) => boolean {
   const packages: string[] = [];
   for (const diagnostic of batch.diagnostics)
     if (diagnostic.severity === "error" && basename(diagnostic.path) === "package.json")

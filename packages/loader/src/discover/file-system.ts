@@ -26,7 +26,6 @@ export interface DiscoveryFileSystem {
   readFile(path: string): Promise<string>;
 }
 
-/** The real file system. */
 export const nodeDiscoveryFileSystem: DiscoveryFileSystem = {
   stat: (path) => stat(path),
   statIfExists: (path) => statSync(path, { throwIfNoEntry: false }),

@@ -6,9 +6,6 @@ export const TOOL_MODULE_EXTENSIONS: readonly string[] = [".ts", ".mts", ".cts",
 /** File names a subfolder of a tool directory may use as its entry, in order of preference. */
 export const SUBFOLDER_INDEX_FILES: readonly string[] = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
-/** Extensions of metadata files: never executed, `E_NOT_EXECUTABLE` when given as a module. */
-export const METADATA_EXTENSIONS: readonly string[] = [".md", ".json"];
-
 /**
  * True when a file found in a tool directory is a tool module: a listed extension, and not a
  * declaration file, a test (`*.test.*`, `*.spec.*`) or hidden.
@@ -21,7 +18,7 @@ export function isToolModuleFile(path: string): boolean {
   return !/\.(test|spec)\.[^.]+$/.test(name);
 }
 
-/** True for a metadata file (`.md`, `.json`). */
+/** A metadata file (`.md`, `.json`): never executed, `E_NOT_EXECUTABLE` when given as a module. */
 export function isMetadataFile(path: string): boolean {
-  return METADATA_EXTENSIONS.includes(extname(path).toLowerCase());
+  return [".md", ".json"].includes(extname(path).toLowerCase());
 }

@@ -17,7 +17,6 @@ export interface ModuleFaults {
   timers: Set<NodeJS.Timeout>;
 }
 
-/** An empty record for one module. */
 export function createModuleFaults(): ModuleFaults {
   return { lateExits: [], rejections: [], timers: new Set() };
 }

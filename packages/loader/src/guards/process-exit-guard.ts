@@ -140,7 +140,6 @@ export function holdExitGuard(): () => void {
   });
 }
 
-/** How a guarded step ended. */
 export type GuardedOutcome<T> =
   | StepOutcome<T>
   | {

@@ -1,4 +1,3 @@
-/** How a step ended. */
 export type StepOutcome<T> =
   | { status: "ok"; value: T }
   | { status: "throw"; error: unknown }

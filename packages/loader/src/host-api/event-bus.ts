@@ -2,9 +2,6 @@ import type { EventBus, EventHandler } from "@tooldock/sdk";
 import { describeError } from "../diagnostics.js";
 import { releaseOnce } from "../guards/release-once.js";
 
-/** Told about a handler that threw; the other handlers still run. */
-export type EventHandlerErrorReporter = (channel: string, error: unknown) => void;
-
 /**
  * The bus a `ToolHost` shares between its tools (`pi.events`) and itself (`host.events`).
  * Channels are plain strings; handlers run synchronously, in the order they were added, each
@@ -12,7 +9,7 @@ export type EventHandlerErrorReporter = (channel: string, error: unknown) => voi
  * still run: an emit never throws, so a tool's emit cannot fail because of another's handler.
  * A handler added or removed during an emit takes effect from the next emit.
  */
-export function createEventBus(onHandlerError: EventHandlerErrorReporter): EventBus {
+export function createEventBus(onHandlerError: (channel: string, error: unknown) => void): EventBus {
   const channels = new Map<string, EventHandler[]>();
   // Each change makes a new array: an emit in progress goes on with the one it started with.
   const change = (key: string, next: (handlers: EventHandler[]) => EventHandler[]) => {

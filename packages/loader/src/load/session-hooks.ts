@@ -9,16 +9,13 @@ export const ON_SESSION_FAILED_WARNING = "W_ON_SESSION_FAILED";
 /** Default of {@link CheckSessionHooksOptions.timeoutMs}: as long as a factory may take. */
 export const DEFAULT_SESSION_HOOK_TIMEOUT_MS = 10_000;
 
-/** A session's `tool-hook-failed` event. */
-type HookFailedEvent = Extract<SessionEvent, { type: "tool-hook-failed" }>;
-
 /**
  * The {@link ON_SESSION_FAILED_WARNING} for a `tool-hook-failed` event of a tool loaded from
  * `module`. A warning: the session carried on and the tool still works; what the hook should
  * have set up (state rebuilt from the conversation) may be missing.
  */
 export function onSessionFailedDiagnostic(
-  event: Pick<HookFailedEvent, "toolName" | "event" | "error">,
+  event: Pick<Extract<SessionEvent, { type: "tool-hook-failed" }>, "toolName" | "event" | "error">,
   module: { path: string; resolvedPath: string },
 ): Diagnostic {
   const reason = event.event.reason;
