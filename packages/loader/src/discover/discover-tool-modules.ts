@@ -162,10 +162,10 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
     if (pause !== undefined) await pause;
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue; // hidden, or packages
     const path = childPath(directory, entry.name);
-    let kind = entryKind(entry);
+    let stats: Stats = entry;
     if (entry.isSymbolicLink()) {
       try {
-        kind = entryKind(await state.fileSystem.stat(path));
+        stats = await state.fileSystem.stat(path);
       } catch (error) {
         reportUnreadable(state, path, error);
         continue;
@@ -175,17 +175,15 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
       realDirectory === undefined || entry.isSymbolicLink()
         ? undefined
         : childPath(realDirectory, entry.name);
-    if (kind === "directory") {
+    if (stats.isDirectory()) {
       // Most subfolders are settled without waiting (see visitSubfolder): no promise then.
       const visiting = visitSubfolder(state, path, realPath);
       if (visiting !== undefined) await visiting;
     } else if (!isToolModuleFile(path)) continue;
-    else if (kind === "file") addModule(state, path, realPath);
+    else if (stats.isFile()) addModule(state, path, realPath);
     else reportNotRegular(state, path);
   }
 }
-
-type EntryKind = "file" | "directory" | "other";
 
 /** The folders opencode takes tools from, for `directory` (see `DiscoverToolModulesOptions.opencode`). */
 function opencodeToolFolders(state: DiscoveryState, directory: string): string[] {
@@ -237,10 +235,6 @@ async function readListing(
   }
 }
 
-function entryKind(stats: Stats): EntryKind {
-  return stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
-}
-
 /**
  * Visits a subfolder of a scanned directory: its manifest's entries, else its index file.
  * Returns a promise only when it has to wait (a `package.json` to read, a folder to stat
@@ -273,19 +267,17 @@ function visitIndexFile(
       addModule(state, path, childPath(realDirectory as string, name), true);
       return undefined;
     }
-    let kind: EntryKind;
+    let stats: Stats | undefined;
     try {
       // Synchronous: a subfolder tries up to four names, each a stat (following symlinks).
-      const stats = state.fileSystem.statIfExists(path);
-      if (stats === undefined) continue; // No such index file: try the next name.
-      kind = entryKind(stats);
+      stats = state.fileSystem.statIfExists(path);
     } catch (error) {
       if (isMissing(error)) continue; // ENOTDIR: the folder became a file; checked below.
       reportUnreadable(state, path, error); // a symlink loop, no permission, …
       return undefined;
     }
-    if (kind === "directory") continue;
-    if (kind === "file") addModule(state, path, undefined, true);
+    if (stats === undefined || stats.isDirectory()) continue; // no such index file: try the next name
+    if (stats.isFile()) addModule(state, path, undefined, true);
     else reportNotRegular(state, path);
     return undefined;
   }
