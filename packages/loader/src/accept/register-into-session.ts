@@ -82,22 +82,20 @@ export class SessionRegistration {
     const session = this.#session;
     for (const tool of accepted) {
       const name = tool.name;
-      if (session === undefined) {
-        tools.push(loaded(tool, module));
-        this.#changes.added.push(name);
-        continue;
+      let replacing = false;
+      if (session !== undefined) {
+        const previous = this.#origins.get(name);
+        replacing = previous !== undefined && this.#covers(previous, name) && unregister(session, name);
+        const problem = register(session, tool, module);
+        if (problem !== undefined) {
+          refused.push(problem);
+          if (replacing) this.#origins.delete(name); // its old version is gone; the diagnostic says why
+          continue;
+        }
+        this.#origins.set(name, { path: module.path, resolvedPath: module.resolvedPath });
+        this.#provided.add(name);
       }
-      const previous = this.#origins.get(name);
-      const replacing = previous !== undefined && this.#covers(previous, name) && unregister(session, name);
-      const problem = register(session, tool, module);
-      if (problem !== undefined) {
-        refused.push(problem);
-        if (replacing) this.#origins.delete(name); // its old version is gone; the diagnostic says why
-        continue;
-      }
-      this.#origins.set(name, { path: module.path, resolvedPath: module.resolvedPath });
-      this.#provided.add(name);
-      tools.push(loaded(tool, module));
+      tools.push({ tool, path: module.path, resolvedPath: module.resolvedPath });
       (replacing ? this.#changes.replaced : this.#changes.added).push(name);
     }
     this.#tools.push(...tools);
@@ -191,10 +189,6 @@ function inUnreadPackage(batch: BatchOutcome): (origin: DiscoveredModule) => boo
       packages.push(dirname(diagnostic.path));
   return (origin) =>
     packages.some((folder) => isWithin(origin.path, folder) || isWithin(origin.resolvedPath, folder));
-}
-
-function loaded(tool: CustomTool, module: DiscoveredModule): LoadedCustomTool {
-  return { tool, path: module.path, resolvedPath: module.resolvedPath };
 }
 
 /** Unregisters through the session when it can; a session without `unregister` keeps the tool. */
