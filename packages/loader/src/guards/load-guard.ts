@@ -7,8 +7,7 @@ import { holdTimerTracking } from "./timer-tracker.js";
  * The guards of one load batch, held from its first import to its end: `process.exit` stays
  * replaced (calls from a module's timers are blocked and recorded), unhandled rejections from a
  * module's async context are caught and recorded, and the timers modules create are tracked.
- * Each module gets a {@link ModuleFaults} record that its guarded steps carry in their async
- * context.
+ * Each module's guarded steps carry its {@link ModuleFaults} record in their async context.
  */
 export class LoadGuard {
   // Released in reverse: the timer stand-ins last, so the built-ins' ES exports they sync on

@@ -1,9 +1,8 @@
 /**
- * What a module did outside its guarded steps while its load batch ran: calls to
- * `process.exit` from timers or callbacks it started, promises it left rejected with no handler,
- * and the timers it created. Filled in through the module's async context (timers, promise
- * callbacks and event handlers started by its import or factory carry it), read at the end of
- * the batch.
+ * What a module did outside its guarded steps while its load batch ran: `process.exit` calls from
+ * timers or callbacks it started, promises it left rejected with no handler, the timers it made.
+ * Filled in through the module's async context (timers, promise callbacks and event handlers
+ * started by its import or factory carry it), read at the end of the batch.
  */
 export interface ModuleFaults {
   /**

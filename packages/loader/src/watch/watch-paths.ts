@@ -24,19 +24,18 @@ export interface PathWatch {
 }
 
 /**
- * Watches each absolute location with `node:fs` `watch` and calls `onChange` with the
- * absolute path of a file that changed. A folder is watched recursively (Node 20 supports
- * that on Linux, macOS and Windows); a file is watched through its folder (editors often
- * replace a file by renaming another over it, which ends a watcher on the file itself), and
- * only that file's changes count. A change counts when the file has a module or `.json`
- * extension and no folder on its way is `node_modules`, `.git`, `.hg` or `.svn` (so the
- * default compile cache, under `node_modules/.cache`, never triggers a reload), nor is it
- * inside one of `ignoredFolders` (the compile cache wherever it is). A folder that comes or
- * goes inside a watched folder (a tool folder moved in or out) counts as well, reported as
- * its path. A watched folder that is removed is reported as its own path, then watched for
- * through its nearest folder that still exists: made again, it is watched anew and reported
- * once more. A location that
- * cannot be watched (missing, unreadable) and a watcher that fails later go to `onError`.
+ * Watches each absolute location with `node:fs` `watch` and calls `onChange` with the absolute
+ * path of a file that changed. A folder is watched recursively (Node 20 supports that on Linux,
+ * macOS and Windows); a file through its folder (editors often replace a file by renaming
+ * another over it, which ends a watcher on the file itself), only its own changes counting. A
+ * change counts when the file has a module or `.json` extension, no folder on its way is one of
+ * IGNORED_SEGMENTS (so the default compile cache, under `node_modules/.cache`, never triggers a
+ * reload) and it is not inside one of `ignoredFolders` (the compile cache wherever it is). A
+ * folder that comes or goes inside a watched folder (a tool folder moved in or out) counts too,
+ * as its path. A watched folder that is removed is reported as its own path, then waited for in
+ * its nearest folder that still exists: made again, it is watched anew and reported once more.
+ * A location that cannot be watched (missing, unreadable) and a watcher that fails later go to
+ * `onError`.
  */
 export function watchPaths(
   locations: readonly string[],
