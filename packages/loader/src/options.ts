@@ -202,14 +202,7 @@ export function readLoadEnvironment(
     );
     return fallback;
   };
-  const compiler =
-    given.compiler ??
-    fromEnv<CompilerName>(
-      COMPILER_ENV,
-      (value) => COMPILERS.find((name) => name === value.toLowerCase()),
-      '"esbuild" or "jiti"',
-      "esbuild",
-    );
+  const compiler = given.compiler ?? fromEnv(COMPILER_ENV, compilerName, '"esbuild" or "jiti"', "esbuild");
   const factoryTimeoutMs =
     given.factoryTimeoutMs ??
     fromEnv(
@@ -222,7 +215,9 @@ export function readLoadEnvironment(
   return { compiler, factoryTimeoutMs, sourceMaps, warnings };
 }
 
-const COMPILERS: readonly CompilerName[] = ["esbuild", "jiti"];
+function compilerName(value: string): CompilerName | undefined {
+  return (["esbuild", "jiti"] as const).find((name) => name === value.toLowerCase());
+}
 
 function positiveNumber(value: string): number | undefined {
   const number = Number(value);
