@@ -43,8 +43,6 @@ function reachesThisProcess(pid: unknown): boolean {
 /** A short, total description of an argument: never throws, whatever it is. */
 function describeArgument(value: unknown): string {
   if (typeof value === "string") return `"${value}"`;
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
-    return String(value);
-  if (value === null || value === undefined) return String(value);
+  if (value == null || ["number", "boolean", "bigint"].includes(typeof value)) return String(value);
   return typeof value === "symbol" ? "a symbol" : `a ${typeof value}`;
 }
