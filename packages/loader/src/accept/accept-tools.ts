@@ -31,7 +31,7 @@ export function acceptTools(
   reserved: ReadonlySet<string>,
   claims: NameClaims,
 ): { tools: CustomTool[]; diagnostics: Diagnostic[] } {
-  const { path, resolvedPath } = module;
+  const { path } = module;
   const tools: CustomTool[] = [];
   const diagnostics: Diagnostic[] = [];
   if (entries.length > MAX_TOOLS_PER_MODULE) {
@@ -45,8 +45,7 @@ export function acceptTools(
     return { tools, diagnostics };
   }
   const options = {
-    path,
-    resolvedPath,
+    ...module,
     reserved: reservedWithResolve(reserved),
     holderOf: (name: string) => claims.get(name),
     compileValidator: true,
