@@ -108,7 +108,7 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
   let listing: Listing | undefined;
   if (!TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
     listing = state.fileSystem.readdir(path);
-    listing.then(ignore, ignore);
+    listing.catch(() => {});
   }
   let stats: Stats;
   try {
@@ -272,7 +272,8 @@ function visitIndexFile(
       // Synchronous: a subfolder tries up to four names, each a stat (following symlinks).
       stats = state.fileSystem.statIfExists(path);
     } catch (error) {
-      if (isMissing(error)) continue; // ENOTDIR: the folder became a file; checked below.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue; // ENOTDIR: the folder became a file; checked below.
       reportUnreadable(state, path, error); // a symlink loop, no permission, …
       return undefined;
     }
@@ -309,13 +310,6 @@ function mayHaveManifest(state: DiscoveryState, directory: string): boolean {
  */
 function childPath(directory: string, name: string): string {
   return directory.endsWith(sep) ? directory + name : directory + sep + name;
-}
-
-function ignore(): void {}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 /** A device, FIFO or socket named like a module: reading it could block or never end. */
