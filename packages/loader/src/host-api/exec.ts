@@ -27,7 +27,6 @@ export async function execCommand(
     let stdout = "";
     let stderr = "";
     let killed = false;
-    let settled = false;
     let timer: NodeJS.Timeout | undefined;
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
@@ -46,9 +45,8 @@ export async function execCommand(
       killed = true;
       child.kill("SIGTERM");
     };
+    // Called again ('close' after 'error'), it changes nothing: the promise has settled.
     const finish = (result: ExecResult) => {
-      if (settled) return;
-      settled = true;
       if (timer !== undefined) clearTimeout(timer);
       options.signal?.removeEventListener("abort", kill);
       resolve(result);
