@@ -4,13 +4,13 @@ import { createDiagnostic, createWarning } from "../diagnostics.js";
 import { expandPath, orElse } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
-import {
-  isMetadataFile,
-  isToolModuleFile,
-  SUBFOLDER_INDEX_FILES,
-  TOOL_MODULE_EXTENSIONS,
-} from "./tool-file.js";
 import type { DiscoveredModule } from "./types.js";
+
+/** Extensions of top-level files in a tool directory that are loaded as tool modules. */
+const TOOL_MODULE_EXTENSIONS: readonly string[] = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
+
+/** File names a subfolder of a tool directory may use as its entry, in order of preference. */
+const SUBFOLDER_INDEX_FILES: readonly string[] = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
 /** Options of {@link discoverToolModules}. */
 export interface DiscoverToolModulesOptions {
@@ -414,4 +414,21 @@ function reportUnreadable(state: DiscoveryState, path: string, error: unknown, g
       hint: "Check the path and its permissions, or remove it from the tool paths.",
     }),
   );
+}
+
+/**
+ * True when a file found in a tool directory is a tool module: a listed extension, and not a
+ * declaration file, a test (`*.test.*`, `*.spec.*`) or hidden.
+ */
+function isToolModuleFile(path: string): boolean {
+  const name = basename(path);
+  if (name.startsWith(".")) return false; // hidden
+  if (!TOOL_MODULE_EXTENSIONS.includes(extname(name))) return false;
+  if (/\.d\.[cm]?ts$/.test(name)) return false;
+  return !/\.(test|spec)\.[^.]+$/.test(name);
+}
+
+/** A metadata file (`.md`, `.json`): never executed, `E_NOT_EXECUTABLE` when given as a module. */
+function isMetadataFile(path: string): boolean {
+  return [".md", ".json"].includes(extname(path).toLowerCase());
 }
