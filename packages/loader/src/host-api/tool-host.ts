@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import * as TypeBox from "@sinclair/typebox";
 import { runningToolCall, trackToolCalls } from "@tooldock/runtime";
 import type {
@@ -16,7 +17,6 @@ import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-package
 import { loadZodModule } from "../compile/load-zod.js";
 import { createEventBus, handlerErrorMessage } from "./event-bus.js";
 import { execCommand } from "./exec.js";
-import { jitiCliPath } from "./jiti-cli-path.js";
 import { noOpUI } from "./no-op-ui.js";
 import { createSendMessage } from "./send-message.js";
 import { createToolLogger } from "./tool-logger.js";
@@ -158,4 +158,26 @@ export class ToolHost {
       },
     };
   }
+}
+
+let foundJitiCli: { path: string | undefined } | undefined;
+
+/**
+ * The absolute path of the CLI of the jiti Tooldock ships (`jiti/lib/jiti-cli.mjs`, from its
+ * package's `bin`), which pi hands its tools as `pi.jitiCliPath`: subagent tools start
+ * `node <jitiCliPath> worker.ts` to run TypeScript in a child process. Found once, on first
+ * read; `undefined` where jiti cannot be resolved (then such a tool says it needs it).
+ */
+function jitiCliPath(): string | undefined {
+  if (foundJitiCli !== undefined) return foundJitiCli.path;
+  foundJitiCli = { path: undefined };
+  try {
+    const manifestPath = createRequire(import.meta.url).resolve("jiti/package.json");
+    const { bin } = createRequire(import.meta.url)(manifestPath) as { bin?: string | Record<string, string> };
+    const cli = typeof bin === "string" ? bin : bin?.jiti;
+    if (cli !== undefined) foundJitiCli.path = join(dirname(manifestPath), cli);
+  } catch {
+    // Not resolvable from here: left undefined.
+  }
+  return foundJitiCli.path;
 }
