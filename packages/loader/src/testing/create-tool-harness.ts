@@ -65,7 +65,11 @@ export interface ToolHarness {
   readonly pending: PendingActionRecord[];
   /** Calls the hidden `resolve` tool: applies or discards the top pending action. */
   resolve(action: "apply" | "discard", reason: string): Promise<ToolHarnessResult>;
-  /** Disposes the session (pending actions are discarded, tools get `shutdown`). */
+  /**
+   * Disposes the session (pending actions are discarded, tools get `shutdown`) and waits for
+   * the load's cache writes (on Node 22.15+ they come after a cold load), so the test may then
+   * remove its cache folder.
+   */
   dispose(): Promise<void>;
 }
 
@@ -156,6 +160,7 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
       await session.dispose();
       if (host.activeSession === session) host.setActiveSession(undefined);
       await loaded.isolated?.close();
+      await loaded.cached;
     },
   };
 }
