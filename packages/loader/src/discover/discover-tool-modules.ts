@@ -361,12 +361,12 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
   if (state.manifestsInProgress.has(key)) return true;
   state.manifestsInProgress.add(key);
   try {
-    for (const entry of manifest.entries) {
+    for (const { path: entry, key: listedIn } of manifest.entries) {
       const path = resolve(directory, entry);
       if (path === directory || key === realPathOr(state, path)) {
         state.diagnostics.push(
           createDiagnostic("E_DISCOVERY", {
-            message: `Package ${directory} lists itself ("${entry}") in "${manifest.field}.tools".`,
+            message: `Package ${directory} lists itself ("${entry}") in "${listedIn}".`,
             path: manifestPath,
             hint: `List the tool files, e.g. "${manifest.field}": { "tools": ["./index.ts"] }.`,
           }),

@@ -55,13 +55,16 @@ describe("readToolManifest (oh-my-pi plugin manifests)", () => {
     expect(await read({ omp: { tools: "tools" } })).toEqual({
       kind: "tools",
       field: "omp",
-      entries: ["tools"],
+      entries: [{ path: "tools", key: "omp.tools" }],
       ignored: [],
     });
     expect(await read({ pi: { tools: ["a.ts", "more"] } })).toEqual({
       kind: "tools",
       field: "pi",
-      entries: ["a.ts", "more"],
+      entries: [
+        { path: "a.ts", key: "pi.tools" },
+        { path: "more", key: "pi.tools" },
+      ],
       ignored: [],
     });
   });
@@ -82,7 +85,12 @@ describe("readToolManifest (oh-my-pi plugin manifests)", () => {
     expect(result).toEqual({
       kind: "tools",
       field: "omp",
-      entries: ["tools", "features/search", "features/a.ts", "features/b.ts"],
+      entries: [
+        { path: "tools", key: "omp.tools" },
+        { path: "features/search", key: "omp.features.search.tools" },
+        { path: "features/a.ts", key: "omp.features.extra.tools" },
+        { path: "features/b.ts", key: "omp.features.extra.tools" },
+      ],
       ignored: [],
     });
   });
@@ -101,7 +109,10 @@ describe("readToolManifest (oh-my-pi plugin manifests)", () => {
     expect(result).toEqual({
       kind: "tools",
       field: "omp",
-      entries: ["tools/weather/index.ts", "./tools/clock.ts"],
+      entries: [
+        { path: "tools/weather/index.ts", key: "omp.install" },
+        { path: "./tools/clock.ts", key: "omp.install" },
+      ],
       ignored: ["omp.variables"],
     });
     expect(await read({ omp: { install: [{ src: 1, dest: "agent/tools/x.ts" }] } })).toMatchObject({

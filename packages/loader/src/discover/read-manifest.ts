@@ -10,7 +10,8 @@ export type ManifestResult =
   | {
       kind: "tools";
       field: string;
-      entries: string[];
+      /** Each listed path, with the key that listed it (`"pi.tools"`, `"omp.install"`). */
+      entries: Array<{ path: string; key: string }>;
       /** Keys of the field that list no tools (`"pi.skills"`): ignored, each one warning. */
       ignored: string[];
     }
@@ -64,12 +65,13 @@ export async function readToolManifest(
     const keys = Object.keys(section);
     if (field === "tooldock" && !keys.some((key) => TOOL_KEYS.includes(key))) continue;
     const ignored = keys.filter((key) => !TOOL_KEYS.includes(key)).map((key) => `${field}.${key}`);
-    const entries: string[] = [];
+    const entries: Array<{ path: string; key: string }> = [];
+    const add = (paths: string[], key: string) => entries.push(...paths.map((path) => ({ path, key })));
     for (const key of ["tools", "extensions"]) {
       if (!(key in section)) continue;
       const paths = toolPaths(section[key]);
       if (paths === undefined) return invalidTools(`${field}.${key}`, field);
-      entries.push(...paths);
+      add(paths, `${field}.${key}`);
     }
     if ("features" in section) {
       const features = section.features;
@@ -90,7 +92,7 @@ export async function readToolManifest(
         if (enabled !== true || tools === undefined) continue;
         const paths = toolPaths(tools);
         if (paths === undefined) return invalidTools(`${field}.features.${name}.tools`, field);
-        entries.push(...paths);
+        add(paths, `${field}.features.${name}.tools`);
       }
     }
     if ("install" in section) {
@@ -101,7 +103,7 @@ export async function readToolManifest(
           `Write "${field}": { "install": [{ "src": "tools/name/index.ts", "dest": "agent/tools/name/index.ts" }] }.`,
         );
       }
-      entries.push(...installed);
+      add(installed, `${field}.install`);
     }
     return { kind: "tools", field, entries, ignored };
   }
