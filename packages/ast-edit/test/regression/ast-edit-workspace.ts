@@ -1,6 +1,8 @@
+import type * as fs from "node:fs/promises";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { Session } from "@tooldock/runtime";
 import type { AgentToolResult, CustomToolPendingAction } from "@tooldock/sdk";
 import { type AstEditToolOptions, createAstEditTool } from "../../src/ast-edit-tool.js";
 import type { AstEditParameters } from "../../src/parameters.js";
@@ -29,6 +31,34 @@ export async function astEditWorkspace(prefix: string): Promise<AstEditWorkspace
     },
     remove: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A started Session with `ast_edit`, its state in the workspace, opening files through `open`:
+ * a test's `fs.open` that acts between an apply's steps (another process, another user).
+ */
+export async function astEditSession(workspace: AstEditWorkspace, open: typeof fs.open): Promise<Session> {
+  const session = new Session({ cwd: workspace.cwd });
+  session.register(
+    createAstEditTool({
+      cwd: workspace.cwd,
+      stateDirectory: join(workspace.root, "state"),
+      fileSystem: { open },
+    }),
+    "built-in",
+  );
+  await session.start();
+  return session;
+}
+
+/** Previews `foo($A)` → `bar($A)` in `session`, then applies it through `resolve`: the apply's result. */
+export async function previewThenApply(session: Session): Promise<AgentToolResult<unknown>> {
+  await session.execute({
+    toolCallId: "preview",
+    name: "ast_edit",
+    params: { ops: [{ pat: "foo($A)", out: "bar($A)" }] },
+  });
+  return session.execute({ toolCallId: "apply", name: "resolve", params: { action: "apply", reason: "go" } });
 }
 
 /** Runs one `ast_edit` call outside a Session, collecting what it stages. */

@@ -7,10 +7,8 @@
 // restores what was already renamed.
 import * as fs from "node:fs/promises";
 import { join } from "node:path";
-import { Session } from "@tooldock/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAstEditTool } from "../../src/ast-edit-tool.js";
-import { type AstEditWorkspace, astEditWorkspace, textOf } from "./ast-edit-workspace.js";
+import { type AstEditWorkspace, astEditSession, astEditWorkspace, textOf } from "./ast-edit-workspace.js";
 
 const SOURCE = "export const a = foo(1);\n";
 const FOO_TO_BAR = { ops: [{ pat: "foo($A)", out: "bar($A)" }] };
@@ -42,17 +40,7 @@ async function sessionSwappingAt(swapAt: number, outside: string) {
     }
     return fs.open(path, flags, mode);
   };
-  const session = new Session({ cwd: workspace.cwd });
-  session.register(
-    createAstEditTool({
-      cwd: workspace.cwd,
-      stateDirectory: join(workspace.root, "state"),
-      fileSystem: { open },
-    }),
-    "built-in",
-  );
-  await session.start();
-  return session;
+  return astEditSession(workspace, open);
 }
 
 describe("regression: a folder swapped for a link during the apply", () => {

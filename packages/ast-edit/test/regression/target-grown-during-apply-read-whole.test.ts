@@ -3,11 +3,14 @@
 // it: a target grown to gigabytes was read into memory before the apply refused. It now reads
 // no more bytes than the preview read: a larger file has changed, and is refused unread.
 import * as fs from "node:fs/promises";
-import { join } from "node:path";
-import { Session } from "@tooldock/runtime";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { createAstEditTool } from "../../src/ast-edit-tool.js";
-import { type AstEditWorkspace, astEditWorkspace, textOf } from "./ast-edit-workspace.js";
+import {
+  type AstEditWorkspace,
+  astEditSession,
+  astEditWorkspace,
+  previewThenApply,
+  textOf,
+} from "./ast-edit-workspace.js";
 
 let workspace: AstEditWorkspace;
 
@@ -42,28 +45,9 @@ it("a target grown after the checks is refused without being read whole", async 
     }) as typeof handle.readFile;
     return handle;
   };
-  const session = new Session({ cwd: workspace.cwd });
+  const session = await astEditSession(workspace, open);
   try {
-    session.register(
-      createAstEditTool({
-        cwd: workspace.cwd,
-        stateDirectory: join(workspace.root, "state"),
-        fileSystem: { open },
-      }),
-      "built-in",
-    );
-    await session.start();
-    await session.execute({
-      toolCallId: "preview",
-      name: "ast_edit",
-      params: { ops: [{ pat: "foo($A)", out: "bar($A)" }] },
-    });
-
-    const applied = await session.execute({
-      toolCallId: "apply",
-      name: "resolve",
-      params: { action: "apply", reason: "go" },
-    });
+    const applied = await previewThenApply(session);
 
     expect(grown).toBe(true);
     expect(applied.isError).toBe(true);

@@ -8,10 +8,14 @@
 // (E_AST_EDIT_STALE) and puts back what it had already renamed.
 import * as fs from "node:fs/promises";
 import { join } from "node:path";
-import { Session } from "@tooldock/runtime";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { createAstEditTool } from "../../src/ast-edit-tool.js";
-import { type AstEditWorkspace, astEditWorkspace, textOf } from "./ast-edit-workspace.js";
+import {
+  type AstEditWorkspace,
+  astEditSession,
+  astEditWorkspace,
+  previewThenApply,
+  textOf,
+} from "./ast-edit-workspace.js";
 
 let workspace: AstEditWorkspace;
 
@@ -39,28 +43,9 @@ it("a file rewritten by another process after the checks is not overwritten, and
     }
     return fs.open(path, flags, mode);
   };
-  const session = new Session({ cwd: workspace.cwd });
+  const session = await astEditSession(workspace, open);
   try {
-    session.register(
-      createAstEditTool({
-        cwd: workspace.cwd,
-        stateDirectory: join(workspace.root, "state"),
-        fileSystem: { open },
-      }),
-      "built-in",
-    );
-    await session.start();
-    await session.execute({
-      toolCallId: "preview",
-      name: "ast_edit",
-      params: { ops: [{ pat: "foo($A)", out: "bar($A)" }] },
-    });
-
-    const applied = await session.execute({
-      toolCallId: "apply",
-      name: "resolve",
-      params: { action: "apply", reason: "go" },
-    });
+    const applied = await previewThenApply(session);
 
     expect(journalWrites).toBe(2);
     expect(applied.isError).toBe(true);
