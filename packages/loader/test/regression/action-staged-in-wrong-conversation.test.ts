@@ -43,6 +43,7 @@ describe("an action staged in the wrong conversation", () => {
     const a = new Session({ cwd: root, sessionId: "conversation-A" });
     const b = new Session({ cwd: root, sessionId: "conversation-B" });
     const loaded = await loadCustomTools({ paths: [tools], cwd: root, cacheDir: join(root, "cache"), host });
+    await loaded.cached; // written after the load on Node 22.15+: before the folder goes
     expect(loaded.diagnostics).toEqual([]);
     for (const { tool, path } of loaded.tools) {
       a.register(tool, path);

@@ -27,11 +27,12 @@ describe("a factory that throws a value nothing can describe", () => {
       join(root, "tools", "b-greets.ts"),
       'import { Type } from "@sinclair/typebox";\nexport default () => ({ name: "greet", label: "Greet", description: "Greets", parameters: Type.Object({}), execute: async () => ({ content: [] }) });\n',
     );
-    const { tools, diagnostics } = await loadCustomTools({
+    const { tools, diagnostics, cached } = await loadCustomTools({
       paths: [join(root, "tools")],
       cwd: root,
       cacheDir: join(root, "cache"),
     });
+    await cached; // written after the load on Node 22.15+: before the folder goes
     expect(diagnostics.map(({ code, path }) => [code, path])).toEqual([
       ["E_FACTORY_THROW", join(root, "tools", "a-throws.ts")],
     ]);
