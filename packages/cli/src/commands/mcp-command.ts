@@ -15,9 +15,6 @@ import type { MCP_BUILTINS, MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from ".
 import { readMcpHttpOptions, stdinIsPipe } from "./mcp-http-options.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
-/** How long a stopped server waits for the event loop to drain before it exits anyway. */
-const EXIT_GRACE_MS = 1000;
-
 /**
  * Runs `tooldock mcp` (spec: `mcpSpec`): serves the tools over the Model Context Protocol on stdio until
  * the client goes away (stdin closes), SIGINT or SIGTERM; with `--http`, over Streamable HTTP
@@ -81,10 +78,9 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         throw error;
       });
     }
-    // The client is gone and the session disposed, but a tool may still hold the event loop
-    // (a timer, a watcher): a server nobody talks to must not linger, so exit regardless
-    // once a short grace period passes. The timer is unref'd: a clean process exits at once.
-    if (io.stdout === process.stdout) setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+    // The client is gone and the session disposed; a tool may still hold the event loop (a
+    // timer, a watcher): the executable exits after a short grace once the cache writes it
+    // holds have settled (bin.ts), as after every command.
     return 0;
   } finally {
     process.off("SIGINT", onSignal);

@@ -13,6 +13,7 @@ import {
 import type { Diagnostic } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { holdCacheWrite } from "../load/cache-writes.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { isInside } from "../load/path-inside.js";
 import { toToolEntry } from "../load/to-tool-entry.js";
@@ -169,6 +170,7 @@ async function validateModule(module: DiscoveredModule, context: ModuleContext):
       ],
     },
   });
+  holdCacheWrite(loaded.cached); // the tool host's packs, built while it starts
   const isolated = loaded.isolated as IsolatedToolHost;
   const reported = loaded.diagnostics.some((diagnostic) => diagnostic.code === "E_TOOL_HOST");
   const watch = reported ? undefined : watchStop(isolated);

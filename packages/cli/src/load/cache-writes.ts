@@ -6,7 +6,8 @@ const writes = new Set<Promise<Diagnostic[]>>();
 /** Keeps `cached` until it settles, so that the process does not end before it. */
 export function holdCacheWrite(cached: Promise<Diagnostic[]>): void {
   writes.add(cached);
-  void cached.finally(() => writes.delete(cached));
+  const drop = () => writes.delete(cached);
+  cached.then(drop, drop);
 }
 
 /**
