@@ -136,39 +136,48 @@ describe.runIf(posix)("a compile cache planted in a shared folder", () => {
     expect(readdirSync(join(userCache, "bundles")).length).toBeGreaterThan(0);
   });
 
-  it("rebuilds a pack file that others can write, even in a private folder and of the recorded size", async () => {
-    const cacheDir = join(base, "private-cache");
-    await plantCache(cacheDir);
-    // The attacker's pack has exactly the size the index records, and there is no script or
-    // code cache beside it, so the load would import the pack itself: only the pack's mode
-    // (writable by others) tells it is not the loader's own file.
-    const [index] = readdirSync(join(cacheDir, "index"));
-    const { members } = JSON.parse(readFileSync(join(cacheDir, "index", index as string), "utf8")) as {
-      members: Array<{ pack: string; packBytes: number }>;
-    };
-    const [member] = members;
-    const pack = join(cacheDir, "bundles", `pack-${member?.pack}`);
-    const planted = `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "planted code ran");\nexport default () => [];\n//`;
-    expect(member?.packBytes).toBeGreaterThan(planted.length);
-    writeFileSync(`${pack}.mjs`, planted.padEnd(member?.packBytes ?? 0, " "));
-    for (const name of readdirSync(join(cacheDir, "bundles")))
-      if (!name.endsWith(".mjs")) rmSync(join(cacheDir, "bundles", name));
-    // The user made the folders private again (chmod 700), but the planted files stayed.
-    for (const folder of [cacheDir, ...readdirSync(cacheDir).map((name) => join(cacheDir, name))])
-      chmodSync(folder, 0o700);
-    chmodSync(`${pack}.mjs`, 0o666);
+  // The control (mode 600, as the loader writes its packs) shows the plant reaches the import:
+  // only the mode of the planted pack differs between the two.
+  it.each([
+    ["666", "is rebuilt: the planted code does not run", 0o666, false],
+    ["600", "is imported (the control: a pack the loader could have written)", 0o600, true],
+  ])(
+    "a planted pack of the recorded size, mode %s, in a private folder, %s",
+    async (_mode, _what, mode, runs) => {
+      const cacheDir = join(base, "private-cache");
+      await plantCache(cacheDir);
+      // The attacker's pack has exactly the size the index records, and there is no script or
+      // code cache beside it, so the load would import the pack itself: only the pack's mode
+      // (writable by others) tells it is not the loader's own file.
+      const [index] = readdirSync(join(cacheDir, "index"));
+      const { members } = JSON.parse(readFileSync(join(cacheDir, "index", index as string), "utf8")) as {
+        members: Array<{ pack: string; packBytes: number }>;
+      };
+      const [member] = members;
+      const pack = join(cacheDir, "bundles", `pack-${member?.pack}`);
+      const planted = `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "planted code ran");\nexport default () => [];\n//`;
+      const padding = (member?.packBytes ?? 0) - Buffer.byteLength(planted);
+      expect(padding).toBeGreaterThan(0);
+      writeFileSync(`${pack}.mjs`, planted + " ".repeat(padding));
+      for (const name of readdirSync(join(cacheDir, "bundles")))
+        if (!name.endsWith(".mjs")) rmSync(join(cacheDir, "bundles", name));
+      // The user made the folders private again (chmod 700), but the planted files stayed.
+      for (const folder of [cacheDir, ...readdirSync(cacheDir).map((name) => join(cacheDir, name))])
+        chmodSync(folder, 0o700);
+      chmodSync(`${pack}.mjs`, mode);
 
-    // The victim is a fresh process: nothing of the genuine compile is in its memory.
-    const victim = spawnSync(process.execPath, ["--input-type=module", "-e", VICTIM, project, cacheDir], {
-      encoding: "utf8",
-    });
-    expect(victim.stderr).toBe("");
-    const result = JSON.parse(victim.stdout) as { tools: string[]; diagnostics: unknown[] };
-
-    expect(existsSync(marker)).toBe(false);
-    expect(result.diagnostics).toEqual([]);
-    expect(result.tools).toEqual(["honest_tool"]);
-  });
+      // The victim is a fresh process: nothing of the genuine compile is in its memory.
+      const victim = spawnSync(process.execPath, ["--input-type=module", "-e", VICTIM, project, cacheDir], {
+        encoding: "utf8",
+      });
+      expect(existsSync(marker)).toBe(runs);
+      if (runs) return;
+      expect(victim.stderr).toBe("");
+      const result = JSON.parse(victim.stdout) as { tools: string[]; diagnostics: unknown[] };
+      expect(result.diagnostics).toEqual([]);
+      expect(result.tools).toEqual(["honest_tool"]);
+    },
+  );
 });
 
 /** Loads `honest.ts` with the built loader: `node -e VICTIM <project> <cacheDir>`. */

@@ -37,7 +37,7 @@ beforeAll(() => {
 describe("a sloppy-mode execute that reads execute.arguments", () => {
   for (const spec of ["node@26", "bun@1.4", "node@20"])
     it(`gets the signal and the context on ${spec}`, { timeout: 120_000 }, async (context) => {
-      const binary = spec === "node@20" ? process.execPath : await testRuntime(spec, context.skip);
+      const binary = await testRuntime(spec, context.skip);
       const args = spec.startsWith("bun") ? ["-e", SCRIPT] : ["--input-type=module", "-e", SCRIPT];
       const run = spawnSync(binary, args, { encoding: "utf8" });
       expect(run.stderr).toBe("");
