@@ -16,7 +16,6 @@ import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { limitServer } from "../http/body-budget.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
-import { holdCacheWrite } from "../load/cache-writes.js";
 import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
 import { createAccessToken } from "./access-token.js";
@@ -126,14 +125,12 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
       opencode: options.opencode === true,
       onReload: (reload) => {
-        holdCacheWrite(reload.cached);
         controller?.reloaded(reload);
         toolHosts.add(reload);
       },
       onError: (error) => controller?.hub.log("warning", error.message),
     });
     const loaded = watcher.initial;
-    holdCacheWrite(loaded.cached);
     toolHosts.add(loaded);
     const diagnostics = [...loaded.diagnostics];
     const started = new InspectController({

@@ -1,12 +1,13 @@
 import type { IsolatedToolHost, IsolatedToolHostEvent, LoadCustomToolsResult } from "@tooldock/loader";
 import { count } from "@tooldock/runtime/internal";
+import { holdCacheWrite } from "./cache-writes.js";
 
 /** A tool host that stopped on its own (not closed by the host), with what it took along. */
 export type ToolHostStopped = Extract<IsolatedToolHostEvent, { type: "tool-host-stopped" }>;
 
 /**
- * The tool hosts of an isolated load and its reloads (`--isolate --watch`, `inspect`): each
- * load starts one. A reload leaves the previous ones to the watch, which retires each once its
+ * The loads of a server (their cache writes are held, see `add`) and the tool hosts of an
+ * isolated load and its reloads (`--isolate --watch`, `inspect`): each load starts one. A reload leaves the previous ones to the watch, which retires each once its
  * calls have answered and the actions it staged are resolved (or keeps it while a module that
  * failed to reload runs its previous tools there); `close()` stops those still running.
  * `onStopped` hears of each tool host that stops on its own (a tool that exits, crashes, hangs
@@ -20,8 +21,13 @@ export class ToolHostGenerations {
     this.#onStopped = onStopped;
   }
 
-  /** Takes the tool host of a load or a reload (none for an in-process load). */
-  add(result: Pick<LoadCustomToolsResult, "isolated">): void {
+  /**
+   * Takes a server's load or reload: its tool host (none for an in-process load), and its cache
+   * writes, held until the process exits (`holdCacheWrite`: on Node 22.15+ a cold load's packs
+   * come after it, and a client may end the server at once).
+   */
+  add(result: Pick<LoadCustomToolsResult, "isolated" | "cached">): void {
+    holdCacheWrite(result.cached);
     if (result.isolated === undefined) return;
     // Closed ones are forgotten: a retired tool host starts no other.
     this.#hosts = this.#hosts.filter((host) => host.pid !== undefined);

@@ -16,7 +16,6 @@ import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
-import { holdCacheWrite } from "../load/cache-writes.js";
 import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
 import { reserveStdout } from "../output/reserve-stdout.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
@@ -154,7 +153,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
         ...load,
         debounceMs: options.debounceMs,
         onReload: (reload) => {
-          holdCacheWrite(reload.cached);
           toolHosts.add(reload);
           writeDiagnostics(reload.diagnostics);
           const text = describeReload(reload);
@@ -169,7 +167,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       loaded = await loadCustomTools(load);
     }
     toolHosts.add(loaded);
-    holdCacheWrite(loaded.cached);
     writeDiagnostics(loaded.diagnostics);
     registerBuiltins(session, options.builtins ?? [], cwd);
     const watching = watcher === undefined ? "" : ", reloading on changes";

@@ -19,7 +19,6 @@ import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.j
 import { BodyBudget, limitServer } from "../../http/body-budget.js";
 import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
-import { holdCacheWrite } from "../../load/cache-writes.js";
 import { describeToolHostStop, ToolHostGenerations } from "../../load/tool-host-generations.js";
 import { createMcpLogger } from "../client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
@@ -205,7 +204,6 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
         session: reference,
         debounceMs: options.debounceMs,
         onReload: (reload) => {
-          holdCacheWrite(reload.cached);
           // A push outside any call must not land in the session nobody is served.
           host.setActiveSession(undefined);
           writeDiagnostics(reload.diagnostics);
@@ -228,7 +226,6 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
       loaded = await loadCustomTools(load);
     }
     toolHosts.add(loaded);
-    holdCacheWrite(loaded.cached);
     tools.update({ ...loaded, changedPaths: [] });
     writeDiagnostics(loaded.diagnostics);
 
