@@ -35,6 +35,9 @@ export interface WatchCustomToolsOptions extends LoadCustomToolsOptions {
    * `changes` lists the names added, removed and replaced, `diagnostics` what went wrong. In a
    * reload the changes started, `replaced` holds the tools of the modules whose own file
    * changed (every tool reloaded when a changed file is not a module's entry: a helper).
+   * A reload that finishes while `stop()` or `close()` waits for it is delivered too, before
+   * they resolve (a server holds each reload's `cached` until it exits, so the next start is
+   * warm); none comes after.
    */
   onReload?: (reload: ToolsReload) => void;
   /**
@@ -54,7 +57,8 @@ export interface ToolWatcher {
    */
   reload(): Promise<ToolsReload>;
   /**
-   * Stops watching and reloading and waits for a reload in progress; the tools loaded stay, and
+   * Stops watching and reloading and waits for a reload in progress (given to `onReload` when it
+   * ends, before `stop()` resolves); the tools loaded stay, and
    * with `isolation` their tool host runs on until `close()`. Call it first when the session is
    * disposed at shutdown: its pending actions are discarded through their `reject`, which runs in
    * that tool host (closing it first loses them). Idempotent.
@@ -186,8 +190,10 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   };
   const closedError = () => new TooldockError("E_WATCH", "The tool watcher is closed; it reloads no more.");
 
+  // Also after `stop()` began: a reload it waits for has registered its tools, and its host
+  // holds its `cached` (see `onReload`). No reload starts once `closed` is set.
   const deliver = (result: ToolsReload) => {
-    if (onReload === undefined || closed) return;
+    if (onReload === undefined) return;
     try {
       onReload(result);
     } catch (error) {
