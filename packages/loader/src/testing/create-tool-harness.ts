@@ -14,6 +14,9 @@ import type { LoadedCustomTool } from "../load/types.js";
 import type { LoadCustomToolsOptions } from "../options.js";
 import { withNodeStackTraces } from "./node-stack-traces.js";
 
+/** How long `dispose()` waits for the load's cache writes: as long as the CLI before it exits. */
+const CACHE_WRITE_WAIT_MS = 10_000;
+
 /**
  * Options of {@link createToolHarness}: those of `loadCustomTools` (same defaults), for the
  * module or folder under test (or several), plus the host and session to load them into.
@@ -68,7 +71,8 @@ export interface ToolHarness {
   /**
    * Disposes the session (pending actions are discarded, tools get `shutdown`) and waits for
    * the load's cache writes (on Node 22.15+ they come after a cold load), so the test may then
-   * remove its cache folder.
+   * remove its cache folder: at most 10 s, as the CLI does, so that a build that never ends
+   * does not hang the test (the next load compiles what was not written).
    */
   dispose(): Promise<void>;
 }
@@ -160,7 +164,20 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
       await session.dispose();
       if (host.activeSession === session) host.setActiveSession(undefined);
       await loaded.isolated?.close();
-      await loaded.cached;
+      await settledOrAfter(loaded.cached, CACHE_WRITE_WAIT_MS);
     },
   };
+}
+
+/** Resolves once `promise` settles, or after `ms` if it has not by then. */
+function settledOrAfter(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  const settled = promise.then(
+    () => {},
+    () => {},
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }
