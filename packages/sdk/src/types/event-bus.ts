@@ -7,9 +7,12 @@ export type EventHandler = (data: unknown) => void;
  * handler that throws does not stop the others; the host is told.
  */
 export interface EventBus {
-  /** Calls `handler` for each emit on `channel` from now on; returns the function that removes it. */
+  /**
+   * Calls `handler` for each emit on `channel` from now on (a handler added twice runs twice);
+   * returns the function that removes this registration.
+   */
   on(channel: string, handler: EventHandler): () => void;
-  /** Removes `handler` from `channel` (each registration of it). */
+  /** Removes one registration of `handler` from `channel`, the latest (as Node's `EventEmitter.off`). */
   off(channel: string, handler: EventHandler): void;
   /** Calls every handler of `channel`, in the order they were added, with `data`. */
   emit(channel: string, data?: unknown): void;
