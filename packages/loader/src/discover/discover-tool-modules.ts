@@ -4,6 +4,7 @@ import { createDiagnostic, createWarning } from "../diagnostics.js";
 import { expandPath, orElse } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
+import { selfListingHint } from "./self-listing-hint.js";
 import type { DiscoveredModule } from "./types.js";
 
 /** Extensions of top-level files in a tool directory that are loaded as tool modules. */
@@ -368,7 +369,7 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
           createDiagnostic("E_DISCOVERY", {
             message: `Package ${directory} lists itself ("${entry}") in "${listedIn}".`,
             path: manifestPath,
-            hint: `List the tool files, e.g. "${manifest.field}": { "tools": ["./index.ts"] }.`,
+            hint: selfListingHint(manifest.field, listedIn),
           }),
         );
         continue;
