@@ -619,7 +619,7 @@ export class PendingActionStore {
     }
   }
 
-  /** Adds a listener; returns the function that removes it. */
+  /** Adds a listener; returns the function that removes this subscription (see `Session.subscribe`). */
   subscribe(listener: PendingActionListener): () => void {
     return this.#emitter.subscribe(listener);
   }

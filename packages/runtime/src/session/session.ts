@@ -319,7 +319,10 @@ export class Session {
     }
   }
 
-  /** Adds a listener for every {@link SessionEvent}; returns the function that removes it. */
+  /**
+   * Adds a listener for every {@link SessionEvent}; returns the function that removes this
+   * subscription (a listener subscribed twice is called twice, until both are removed).
+   */
   subscribe(listener: SessionListener): () => void {
     return this.#emitter.subscribe(listener);
   }

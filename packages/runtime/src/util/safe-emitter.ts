@@ -4,30 +4,35 @@
  * pending store and the session.
  */
 export class SafeEmitter<TEvent> {
-  readonly #listeners = new Set<(event: TEvent) => void>();
+  /** One box per subscription: its remover ends that one, never a later one of the same listener. */
+  readonly #subscriptions = new Set<{ listener: (event: TEvent) => void }>();
   readonly #onListenerError: (error: unknown, event: TEvent) => void;
 
   constructor(onListenerError: (error: unknown, event: TEvent) => void) {
     this.#onListenerError = onListenerError;
   }
 
-  /** Adds a listener; returns the function that removes it. */
+  /**
+   * Adds a listener; returns the function that removes this subscription (a listener
+   * subscribed twice is called twice, until both are removed).
+   */
   subscribe(listener: (event: TEvent) => void): () => void {
-    this.#listeners.add(listener);
+    const subscription = { listener };
+    this.#subscriptions.add(subscription);
     return () => {
-      this.#listeners.delete(listener);
+      this.#subscriptions.delete(subscription);
     };
   }
 
   /** True when anyone listens: owners build no event nobody would receive. */
   get hasListeners(): boolean {
-    return this.#listeners.size > 0;
+    return this.#subscriptions.size > 0;
   }
 
   /** Never throws. */
   emit(event: TEvent): void {
-    if (this.#listeners.size === 0) return;
-    for (const listener of [...this.#listeners]) {
+    if (this.#subscriptions.size === 0) return;
+    for (const { listener } of [...this.#subscriptions]) {
       try {
         // A listener typed as returning void may still be async; its rejection is reported too.
         const returned: unknown = listener(event);
