@@ -270,6 +270,17 @@ function refuse(id: number, message: string): void {
   send({ t: "error", id, error: { message } });
 }
 
+/**
+ * Refuses request `id` for a tool this tool host does not have: one started again after a stop
+ * loads its modules anew, and they may no longer define a tool the host's session still has.
+ */
+function refuseUnknown(id: number, name: string): void {
+  refuse(
+    id,
+    `The tool host has no tool "${name}": its modules no longer define it (they were loaded again when the tool host restarted). Reload the tools.`,
+  );
+}
+
 function settleAction(id: number, action: number, kind: "apply" | "reject", reason: string) {
   const staged = actions.get(action);
   if (staged === undefined) return refuse(id, `The tool host has no pending action ${action}.`);
@@ -345,7 +356,7 @@ function handle(message: HostMessage): void {
       const context = receiveConversation(conversations, message.context);
       const tool = tools.get(message.tool);
       if (tool === undefined) {
-        refuse(message.id, `The tool host has no tool "${message.tool}".`);
+        refuseUnknown(message.id, message.tool);
         return;
       }
       const call = childCall(message, message.toolCallId, new AbortController());
@@ -374,12 +385,16 @@ function handle(message: HostMessage): void {
     case "session": {
       const context = receiveConversation(conversations, message.context);
       const tool = tools.get(message.tool);
+      if (tool === undefined) {
+        refuseUnknown(message.id, message.tool);
+        return;
+      }
       const ctx = callContext(runner, childCall(message, "", undefined), context);
       ctx.pushPendingAction = (action) => {
         throw noCallPushError(action);
       };
       void answer(message.id, async () => {
-        await tool?.onSession?.(message.event as never, ctx);
+        await tool.onSession?.(message.event as never, ctx);
         return { content: [] };
       });
       return;
@@ -405,7 +420,7 @@ function handle(message: HostMessage): void {
     case "describe": {
       const tool = tools.get(message.tool);
       if (tool === undefined) {
-        refuse(message.id, `The tool host has no tool "${message.tool}".`);
+        refuseUnknown(message.id, message.tool);
         return;
       }
       // The record's getter never throws: a failing read gives the last good description.
