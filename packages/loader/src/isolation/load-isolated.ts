@@ -8,6 +8,7 @@ import { SessionRegistration } from "../accept/register-into-session.js";
 import type { CacheFolderState } from "../compile/cache-folder.js";
 import { cacheWarning } from "../compile/cache-warning.js";
 import { hash } from "../compile/hash.js";
+import { describeError } from "../diagnostics.js";
 import { expandPath, isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadCustomToolsResult } from "../load/types.js";
@@ -18,7 +19,13 @@ import { ownCodeFolders } from "./own-code-folders.js";
 import { prebuildPacks } from "./prebuild-packs.js";
 import type { ChildMessage, InitMessage } from "./protocol.js";
 import { keepSpare, planningSpare, sparesPlanned, takeToolHost } from "./spare-tool-hosts.js";
-import type { ToolHostProcess, ToolHostSpawn, ToolHostStop } from "./tool-host-process.js";
+import {
+  failedStart,
+  startFailure,
+  type ToolHostProcess,
+  type ToolHostSpawn,
+  type ToolHostStop,
+} from "./tool-host-process.js";
 
 /**
  * A diagnostic of the tool host as the host reports it: a factory that returned no tools is
@@ -53,8 +60,8 @@ function nodeVersionOf(execPath: string): Promise<string> {
   if (version === undefined) {
     version = promisify(execFile)(execPath, ["--version"], { encoding: "utf8", timeout: 30_000 }).then(
       ({ stdout }) => stdout.trim(),
-      (error: Error) => {
-        throw new Error(`${execPath} could not be run (${error.message})`);
+      (error: unknown) => {
+        throw new Error(`${execPath} could not be run (${describeError(error)})`);
       },
     );
     version.catch(() => versions.delete(execPath));
@@ -234,7 +241,7 @@ export async function loadIsolated(
     plan = await planToolHost(context, isolation);
   } catch (error) {
     // Its Node could not be asked its version: no binary at execPath (on Bun, no `node` on PATH).
-    const stop: ToolHostStop = { kind: "start", reason: `It could not start: ${(error as Error).message}.` };
+    const stop = startFailure(error);
     const isolated = new IsolatedToolHost(() => Promise.reject(error), context.host, isolation);
     return notLoaded(context, paths, stop, "", isolated);
   }
@@ -311,12 +318,8 @@ export async function loadIsolated(
     isolated.adopt(first.process, first.early);
   } catch (error) {
     // A stop of the process carries its own; anything else (a spawn that threw) is a start failure.
-    const failure = error as { stop?: ToolHostStop; stderr?: string; message?: unknown };
-    const stop = failure.stop ?? {
-      kind: "start",
-      reason: `It could not start: ${String(failure.message ?? error)}.`,
-    };
-    return notLoaded(context, paths, stop, failure.stderr ?? "", isolated, prebuilt);
+    const { stop, stderr } = failedStart(error);
+    return notLoaded(context, paths, stop, stderr, isolated, prebuilt);
   }
   const modules: DiscoveredModule[] = loaded.modules;
   const registration = new SessionRegistration(context.session, modules, paths);

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
+import { describeError } from "@tooldock/runtime/internal";
 import { type AgentToolResult, errorResult } from "@tooldock/sdk";
 import { MAX_LINE_BYTES, MESSAGE_MARK, readLines, writeLine } from "./line-channel.js";
 import { permissionFlags, type ToolHostPermissions } from "./permission-flags.js";
@@ -103,7 +104,7 @@ export class ToolHostProcess {
     this.#input = this.#child.stdin as Socket;
     this.#output = this.#child.stdout as Socket;
     this.#child.on("error", (error) => {
-      this.#stopping ??= { kind: "start", reason: `It could not start: ${error.message}.` };
+      this.#stopping ??= startFailure(error);
       // A process that never started sends no "exit".
       if (this.#child.pid === undefined) this.#exited(null, null);
     });
@@ -331,13 +332,33 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/** The stop of a tool host that could not start because `error` was thrown, whatever it is. */
+export function startFailure(error: unknown): ToolHostStop {
+  const thrown = describeError(error);
+  return { kind: "start", reason: `It could not start: ${thrown}${/[.!?]$/.test(thrown) ? "" : "."}` };
+}
+
+/**
+ * Why a start (see `loadIsolated`) failed, from what it rejected with: the stop of a tool host
+ * that stopped before it reported its tools, or else a {@link startFailure} of what was thrown.
+ */
+export function failedStart(error: unknown): { stop: ToolHostStop; stderr: string } {
+  const failure = (typeof error === "object" && error !== null ? error : {}) as {
+    stop?: ToolHostStop;
+    stderr?: string;
+  };
+  return { stop: failure.stop ?? startFailure(error), stderr: failure.stderr ?? "" };
+}
+
 /** The result a call gets when its tool host stopped. */
 export function stoppedResult(toolName: string, stop: ToolHostStop): AgentToolResult {
   // Closed by the host (a reload, the end of the session, the call stopped): no fault of the tool's.
   const advice =
     stop.kind === "closed"
       ? "The host stopped it on purpose; this is no fault of the tool's."
-      : "This is a fault in the tool, not in your call; tell the user.";
+      : stop.kind === "start"
+        ? "The host could not start a tool host: neither the tool nor your call is at fault; tell the user."
+        : "This is a fault in the tool, not in your call; tell the user.";
   return errorResult(
     `Tool "${toolName}" could not finish: its tool host (the sandboxed process that runs it) stopped. ${stop.reason} ${advice}`,
   );
