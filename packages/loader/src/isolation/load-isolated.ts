@@ -30,10 +30,17 @@ import {
 /**
  * A diagnostic of the tool host as the host reports it: a factory that returned no tools is
  * told that the tool host sees only the variables it was given (an API key set in the host's
- * environment is not among them unless `isolation.env` passes it).
+ * environment is not among them unless `isolation.env` passes it). Told apart by what it is
+ * about, a module the tool host loaded (`loaded`: their real paths), never by its text: the other
+ * `W_NO_TOOLS`, of a package that lists no tools, is about its `package.json`.
  */
-function inToolHost(diagnostic: Diagnostic, isolation: IsolationContext): Diagnostic {
-  if (diagnostic.code !== "W_NO_TOOLS" || diagnostic.hint !== noToolsHint()) return diagnostic;
+function inToolHost(
+  diagnostic: Diagnostic,
+  isolation: IsolationContext,
+  loaded: ReadonlySet<string>,
+): Diagnostic {
+  const about = diagnostic.resolvedPath ?? diagnostic.path; // the path alone when it is the real one
+  if (diagnostic.code !== "W_NO_TOOLS" || !loaded.has(about)) return diagnostic;
   return { ...diagnostic, hint: noToolsHint({ env: Object.keys(isolation.env).sort() }) };
 }
 
@@ -149,6 +156,8 @@ async function planToolHost(context: LoadContext, isolation: IsolationContext): 
  * The tool host's diagnostics, with the one that says why it had no cache: without access to
  * a cache folder that is not private, it finds it cannot write there (`W_CACHE_UNWRITABLE`,
  * "make it writable"), where the reason is the folder's (`W_CACHE_UNSAFE`, as in-process).
+ * Its cache folder is the only one it writes (the packs it reads are the host's), so each of
+ * its `W_CACHE_UNWRITABLE` is about that folder: told by its code, not by the folder in its text.
  */
 function withCacheProblem(
   diagnostics: Diagnostic[],
@@ -158,8 +167,7 @@ function withCacheProblem(
 ): Diagnostic[] {
   const problem = plan.cacheProblem;
   if (problem === undefined) return diagnostics;
-  const refused = (diagnostic: Diagnostic) =>
-    diagnostic.code === "W_CACHE_UNWRITABLE" && diagnostic.message.includes(plan.cacheDir);
+  const refused = (diagnostic: Diagnostic) => diagnostic.code === "W_CACHE_UNWRITABLE";
   const entry = diagnostics.find(refused)?.path ?? paths[0] ?? context.cwd;
   return [cacheWarning(problem, context.cacheDir, entry), ...diagnostics.filter((each) => !refused(each))];
 }
@@ -322,11 +330,12 @@ export async function loadIsolated(
     return notLoaded(context, paths, stop, stderr, isolated, prebuilt);
   }
   const modules: DiscoveredModule[] = loaded.modules;
+  const evaluated = new Set(modules.map(({ resolvedPath }) => resolvedPath));
   const registration = new SessionRegistration(context.session, modules, paths);
   const diagnostics: Diagnostic[] = [
     ...context.warnings,
     ...withCacheProblem(
-      loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation)),
+      loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation, evaluated)),
       plan,
       context,
       paths,
