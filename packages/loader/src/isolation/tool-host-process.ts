@@ -11,6 +11,13 @@ import { type ChildMessage, type HostMessage, type InitMessage, parseChildMessag
 
 /** Kept of a tool host's stderr, to say why it stopped. */
 const STDERR_TAIL_CHARS = 8_192;
+/**
+ * Most characters of output one tool host forwards to `isolation.onOutput`; past it, one
+ * notice ({@link OUTPUT_TRUNCATED}) and nothing more: a module that prints without end must
+ * not make the host pass all of it on (a fresh tool host, after a restart, starts anew).
+ */
+export const MAX_OUTPUT_CHARS = 1_000_000;
+const OUTPUT_TRUNCATED = `\n… [truncated: this tool host printed more than ${MAX_OUTPUT_CHARS} characters; the rest of what it prints is dropped]\n`;
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 
 /**
@@ -73,6 +80,8 @@ export class ToolHostProcess {
   #holds = 0;
   #nextId = 1;
   #stderr = "";
+  /** How many more characters of output `onOutput` gets; below 0 once the notice went. */
+  #outputLeft = MAX_OUTPUT_CHARS;
   #stopping: ToolHostStop | undefined;
   #stopped: ToolHostStop | undefined;
   #loaded = false;
@@ -221,11 +230,23 @@ export class ToolHostProcess {
     void this.kill({ kind: "protocol", reason });
   }
 
-  /** What the tool host printed: its stderr, and what its modules wrote to its stdout themselves. */
+  /**
+   * What the tool host printed: its stderr, and what its modules wrote to its stdout themselves.
+   * `onOutput` gets the first {@link MAX_OUTPUT_CHARS} of it and a notice; the tail is kept anyway.
+   */
   #printed(chunk: string): void {
     this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+    if (this.#outputLeft < 0) return;
+    let text = chunk;
+    if (chunk.length <= this.#outputLeft) this.#outputLeft -= chunk.length;
+    else {
+      // Not between the two halves of a surrogate pair.
+      const end = this.#outputLeft - (/[\uD800-\uDBFF]/.test(chunk[this.#outputLeft - 1] ?? "") ? 1 : 0);
+      text = chunk.slice(0, end) + OUTPUT_TRUNCATED;
+      this.#outputLeft = -1;
+    }
     try {
-      this.onOutput(chunk);
+      this.onOutput(text);
     } catch {
       // The host's listener's fault is its own.
     }
