@@ -29,6 +29,7 @@ import { noOpUI } from "../host-api/no-op-ui.js";
 import { TOOL_MESSAGE_CHANNEL, type ToolMessageEvent } from "../host-api/send-message.js";
 import type { ToolHost } from "../host-api/tool-host.js";
 import { type SentConversations, sendConversation } from "./conversation-sync.js";
+import { hostHasUI } from "./host-has-ui.js";
 import type { IsolationContext } from "./isolation-options.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CallContext, ChildMessage, HostMessage, ToolDescriptor, WireError } from "./protocol.js";
@@ -325,7 +326,7 @@ export class IsolatedToolHost {
       running: runningToolCall(),
       onUpdate,
     };
-    const read = callContext(ctx, this.#api.hasUI);
+    const read = callContext(ctx, hostHasUI(this.#host, call.running?.sessionId));
     const process = this.#process;
     if (process !== undefined && !process.stopped)
       return this.#request(process, call, toolCallId, params, read, signal);
@@ -385,7 +386,7 @@ export class IsolatedToolHost {
 
   async #session(name: string, event: CustomToolSessionEvent, ctx: CustomToolContext): Promise<void> {
     const process = await this.#running();
-    const read = callContext(ctx, this.#api.hasUI);
+    const read = callContext(ctx, hostHasUI(this.#host, runningToolCall()?.sessionId));
     const { reply } = this.#requestWith(
       process,
       read,
@@ -493,11 +494,12 @@ export class IsolatedToolHost {
     const asker = message.call;
     const sessionId =
       asker === undefined ? undefined : (this.#calls.get(asker)?.ctx?.sessionId ?? this.#settling.get(asker));
-    const ui = this.#host.uiFor(sessionId) ?? noOpUI;
     const answer = (value: unknown, error?: string) =>
       process.send({ t: "ui-reply", id: message.id, ...(error === undefined ? { value } : { error }) });
     let asked: unknown;
     try {
+      // A UI source that throws answers with its error, as a UI that throws does.
+      const ui = this.#host.uiFor(sessionId) ?? noOpUI;
       asked = (ui[message.method] as (...args: unknown[]) => unknown)(...message.args);
     } catch (error) {
       if (message.method !== "notify") answer(undefined, describeError(error));
@@ -598,7 +600,7 @@ export class IsolatedToolHost {
   ): ReturnType<ToolHostProcess["request"]>["reply"] {
     this.#syncUI(process);
     const sessionId = runningToolCall()?.sessionId;
-    const hasUI = this.#host.uiFor(sessionId) !== undefined;
+    const hasUI = hostHasUI(this.#host, sessionId);
     const { id, reply } = process.request((id) => ({ ...message, id, hasUI }), { keepAliveMs: 0 });
     this.#settling.set(id, sessionId);
     return reply.finally(() => this.#settling.delete(id));
@@ -658,7 +660,7 @@ export class IsolatedToolHost {
    * its own session's answer besides.
    */
   #syncUI(process: ToolHostProcess): void {
-    const hasUI = this.#host.uiFor(undefined) !== undefined;
+    const hasUI = hostHasUI(this.#host, undefined);
     if (this.#uiSent.get(process) === hasUI) return;
     this.#uiSent.set(process, hasUI);
     process.send({ t: "ui-state", hasUI });

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { checkPrivateFolderSync, ensurePrivateFolder } from "@tooldock/runtime";
+import { checkPrivateFolderSync, ensurePrivateFolder, runningToolCall } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { noToolsHint } from "../accept/accept-stage.js";
 import { SessionRegistration } from "../accept/register-into-session.js";
@@ -13,6 +13,7 @@ import { expandPath, isWithin } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { LoadCustomToolsResult } from "../load/types.js";
 import type { LoadContext } from "../options.js";
+import { hostHasUI } from "./host-has-ui.js";
 import { IsolatedToolHost, type StartedToolHost } from "./isolated-tools.js";
 import { type IsolationContext, moduleReadPaths } from "./isolation-options.js";
 import { ownCodeFolders } from "./own-code-folders.js";
@@ -277,7 +278,7 @@ export async function loadIsolated(
     factoryTimeoutMs: context.factoryTimeoutMs,
     builtInToolNames: [...context.reservedNames],
     sourceMaps: context.sourceMaps,
-    hasUI: api.hasUI,
+    hasUI: hostHasUI(context.host, runningToolCall()?.sessionId),
     allowExec: isolation.allowExec,
     ...(context.opencode ? { opencode: true } : {}),
     ...(withPacks && packsDir !== undefined ? { packsDir } : {}),
