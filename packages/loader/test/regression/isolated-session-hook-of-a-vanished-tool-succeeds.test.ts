@@ -27,7 +27,11 @@ export default (pi) => {
     label: "Hooked",
     description: "Has a session hook",
     parameters: Type.Object({}),
-    async execute() { return { content: [{ type: "text", text: "ok" }] }; },
+    actions: { later: { async apply() { return { content: [{ type: "text", text: "applied" }] }; } } },
+    async execute(id, params, onUpdate, ctx) {
+      ctx.pushPendingAction({ label: "Later", handler: "later", payload: 1 });
+      return { content: [{ type: "text", text: "ok" }] };
+    },
     async onSession(event) { pi.events.emit("tool:session", event.reason); },
   }];
 };
@@ -52,5 +56,21 @@ describe("a session hook of a tool its restarted tool host no longer has", () =>
     const called = await session.execute({ toolCallId: "2", name: "hooked", params: {} });
     expect(called.isError).toBe(true);
     expect(text(called)).toMatch(/The tool host has no tool "hooked"/);
+  });
+
+  it("fails a durable action it staged, saying the tool host has no such tool", async () => {
+    const where = await project({ "fickle.ts": FICKLE });
+    await writeFile(join(where.work, "mode.txt"), "on");
+    const { session } = await load(where, "process", {}, { pendingPolicy: "allow" });
+    await session.execute({ toolCallId: "1", name: "hooked", params: {} });
+    expect(session.pending.size).toBe(1);
+    await writeFile(join(where.work, "mode.txt"), "off");
+    await session.execute({ toolCallId: "2", name: "exit", params: {} });
+    const applied = await session.execute({
+      toolCallId: "3",
+      name: "resolve",
+      params: { action: "apply", reason: "ok" },
+    });
+    expect(text(applied)).toMatch(/The tool host has no tool "hooked"/);
   });
 });

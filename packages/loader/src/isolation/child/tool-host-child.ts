@@ -307,7 +307,9 @@ function readResult(returned: unknown): AgentToolResult {
 
 /** Runs a durable action's handler of one of the loaded tools and sends its outcome. */
 async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promise<void> {
-  const handler = tools.get(message.tool)?.actions?.[message.handler];
+  const tool = tools.get(message.tool);
+  if (tool === undefined) return refuseUnknown(message.id, message.tool);
+  const handler = tool.actions?.[message.handler];
   const callback = handler?.[message.callback];
   if (typeof callback !== "function")
     return refuse(
