@@ -48,8 +48,8 @@ export interface IsolationOptions {
    * Receives what the tool host prints as it arrives: its modules' `console.log` and
    * `console.error`, what they write to descriptor 1 or 2 themselves (`fs.writeSync(1, …)`, a
    * logger; the tool host's own messages on stdout carry a mark), Node's warnings. Untrusted text:
-   * escape it before a terminal shows it. At most 1,000,000 characters per tool host, then one
-   * `… [truncated: …]` line and nothing more. Default: dropped (the last 8 KB are kept to say why
+   * escape it before a terminal shows it. At most 1,000,000 characters a minute per tool host,
+   * then one `… [truncated: …]` line and nothing more until the minute ends. Default: dropped (the last 8 KB are kept to say why
    * a crashed tool host stopped). The CLI writes it to its stderr, control characters escaped.
    */
   onOutput?: (text: string) => void;

@@ -12,12 +12,14 @@ import { type ChildMessage, type HostMessage, type InitMessage, parseChildMessag
 /** Kept of a tool host's stderr, to say why it stopped. */
 const STDERR_TAIL_CHARS = 8_192;
 /**
- * Most characters of output one tool host forwards to `isolation.onOutput`; past it, one
- * notice ({@link OUTPUT_TRUNCATED}) and nothing more: a module that prints without end must
- * not make the host pass all of it on (a fresh tool host, after a restart, starts anew).
+ * Most characters of output one tool host forwards to `isolation.onOutput` in a minute
+ * ({@link OUTPUT_WINDOW_MS}); past it, one notice ({@link OUTPUT_TRUNCATED}) and nothing more
+ * until the minute ends: a module that prints without end must not make the host pass all of
+ * it on, and a server's chatty module still has its logs a week later.
  */
 export const MAX_OUTPUT_CHARS = 1_000_000;
-const OUTPUT_TRUNCATED = `\n… [truncated: this tool host printed more than ${MAX_OUTPUT_CHARS} characters; the rest of what it prints is dropped]\n`;
+export const OUTPUT_WINDOW_MS = 60_000;
+export const OUTPUT_TRUNCATED = `\n… [truncated: this tool host printed more than ${MAX_OUTPUT_CHARS} characters in a minute; what it prints is dropped until the minute ends]\n`;
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 
 /**
@@ -80,8 +82,9 @@ export class ToolHostProcess {
   #holds = 0;
   #nextId = 1;
   #stderr = "";
-  /** How many more characters of output `onOutput` gets; below 0 once the notice went. */
+  /** How many more characters of output `onOutput` gets until `#outputWindowEnds`; below 0 once the notice went. */
   #outputLeft = MAX_OUTPUT_CHARS;
+  #outputWindowEnds = 0;
   #stopping: ToolHostStop | undefined;
   #stopped: ToolHostStop | undefined;
   #loaded = false;
@@ -232,10 +235,16 @@ export class ToolHostProcess {
 
   /**
    * What the tool host printed: its stderr, and what its modules wrote to its stdout themselves.
-   * `onOutput` gets the first {@link MAX_OUTPUT_CHARS} of it and a notice; the tail is kept anyway.
+   * `onOutput` gets the first {@link MAX_OUTPUT_CHARS} of each minute and a notice; the tail is
+   * kept anyway.
    */
   #printed(chunk: string): void {
     this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+    const now = Date.now();
+    if (now >= this.#outputWindowEnds) {
+      this.#outputWindowEnds = now + OUTPUT_WINDOW_MS;
+      this.#outputLeft = MAX_OUTPUT_CHARS;
+    }
     if (this.#outputLeft < 0) return;
     let text = chunk;
     if (chunk.length <= this.#outputLeft) this.#outputLeft -= chunk.length;

@@ -1,11 +1,16 @@
-import { describe, expect, it } from "vitest";
-import { MAX_OUTPUT_CHARS } from "../../src/isolation/tool-host-process.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  MAX_OUTPUT_CHARS,
+  OUTPUT_TRUNCATED,
+  OUTPUT_WINDOW_MS,
+} from "../../src/isolation/tool-host-process.js";
 import { load, project, text } from "../isolation/isolation-helpers.js";
 
 // Found by a review: a tool host forwarded everything it printed to `isolation.onOutput`, so a
 // module that prints without end made the host pass all of it on (the CLI writes it to its
 // stderr: a flooded terminal or CI log, and a slow stderr buffering it in the host's memory).
-// Now one tool host forwards at most MAX_OUTPUT_CHARS, then one notice, and drops the rest.
+// Now one tool host forwards at most MAX_OUTPUT_CHARS a minute, then one notice, and drops the
+// rest of that minute (a server's chatty module keeps its logs: the budget comes back).
 // Written to descriptor 1, the output reaches the host in order with the results, so what the
 // host got is all it will get once a result is in.
 const FLOOD = `
@@ -33,8 +38,14 @@ export default () => ({
 });
 `;
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("an isolated module that prints without end", () => {
   it("gets at most the cap forwarded, one notice, and its tool still works", async () => {
+    // Only the host's clock is faked (the budget's minute is counted on the host's side).
+    vi.useFakeTimers({ toFake: ["Date"] });
     const where = await project({ "flood.ts": FLOOD });
     const chunks: string[] = [];
     const { session } = await load(where, { mode: "process", onOutput: (chunk) => chunks.push(chunk) });
@@ -42,7 +53,8 @@ describe("an isolated module that prints without end", () => {
     const result = await session.execute({ toolCallId: "1", name: "flood", params: { lines } });
     expect(text(result)).toBe("still works");
     const output = chunks.join("");
-    const notice = `\n… [truncated: this tool host printed more than ${MAX_OUTPUT_CHARS} characters; the rest of what it prints is dropped]\n`;
+    const notice = OUTPUT_TRUNCATED;
+    expect(notice).toContain(`more than ${MAX_OUTPUT_CHARS} characters in a minute`);
     expect(output.length).toBeLessThanOrEqual(MAX_OUTPUT_CHARS + notice.length);
     expect(output.endsWith(notice)).toBe(true);
     expect(output).toBe(
@@ -55,5 +67,10 @@ describe("an isolated module that prints without end", () => {
     const again = await session.execute({ toolCallId: "2", name: "flood", params: { lines: 10 } });
     expect(text(again)).toBe("still works");
     expect(chunks.join("")).toBe(output);
+    // A minute later it is heard again (a long-running server's module keeps its logs).
+    vi.setSystemTime(Date.now() + OUTPUT_WINDOW_MS);
+    const later = await session.execute({ toolCallId: "3", name: "flood", params: { lines: 10 } });
+    expect(text(later)).toBe("still works");
+    expect(chunks.join("")).toBe(output + "x".repeat(999).concat("\n").repeat(10));
   });
 });
