@@ -110,8 +110,11 @@ export class IsolatedToolHost {
   readonly #ended = new Map<number, { sessionId: string; toolCallId: string; toolName: string }>();
   /** The apply and reject requests in flight, by request id: the session that resolves each. */
   readonly #settling = new Map<number, string | undefined>();
-  /** Durable actions each tool host staged (a fresh tool host starts from none). */
-  readonly #durablePushes = new WeakMap<ToolHostProcess, number>();
+  /** The durable actions a tool host staged that are still pending, by record id, and how many each has. */
+  readonly #durable = new Map<string, ToolHostProcess>();
+  readonly #durableCount = new WeakMap<ToolHostProcess, number>();
+  /** The stores this watches for actions that leave their stack (see `#left`). */
+  readonly #watched = new WeakSet<PendingActionStore>();
   /** What each tool host was last told of the UI outside any call (`ui-state`). */
   readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
   /** What each tool host was sent of each session's conversation (see `sendConversation`). */
@@ -550,6 +553,7 @@ export class IsolatedToolHost {
       return;
     }
     this.#staged.add(staged);
+    this.#watch(staged.store);
     // Only the running tool host's actions are here: a stopped one's went with it.
     if (this.#staged.size > MAX_STAGED_ACTIONS)
       process.breach(`It staged more than ${MAX_STAGED_ACTIONS} pending actions.`);
@@ -559,7 +563,7 @@ export class IsolatedToolHost {
    * A durable action: data the session's store keeps, so it outlives the tool host. Only during
    * a call of one of its tools (the store binds it to that tool's handlers, refusing another
    * tool's name), with at most {@link MAX_DURABLE_PAYLOAD_CHARS} characters of JSON as payload,
-   * and at most {@link MAX_STAGED_ACTIONS} per tool host.
+   * and at most {@link MAX_STAGED_ACTIONS} of one tool host pending at once.
    */
   #pushDurable(process: ToolHostProcess, call: CallState | undefined, message: PushMessage) {
     const refuse = (why: string) =>
@@ -568,9 +572,8 @@ export class IsolatedToolHost {
     const size = JSON.stringify(message.payload ?? null).length;
     if (size > MAX_DURABLE_PAYLOAD_CHARS)
       return refuse(`with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS})`);
-    const pushes = (this.#durablePushes.get(process) ?? 0) + 1;
-    this.#durablePushes.set(process, pushes);
-    if (pushes > MAX_STAGED_ACTIONS)
+    const pending = this.#durableCount.get(process) ?? 0;
+    if (pending >= MAX_STAGED_ACTIONS)
       return process.breach(`It staged more than ${MAX_STAGED_ACTIONS} durable actions.`);
     const action: CustomToolDurableAction = {
       label: message.label,
@@ -581,10 +584,48 @@ export class IsolatedToolHost {
     };
     // Its record says it was staged here: whoever applies it later runs its handler in a tool host.
     Object.defineProperty(action, STAGED_IN_TOOL_HOST, { value: true });
+    let record: PendingActionRecord | undefined;
     try {
-      pushInCall(call, message.via, action);
+      record = pushInCall(call, message.via, action);
     } catch (error) {
       this.#warn(describeError(error));
+    }
+    if (record === undefined) return; // refused: it counts for nothing
+    this.#durable.set(record.id, process);
+    this.#durableCount.set(process, pending + 1);
+    this.#watch(call.running?.pending);
+  }
+
+  /**
+   * Hears when an action leaves `store`'s stack, however it left (see `#left`). Once per store:
+   * a session's store lives as long as the session.
+   */
+  #watch(store: PendingActionStore | undefined): void {
+    if (store === undefined || this.#watched.has(store)) return;
+    this.#watched.add(store);
+    store.subscribe((event) => {
+      if (event.type === "action-applied" || event.type === "action-discarded") this.#left(event.record.id);
+    });
+  }
+
+  /**
+   * An action left its stack: it no longer counts toward its tool host's cap. A callback action
+   * that left without its apply or reject running (the host's `pop()` or `remove()`, a journal
+   * that failed) can never run: its tool host forgets it, and a retired one may close.
+   */
+  #left(id: string): void {
+    const by = this.#durable.get(id);
+    if (by !== undefined) {
+      this.#durable.delete(id);
+      this.#durableCount.set(by, (this.#durableCount.get(by) ?? 1) - 1);
+    }
+    for (const staged of this.#staged) {
+      // One being applied or discarded through the tool host is settled by `#settle`; one lost
+      // in it is counted by the stop's event (see `#stopped`).
+      if (staged.record?.id !== id || (staged.settling ?? 0) > 0 || staged.lostInSettle) continue;
+      this.#staged.delete(staged);
+      staged.process.send({ t: "forget", action: staged.childId });
+      this.#closeIfRetired();
     }
   }
 
