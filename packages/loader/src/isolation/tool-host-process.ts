@@ -240,7 +240,7 @@ export class ToolHostProcess {
    */
   #printed(chunk: string): void {
     this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
-    const now = Date.now();
+    const now = performance.now(); // not the wall clock, which a host's clock may step back
     if (now >= this.#outputWindowEnds) {
       this.#outputWindowEnds = now + OUTPUT_WINDOW_MS;
       this.#outputLeft = MAX_OUTPUT_CHARS;
