@@ -320,8 +320,8 @@ export class Session {
   }
 
   /**
-   * Adds a listener for every {@link SessionEvent}; returns the function that removes this
-   * subscription (a listener subscribed twice is called twice, until both are removed).
+   * Adds a listener for every {@link SessionEvent}; returns the function that removes it (a
+   * listener added twice is called once; a remover called late never ends a later subscription).
    */
   subscribe(listener: SessionListener): () => void {
     return this.#emitter.subscribe(listener);

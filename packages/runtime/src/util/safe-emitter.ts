@@ -4,8 +4,8 @@
  * pending store and the session.
  */
 export class SafeEmitter<TEvent> {
-  /** One box per subscription: its remover ends that one, never a later one of the same listener. */
-  readonly #subscriptions = new Set<{ listener: (event: TEvent) => void }>();
+  /** Each listener and its subscription's token: a remover ends its own, never a later one. */
+  readonly #subscriptions = new Map<(event: TEvent) => void, object>();
   readonly #onListenerError: (error: unknown, event: TEvent) => void;
 
   constructor(onListenerError: (error: unknown, event: TEvent) => void) {
@@ -13,14 +13,18 @@ export class SafeEmitter<TEvent> {
   }
 
   /**
-   * Adds a listener; returns the function that removes this subscription (a listener
-   * subscribed twice is called twice, until both are removed).
+   * Adds a listener; returns the function that removes it. A listener added again while it
+   * listens is one subscription (called once; either remover ends it). A remover called after
+   * its listener was added anew leaves the new subscription alone.
    */
   subscribe(listener: (event: TEvent) => void): () => void {
-    const subscription = { listener };
-    this.#subscriptions.add(subscription);
+    let token = this.#subscriptions.get(listener);
+    if (token === undefined) {
+      token = {};
+      this.#subscriptions.set(listener, token);
+    }
     return () => {
-      this.#subscriptions.delete(subscription);
+      if (this.#subscriptions.get(listener) === token) this.#subscriptions.delete(listener);
     };
   }
 
@@ -32,7 +36,7 @@ export class SafeEmitter<TEvent> {
   /** Never throws. */
   emit(event: TEvent): void {
     if (this.#subscriptions.size === 0) return;
-    for (const { listener } of [...this.#subscriptions]) {
+    for (const listener of [...this.#subscriptions.keys()]) {
       try {
         // A listener typed as returning void may still be async; its rejection is reported too.
         const returned: unknown = listener(event);

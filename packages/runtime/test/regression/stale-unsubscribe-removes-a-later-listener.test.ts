@@ -2,8 +2,8 @@
 // listeners in a Set, so the function a subscribe returned removed the listener itself, not
 // that subscription. Called again late (a cleanup in a `finally` after an early unsubscribe),
 // it removed a later subscription of the same listener, which then missed every event without
-// a word; and subscribing a listener twice gave one subscription that either remover ended.
-// Each subscribe is now a subscription of its own, as on pi's event bus and Node's EventEmitter.
+// a word. A remover now ends only its own subscription; a listener added twice while it
+// listens is still one subscription, as before (a host that subscribes each turn gets no copies).
 import { textResult } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { PendingActionStore } from "../../src/pending/pending-action-store.js";
@@ -22,14 +22,25 @@ describe("stale-unsubscribe-removes-a-later-listener", () => {
     expect(seen).toEqual(["action-pending"]);
   });
 
-  it("a listener subscribed twice to a session stays subscribed until both are removed", () => {
+  it("a session's remover called late leaves a later subscription of the same listener", () => {
     const session = new Session();
     const seen: string[] = [];
     const listener = (event: { type: string }) => seen.push(event.type);
-    const one = session.subscribe(listener);
+    const first = session.subscribe(listener);
+    first();
     session.subscribe(listener);
-    one();
+    first(); // late, again
     session.pending.push({ label: "Write a.txt", apply: async () => textResult("written") });
     expect(seen).toContain("action-pending");
+  });
+
+  it("a listener added twice while it listens is one subscription (called once), as before", () => {
+    const store = new PendingActionStore();
+    const seen: string[] = [];
+    const listener = (event: { type: string }) => seen.push(event.type);
+    store.subscribe(listener);
+    store.subscribe(listener);
+    store.push({ label: "Write a.txt", apply: async () => textResult("written") });
+    expect(seen).toEqual(["action-pending"]);
   });
 });
