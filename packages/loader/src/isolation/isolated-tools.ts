@@ -88,6 +88,8 @@ interface StagedAction {
   settling?: number;
   /** Its apply or reject found the tool host stopped: the stop's event lists it as lost. */
   lostInSettle?: boolean;
+  /** It left its stack while its apply ran (one that timed out): a failed apply does not keep it. */
+  left?: boolean;
 }
 
 /**
@@ -101,7 +103,8 @@ export class IsolatedToolHost {
   /** The host's `pi`: its logger, and its UI read when a tool asks. */
   readonly #api: CustomToolAPI;
   readonly #isolation: IsolationContext;
-  readonly #listeners = new Set<(event: IsolatedToolHostEvent) => void>();
+  /** Each listener and its subscription's token (as a `Session`'s: a late remover ends no later one). */
+  readonly #listeners = new Map<(event: IsolatedToolHostEvent) => void, object>();
   readonly #calls = new Map<number, CallState>();
   /**
    * Who made each call that ended lately (the current tool host's, by request id): a tool's
@@ -110,10 +113,9 @@ export class IsolatedToolHost {
   readonly #ended = new Map<number, { sessionId: string; toolCallId: string; toolName: string }>();
   /** The apply and reject requests in flight, by request id: the session that resolves each. */
   readonly #settling = new Map<number, string | undefined>();
-  /** The durable actions a tool host staged that are still pending, by record id, and how many each has. */
-  readonly #durable = new Map<string, ToolHostProcess>();
-  readonly #durableCount = new WeakMap<ToolHostProcess, number>();
-  /** The stores this watches for actions that leave their stack (see `#left`). */
+  /** The durable actions each tool host staged, until its store no longer has them (a fresh tool host starts from none). */
+  readonly #durable = new WeakMap<ToolHostProcess, Array<{ store: PendingActionStore; id: string }>>();
+  /** The stores this hears from when an action leaves their stack (see `#left`). */
   readonly #watched = new WeakSet<PendingActionStore>();
   /** What each tool host was last told of the UI outside any call (`ui-state`). */
   readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
@@ -152,8 +154,11 @@ export class IsolatedToolHost {
 
   /** Listens to the tool host starting and stopping; returns the function that stops listening. */
   subscribe(listener: (event: IsolatedToolHostEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    const token = this.#listeners.get(listener) ?? {};
+    this.#listeners.set(listener, token);
+    return () => {
+      if (this.#listeners.get(listener) === token) this.#listeners.delete(listener);
+    };
   }
 
   /** Stops the tool host (its pending actions are lost) and starts no other. */
@@ -556,7 +561,7 @@ export class IsolatedToolHost {
     this.#watch(staged.store);
     // Only the running tool host's actions are here: a stopped one's went with it.
     if (this.#staged.size > MAX_STAGED_ACTIONS)
-      process.breach(`It staged more than ${MAX_STAGED_ACTIONS} pending actions.`);
+      process.breach(`It has more than ${MAX_STAGED_ACTIONS} pending actions staged.`);
   }
 
   /**
@@ -572,9 +577,14 @@ export class IsolatedToolHost {
     const size = JSON.stringify(message.payload ?? null).length;
     if (size > MAX_DURABLE_PAYLOAD_CHARS)
       return refuse(`with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS})`);
-    const pending = this.#durableCount.get(process) ?? 0;
-    if (pending >= MAX_STAGED_ACTIONS)
-      return process.breach(`It staged more than ${MAX_STAGED_ACTIONS} durable actions.`);
+    const store = call.running?.pending as PendingActionStore | undefined;
+    let durable = this.#durable.get(process) ?? [];
+    // Durable actions leave their stack in ways no event tells (a session's release, a refresh
+    // after another process resolved them): the stores are asked, once a count matters.
+    if (durable.length >= MAX_STAGED_ACTIONS) durable = durable.filter(stillPending(new Map()));
+    this.#durable.set(process, durable);
+    if (durable.length >= MAX_STAGED_ACTIONS)
+      return process.breach(`It has more than ${MAX_STAGED_ACTIONS} durable actions pending.`);
     const action: CustomToolDurableAction = {
       label: message.label,
       handler: message.handler as string,
@@ -590,43 +600,43 @@ export class IsolatedToolHost {
     } catch (error) {
       this.#warn(describeError(error));
     }
-    if (record === undefined) return; // refused: it counts for nothing
-    this.#durable.set(record.id, process);
-    this.#durableCount.set(process, pending + 1);
-    this.#watch(call.running?.pending);
+    // Refused, it counts for nothing.
+    if (record !== undefined && store !== undefined) durable.push({ store, id: record.id });
   }
 
-  /**
-   * Hears when an action leaves `store`'s stack, however it left (see `#left`). Once per store:
-   * a session's store lives as long as the session.
-   */
+  /** Hears when an action leaves `store`'s stack (see `#left`), until this closes. Once per store. */
   #watch(store: PendingActionStore | undefined): void {
     if (store === undefined || this.#watched.has(store)) return;
     this.#watched.add(store);
-    store.subscribe((event) => {
-      if (event.type === "action-applied" || event.type === "action-discarded") this.#left(event.record.id);
-    });
+    this.#unlisten.push(
+      store.subscribe((event) => {
+        if (event.type === "action-applied" || event.type === "action-discarded")
+          this.#left(store, event.record.id);
+      }),
+    );
   }
 
   /**
-   * An action left its stack: it no longer counts toward its tool host's cap. A callback action
-   * that left without its apply or reject running (the host's `pop()` or `remove()`, a journal
-   * that failed) can never run: its tool host forgets it, and a retired one may close.
+   * An action left `store`'s stack. One whose apply or reject ran through the tool host was
+   * settled by `#settle`; one that left without (the host's `pop()` or `remove()`, a failed
+   * journal) can never run: the tool host forgets it, it no longer counts toward the cap, and a
+   * retired tool host may close. One whose timed-out apply still runs is forgotten if it fails.
    */
-  #left(id: string): void {
-    const by = this.#durable.get(id);
-    if (by !== undefined) {
-      this.#durable.delete(id);
-      this.#durableCount.set(by, (this.#durableCount.get(by) ?? 1) - 1);
-    }
+  #left(store: PendingActionStore, id: string): void {
     for (const staged of this.#staged) {
-      // One being applied or discarded through the tool host is settled by `#settle`; one lost
-      // in it is counted by the stop's event (see `#stopped`).
-      if (staged.record?.id !== id || (staged.settling ?? 0) > 0 || staged.lostInSettle) continue;
-      this.#staged.delete(staged);
-      staged.process.send({ t: "forget", action: staged.childId });
+      if (staged.store !== store || staged.record?.id !== id || staged.lostInSettle === true) continue;
+      if ((staged.settling ?? 0) > 0) {
+        staged.left = true;
+        continue;
+      }
+      this.#forget(staged);
       this.#closeIfRetired();
     }
+  }
+
+  #forget(staged: StagedAction): void {
+    this.#staged.delete(staged);
+    staged.process.send({ t: "forget", action: staged.childId });
   }
 
   /**
@@ -669,6 +679,7 @@ export class IsolatedToolHost {
     // A failed apply stays staged: it may be applied again.
     const failed = message.t === "error" || (message.t === "result" && message.result.isError === true);
     if (kind === "reject" || !failed) this.#staged.delete(staged);
+    else if (staged.left === true) this.#forget(staged);
     this.#closeIfRetired();
     return answerOf(message, "");
   }
@@ -738,7 +749,7 @@ export class IsolatedToolHost {
   }
 
   #emit(event: IsolatedToolHostEvent): void {
-    for (const listener of this.#listeners) {
+    for (const listener of [...this.#listeners.keys()]) {
       try {
         listener(event);
       } catch {
@@ -840,4 +851,20 @@ function pushInCall(
   return via === "ctx" && call.ctx !== undefined
     ? call.ctx.pushPendingAction(action)
     : call.running?.pushPendingAction(action);
+}
+
+/**
+ * Whether an action is still on its store's stack, each store's ids read once per `ids` map
+ * (a record's id is unique within its store only). One a resolve holds off the stack right now
+ * reads as gone: a count may be one low for that moment.
+ */
+function stillPending(ids: Map<PendingActionStore, Set<string>>) {
+  return ({ store, id }: { store: PendingActionStore; id: string }): boolean => {
+    let pending = ids.get(store);
+    if (pending === undefined) {
+      pending = new Set(store.list().map((record) => record.id));
+      ids.set(store, pending);
+    }
+    return pending.has(id);
+  };
 }

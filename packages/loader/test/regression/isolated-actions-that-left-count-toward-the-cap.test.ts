@@ -45,7 +45,7 @@ async function stager() {
   return { ...loaded, pid, stage };
 }
 
-describe("a tool host whose staged actions left their stack", () => {
+describe("a tool host whose staged actions left their stack", { timeout: 120_000 }, () => {
   it("applied durable actions no longer count toward its cap", async () => {
     const { session, isolated, pid, stage } = await stager();
     for (let round = 0; round < ROUNDS; round += 1) {
