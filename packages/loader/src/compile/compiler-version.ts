@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nearestUp } from "./find-tsconfig.js";
 
 let cached: string | undefined;
 
@@ -13,20 +14,18 @@ let cached: string | undefined;
  * can import itself by name). `import.meta.resolve` uses the ES resolver the process has
  * already warmed up; `createRequire` would start the CommonJS one (about 4 ms).
  */
-function esbuildPackageDir(): string | undefined {
-  let directory: string;
+function esbuildPackageDir(): string | null {
+  let from: string;
   try {
-    directory = dirname(fileURLToPath(import.meta.resolve("@tooldock/loader/package.json")));
+    from = fileURLToPath(import.meta.resolve("@tooldock/loader/package.json"));
   } catch {
-    directory = dirname(fileURLToPath(import.meta.url));
+    from = fileURLToPath(import.meta.url);
   }
-  for (;;) {
-    const candidate = join(directory, "node_modules", "esbuild");
-    if (existsSync(join(candidate, "package.json"))) return candidate;
-    const parent = dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
-  }
+  const installed = (folder: string) => {
+    const candidate = join(folder, "node_modules", "esbuild");
+    return existsSync(join(candidate, "package.json")) ? candidate : undefined;
+  };
+  return nearestUp(from, new Map(), installed, null);
 }
 
 /** esbuild's folder by Node's resolver, for Yarn PnP or `NODE_PATH` (slower: the CommonJS one); may throw. */

@@ -31,7 +31,7 @@ export function findTsconfig(file: string, memo: TsconfigMemo = new Map()): Tsco
  * What `at` says of the nearest folder from `file`'s up to the root that it says anything of
  * (`undefined`: look further up), else `atRoot`. Every folder walked records it in `memo`.
  */
-export function nearestUp<T extends object | string | null>(
+export function nearestUp<T extends {} | null>(
   file: string,
   memo: Map<string, T>,
   at: (folder: string) => T | undefined,

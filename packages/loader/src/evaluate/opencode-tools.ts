@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, extname, join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import type {
   AgentToolResult,
@@ -10,8 +10,10 @@ import type {
   ToolParameters,
   ToolUpdateCallback,
 } from "@tooldock/sdk";
+import { nearestUp } from "../compile/find-tsconfig.js";
 import { loadZodModule } from "../compile/load-zod.js";
 import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
+import { orElse } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 
 /** The code of the warning about Bun-only APIs in a module (Tooldock runs tools on Node). */
@@ -166,14 +168,11 @@ function opencodeContext(
 
 /** The nearest folder up from `cwd` holding `.git` (that a tool host may read), else `cwd`. */
 function worktreeOf(cwd: string): string {
-  for (let folder = cwd; ; folder = dirname(folder)) {
-    try {
-      if (existsSync(join(folder, ".git"))) return folder;
-    } catch {
-      // Not readable here: not this one.
-    }
-    if (dirname(folder) === folder) return cwd;
-  }
+  // In a tool host, Node's permission model makes existsSync throw for a folder it may not
+  // read: not this one.
+  const holdsGit = (folder: string) =>
+    orElse(() => existsSync(join(folder, ".git")), false) ? folder : undefined;
+  return nearestUp(join(cwd, ".git"), new Map(), holdsGit, cwd);
 }
 
 /**

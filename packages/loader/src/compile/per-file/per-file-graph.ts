@@ -315,15 +315,11 @@ function nodeResolvesAsBundler(folder: string, specifier: string, memo: Map<stri
   const key = `${folder}\0${name}\0${subpath}`;
   let found = memo.get(key);
   if (found === undefined) {
-    found = false;
-    for (let at = folder; ; at = dirname(at)) {
+    const installed = (at: string) => {
       const manifest = join(at, "node_modules", name, "package.json");
-      if (isFile(manifest)) {
-        found = exportsAsBundler(manifest, subpath);
-        break;
-      }
-      if (dirname(at) === at) break;
-    }
+      return isFile(manifest) ? exportsAsBundler(manifest, subpath) : undefined;
+    };
+    found = nearestUp<boolean>(join(folder, "node_modules"), new Map(), installed, false);
     memo.set(key, found);
   }
   return found;
