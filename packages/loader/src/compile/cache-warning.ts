@@ -1,5 +1,5 @@
 import type { Diagnostic } from "@tooldock/sdk";
-import { describeError } from "../diagnostics.js";
+import { createWarning, describeError } from "../diagnostics.js";
 import { CACHE_DIR_ENV } from "./cache-dir.js";
 import type { CacheFolderState } from "./cache-folder.js";
 
@@ -13,9 +13,7 @@ export function cacheWarning(
   entry: string,
 ): Diagnostic {
   if (state.problem === "unwritable") return cacheUnwritableWarning(cacheDir, state.reason, entry);
-  return {
-    code: "W_CACHE_UNSAFE",
-    severity: "warning",
+  return createWarning("W_CACHE_UNSAFE", {
     message:
       `The compile cache ${state.folder} ${state.reason}: another user could have put code there that ` +
       "would run as you. Nothing was read from it; this load compiled with jiti instead, without a cache.",
@@ -23,7 +21,7 @@ export function cacheWarning(
     hint:
       `Remove the cache (rm -rf ${cacheDir}) and Tooldock creates it again, private (mode 700), on the ` +
       `next load; or point cacheDir / $${CACHE_DIR_ENV} at a folder only you can write.`,
-  };
+  });
 }
 
 /**
@@ -41,13 +39,11 @@ export function cacheUnwritableWarning(
     jiti: `jiti cannot write the compile cache in ${cacheDir} (${reason}); compiling without a cache.`,
     "after-load": `esbuild cannot write the compile cache in ${cacheDir} (${reason}); the modules this load compiled file by file are compiled again by the next one.`,
   };
-  return {
-    code: "W_CACHE_UNWRITABLE",
-    severity: "warning",
+  return createWarning("W_CACHE_UNWRITABLE", {
     message: messages[writer],
     path: entry,
     hint: `Make ${cacheDir} writable, or point cacheDir / $${CACHE_DIR_ENV} at a writable folder.`,
-  };
+  });
 }
 
 /**
@@ -55,11 +51,9 @@ export function cacheUnwritableWarning(
  * (`afterLoad`: the build of the packs of the modules a load compiled file by file).
  */
 export function compilerFallbackWarning(error: unknown, entry: string, afterLoad = false): Diagnostic {
-  return {
-    code: "W_COMPILER_FALLBACK",
-    severity: "warning",
+  return createWarning("W_COMPILER_FALLBACK", {
     message: `esbuild could not be loaded (${describeError(error)}); ${afterLoad ? "the modules this load compiled file by file are not cached and are compiled again by the next load" : "compiling with jiti instead"}.`,
     path: entry,
     hint: `Reinstall esbuild for this platform, or pass compiler: "jiti" to ${afterLoad ? "compile with jiti and its cache" : "silence this warning"}.`,
-  };
+  });
 }

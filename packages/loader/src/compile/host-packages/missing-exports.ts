@@ -1,4 +1,5 @@
 import type { Diagnostic } from "@tooldock/sdk";
+import { createWarning } from "../../diagnostics.js";
 import type { PreparedModule } from "../prepared-module.js";
 
 /** `Symbol.for` key of the process-wide reporter the stand-in modules call. */
@@ -87,12 +88,10 @@ export function reportingMissingExports(
 const reported = new WeakMap<object, MissingImport[]>();
 
 /** The `W_HOST_EXPORT_MISSING` warning of one missing import. */
-export function missingExportWarning(path: string, missing: MissingImport): Diagnostic {
-  return {
-    code: "W_HOST_EXPORT_MISSING",
-    severity: "warning",
+function missingExportWarning(path: string, missing: MissingImport): Diagnostic {
+  return createWarning("W_HOST_EXPORT_MISSING", {
     message: `${path} imports "${missing.name}" from "${missing.specifier}", which Tooldock's stand-in for that package does not provide; it is undefined here.`,
     path,
     hint: `Tooldock has no copy of "${missing.specifier}" (see the loader README, "Modules written for other hosts", for what it provides). Guard the use of "${missing.name}" (it is undefined under Tooldock), or take an equivalent from a package the tool installs itself.`,
-  };
+  });
 }
