@@ -102,18 +102,23 @@ function registry(): Record<string, ModuleNamespace> {
 
 /**
  * Registers a shared module unless a copy is (the first wins), and returns the registered one:
- * `pi` and tools see the same objects even when two copies of the loader share a process.
+ * `pi` and tools see the same objects even when two copies of the loader share a process. A
+ * function is called for the namespace only when none is registered yet.
  */
-export function registerHostModule(specifier: string, namespace: ModuleNamespace): ModuleNamespace {
-  return registerHostModuleWith(specifier, () => namespace);
-}
-
-/** {@link registerHostModule} for a namespace that is built only when none is registered yet. */
-export function registerHostModuleWith(specifier: string, build: () => ModuleNamespace): ModuleNamespace {
+export function registerHostModule(
+  specifier: string,
+  namespace: ModuleNamespace | (() => ModuleNamespace),
+): ModuleNamespace {
   const modules = registry();
   const canonical = canonicalHostSpecifier(specifier) ?? specifier;
-  modules[canonical] ??= build();
+  modules[canonical] ??= typeof namespace === "function" ? namespace() : namespace;
   return modules[canonical];
+}
+
+/** The registered copy of a host specifier's shared module, if any. */
+function registered(specifier: string): ModuleNamespace | undefined {
+  const canonical = canonicalHostSpecifier(specifier);
+  return canonical === undefined ? undefined : registry()[canonical];
 }
 
 /** Imports and registers the named shared modules (default: all), unless a copy is registered. */
@@ -136,11 +141,8 @@ export async function ensureHostModules(
  * its files require, registered before it runs (see `requiredHostSpecifiers`).
  */
 function hostAwareRequire(require: NodeJS.Require): NodeJS.Require {
-  const wrapped = (id: string): unknown => {
-    const canonical = typeof id === "string" ? canonicalHostSpecifier(id) : undefined;
-    const namespace = canonical === undefined ? undefined : registry()[canonical];
-    return namespace ?? require(id);
-  };
+  const wrapped = (id: string): unknown =>
+    (typeof id === "string" ? registered(id) : undefined) ?? require(id);
   return Object.assign(wrapped, {
     resolve: require.resolve,
     cache: require.cache,
@@ -166,8 +168,7 @@ export function requiredHostSpecifiers(text: string): string[] {
 
 /** A registered shared module; call {@link ensureHostModules} first. */
 export function getHostModule(specifier: string): ModuleNamespace {
-  const canonical = canonicalHostSpecifier(specifier);
-  const namespace = canonical === undefined ? undefined : registry()[canonical];
+  const namespace = registered(specifier);
   if (namespace === undefined) throw new Error(`Host module "${specifier}" is not registered.`);
   return namespace;
 }
@@ -196,15 +197,11 @@ export function hostModuleSource(path: string): string {
     "default" in namespace ? "export default m.default;" : "",
   ];
   if (absent.length > 0) {
-    // One binding per name, called after it: a call of one fails as "<name>$missing is not a
-    // function", not under a name the tool never wrote.
-    const binding = (index: number) => {
-      const name = absent[index] as string;
-      return IDENTIFIER.test(name) ? `${name}$missing` : `missing$${index}`;
-    };
+    // One binding per name (each an identifier: see parseHostPath), called after it: a call of
+    // one fails as "<name>$missing is not a function", not under a name the tool never wrote.
     lines.push(
-      ...absent.map((_, index) => `const ${binding(index)} = void 0;`),
-      `export { ${absent.map((name, index) => `${binding(index)} as ${JSON.stringify(name)}`).join(", ")} };`,
+      ...absent.map((name) => `const ${name}$missing = void 0;`),
+      `export { ${absent.map((name) => `${name}$missing as ${JSON.stringify(name)}`).join(", ")} };`,
       `globalThis[globalThis.Symbol.for(${JSON.stringify(MISSING_EXPORT_REPORTER_KEY)})]?.report(${JSON.stringify(specifier)}, ${JSON.stringify(absent)});`,
     );
   }

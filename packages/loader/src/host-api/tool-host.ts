@@ -12,7 +12,7 @@ import type {
 } from "@tooldock/sdk";
 import * as Sdk from "@tooldock/sdk";
 import type * as Zod from "zod";
-import { registerHostModule, registerHostModuleWith } from "../compile/host-modules.js";
+import { registerHostModule } from "../compile/host-modules.js";
 import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-packages/namespaces.js";
 import { loadZodModule } from "../compile/load-zod.js";
 import { createEventBus, handlerErrorMessage } from "./event-bus.js";
@@ -136,10 +136,10 @@ export class ToolHost {
       typebox: registerHostModule("@sinclair/typebox", TypeBox) as typeof TypeBox,
       // Loaded on first read: most tools never read it (see load-zod.ts).
       get zod() {
-        return (registerHostModuleWith("zod", () => loadZodModule("zod")) as typeof Zod).z;
+        return (registerHostModule("zod", () => loadZodModule("zod")) as typeof Zod).z;
       },
       // The SDK plus what pi, oh-my-pi and xcsh put on `pi.pi` (StringEnum, Type, inert UI).
-      pi: registerHostModuleWith(PI_CODING_AGENT, () =>
+      pi: registerHostModule(PI_CODING_AGENT, () =>
         piCodingAgentNamespace(
           registerHostModule("@tooldock/sdk", Sdk),
           registerHostModule("@sinclair/typebox", TypeBox),
