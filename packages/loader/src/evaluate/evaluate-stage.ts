@@ -1,7 +1,6 @@
 import type { BuildUnit } from "../build/build-stage.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { andThen } from "../guards/now-or-later.js";
-import { type LoadModuleStep, loadModule, type ModuleOutcome } from "./load-module.js";
+import { andThen, type LoadModuleStep, loadModule, type ModuleOutcome } from "./load-module.js";
 
 /** What the evaluate stage needs besides the unit: the `pi` API, the deadline, the guards' records. */
 export type EvaluateStep = Omit<LoadModuleStep, "compiled">;

@@ -4,7 +4,6 @@ import type { Evaluate, PreparedModule } from "../compile/prepared-module.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
-import { andThen } from "../guards/now-or-later.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
 import { compileDiagnostic, unreadableDiagnostic } from "./compile-diagnostic.js";
 import { ExtensionRegistrations } from "./extension-api.js";
@@ -50,10 +49,13 @@ export function loadModule(
 ): ModuleOutcome | Promise<ModuleOutcome> {
   const internal = (error: unknown) => internalFailure(module, error);
   try {
-    if (step.ready !== undefined) return settle(importModule(module, step.ready.evaluate, step), internal);
+    if (step.ready !== undefined) {
+      const outcome = importModule(module, step.ready.evaluate, step);
+      return outcome instanceof Promise ? outcome.catch(internal) : outcome;
+    }
     return step.compiled
       .then(
-        (prepared) => settle(importModule(module, prepared.evaluate, step), internal),
+        (prepared) => importModule(module, prepared.evaluate, step),
         (error: unknown) => fail(unreadableDiagnostic(module, error) ?? compileDiagnostic(module, error)),
       )
       .catch(internal);
@@ -62,12 +64,12 @@ export function loadModule(
   }
 }
 
-/** `outcome`, with what its promise rejects with (a fault of the loader's own) as `onError`'s outcome. */
-function settle(
-  outcome: ModuleOutcome | Promise<ModuleOutcome>,
-  onError: (error: unknown) => ModuleOutcome,
-): ModuleOutcome | Promise<ModuleOutcome> {
-  return outcome instanceof Promise ? outcome.catch(onError) : outcome;
+/**
+ * `next(value)`: at once when `value` is not a promise (a step that settled synchronously: no
+ * promise, no turn of the microtask queue), else once it has settled.
+ */
+export function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** The import step, then the factory step. */
@@ -115,33 +117,23 @@ function runFactory(
   }
 
   let factory: ReturnType<typeof resolveFactory>;
-  let readError: { error: unknown } | undefined;
+  let opencode: string[] = [];
+  let exported = "";
   try {
     factory = resolveFactory(imported.value);
-  } catch (error) {
-    readError = { error };
-  }
-  if (factory === undefined) {
-    let exported: string;
-    let opencode: string[] = [];
-    try {
-      if (readError !== undefined) throw readError.error;
+    if (factory === undefined) {
       opencode = opencodeExportNames(imported.value);
       if (opencode.length > 0 && step.opencode === true) {
-        const { tools, diagnostics } = opencodeTools(
-          imported.value as Record<string, unknown>,
-          opencode,
-          module,
-          step.api,
-        );
-        return diagnostics.length > 0
-          ? { ok: true, entries: tools, warnings: diagnostics }
-          : { ok: true, entries: tools };
+        const value = imported.value as Record<string, unknown>;
+        const { tools, diagnostics } = opencodeTools(value, opencode, module, step.api);
+        return { ok: true, entries: tools, ...(diagnostics.length > 0 ? { warnings: diagnostics } : {}) };
       }
       exported = describeExports(imported.value);
-    } catch (error) {
-      exported = `reading its exports threw (${describeError(error)})`;
     }
+  } catch (error) {
+    exported = `reading its exports threw (${describeError(error)})`;
+  }
+  if (factory === undefined) {
     if (opencode.length > 0)
       return fail(
         createDiagnostic("E_NO_FACTORY", {
