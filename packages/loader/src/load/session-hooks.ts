@@ -1,13 +1,11 @@
 import { Session, type SessionEvent } from "@tooldock/runtime";
 import type { Diagnostic } from "@tooldock/sdk";
 import { createWarning, describeError } from "../diagnostics.js";
+import { DEFAULT_FACTORY_TIMEOUT_MS } from "../options.js";
 import type { LoadedCustomTool } from "./types.js";
 
 /** The code of the warning about a tool whose `onSession` threw, rejected or timed out. */
 export const ON_SESSION_FAILED_WARNING = "W_ON_SESSION_FAILED";
-
-/** Default of {@link CheckSessionHooksOptions.timeoutMs}: as long as a factory may take. */
-export const DEFAULT_SESSION_HOOK_TIMEOUT_MS = 10_000;
 
 /**
  * The {@link ON_SESSION_FAILED_WARNING} for a `tool-hook-failed` event of a tool loaded from
@@ -50,7 +48,7 @@ export function reportSessionHookFailures(
 /** Options of {@link checkSessionHooks}. */
 export interface CheckSessionHooksOptions {
   cwd?: string;
-  /** Longest each hook may take. Default {@link DEFAULT_SESSION_HOOK_TIMEOUT_MS}. */
+  /** Longest each hook may take. Default: as long as a factory may take ({@link DEFAULT_FACTORY_TIMEOUT_MS}). */
   timeoutMs?: number;
 }
 
@@ -68,7 +66,7 @@ export async function checkSessionHooks(
   if (withHooks.length === 0) return [];
   const session = new Session({
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    resolveTimeoutMs: options.timeoutMs ?? DEFAULT_SESSION_HOOK_TIMEOUT_MS,
+    resolveTimeoutMs: options.timeoutMs ?? DEFAULT_FACTORY_TIMEOUT_MS,
   });
   const diagnostics: Diagnostic[] = [];
   const stop = reportSessionHookFailures(session, withHooks, (diagnostic) => diagnostics.push(diagnostic));
