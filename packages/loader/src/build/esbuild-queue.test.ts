@@ -5,8 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as esbuild from "esbuild";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type MemberRecord, readGroupIndex } from "../compile/cache-index.js";
+import { esbuildContextHash } from "../compile/compiler-version.js";
 import { checkMember, checkMemo } from "../compile/current-member.js";
-import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { RACY_WINDOW_MS } from "../compile/input-fingerprint.js";
 import { EsbuildQueue, PackMissing } from "./esbuild-queue.js";
 

@@ -9,9 +9,9 @@ import {
 } from "../compile/cache-index.js";
 import { CacheWriteError } from "../compile/cache-write-error.js";
 import { CompileFailure } from "../compile/compile-failure.js";
+import { esbuildContextHash } from "../compile/compiler-version.js";
 import { checkMember, checkMemo } from "../compile/current-member.js";
 import type { Esbuild, EsbuildBatch } from "../compile/esbuild-batch.js";
-import { esbuildContextHash } from "../compile/esbuild-context.js";
 import { findTsconfig } from "../compile/find-tsconfig.js";
 import { buildPacks, type GroupOutcome } from "./build-packs.js";
 import { packCodeCachePath, packScriptPath, packStubPath } from "./pack-script.js";

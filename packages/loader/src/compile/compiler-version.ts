@@ -2,9 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILD_OPTIONS } from "./build-options.js";
+import { CACHE_FORMAT_VERSION } from "./cache-index.js";
 import { nearestUp } from "./find-tsconfig.js";
+import { hash } from "./hash.js";
 
 let cached: string | undefined;
+let contextHash: string | undefined;
 
 /**
  * The folder of esbuild's `package.json`, looked up the way Node finds a dependency of the
@@ -55,4 +59,12 @@ export function esbuildVersion(): string {
     // No esbuild found, or an unreadable manifest: "unknown", which no bundle built by a known version has.
   }
   return cached;
+}
+
+/** Hash of everything besides the sources that shapes a pack (part of every key). */
+export function esbuildContextHash(): string {
+  contextHash ??= hash(
+    JSON.stringify({ format: CACHE_FORMAT_VERSION, esbuild: esbuildVersion(), options: BUILD_OPTIONS }),
+  );
+  return contextHash;
 }
