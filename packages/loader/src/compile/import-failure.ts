@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { type ParseError, parse } from "jsonc-parser";
 import { bunOnlyNote } from "./bun-only.js";
 import { CompileFailure } from "./compile-failure.js";
 import {
@@ -11,7 +12,6 @@ import {
   type SourcePlace,
   specifierOffset,
 } from "./import-locations.js";
-import { jsonErrorOffset } from "./json-error-offset.js";
 import { catchingEvaluation, type PreparedModule } from "./prepared-module.js";
 import { isBareSpecifier } from "./tool-sources.js";
 
@@ -134,4 +134,21 @@ function bunSpecifierIn(entry: string): string | undefined {
     return match.index + 1;
   });
   return found;
+}
+
+/**
+ * The offset of the first fault that makes `text` invalid JSON, or `undefined`: Node 20's
+ * `JSON.parse` message says what is wrong but not where, which esbuild would give. `jsonc-parser`
+ * with what JSONC adds to JSON (comments, trailing commas) turned off.
+ */
+export function jsonErrorOffset(text: string): number | undefined {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const errors: ParseError[] = [];
+  parse(text.slice(bom), errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
+  const first = errors[0];
+  return first === undefined ? undefined : first.offset + bom;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonErrorOffset } from "./json-error-offset.js";
+import { jsonErrorOffset } from "./import-failure.js";
 
 describe("jsonErrorOffset", () => {
   it("is undefined for valid JSON, also after a byte order mark", () => {
