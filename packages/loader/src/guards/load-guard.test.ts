@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { watchProcessListeners } from "./process-listeners.js";
+import { watchProcessListeners } from "./load-guard.js";
 
 const listener = () => {};
 
