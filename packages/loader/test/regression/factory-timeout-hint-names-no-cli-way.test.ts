@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { hintFor } from "../../src/format/diagnostic-hints.js";
+import { hintFor } from "../../src/format/format-diagnostic.js";
 import { loadCustomTools } from "../../src/index.js";
 import { fixturesDir, testCacheDir } from "../helpers.js";
 
