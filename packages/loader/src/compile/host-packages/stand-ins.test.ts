@@ -1,6 +1,6 @@
 import { Kind } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { StringEnum } from "./string-enum.js";
+import { StringEnum } from "./namespaces.js";
 import { inertTheme } from "./themes.js";
 import { inertComponents, Key, matchesKey, truncateToWidth, visibleWidth } from "./ui-components.js";
 
