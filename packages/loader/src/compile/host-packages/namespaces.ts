@@ -1,6 +1,6 @@
 import { type TUnsafe, Type } from "@sinclair/typebox";
 import { loadZodModule } from "../load-zod.js";
-import { inertTheme, themeGetters } from "./themes.js";
+import { inertTheme } from "./themes.js";
 import {
   inertComponents,
   Key,
@@ -35,7 +35,7 @@ export const HOST_PACKAGE_ALIASES: Readonly<Record<string, string>> = {
   "@opencode-ai/plugin/tool": OPENCODE_PLUGIN,
 };
 
-/** Theme helpers the coding agents export to renderers. */
+/** Theme helpers the coding agents export to renderers: each returns an inert theme. */
 const THEME_GETTERS = ["getEditorTheme", "getMarkdownTheme", "getSelectListTheme", "getSettingsListTheme"];
 
 /** `@mariozechner/pi-ai`: `StringEnum` and TypeBox's `Type` (pi-ai re-exports it). */
@@ -66,7 +66,7 @@ export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleName
     StringEnum,
     Type: typebox.Type,
     ...inertComponents(["Container", "DynamicBorder", "Markdown", "Spacer", "Text"]),
-    ...themeGetters(THEME_GETTERS),
+    ...Object.fromEntries(THEME_GETTERS.map((name) => [name, () => inertTheme()])),
     theme: inertTheme(),
   });
 }

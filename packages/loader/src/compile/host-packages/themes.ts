@@ -26,10 +26,3 @@ export function inertTheme(): Record<string, (...args: unknown[]) => string> {
     },
   });
 }
-
-/** `getMarkdownTheme()`, `getSelectListTheme()`, …: each returns an {@link inertTheme}. */
-export function themeGetters(names: readonly string[]): Record<string, () => ReturnType<typeof inertTheme>> {
-  const getters: Record<string, () => ReturnType<typeof inertTheme>> = {};
-  for (const name of names) getters[name] = () => inertTheme();
-  return getters;
-}
