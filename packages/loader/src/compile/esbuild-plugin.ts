@@ -140,8 +140,10 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
         const { bytes, record: input } = readInput(args.path);
         record.sources.set(args.path, input);
         const text = bytes.toString("utf8");
+        const transform = (format: "esm" | "cjs") =>
+          build.esbuild.transform(text, { loader, format, sourcefile: args.path, logLevel: "silent" });
         if (isCommonJsFile(args.path) && text.includes("await")) {
-          const errors = await commonJsAwaitErrors(build.esbuild, text, loader, args.path);
+          const errors = await commonJsAwaitErrors(transform, args.path);
           if (errors.length > 0) return { errors };
         }
         // `require` is renamed by `define`, so esbuild resolves none of its calls: the host
@@ -153,7 +155,7 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
           record.requiredHosts.set(args.path, required);
         }
         if (STAND_IN_SPECIFIERS.some((specifier) => text.includes(specifier))) {
-          valueImports.set(args.path, await standInImports(build.esbuild, text, loader, args.path));
+          valueImports.set(args.path, await standInImports(transform, text));
         }
         let contents = rewriteSourceLocation(text, args.path);
         // esbuild reads the map a source names by itself, outside onLoad: for a tool host's
@@ -202,19 +204,11 @@ function outsideReadRootsMessage(path: string): string {
  * import dropped as the build drops it); in the raw source when that fails (the build says why).
  */
 async function standInImports(
-  esbuild: Pick<typeof import("esbuild"), "transform">,
+  transform: (format: "esm") => Promise<{ code: string }>,
   text: string,
-  loader: Loader,
-  file: string,
 ): Promise<ValueImports> {
   try {
-    const { code } = await esbuild.transform(text, {
-      loader,
-      format: "esm",
-      sourcefile: file,
-      logLevel: "silent",
-    });
-    return esmValueImports(code, isStandInSpecifier);
+    return esmValueImports((await transform("esm")).code, isStandInSpecifier);
   } catch {
     return esmValueImports(text, isStandInSpecifier);
   }
@@ -222,13 +216,11 @@ async function standInImports(
 
 /** Top-level `await` in a CommonJS file (`COMMONJS_AWAIT_MESSAGE`): its CommonJS transform fails there. */
 async function commonJsAwaitErrors(
-  esbuild: Pick<typeof import("esbuild"), "transform">,
-  text: string,
-  loader: Loader,
+  transform: (format: "cjs") => Promise<unknown>,
   file: string,
 ): Promise<PartialMessage[]> {
   try {
-    await esbuild.transform(text, { loader, format: "cjs", sourcefile: file, logLevel: "silent" });
+    await transform("cjs");
     return [];
   } catch (error) {
     const messages = (error as { errors?: PartialMessage[] }).errors ?? [];
