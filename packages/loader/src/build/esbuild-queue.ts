@@ -13,6 +13,7 @@ import { esbuildContextHash } from "../compile/compiler-version.js";
 import { checkMember, checkMemo } from "../compile/current-member.js";
 import type { Esbuild, EsbuildBatch } from "../compile/esbuild-batch.js";
 import { findTsconfig } from "../compile/find-tsconfig.js";
+import { remembered } from "../remembered.js";
 import { buildPacks, type GroupOutcome } from "./build-packs.js";
 import { packCodeCachePath, packScriptPath, packStubPath } from "./pack-script.js";
 import { sweepOldPacks } from "./sweep-old-packs.js";
@@ -206,18 +207,13 @@ export class EsbuildQueue {
 
   /** The entry's member when its group's index holds a current record of it (checked once). */
   #currentMember(entry: string, group: EntryGroup): Promise<Current | undefined> {
-    let current = this.#current.get(entry);
-    if (current === undefined) {
+    return remembered(this.#current, entry, async () => {
       const index = this.#index(group.entries[0] as string);
       const record = index?.members.find((member) => member.entry === entry);
-      current = (async () => {
-        const prints = record && (await checkMember(this.#cacheDir, record, this.#memo));
-        if (index === undefined || record === undefined || prints === undefined) return undefined;
-        return { member: this.#member(record, index.members, true), prints };
-      })();
-      this.#current.set(entry, current);
-    }
-    return current;
+      const prints = record && (await checkMember(this.#cacheDir, record, this.#memo));
+      if (index === undefined || record === undefined || prints === undefined) return undefined;
+      return { member: this.#member(record, index.members, true), prints };
+    });
   }
 
   #checkWhenComplete(group: EntryGroup): void {
@@ -225,12 +221,7 @@ export class EsbuildQueue {
   }
 
   #check(group: EntryGroup, urgent: boolean): Promise<Map<string, MemberOutcome>> {
-    let checked = this.#checked.get(group);
-    if (checked === undefined) {
-      checked = this.#group(group, urgent);
-      this.#checked.set(group, checked);
-    }
-    return checked;
+    return remembered(this.#checked, group, () => this.#group(group, urgent));
   }
 
   /** A member was stale: from now on every group is checked (and built) as soon as complete. */

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
+import { remembered } from "../remembered.js";
 import { isOwnPrivateFile } from "./cache-folder.js";
 import { type MemberRecord, packPath } from "./cache-index.js";
 import { findTsconfig, type TsconfigMemo } from "./find-tsconfig.js";
@@ -62,14 +63,4 @@ export async function checkMember(
     if (hostModuleSourceHash(specifier) !== record.hostModules[specifier]) return undefined;
   }
   return refreshed;
-}
-
-/** `answer(key)`, asked once per memo. */
-function remembered(memo: Map<string, boolean>, key: string, answer: (key: string) => boolean): boolean {
-  let known = memo.get(key);
-  if (known === undefined) {
-    known = answer(key);
-    memo.set(key, known);
-  }
-  return known;
 }

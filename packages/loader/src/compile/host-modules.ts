@@ -1,3 +1,4 @@
+import { remembered } from "../remembered.js";
 import { hash } from "./hash.js";
 import { MISSING_EXPORT_REPORTER_KEY } from "./host-packages/missing-exports.js";
 import {
@@ -214,10 +215,5 @@ const sourceHashes = new Map<string, string>();
 export function hostModuleSourceHash(path: string): string {
   const { missing } = parseHostPath(path);
   const key = missing.length === 0 ? (canonicalHostSpecifier(path) ?? path) : path;
-  let sourceHash = sourceHashes.get(key);
-  if (sourceHash === undefined) {
-    sourceHash = hash(hostModuleSource(key));
-    sourceHashes.set(key, sourceHash);
-  }
-  return sourceHash;
+  return remembered(sourceHashes, key, () => hash(hostModuleSource(key)));
 }

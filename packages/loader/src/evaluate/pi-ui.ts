@@ -1,5 +1,6 @@
 import type { CustomToolAPI, UIContext } from "@tooldock/sdk";
 import { inertTheme } from "../compile/host-packages/themes.js";
+import { remembered } from "../remembered.js";
 
 /** A stand-in that does nothing and answers `undefined`. */
 export const nothing = (): undefined => undefined;
@@ -38,16 +39,13 @@ const uis = new WeakMap<CustomToolAPI, UIContext>();
  * so a UI attached later answers) and pi's terminal-only methods ({@link TERMINAL_ONLY}).
  */
 export function piUI(api: CustomToolAPI): UIContext {
-  let ui = uis.get(api);
-  if (ui === undefined) {
-    ui = Object.freeze({
+  return remembered(uis, api, () =>
+    Object.freeze({
       ...TERMINAL_ONLY,
       select: (...args: Parameters<UIContext["select"]>) => api.ui.select(...args),
       confirm: (...args: Parameters<UIContext["confirm"]>) => api.ui.confirm(...args),
       input: (...args: Parameters<UIContext["input"]>) => api.ui.input(...args),
       notify: (...args: Parameters<UIContext["notify"]>) => api.ui.notify(...args),
-    });
-    uis.set(api, ui);
-  }
-  return ui;
+    }),
+  );
 }

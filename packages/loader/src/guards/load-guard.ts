@@ -1,3 +1,4 @@
+import { remembered } from "../remembered.js";
 import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
 import { holdExitGuard } from "./process-exit-guard.js";
 import { holdRejectionGuard } from "./rejection-guard.js";
@@ -21,12 +22,7 @@ export class LoadGuard {
 
   /** The record of a module (by its real path), created on first use. */
   faultsOf(resolvedPath: string): ModuleFaults {
-    let faults = this.#faults.get(resolvedPath);
-    if (faults === undefined) {
-      faults = createModuleFaults();
-      this.#faults.set(resolvedPath, faults);
-    }
-    return faults;
+    return remembered(this.#faults, resolvedPath, createModuleFaults);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { orElse } from "../discover/expand-path.js";
+import { remembered } from "../remembered.js";
 
 type TraceMapping = typeof import("@jridgewell/trace-mapping");
 
@@ -65,9 +66,7 @@ function mappedSite(site: NodeJS.CallSite): NodeJS.CallSite {
 }
 
 function mapOf(path: string): InstanceType<TraceMapping["TraceMap"]> | null {
-  let map = maps.get(path);
-  if (map !== undefined) return map;
-  map = orElse(() => new (tracing as TraceMapping).TraceMap(readFileSync(path, "utf8"), path), null);
-  maps.set(path, map);
-  return map;
+  return remembered(maps, path, () =>
+    orElse(() => new (tracing as TraceMapping).TraceMap(readFileSync(path, "utf8"), path), null),
+  );
 }

@@ -1,3 +1,5 @@
+import { remembered } from "../../remembered.js";
+
 /**
  * Inert stand-ins for the terminal UI components of `@mariozechner/pi-tui`. Tooldock has no
  * terminal, but a tool that builds components must not crash: every constructor takes any
@@ -86,12 +88,11 @@ const componentClasses = new Map<string, typeof InertComponent>();
 export function inertComponents(names: readonly string[]): Record<string, typeof InertComponent> {
   const classes: Record<string, typeof InertComponent> = {};
   for (const name of names) {
-    let component = componentClasses.get(name);
-    if (component === undefined) {
-      component = { [name]: class extends InertComponent {} }[name] as typeof InertComponent;
-      componentClasses.set(name, component);
-    }
-    classes[name] = component;
+    classes[name] = remembered(
+      componentClasses,
+      name,
+      () => ({ [name]: class extends InertComponent {} })[name] as typeof InertComponent,
+    );
   }
   return classes;
 }

@@ -4,6 +4,7 @@
  */
 
 import { parse } from "es-module-lexer";
+import { remembered } from "../../remembered.js";
 
 /** Names read from each package, by the specifier as written. */
 export type ValueImports = Map<string, Set<string>>;
@@ -11,12 +12,7 @@ export type ValueImports = Map<string, Set<string>>;
 const IDENTIFIER = "[A-Za-z_$][\\w$]*";
 
 function add(imports: ValueImports, specifier: string, name: string): void {
-  let names = imports.get(specifier);
-  if (names === undefined) {
-    names = new Set();
-    imports.set(specifier, names);
-  }
-  names.add(name);
+  remembered(imports, specifier, () => new Set()).add(name);
 }
 
 /**

@@ -3,6 +3,7 @@ import { isBuiltin } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { parse } from "es-module-lexer";
 import { createPathsMatcher, parseTsconfig, type TsConfigResult } from "get-tsconfig";
+import { remembered } from "../../remembered.js";
 import { nearestUp } from "../find-tsconfig.js";
 import { canonicalHostSpecifier, isStandInSpecifier } from "../host-modules.js";
 import { esmValueImports } from "../host-packages/value-imports.js";
@@ -312,17 +313,13 @@ function nodeResolvesAsBundler(folder: string, specifier: string, memo: Map<stri
   const length = specifier.startsWith("@") ? 2 : 1;
   const name = parts.slice(0, length).join("/");
   const subpath = parts.length > length ? `./${parts.slice(length).join("/")}` : ".";
-  const key = `${folder}\0${name}\0${subpath}`;
-  let found = memo.get(key);
-  if (found === undefined) {
-    const installed = (at: string) => {
-      const manifest = join(at, "node_modules", name, "package.json");
-      return isFile(manifest) ? exportsAsBundler(manifest, subpath) : undefined;
-    };
-    found = nearestUp<boolean>(join(folder, "node_modules"), new Map(), installed, false);
-    memo.set(key, found);
-  }
-  return found;
+  const installed = (at: string) => {
+    const manifest = join(at, "node_modules", name, "package.json");
+    return isFile(manifest) ? exportsAsBundler(manifest, subpath) : undefined;
+  };
+  return remembered(memo, `${folder}\0${name}\0${subpath}`, () =>
+    nearestUp<boolean>(join(folder, "node_modules"), new Map(), installed, false),
+  );
 }
 
 /** The conditions esbuild matches for an `import` on the `node` platform, and Node's own. */
