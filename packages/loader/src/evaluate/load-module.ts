@@ -1,6 +1,7 @@
 import type { CustomToolAPI, CustomToolContext, Diagnostic } from "@tooldock/sdk";
+import type { BuildUnit } from "../build/build-stage.js";
 import { CompileFailure } from "../compile/compile-failure.js";
-import type { Evaluate, PreparedModule } from "../compile/prepared-module.js";
+import type { Evaluate } from "../compile/prepared-module.js";
 import { createDiagnostic, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
@@ -23,12 +24,8 @@ export type ModuleOutcome =
     }
   | { ok: false; diagnostic: Diagnostic };
 
-/** What {@link loadModule} needs besides the module. */
+/** What {@link loadModule} needs besides the unit: the `pi` API, the deadline, the guards' records. */
 export interface LoadModuleStep {
-  /** The module's compilation, started earlier (see `BuildStage`). */
-  compiled: Promise<PreparedModule>;
-  /** The same, when it had settled already: the module then loads without waiting for it. */
-  ready?: PreparedModule | undefined;
   api: CustomToolAPI;
   factoryTimeoutMs: number;
   /** Where faults the module commits from its timers and callbacks are recorded (see `LoadGuard`). */
@@ -43,17 +40,16 @@ export interface LoadModuleStep {
  * pack and a synchronous factory), else as a promise. Never throws or rejects: a fault of the
  * loader's own work on the module is an `E_IMPORT`.
  */
-export function loadModule(
-  module: DiscoveredModule,
-  step: LoadModuleStep,
-): ModuleOutcome | Promise<ModuleOutcome> {
+export function loadModule(unit: BuildUnit, step: LoadModuleStep): ModuleOutcome | Promise<ModuleOutcome> {
+  const { module } = unit;
   const internal = (error: unknown) => internalFailure(module, error);
   try {
-    if (step.ready !== undefined) {
-      const outcome = importModule(module, step.ready.evaluate, step);
+    // Compiled already when the unit was taken: the module loads without waiting for it.
+    if (unit.ready !== undefined) {
+      const outcome = importModule(module, unit.ready.evaluate, step);
       return outcome instanceof Promise ? outcome.catch(internal) : outcome;
     }
-    return step.compiled
+    return unit.prepared
       .then(
         (prepared) => importModule(module, prepared.evaluate, step),
         (error: unknown) => fail(unreadableDiagnostic(module, error) ?? compileDiagnostic(module, error)),
