@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { DiagnosticLocation } from "@tooldock/sdk";
 import { relativeSpecifiers } from "./host-packages/value-imports.js";
@@ -75,13 +74,8 @@ function* withFirst(
   file: string,
   rest: Iterable<{ file: string; source: string }>,
 ): Generator<{ file: string; source: string }> {
-  let source: string | undefined;
-  try {
-    source = readFileSync(file, "utf8");
-  } catch {
-    // Not readable (a bundle that is gone): search the tool's own files only.
-  }
-  if (source !== undefined) yield { file, source };
+  const [read] = toolSources(file); // that file alone, unless unreadable (a bundle that is gone)
+  if (read !== undefined) yield read;
   for (const item of rest) if (item.file !== file) yield item;
 }
 
