@@ -179,7 +179,7 @@ export interface LoadEnvironment {
 export function readLoadEnvironment(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
-  given: { compiler?: CompilerName; factoryTimeoutMs?: number; sourceMaps?: boolean } = {},
+  given: Pick<LoadCustomToolsOptions, "compiler" | "factoryTimeoutMs" | "sourceMaps"> = {},
 ): LoadEnvironment {
   const warnings: Diagnostic[] = [];
   /** `env[name]` as `read` means it; unset or empty, `fallback`; unusable, `fallback` and a warning. */
