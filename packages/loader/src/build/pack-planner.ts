@@ -17,27 +17,18 @@ const MAX_FIRST_PACK_SIZE = 1;
 const PACK_BOUNDARY_EVERY = 16;
 
 /** A group being planned: complete once closed (see {@link PackPlanner.end}). */
-interface Chunk extends EntryGroup {
-  entries: string[];
-  closed: boolean;
-  close: () => void;
-}
-
-function openChunk(): Chunk {
-  let resolve = () => {};
-  const complete = new Promise<void>((settle) => {
-    resolve = settle;
+class Chunk implements EntryGroup {
+  readonly entries: string[] = [];
+  closed = false;
+  #resolve = () => {};
+  readonly complete = new Promise<void>((resolve) => {
+    this.#resolve = resolve;
   });
-  const chunk: Chunk = {
-    entries: [],
-    complete,
-    closed: false,
-    close: () => {
-      chunk.closed = true;
-      resolve();
-    },
-  };
-  return chunk;
+
+  close(): void {
+    this.closed = true;
+    this.#resolve();
+  }
 }
 
 /**
@@ -57,7 +48,7 @@ export class PackPlanner implements EntryGroups {
   readonly #chunks = new Map<string, Chunk>();
   /** Members (by id) this batch evaluated first, whether from their group's pack or alone. */
   readonly #evaluatedHere = new Set<string>();
-  #open: Chunk = openChunk();
+  #open: Chunk = new Chunk();
   #first = true;
 
   /** `alone` builds a pack of its own for an entry, to evaluate it apart from its group's pack. */
@@ -74,7 +65,7 @@ export class PackPlanner implements EntryGroups {
       const limit = this.#first ? MAX_FIRST_PACK_SIZE : MAX_PACK_SIZE;
       if (this.#open.entries.length >= limit || isBoundary(entry)) {
         this.#open.close();
-        this.#open = openChunk();
+        this.#open = new Chunk();
         this.#first = false;
       }
     }
