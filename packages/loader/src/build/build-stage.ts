@@ -92,11 +92,12 @@ export class BuildStage {
     const module = this.#modules[index] as DiscoveredModule;
     const prepared = this.#compiler.prepare(module.resolvedPath);
     // Observed later by unit(); avoids an unhandled rejection meanwhile.
-    prepared.then((value) => {
-      if (this.#prepared.get(index) === prepared) this.#ready.set(index, value);
-    }, noop);
+    prepared.then(
+      (value) => {
+        if (this.#prepared.get(index) === prepared) this.#ready.set(index, value);
+      },
+      () => {},
+    );
     this.#prepared.set(index, prepared);
   }
 }
-
-function noop(): void {}

@@ -7,10 +7,6 @@ const FILE_MODE = 0o600;
 /** Folders the cache creates (the cache folder itself is checked before use). */
 const FOLDER_MODE = 0o700;
 
-function temporaryPath(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-}
-
 /**
  * Writes a file so that readers see the old content or the new one, never a part: a temporary
  * file beside it (mode `0600`), flushed (`fsync`: else a crash soon after the rename can leave
@@ -26,7 +22,7 @@ export function writeFileAtomicSync(
   { flush = true }: { flush?: boolean } = {},
 ): void {
   mkdirSync(dirname(path), { recursive: true, mode: FOLDER_MODE });
-  const temporary = temporaryPath(path);
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     writeFileSync(temporary, content, { encoding: "utf8", mode: FILE_MODE, flag: "wx", flush });
     renameSync(temporary, path);
