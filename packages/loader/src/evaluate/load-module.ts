@@ -201,15 +201,16 @@ function factoryOutcome(
   extension: ExtensionRegistrations,
 ): ModuleOutcome {
   const { path } = module;
-  const where = produced.duringStart === true ? "in its session_start handler" : "in its factory";
+  const duringStart = produced.duringStart === true;
+  const where = duringStart ? "in its session_start handler" : "in its factory";
+  const what = duringStart
+    ? `The session_start handler of ${path}, run at load to register its tools,`
+    : `The factory of ${path}`;
   if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, where));
   if (produced.status === "timeout") {
     return fail(
       createDiagnostic("E_FACTORY_TIMEOUT", {
-        message:
-          produced.duringStart === true
-            ? `The session_start handler of ${path}, run at load to register its tools, did not settle within ${produced.timeoutMs} ms.`
-            : `The factory of ${path} did not settle within ${produced.timeoutMs} ms.`,
+        message: `${what} did not settle within ${produced.timeoutMs} ms.`,
         ...module,
         hint:
           "Return the tools promptly and start slow work lazily in execute(), or give factories longer: the " +
@@ -222,10 +223,7 @@ function factoryOutcome(
     const thrown = thrownText(produced.error);
     return fail(
       createDiagnostic("E_FACTORY_THROW", {
-        message:
-          produced.duringStart === true
-            ? `The session_start handler of ${path}, run at load to register its tools, threw: ${thrown.text}`
-            : `The factory of ${path} threw: ${thrown.text}`,
+        message: `${what} threw: ${thrown.text}`,
         ...module,
         hint:
           thrown.hint ??
