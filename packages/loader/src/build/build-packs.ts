@@ -153,7 +153,8 @@ async function buildShared(run: Run, groups: Member[][], alone: Member[], split 
     const kept: Member[] = [];
     for (const member of members) {
       const graph = graphs.get(member.entry) as EntryGraph;
-      const own = [...graph.files, ...graph.hostModules.filter(isReportingHostModule)];
+      // A host module that reports the names it lacks (`…?missing=`): one per member, never shared.
+      const own = [...graph.files, ...graph.hostModules.filter((specifier) => specifier.includes("?"))];
       const fits =
         graph.files.length > 0 &&
         !graph.files.some((file) => record.unpackable?.has(file)) &&
@@ -334,11 +335,6 @@ function writePack(
     record.packBytes = packBytes;
   }
   return records;
-}
-
-/** A host module that reports the names it lacks when evaluated: one per member, never shared. */
-function isReportingHostModule(specifier: string): boolean {
-  return specifier.includes("?");
 }
 
 /**

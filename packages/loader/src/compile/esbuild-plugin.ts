@@ -69,10 +69,11 @@ function isInNodeModules(path: string): boolean {
  */
 export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonly string[]): Plugin {
   /** A file outside `readRoots` fails the build (what a tool host's pack may not hold). */
-  const refuse = (path: string): OnLoadResult | undefined =>
-    readRoots === undefined || readRoots.some((root) => isWithin(path, root))
-      ? undefined
-      : { errors: [{ text: outsideReadRootsMessage(path) }] };
+  const refuse = (path: string): OnLoadResult | undefined => {
+    if (readRoots === undefined || readRoots.some((root) => isWithin(path, root))) return undefined;
+    const text = `${path} lies outside the folders the tool host may read, so an isolated module cannot import it. Keep the file inside the module's folder, or widen isolation.allowRead.`;
+    return { errors: [{ text }] };
+  };
   return {
     name: "tooldock",
     setup(build) {
@@ -192,11 +193,6 @@ const SOURCE_MAP_COMMENT =
 /** `text` with its source map comments blanked out (same length, so columns stay). */
 function withoutSourceMapComments(text: string): string {
   return text.replace(SOURCE_MAP_COMMENT, (comment) => comment.replace(/[^\r\n]/g, " "));
-}
-
-/** Why a tool host's pack (built by the host) may not hold `path`, a file the tool host may not read. */
-function outsideReadRootsMessage(path: string): string {
-  return `${path} lies outside the folders the tool host may read, so an isolated module cannot import it. Keep the file inside the module's folder, or widen isolation.allowRead.`;
 }
 
 /**

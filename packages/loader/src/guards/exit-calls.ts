@@ -29,15 +29,11 @@ export function describeExitCall(method: ExitMethod, args: readonly unknown[]): 
       return "process.abort()";
     default: {
       const [pid, signal] = args;
-      if (signal === 0 || !reachesThisProcess(pid)) return undefined;
+      const target = Number(pid);
+      if (signal === 0 || (target !== process.pid && target > 0)) return undefined;
       return `process.${method}(${describeArgument(pid)}${signal === undefined ? "" : `, ${describeArgument(signal)}`})`;
     }
   }
-}
-
-function reachesThisProcess(pid: unknown): boolean {
-  const target = Number(pid);
-  return target === process.pid || target <= 0;
 }
 
 /** A short, total description of an argument: never throws, whatever it is. */

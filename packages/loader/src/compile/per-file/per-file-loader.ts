@@ -57,7 +57,8 @@ export async function preparePerFile(entry: string, memo: PlanMemo): Promise<Pre
     if (!("graph" in plan)) return undefined;
     const { graph } = plan;
     await ensureHostModules([...graph.hostSpecifiers]);
-    if (missingImport(graph, hostExportNames) !== undefined) return undefined;
+    const hostExports = (specifier: string) => new Set(Object.keys(getHostModule(specifier)));
+    if (missingImport(graph, hostExports) !== undefined) return undefined;
     url = serve(graph);
   } catch {
     return undefined; // whatever failed here, the bundle reports it as it does
@@ -69,10 +70,6 @@ export async function preparePerFile(entry: string, memo: PlanMemo): Promise<Pre
       throw error;
     }),
   );
-}
-
-function hostExportNames(specifier: string): ReadonlySet<string> {
-  return new Set(Object.keys(getHostModule(specifier)));
 }
 
 /** Registers the graph's modules with the hooks and returns the entry's URL. */
