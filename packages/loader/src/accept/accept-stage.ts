@@ -1,14 +1,11 @@
-import type { CustomTool, Diagnostic } from "@tooldock/sdk";
+import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { EvaluatedModule } from "../evaluate/evaluate-stage.js";
 import { acceptTools, type NameClaims } from "./accept-tools.js";
 
 /** The output of the accept stage for one module: its accepted tool records and its diagnostics. */
-export interface ModuleContribution {
-  tools: CustomTool[];
-  diagnostics: Diagnostic[];
-}
+export type ModuleContribution = ReturnType<typeof acceptTools>;
 
 /** What the accept stage checks against, shared by the modules of a load. */
 export interface Acceptance {
