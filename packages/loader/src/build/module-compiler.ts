@@ -57,20 +57,20 @@ export function createModuleCompiler(
   packsDir?: string,
 ): ModuleCompiler {
   const batch = new EsbuildBatch();
-  const groups = { groupOf: (entry: string) => packs.groupOf(entry) };
+  const packs: PackPlanner = new PackPlanner((entry) => (builder ?? queue).alone(entry));
   // A miss is evaluated file by file where Node can (see `preparePerFile`): the load does not
   // wait for esbuild, whose build of the misses' packs starts once the load is done.
   const perFile = name === "esbuild" && packsDir === undefined && perFileAvailable();
   // A tool host's packs are its host's, read only: what its loads compile stays in its own cache.
   if (packsDir !== undefined) keepCodeCachesIn(join(cacheDir, "code"));
   // With `packsDir` (a tool host), the packs are the host's, read only: a miss compiles with jiti.
-  const queue = new EsbuildQueue(packsDir ?? cacheDir, batch, groups, {
+  const queue = new EsbuildQueue(packsDir ?? cacheDir, batch, packs, {
     readOnly: packsDir !== undefined,
     buildMisses: !perFile,
   });
   /** The queue that builds misses when `queue` does not: created on the first need. */
   let builder: EsbuildQueue | undefined;
-  const building = () => (builder ??= new EsbuildQueue(cacheDir, batch, groups));
+  const building = () => (builder ??= new EsbuildQueue(cacheDir, batch, packs));
   let planning: PlanMemo | undefined;
   let cached: Promise<Diagnostic[]> = Promise.resolve([]);
   let codeCaches: Promise<void> | undefined;
@@ -84,7 +84,6 @@ export function createModuleCompiler(
     if (prepared !== undefined) unbuilt.push(entry);
     return prepared;
   };
-  const packs: PackPlanner = new PackPlanner((entry) => (builder ?? queue).alone(entry));
   let useJiti = name === "jiti";
   /** jiti's transform cache: in the checked cache folder, or none when that is not usable. */
   let jitiCache: string | false = join(cacheDir, "jiti");
