@@ -33,20 +33,16 @@ const QUIET_EVENTS = new Set([
   "session_compact",
 ]);
 
-/** What each `register…` call of pi's `ExtensionAPI` that Tooldock does not run is for. */
-const IGNORED_REGISTRATIONS = {
-  registerCommand: "slash commands",
-  registerShortcut: "keyboard shortcuts",
-  registerFlag: "command-line flags",
-  registerMessageRenderer: "message renderers",
-  registerProvider: "model providers",
-} as const;
-
 /**
- * pi's `ExtensionAPI` actions on its session and agent, which a Tooldock host (headless, one
- * model, its own tool list) cannot carry out: what each is for, and its stand-in's answer.
+ * What each `register…` call of pi's `ExtensionAPI` that Tooldock does not run is for, and pi's
+ * actions on its session and agent, which a Tooldock host (headless, one model, its own tool
+ * list) cannot carry out: what each is for, and its stand-in's answer.
  */
-const SESSION_ACTIONS: Record<string, [what: string, answer: () => unknown]> = {
+const IGNORED: Record<string, [what: string, answer: () => unknown]> = {
+  registerCommand: ["slash commands", nothing],
+  registerShortcut: ["keyboard shortcuts", nothing],
+  registerMessageRenderer: ["message renderers", nothing],
+  registerProvider: ["model providers", nothing],
   sendUserMessage: ["user messages", nothing],
   appendEntry: ["session entries", nothing],
   setSessionName: ["session names", nothing],
@@ -93,10 +89,7 @@ export class ExtensionRegistrations {
       if (!this.#closed) this.#tools.push(withPiContext(tool, base));
     };
     api.on = (event: unknown, handler: unknown) => this.#on(event, handler);
-    for (const [method, what] of Object.entries(IGNORED_REGISTRATIONS)) {
-      api[method] = () => this.#ignore(`pi.${method}`, what);
-    }
-    for (const [method, [what, answer]] of Object.entries(SESSION_ACTIONS)) {
+    for (const [method, [what, answer]] of Object.entries(IGNORED)) {
       api[method] = () => {
         this.#ignore(`pi.${method}`, what);
         return answer();
@@ -105,7 +98,7 @@ export class ExtensionRegistrations {
     // Flags are never set in Tooldock: a flag reads as its registered default, as in a pi
     // session started without it (pi's first default wins); one not registered, as not given.
     api.registerFlag = (name: unknown, options?: { default?: unknown }) => {
-      this.#ignore("pi.registerFlag", IGNORED_REGISTRATIONS.registerFlag);
+      this.#ignore("pi.registerFlag", "command-line flags");
       const value = options?.default;
       if (typeof name === "string" && value !== undefined && !this.#flags.has(name))
         this.#flags.set(name, value);
