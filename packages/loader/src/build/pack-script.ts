@@ -106,17 +106,12 @@ export async function runPackScript(packPath: string): Promise<Record<string, un
   return exports;
 }
 
-interface PackScript {
-  script: vm.Script;
-  /** The namespaces of the built-ins the pack imports, in the order its script reads them. */
-  builtins: unknown[];
-  codeCache: string;
-  /** The hash of the script's text its first line records, which its code cache must name. */
-  textHash: string;
-  fromCache: boolean;
-}
-
-async function asScript(packPath: string): Promise<PackScript | undefined> {
+/**
+ * The pack's script compiled (with its code cache when that is valid), the namespaces of the
+ * built-ins it binds (in the order it reads them) and the hash of its text that its first line
+ * records and its code cache must name; `undefined`: the pack is imported instead.
+ */
+async function asScript(packPath: string) {
   const scriptPath = packScriptPath(packPath);
   if (!isOwnPrivateFile(scriptPath)) return undefined;
   let text: string;
