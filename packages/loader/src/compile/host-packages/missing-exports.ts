@@ -45,19 +45,15 @@ export function reportingMissingExports(
   onWarning: (diagnostic: Diagnostic) => void,
 ): PreparedModule {
   const evaluate = (): unknown => {
-    const found: MissingImport[] = [];
-    const seen = new Set<string>();
+    const collected = new Map<string, MissingImport>(); // each once, in the order reported
     const holder = reporter();
-    const collect = (specifier: string, name: string) => {
-      const key = `${specifier}\u0000${name}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      found.push({ specifier, name });
-    };
+    const collect = (specifier: string, name: string) =>
+      collected.set(`${specifier}\u0000${name}`, { specifier, name });
     const previous = holder.collect;
     holder.collect = collect;
     const finish = (namespace: unknown) => {
       if (holder.collect === collect) holder.collect = previous;
+      const found = [...collected.values()];
       let names = found;
       if (typeof namespace === "object" && namespace !== null) {
         if (found.length > 0) reported.set(namespace, found);
