@@ -89,13 +89,8 @@ export async function buildPacks(
   pack: PackContext,
 ): Promise<GroupOutcome[]> {
   const outcomes: GroupOutcome[] = groups.map(() => new Map());
-  const alone: Member[] = [];
-  const shared: Member[][] = [];
-  for (const [group, entries] of groups.entries()) {
-    const members = entries.map((entry) => ({ entry, group }));
-    if (members.length >= 2) shared.push(members);
-    else alone.push(...members);
-  }
+  const alone: Member[] = []; // groups of one go here too (see buildShared)
+  const shared = groups.map((entries, group) => entries.map((entry) => ({ entry, group })));
   const { packScriptText } = await import("./pack-script-text.js");
   // Built as if into `bundles/`: the map's paths are relative to that folder, which is as deep
   // as `maps/`, where the map is written.
