@@ -31,16 +31,12 @@ export function importFailure(error: unknown, entry: string): CompileFailure | u
   }
 }
 
-function codeOf(error: unknown): unknown {
-  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? String(error.message) : "";
 }
 
 function unresolved(error: unknown, entry: string): CompileFailure | undefined {
-  const code = codeOf(error);
+  const code = (error as { code?: unknown } | null | undefined)?.code;
   const message = messageOf(error);
   let specifier: string | undefined;
   let importer: string | undefined;
