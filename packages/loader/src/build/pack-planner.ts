@@ -102,11 +102,8 @@ export class PackPlanner implements EntryGroups {
     const reloaded =
       !loadedPacks.has(path) &&
       members.some((id, at) => at !== index && evaluations.has(id) && !this.#evaluatedHere.has(id));
-    const again = () => importAlone(true);
-    if (reloaded) return preparedModule(() => this.#evaluateOnce(member.id, importAlone, again));
-    return preparedModule(() =>
-      this.#evaluateOnce(member.id, () => runFromPack(path, index, sync, importAlone), again),
-    );
+    const first = reloaded ? () => importAlone() : () => runFromPack(path, index, sync, importAlone);
+    return preparedModule(() => this.#evaluateOnce(member.id, first, () => importAlone(true)));
   }
 
   /**
