@@ -31,13 +31,9 @@ export function importFailure(error: unknown, entry: string): CompileFailure | u
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? String(error.message) : "";
-}
-
 function unresolved(error: unknown, entry: string): CompileFailure | undefined {
   const code = (error as { code?: unknown } | null | undefined)?.code;
-  const message = messageOf(error);
+  const message = error instanceof Error ? String(error.message) : "";
   let specifier: string | undefined;
   let importer: string | undefined;
   if (code === "MODULE_NOT_FOUND") {
@@ -79,7 +75,7 @@ const MISSING_EXPORT = /^The requested module '([^']+)' does not provide an expo
 
 function missingExport(error: unknown, entry: string): CompileFailure | undefined {
   if (!(error instanceof SyntaxError)) return undefined;
-  const match = MISSING_EXPORT.exec(messageOf(error));
+  const match = MISSING_EXPORT.exec(String(error.message));
   if (match === null) return undefined;
   const [, reported = "", name = ""] = match;
   let specifier = reported;
@@ -99,7 +95,7 @@ function missingExport(error: unknown, entry: string): CompileFailure | undefine
 
 function malformedJson(error: unknown): CompileFailure | undefined {
   if (!(error instanceof SyntaxError)) return undefined;
-  const match = /^(.+\.json): ([\s\S]+)$/.exec(messageOf(error));
+  const match = /^(.+\.json): ([\s\S]+)$/.exec(String(error.message));
   if (match === null || !isAbsolute(match[1] as string)) return undefined;
   const [, file = "", text = ""] = match;
   let location: CompileFailure["location"];
