@@ -113,10 +113,13 @@ export class IsolatedToolHost {
   readonly #ended = new Map<number, { sessionId: string; toolCallId: string; toolName: string }>();
   /** The apply and reject requests in flight, by request id: the session that resolves each. */
   readonly #settling = new Map<number, string | undefined>();
-  /** The durable actions each tool host staged, until its store no longer has them (a fresh tool host starts from none). */
-  readonly #durable = new WeakMap<ToolHostProcess, Array<{ store: PendingActionStore; id: string }>>();
-  /** The stores this hears from when an action leaves their stack (see `#left`). */
-  readonly #watched = new WeakSet<PendingActionStore>();
+  /**
+   * The durable actions its tool hosts staged, until their store no longer has them: a tool
+   * host started again counts on from its predecessor's (the actions outlive it).
+   */
+  #durable: Array<{ store: PendingActionStore; id: string }> = [];
+  /** The stores it hears from while an action staged here is on their stack (see `#left`), and each one's remover. */
+  readonly #watching = new Map<PendingActionStore, () => void>();
   /** What each tool host was last told of the UI outside any call (`ui-state`). */
   readonly #uiSent = new WeakMap<ToolHostProcess, boolean>();
   /** What each tool host was sent of each session's conversation (see `sendConversation`). */
@@ -168,6 +171,8 @@ export class IsolatedToolHost {
     await this.#starting?.catch(() => {});
     await this.#process?.kill(CLOSED);
     for (const remove of this.#unlisten.splice(0)) remove();
+    for (const remove of this.#watching.values()) remove();
+    this.#watching.clear();
   }
 
   /**
@@ -578,12 +583,11 @@ export class IsolatedToolHost {
     if (size > MAX_DURABLE_PAYLOAD_CHARS)
       return refuse(`with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS})`);
     const store = call.running?.pending as PendingActionStore | undefined;
-    let durable = this.#durable.get(process) ?? [];
     // Durable actions leave their stack in ways no event tells (a session's release, a refresh
-    // after another process resolved them): the stores are asked, once a count matters.
-    if (durable.length >= MAX_STAGED_ACTIONS) durable = durable.filter(stillPending(new Map()));
-    this.#durable.set(process, durable);
-    if (durable.length >= MAX_STAGED_ACTIONS)
+    // after another process resolved them): the stores are asked, once the count matters.
+    if (this.#durable.length >= MAX_STAGED_ACTIONS)
+      this.#durable = this.#durable.filter(stillPending(new Map()));
+    if (this.#durable.length >= MAX_STAGED_ACTIONS)
       return process.breach(`It has more than ${MAX_STAGED_ACTIONS} durable actions pending.`);
     const action: CustomToolDurableAction = {
       label: message.label,
@@ -601,19 +605,30 @@ export class IsolatedToolHost {
       this.#warn(describeError(error));
     }
     // Refused, it counts for nothing.
-    if (record !== undefined && store !== undefined) durable.push({ store, id: record.id });
+    if (record !== undefined && store !== undefined) this.#durable.push({ store, id: record.id });
   }
 
-  /** Hears when an action leaves `store`'s stack (see `#left`), until this closes. Once per store. */
+  /**
+   * Hears when an action leaves `store`'s stack (see `#left`) while an action staged here is on
+   * it: a server's store of each conversation is let go with its last one (see `#unstage`).
+   */
   #watch(store: PendingActionStore | undefined): void {
-    if (store === undefined || this.#watched.has(store)) return;
-    this.#watched.add(store);
-    this.#unlisten.push(
-      store.subscribe((event) => {
-        if (event.type === "action-applied" || event.type === "action-discarded")
-          this.#left(store, event.record.id);
-      }),
-    );
+    if (store === undefined || this.#watching.has(store)) return;
+    const remove = store.subscribe((event) => {
+      if (event.type === "action-applied" || event.type === "action-discarded")
+        this.#left(store, event.record.id);
+    });
+    this.#watching.set(store, remove);
+  }
+
+  /** Takes `staged` off the count; the last of its store's lets the store go. */
+  #unstage(staged: StagedAction): void {
+    this.#staged.delete(staged);
+    const { store } = staged;
+    if (store === undefined) return;
+    for (const other of this.#staged) if (other.store === store) return;
+    this.#watching.get(store)?.();
+    this.#watching.delete(store);
   }
 
   /**
@@ -635,7 +650,7 @@ export class IsolatedToolHost {
   }
 
   #forget(staged: StagedAction): void {
-    this.#staged.delete(staged);
+    this.#unstage(staged);
     staged.process.send({ t: "forget", action: staged.childId });
   }
 
@@ -668,7 +683,7 @@ export class IsolatedToolHost {
     if (!("t" in message)) {
       // Counted by the stop's event (see #stopped), whether the process has exited yet or not.
       staged.lostInSettle = true;
-      if (staged.process.exited) this.#staged.delete(staged);
+      if (staged.process.exited) this.#unstage(staged);
       // An apply: the Session discards the action instead of putting it back (ACTION_LOST).
       if (kind === "apply") throw lostError(message);
       const label = staged.record === undefined ? "the action" : JSON.stringify(staged.record.label);
@@ -678,7 +693,7 @@ export class IsolatedToolHost {
     }
     // A failed apply stays staged: it may be applied again.
     const failed = message.t === "error" || (message.t === "result" && message.result.isError === true);
-    if (kind === "reject" || !failed) this.#staged.delete(staged);
+    if (kind === "reject" || !failed) this.#unstage(staged);
     else if (staged.left === true) this.#forget(staged);
     this.#closeIfRetired();
     return answerOf(message, "");
@@ -723,7 +738,7 @@ export class IsolatedToolHost {
     const lost: PendingActionRecord[] = [];
     for (const staged of [...this.#staged]) {
       if (staged.process !== process) continue;
-      this.#staged.delete(staged);
+      this.#unstage(staged);
       const { record } = staged;
       if (record === undefined) continue;
       // Taken off its stack as lost; one being applied or discarded is off the stack already,
@@ -856,7 +871,7 @@ function pushInCall(
 /**
  * Whether an action is still on its store's stack, each store's ids read once per `ids` map
  * (a record's id is unique within its store only). One a resolve holds off the stack right now
- * reads as gone: a count may be one low for that moment.
+ * reads as gone: it counts no more, even if its apply fails and puts it back (one per resolve).
  */
 function stillPending(ids: Map<PendingActionStore, Set<string>>) {
   return ({ store, id }: { store: PendingActionStore; id: string }): boolean => {

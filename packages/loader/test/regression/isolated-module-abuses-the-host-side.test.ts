@@ -17,7 +17,7 @@ const stoppedEvent = (isolated: { subscribe(listener: (event: IsolatedToolHostEv
   );
 
 describe("an isolated module that abuses the host's side of the boundary", () => {
-  it("stages durable actions in one tool host after another: each is held to its own cap, not the host's lifetime count", async () => {
+  it("stages durable actions in one tool host after another: one cap holds what is pending, whichever tool host staged it", async () => {
     const where = await project({
       "stager.ts": `
 import { Type } from "@sinclair/typebox";
@@ -39,14 +39,23 @@ export default () => ({
     if (isolated === undefined) throw new Error("no tool host");
     const stage = () => session.execute({ toolCallId: "stage", name: "stager", params: { exit: false } });
     expect(text(await stage())).toBe("staged");
-    const stopped = stoppedEvent(isolated);
+    const exited = stoppedEvent(isolated);
     await session.execute({ toolCallId: "exit", name: "stager", params: { exit: true } });
-    await stopped;
-    // A fresh tool host: 600 more are within its own cap of 1,000.
+    await exited;
+    // A fresh tool host does not start from none: its predecessor's 600 still count (a module
+    // that ends its own tool host must not get a new cap each time), so it is stopped at 1,000.
+    const breached = stoppedEvent(isolated);
+    await stage();
+    const breach = await breached;
+    if (breach.type !== "tool-host-stopped") throw new Error("unexpected event");
+    expect(breach.reason).toContain("more than 1000 durable actions");
+    expect(session.pending.size).toBe(1000);
+    // Once they have left the stack, a tool host may stage as many again.
+    while (session.pending.pop() !== undefined);
     const again = await stage();
     expect(again.isError).toBeUndefined();
     expect(text(again)).toBe("staged");
-    expect(session.pending.size).toBe(1200);
+    expect(session.pending.size).toBe(600);
   });
 
   it("declares an outputSchema with a catastrophic pattern: checked in the tool host, in linear time", async () => {
