@@ -585,8 +585,7 @@ export class IsolatedToolHost {
     const store = call.running?.pending as PendingActionStore | undefined;
     // Durable actions leave their stack in ways no event tells (a session's release, a refresh
     // after another process resolved them): the stores are asked, once the count matters.
-    if (this.#durable.length >= MAX_STAGED_ACTIONS)
-      this.#durable = this.#durable.filter(stillPending(new Map()));
+    if (this.#durable.length >= MAX_STAGED_ACTIONS) this.#durable = this.#durable.filter(stillPending());
     if (this.#durable.length >= MAX_STAGED_ACTIONS)
       return process.breach(`It has more than ${MAX_STAGED_ACTIONS} durable actions pending.`);
     const action: CustomToolDurableAction = {
@@ -869,11 +868,12 @@ function pushInCall(
 }
 
 /**
- * Whether an action is still on its store's stack, each store's ids read once per `ids` map
- * (a record's id is unique within its store only). One a resolve holds off the stack right now
+ * A test of whether an action is still on its store's stack, each store's ids read once (a
+ * record's id is unique within its store only). One a resolve holds off the stack right now
  * reads as gone: it counts no more, even if its apply fails and puts it back (one per resolve).
  */
-function stillPending(ids: Map<PendingActionStore, Set<string>>) {
+function stillPending() {
+  const ids = new Map<PendingActionStore, Set<string>>();
   return ({ store, id }: { store: PendingActionStore; id: string }): boolean => {
     let pending = ids.get(store);
     if (pending === undefined) {
