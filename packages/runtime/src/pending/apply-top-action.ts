@@ -26,7 +26,7 @@ import {
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
 import { appliedByAnotherStore, noteRunningApply } from "./running-applies.js";
-import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
+import { leftElsewhere, type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
 
 /**
  * Runs `apply(reason)` of an entry already taken off the stack, for at most `timeoutMs`. On
@@ -230,7 +230,10 @@ function elsewhere(
   reason: string,
   top: boolean,
 ): AgentToolResult<ResolveDetails> | typeof STALE_STACK {
-  if (!top) return failure(resolvedElsewhereText(entry.record), reason, entry, {});
+  if (!top) {
+    leftElsewhere(internals.emit, entry);
+    return failure(resolvedElsewhereText(entry.record), reason, entry, {});
+  }
   internals.restore(entry);
   return STALE_STACK;
 }

@@ -15,7 +15,7 @@ import {
 } from "./resolve-messages.js";
 import { actionTimeoutError, runActionCallback } from "./run-action-callback.js";
 import { appliedByAnotherStore } from "./running-applies.js";
-import { type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
+import { leftElsewhere, type PendingEntry, STALE_STACK, type StoreInternals } from "./store-internals.js";
 
 /** What the store needs to discard an entry (the `resolve` tool and `clear`). */
 export type DiscardInternals = Pick<StoreInternals, "emit" | "move" | "binding" | "process" | "mayRun">;
@@ -119,7 +119,10 @@ export async function discardTopAction(
     );
   }
   if (outcome.kind === "elsewhere") {
-    if (!top) return discardError(resolvedElsewhereText(record), reason, entry);
+    if (!top) {
+      leftElsewhere(internals.emit, entry);
+      return discardError(resolvedElsewhereText(record), reason, entry);
+    }
     // Claimed with `top` on a stale stack: the resolve reads the store and tries again.
     internals.restore(entry);
     return STALE_STACK;

@@ -21,7 +21,12 @@ import type {
 } from "./pending-action-record.js";
 import { applyRunsHere } from "./running-applies.js";
 import { deepFreeze, snapshotPendingAction } from "./snapshot-pending-action.js";
-import { type PendingEntry, registerStoreInternals, type StoreInternals } from "./store-internals.js";
+import {
+  leftElsewhere,
+  type PendingEntry,
+  registerStoreInternals,
+  type StoreInternals,
+} from "./store-internals.js";
 
 /** The `sourceToolName` of an action whose producer did not name itself. */
 export const DEFAULT_SOURCE_TOOL_NAME = "custom_tool";
@@ -583,6 +588,9 @@ export class PendingActionStore {
     for (const entry of this.#entries)
       if (!before.has(entry.record.id) && !listed.has(entry.record.id)) next.push(entry);
     this.#entries.splice(0, this.#entries.length, ...next);
+    const kept = new Set(next.map((entry) => entry.record.id));
+    for (const entry of mine.values())
+      if (!kept.has(entry.record.id)) leftElsewhere(this.#internals.emit, entry);
     return true;
   }
 

@@ -75,6 +75,21 @@ export interface StoreInternals {
   flushing(records: readonly PendingActionRecord[]): Promise<void> | undefined;
 }
 
+/**
+ * Tells listeners that `entry` left this stack because another process sharing its durable
+ * store resolved it. Only a callback action of this process: listeners heard it staged, and
+ * only its process can apply it, so the other process discarded it (or recorded it lost) and
+ * its `reject` never ran. A durable action may have been applied there: no event.
+ */
+export function leftElsewhere(emit: StoreInternals["emit"], entry: PendingEntry): void {
+  if (entry.action.form === "closure")
+    emit({
+      type: "action-discarded",
+      record: entry.record,
+      reason: "discarded by another process sharing the durable store; its reject did not run",
+    });
+}
+
 /** What a resolve that claimed its top with `top: true` answers when the stack was stale. */
 export const STALE_STACK: unique symbol = Symbol("stale stack");
 
