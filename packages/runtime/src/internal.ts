@@ -15,6 +15,8 @@ export {
   callReject,
   snapshotPendingAction,
 } from "./pending/snapshot-pending-action.js";
+/** The store a record was pushed into, and the ids still pending in a store: the tool host counts what it staged by them. */
+export { pendingIds, storeOfRecord } from "./pending/store-internals.js";
 /** Hears of a call's stop without an `AbortSignal` (for an `execute` marked `STOP_THROUGH_CONTEXT`). */
 export { callStopOf } from "./session/execute/call-abort.js";
 export { outputProblem } from "./session/execute/check-structured-content.js";

@@ -5,8 +5,10 @@ import {
   CALLBACK_GAVE_UP,
   callStopOf,
   count,
+  pendingIds,
   STAGED_IN_TOOL_HOST,
   STOP_THROUGH_CONTEXT,
+  storeOfRecord,
 } from "@tooldock/runtime/internal";
 import type {
   CustomToolAPI,
@@ -546,14 +548,11 @@ export class IsolatedToolHost {
       ...(message.sourceToolName === undefined ? {} : { sourceToolName: message.sourceToolName }),
     };
     try {
-      if (call !== undefined) {
-        staged.store = call.running?.pending;
-        staged.record = pushInCall(call, message.via, action);
-      } else if (message.call === undefined) {
-        const store = this.#host.activeSession?.pending as PendingActionStore | undefined;
-        staged.store = store;
-        staged.record = store?.push(action) as PendingActionRecord | undefined;
-      }
+      if (call !== undefined) staged.record = pushInCall(call, message.via, action);
+      else if (message.call === undefined)
+        staged.record = this.#host.activeSession?.pending.push(action) as PendingActionRecord | undefined;
+      // Also a host's own context's store, when it calls a proxy outside a Session's call.
+      if (staged.record !== undefined) staged.store = storeOfRecord(staged.record);
     } catch (error) {
       // Refused (the call ended, a bad action): the tool host forgets it, as the store did.
       this.#warn(describeError(error));
@@ -582,7 +581,6 @@ export class IsolatedToolHost {
     const size = JSON.stringify(message.payload ?? null).length;
     if (size > MAX_DURABLE_PAYLOAD_CHARS)
       return refuse(`with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS})`);
-    const store = call.running?.pending as PendingActionStore | undefined;
     // Durable actions leave their stack in ways no event tells (a session's release, a refresh
     // after another process resolved them): the stores are asked, once the count matters.
     if (this.#durable.length >= MAX_STAGED_ACTIONS) this.#durable = this.#durable.filter(stillPending());
@@ -604,6 +602,7 @@ export class IsolatedToolHost {
       this.#warn(describeError(error));
     }
     // Refused, it counts for nothing.
+    const store = record === undefined ? undefined : storeOfRecord(record);
     if (record !== undefined && store !== undefined) this.#durable.push({ store, id: record.id });
   }
 
@@ -868,16 +867,16 @@ function pushInCall(
 }
 
 /**
- * A test of whether an action is still on its store's stack, each store's ids read once (a
- * record's id is unique within its store only). One a resolve holds off the stack right now
- * reads as gone: it counts no more, even if its apply fails and puts it back (one per resolve).
+ * A test of whether an action is still pending in its store (on its stack, or held by a
+ * resolve that puts it back if its apply fails), each store's ids read once (a record's id is
+ * unique within its store only).
  */
 function stillPending() {
   const ids = new Map<PendingActionStore, Set<string>>();
   return ({ store, id }: { store: PendingActionStore; id: string }): boolean => {
     let pending = ids.get(store);
     if (pending === undefined) {
-      pending = new Set(store.list().map((record) => record.id));
+      pending = pendingIds(store);
       ids.set(store, pending);
     }
     return pending.has(id);

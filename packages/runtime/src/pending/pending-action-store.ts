@@ -23,6 +23,7 @@ import { applyRunsHere } from "./running-applies.js";
 import { deepFreeze, snapshotPendingAction } from "./snapshot-pending-action.js";
 import {
   leftElsewhere,
+  noteRecordStore,
   type PendingEntry,
   registerStoreInternals,
   type StoreInternals,
@@ -170,6 +171,9 @@ export class PendingActionStore {
       letGo: () => {
         this.#inHand = undefined;
       },
+      get held() {
+        return store.#inHand;
+      },
       emit: (event) => this.#emit(event),
       get clearCount() {
         return store.#clearCount;
@@ -242,6 +246,7 @@ export class PendingActionStore {
     const entry: PendingEntry = Object.freeze({ record, action: kept });
     if (this.#journal !== undefined) this.#stage(entry); // throws when the store refuses it: nothing pushed
     this.#entries.push(entry);
+    noteRecordStore(record, this);
     this.#emit({ type: "action-pending", record });
     return record;
   }

@@ -1,6 +1,7 @@
 import type { PendingActionHandlerContext, PendingActionHandlers } from "@tooldock/sdk";
 import type { JournalMove, ProcessIdentity } from "./journal/pending-journal.js";
 import type { PendingActionEvent, PendingActionRecord } from "./pending-action-record.js";
+import type { PendingActionStore } from "./pending-action-store.js";
 import type { PendingActionSnapshot } from "./snapshot-pending-action.js";
 
 /**
@@ -40,6 +41,8 @@ export interface StoreInternals {
   restore(entry: PendingEntry): void;
   /** The resolve is done with the entry it took (a read of the journal may list it again). */
   letGo(): void;
+  /** The id of the entry a resolve took and has not put back: off the stack, still pending. */
+  readonly held: string | undefined;
   emit(event: PendingActionEvent): void;
   /** Increases on every `clear`, so an in-flight resolve can tell it was overtaken. */
   readonly clearCount: number;
@@ -94,6 +97,32 @@ export function leftElsewhere(emit: StoreInternals["emit"], entry: PendingEntry)
 export const STALE_STACK: unique symbol = Symbol("stale stack");
 
 const internals = new WeakMap<object, StoreInternals>();
+const stores = new WeakMap<PendingActionRecord, PendingActionStore>();
+
+/** Called by `push`: the store a record was pushed into. */
+export function noteRecordStore(record: PendingActionRecord, store: PendingActionStore): void {
+  stores.set(record, store);
+}
+
+/**
+ * The store `record` was pushed into (by this copy of the package), whoever pushed it: the
+ * tool host watches it for the record's departure, also when a host calls a proxy tool with a
+ * context of its own, outside a Session's call.
+ */
+export function storeOfRecord(record: PendingActionRecord): PendingActionStore | undefined {
+  return stores.get(record);
+}
+
+/**
+ * The ids of the actions still pending in `store`: those on its stack, and the one a resolve
+ * holds off it right now (it goes back when its apply fails).
+ */
+export function pendingIds(store: PendingActionStore): Set<string> {
+  const ids = new Set(store.list().map((record) => record.id));
+  const held = storeInternals(store).held;
+  if (held !== undefined) ids.add(held);
+  return ids;
+}
 
 /** Called by the store's constructor. */
 export function registerStoreInternals(store: object, value: StoreInternals): void {
