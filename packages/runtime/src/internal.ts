@@ -45,3 +45,5 @@ export { describeError } from "./util/describe-error.js";
 export { quoted } from "./util/quoted.js";
 /** Loads a package on first use, synchronously, as the instance an `import` of it gives. */
 export { requireShared } from "./util/require-shared.js";
+/** A listener set whose listeners cannot break each other or their owner (thrown or rejected). */
+export { SafeEmitter } from "./util/safe-emitter.js";

@@ -6,6 +6,7 @@ import {
   callStopOf,
   count,
   pendingIds,
+  SafeEmitter,
   STAGED_IN_TOOL_HOST,
   STOP_THROUGH_CONTEXT,
   storeOfRecord,
@@ -105,8 +106,8 @@ export class IsolatedToolHost {
   /** The host's `pi`: its logger, and its UI read when a tool asks. */
   readonly #api: CustomToolAPI;
   readonly #isolation: IsolationContext;
-  /** Each listener and its subscription's token (as a `Session`'s: a late remover ends no later one). */
-  readonly #listeners = new Map<(event: IsolatedToolHostEvent) => void, object>();
+  /** A listener's fault, thrown or rejected, is its own. */
+  readonly #listeners = new SafeEmitter<IsolatedToolHostEvent>(() => {});
   readonly #calls = new Map<number, CallState>();
   /**
    * Who made each call that ended lately (the current tool host's, by request id): a tool's
@@ -159,11 +160,7 @@ export class IsolatedToolHost {
 
   /** Listens to the tool host starting and stopping; returns the function that stops listening. */
   subscribe(listener: (event: IsolatedToolHostEvent) => void): () => void {
-    const token = this.#listeners.get(listener) ?? {};
-    this.#listeners.set(listener, token);
-    return () => {
-      if (this.#listeners.get(listener) === token) this.#listeners.delete(listener);
-    };
+    return this.#listeners.subscribe(listener);
   }
 
   /** Stops the tool host (its pending actions are lost) and starts no other. */
@@ -762,13 +759,7 @@ export class IsolatedToolHost {
   }
 
   #emit(event: IsolatedToolHostEvent): void {
-    for (const listener of [...this.#listeners.keys()]) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's fault is its own.
-      }
-    }
+    this.#listeners.emit(event);
   }
 }
 
