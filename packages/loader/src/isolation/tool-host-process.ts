@@ -131,7 +131,10 @@ export class ToolHostProcess {
     }
     this.#child.unref();
     readLines(this.#output, MAX_LINE_BYTES, {
-      line: (text) => this.#receive(text),
+      line: (text, continued) => this.#receive(text, continued),
+      loose: (text) => {
+        if (!this.stopped) this.#printed(text);
+      },
       overflow: () => this.breach(`It sent a message longer than ${MAX_LINE_BYTES} bytes.`),
     });
   }
@@ -261,14 +264,15 @@ export class ToolHostProcess {
     }
   }
 
-  #receive(line: string): void {
+  /** A line of the tool host's stdout; `continued` when its start was printed already. */
+  #receive(line: string, continued: boolean): void {
     if (this.stopped) return;
     // Bytes a module wrote to descriptor 1 make a line without the mark, or come before it: the
     // last one, since a message never holds one (JSON escapes U+001E). Text of a module's own
     // with a mark in it, and no message after, is output too; a marked line alone must parse.
     const mark = line.lastIndexOf(MESSAGE_MARK);
     const parsed = mark === -1 ? undefined : parseChildMessage(line.slice(mark + 1));
-    if (parsed === undefined || (mark > 0 && !parsed.ok)) {
+    if (parsed === undefined || ((mark > 0 || continued) && !parsed.ok)) {
       this.#printed(`${line}\n`);
       return;
     }
