@@ -37,7 +37,13 @@ import type { IsolationContext } from "./isolation-options.js";
 import { jsonCopy } from "./json-copy.js";
 import type { CallContext, ChildMessage, HostMessage, ToolDescriptor, WireError } from "./protocol.js";
 import { proxyParameters } from "./proxy-schema.js";
-import { failedStart, stoppedResult, type ToolHostProcess, type ToolHostStop } from "./tool-host-process.js";
+import {
+  failedStart,
+  stoppedResult,
+  type ToolHostProcess,
+  type ToolHostStop,
+  withPrinted,
+} from "./tool-host-process.js";
 
 /** Reported by {@link IsolatedToolHost.subscribe}. */
 export type IsolatedToolHostEvent =
@@ -302,8 +308,11 @@ export class IsolatedToolHost {
       return started.stopped ? CLOSED : started;
     } catch (error) {
       // Said as a load says it (E_TOOL_HOST), and of the kind of its stop: a start failure is no tool's fault.
-      const { stop } = failedStart(error);
-      return { kind: stop.kind, reason: `A new one stopped before it reported its tools. ${stop.reason}` };
+      const { stop, stderr } = failedStart(error);
+      return {
+        kind: stop.kind,
+        reason: `A new one stopped before it reported its tools. ${withPrinted(stop, stderr)}`,
+      };
     }
   }
 

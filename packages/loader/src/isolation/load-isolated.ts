@@ -26,6 +26,7 @@ import {
   type ToolHostProcess,
   type ToolHostSpawn,
   type ToolHostStop,
+  withPrinted,
 } from "./tool-host-process.js";
 
 /**
@@ -213,13 +214,10 @@ function notLoaded(
   isolated: IsolatedToolHost,
   prebuilt: Promise<unknown> = Promise.resolve(),
 ): LoadCustomToolsResult & { isolated: IsolatedToolHost } {
-  // What it printed last says why it stopped, except after running out of memory: V8's own
-  // backtrace then, which says nothing to the module's author.
-  const tail = stop.kind === "out-of-memory" ? "" : stderr.trim().split("\n").slice(-5).join("\n");
   const failure: Diagnostic = {
     code: "E_TOOL_HOST",
     severity: "error",
-    message: `The tool host (the sandboxed process that loads these modules) stopped before it reported its tools. ${stop.reason}${tail === "" ? "" : `\n${tail}`}`,
+    message: `The tool host (the sandboxed process that loads these modules) stopped before it reported its tools. ${withPrinted(stop, stderr)}`,
     path: paths.join(", "),
     hint: startFailureHint(stop.kind),
   };

@@ -384,6 +384,15 @@ export function failedStart(error: unknown): { stop: ToolHostStop; stderr: strin
   return { stop: failure.stop ?? startFailure(error), stderr: failure.stderr ?? "" };
 }
 
+/**
+ * `stop`'s reason and the last lines its tool host printed, which say why it stopped, but
+ * after running out of memory: V8's own backtrace then, which says nothing to the module's author.
+ */
+export function withPrinted(stop: ToolHostStop, stderr: string): string {
+  const tail = stop.kind === "out-of-memory" ? "" : stderr.trim().split("\n").slice(-5).join("\n");
+  return tail === "" ? stop.reason : `${stop.reason}\n${tail}`;
+}
+
 /** The result a call gets when its tool host stopped. */
 export function stoppedResult(toolName: string, stop: ToolHostStop): AgentToolResult {
   // Closed by the host (a reload, the end of the session, the call stopped): no fault of the tool's.
