@@ -8,6 +8,7 @@ import {
   type ClosureActionSnapshot,
   callApply,
   callReject,
+  count,
   latePushError,
   noCallPushError,
   readCallbackResult,
@@ -19,6 +20,7 @@ import type {
   CustomToolAPI,
   CustomToolDurableAction,
   CustomToolPendingAction,
+  Diagnostic,
   UIContext,
 } from "@tooldock/sdk";
 import { ToolHost } from "../../host-api/tool-host.js";
@@ -241,6 +243,7 @@ async function load(init: InitMessage): Promise<void> {
     sourceMaps: init.sourceMaps,
     opencode: init.opencode === true,
   });
+  loadErrors = result.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
   const described: ToolDescriptor[] = [];
   for (const { tool, path, resolvedPath } of result.tools) {
     tools.set(tool.name, tool);
@@ -255,6 +258,8 @@ async function load(init: InitMessage): Promise<void> {
 }
 
 let hostRef: ChildToolHost | undefined;
+/** The errors of this tool host's load. */
+let loadErrors: Diagnostic[] = [];
 let uiAttached = false;
 
 /** Sends what `run` gives as the answer to request `id`, or what it threw. */
@@ -275,9 +280,18 @@ function refuse(id: number, message: string): void {
  * loads its modules anew, and they may no longer define a tool the host's session still has.
  */
 function refuseUnknown(id: number, name: string): void {
+  // A module that failed to load again is the likeliest cause: its error says what to fix.
+  const failed = loadErrors
+    .slice(0, 3)
+    .map(({ message }) => message.split("\n")[0] as string)
+    .map((line) => (/[.!?]$/.test(line) ? line : `${line}.`));
+  const why =
+    failed.length === 0
+      ? ""
+      : ` Loading them again reported ${count(loadErrors.length, "error")}: ${failed.join(" ")}`;
   refuse(
     id,
-    `The tool host has no tool "${name}": its modules no longer define it (they were loaded again when the tool host restarted). Reload the tools.`,
+    `The tool host has no tool "${name}": its modules no longer define it (they were loaded again when the tool host restarted).${why} Reload the tools.`,
   );
 }
 
