@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Session, type SessionOptions } from "@tooldock/runtime";
@@ -104,3 +105,14 @@ export default () => ({
   },
 });
 `;
+
+/**
+ * SQLite in memory, for a journal whose tests write a thousand conversations without a disk's
+ * sync for each, through the driver the journal itself would take: `node:sqlite` where Node
+ * has it, else `better-sqlite3`.
+ */
+export function sqliteInMemory() {
+  const require = createRequire(import.meta.url);
+  if (process.versions.sqlite !== undefined) return new (require("node:sqlite").DatabaseSync)(":memory:");
+  return new (require("better-sqlite3"))(":memory:");
+}

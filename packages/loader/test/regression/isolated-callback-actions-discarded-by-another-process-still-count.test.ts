@@ -3,12 +3,11 @@
 // stack without an event when the host next read the journal (`refresh()`, as a chat server does
 // when a turn starts). The tool host went on counting it (and keeping its closures), and after
 // 1,000 such actions it was stopped with none pending. The journal is SQLite's, in memory.
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { openSqliteJournal, PendingActionStore, Session } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import { MAX_STAGED_ACTIONS } from "../../src/isolation/isolated-tools.js";
-import { load, project, text } from "../isolation/isolation-helpers.js";
+import { load, project, sqliteInMemory, text } from "../isolation/isolation-helpers.js";
 
 const STAGER = `
 import { Type } from "@sinclair/typebox";
@@ -23,12 +22,6 @@ export default () => ({
   },
 });
 `;
-
-function sqliteInMemory() {
-  const require = createRequire(import.meta.url);
-  if (process.versions.sqlite !== undefined) return new (require("node:sqlite").DatabaseSync)(":memory:");
-  return new (require("better-sqlite3"))(":memory:");
-}
 
 describe("callback actions another process discarded", { timeout: 120_000 }, () => {
   it("stop counting once this process reads the journal", async () => {

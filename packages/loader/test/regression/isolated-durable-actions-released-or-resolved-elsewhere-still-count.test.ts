@@ -4,12 +4,11 @@
 // conversation) keeps it in the journal and drops it from the stack silently; `refresh()` drops
 // one another process resolved. Either way it never stopped counting, and after 1,000 of them
 // the tool host was stopped. The journal is SQLite's, shared as several processes share it.
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { openSqliteJournal, PendingActionStore, Session } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import { MAX_STAGED_ACTIONS } from "../../src/isolation/isolated-tools.js";
-import { load, project, text } from "../isolation/isolation-helpers.js";
+import { load, project, sqliteInMemory, text } from "../isolation/isolation-helpers.js";
 
 const STAGER = `
 import { Type } from "@sinclair/typebox";
@@ -27,16 +26,6 @@ export default () => ({
 `;
 
 const ROUNDS = MAX_STAGED_ACTIONS + 5;
-
-/**
- * SQLite in memory (1,000 conversations' writes without a disk's sync for each), through the
- * driver the journal itself would take: `node:sqlite` where Node has it, else `better-sqlite3`.
- */
-function sqliteInMemory() {
-  const require = createRequire(import.meta.url);
-  if (process.versions.sqlite !== undefined) return new (require("node:sqlite").DatabaseSync)(":memory:");
-  return new (require("better-sqlite3"))(":memory:");
-}
 
 async function setup() {
   const where = await project({ "stager.ts": STAGER });
