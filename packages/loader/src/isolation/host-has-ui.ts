@@ -1,3 +1,4 @@
+import { orElse } from "../discover/expand-path.js";
 import type { ToolHost } from "../host-api/tool-host.js";
 
 /**
@@ -6,9 +7,5 @@ import type { ToolHost } from "../host-api/tool-host.js";
  * the host's, and in-process a tool that never uses the UI never notices it either.
  */
 export function hostHasUI(host: ToolHost, sessionId: string | undefined): boolean {
-  try {
-    return host.uiFor(sessionId) !== undefined;
-  } catch {
-    return false;
-  }
+  return orElse(() => host.uiFor(sessionId) !== undefined, false);
 }
