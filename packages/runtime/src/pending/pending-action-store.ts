@@ -588,14 +588,22 @@ export class PendingActionStore {
       if (own !== undefined && own.interrupted !== true && stored.state === "pending") next.push(own);
       else next.push(restoredEntry(stored, this.#process));
     }
+    // The liveness and interrupted moves above were awaited: a clear, a pop or a resolve that
+    // took an entry meanwhile stands too (else a resolved action came back on the stack).
+    if (this.#clearCount !== clears) return true;
+    const onStack = new Set(this.#entries.map((entry) => entry.record.id));
+    const stays = (entry: PendingEntry) =>
+      entry.record.id !== this.#inHand && (!mine.has(entry.record.id) || onStack.has(entry.record.id));
+    const kept = next.filter(stays);
     // Pushed while the journal answered: newer than what it read, so on top.
-    const listed = new Set(next.map((entry) => entry.record.id));
+    const listed = new Set(kept.map((entry) => entry.record.id));
     for (const entry of this.#entries)
-      if (!before.has(entry.record.id) && !listed.has(entry.record.id)) next.push(entry);
-    this.#entries.splice(0, this.#entries.length, ...next);
-    const kept = new Set(next.map((entry) => entry.record.id));
+      if (!before.has(entry.record.id) && !listed.has(entry.record.id)) kept.push(entry);
+    this.#entries.splice(0, this.#entries.length, ...kept);
+    const keptIds = new Set(kept.map((entry) => entry.record.id));
     for (const entry of mine.values())
-      if (!kept.has(entry.record.id)) leftElsewhere(this.#internals.emit, entry);
+      if (onStack.has(entry.record.id) && !keptIds.has(entry.record.id))
+        leftElsewhere(this.#internals.emit, entry);
     return true;
   }
 
