@@ -342,19 +342,25 @@ export class PendingActionStore {
   /**
    * Discards `entries` (taken off the stack, top first) side by side: one after another,
    * 1,000 slow rejects kept a dispose() for 151 s. A durable store that fails leaves the action
-   * pending there; its event says so.
+   * pending there; its event says so. One another process resolved first leaves as a read of
+   * the store would have taken it off.
    */
   async #discardAll(entries: PendingEntry[], reason: string, timeoutMs: number): Promise<void> {
     await Promise.all(
       entries.map((entry) =>
-        discardEntry(this.#internals, entry, reason, timeoutMs).catch((error: unknown) => {
-          this.#emit({
-            type: "action-discarded",
-            record: entry.record,
-            reason: unrecorded(reason, error),
-            error,
-          });
-        }),
+        discardEntry(this.#internals, entry, reason, timeoutMs).then(
+          (outcome) => {
+            if (outcome.kind === "elsewhere") leftElsewhere(this.#internals.emit, entry);
+          },
+          (error: unknown) => {
+            this.#emit({
+              type: "action-discarded",
+              record: entry.record,
+              reason: unrecorded(reason, error),
+              error,
+            });
+          },
+        ),
       ),
     );
   }
