@@ -332,7 +332,7 @@ export class PendingActionStore {
     // Not counted as a clear: an apply running now keeps its record (pending again if it fails).
     const entries = this.#entries.splice(0).reverse();
     await this.#discardAll(
-      entries.filter((entry) => entry.action.form === "closure"),
+      entries.filter((entry) => entry.action.form === "closure" && entry.interrupted !== true),
       reason,
       timeoutMs,
     );
@@ -592,6 +592,10 @@ export class PendingActionStore {
         continue;
       }
       if (own !== undefined && own.interrupted !== true && stored.state === "pending") next.push(own);
+      else if (own?.action.form === "closure")
+        // This stack's own, recorded interrupted elsewhere: never run again, but still its own,
+        // so that its listeners, who heard it staged, hear it leave (see `leftElsewhere`).
+        next.push(Object.freeze({ ...restoredEntry(stored, this.#process), action: own.action }));
       else next.push(restoredEntry(stored, this.#process));
     }
     // The liveness and interrupted moves above were awaited: a clear, a pop or a resolve that
