@@ -350,7 +350,17 @@ export class PendingActionStore {
       entries.map((entry) =>
         discardEntry(this.#internals, entry, reason, timeoutMs).then(
           (outcome) => {
-            if (outcome.kind === "elsewhere") leftElsewhere(this.#internals.emit, entry);
+            if (outcome.kind !== "elsewhere") return;
+            // No record to discard: the store failed to keep it, or another process resolved it.
+            const unkept = this.#unkept.find((failure) => failure.record === entry.record);
+            if (unkept === undefined) leftElsewhere(this.#internals.emit, entry);
+            else
+              this.#emit({
+                type: "action-discarded",
+                record: entry.record,
+                reason: notKept(unkept.error),
+                error: unkept.error,
+              });
           },
           (error: unknown) => {
             this.#emit({
@@ -446,15 +456,12 @@ export class PendingActionStore {
       if (this.#lastStage === settled) this.#lastStage = undefined;
     });
     this.#track(staged, (error) => {
-      const index = this.#entries.indexOf(entry);
-      if (index !== -1) this.#entries.splice(index, 1);
       this.#unkept.push({ record, error });
-      this.#emit({
-        type: "action-discarded",
-        record,
-        reason: `not kept: the durable store failed (${describeError(error)})`,
-        error,
-      });
+      // Taken off meanwhile (`pop`, `remove`, `clear`): that one tells its listeners.
+      const index = this.#entries.indexOf(entry);
+      if (index === -1) return;
+      this.#entries.splice(index, 1);
+      this.#emit({ type: "action-discarded", record, reason: notKept(error), error });
     });
   }
 
@@ -658,6 +665,11 @@ export class PendingActionStore {
   #emit(event: PendingActionEvent): void {
     this.#emitter.emit(event);
   }
+}
+
+/** The reason of an action taken off the stack because the durable store failed to keep it. */
+function notKept(error: unknown): string {
+  return `not kept: the durable store failed (${describeError(error)})`;
 }
 
 /** The reason of a discard the durable store could not record. */
