@@ -40,9 +40,9 @@ export interface PendingActionRecord {
  * - `action-apply-failed`: `apply` failed, or did not settle within its deadline (`timedOut`,
  *   `error` an `E_CALLBACK_TIMEOUT` `TooldockError`); the action is pending again, on top.
  * - `action-discarded`: the action left the stack without being applied (`resolve` discard,
- *   `clear`, `pop`, or, for a callback action of this process, another process sharing the
- *   durable store discarded it); `error` is set when its `reject` callback threw, or did not
- *   settle within its deadline (`timedOut`).
+ *   `clear`, `pop`, or, for a callback action of this stack, another process or Session
+ *   sharing the durable store discarded it or recorded it lost); `error` is set when its
+ *   `reject` callback threw, or did not settle within its deadline (`timedOut`).
  * - `action-settled-late`: an `apply` or `reject` that had timed out settled after all. Its
  *   outcome changes nothing on the stack: a late apply's action stays pending (resolve it
  *   again or discard it), a late reject's action stays discarded. `value` is what it returned

@@ -78,19 +78,20 @@ export interface StoreInternals {
   flushing(records: readonly PendingActionRecord[]): Promise<void> | undefined;
 }
 
+/** The reason of the event {@link leftElsewhere} sends. */
+const LEFT_ELSEWHERE_REASON =
+  "discarded elsewhere: another process or Session sharing the durable store discarded it or recorded it lost (its history tells which); its reject did not run";
+
 /**
- * Tells listeners that `entry` left this stack because another process sharing its durable
- * store resolved it. Only a callback action of this process: listeners heard it staged, and
- * only its process can apply it, so the other process discarded it (or recorded it lost) and
- * its `reject` never ran. A durable action may have been applied there: no event.
+ * Tells listeners that `entry` left this stack because another store sharing its durable
+ * store (another process's, or another Session's of this one) resolved it. Only a callback
+ * action of this stack: listeners heard it staged, and only this stack can apply it, so the
+ * other one discarded it (or recorded it lost) and its `reject` never ran. A durable action
+ * may have been applied there: no event.
  */
 export function leftElsewhere(emit: StoreInternals["emit"], entry: PendingEntry): void {
   if (entry.action.form === "closure")
-    emit({
-      type: "action-discarded",
-      record: entry.record,
-      reason: "discarded by another process sharing the durable store; its reject did not run",
-    });
+    emit({ type: "action-discarded", record: entry.record, reason: LEFT_ELSEWHERE_REASON });
 }
 
 /** What a resolve that claimed its top with `top: true` answers when the stack was stale. */

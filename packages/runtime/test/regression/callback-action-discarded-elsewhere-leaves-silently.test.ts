@@ -72,7 +72,7 @@ describe("a callback action another process discarded", () => {
       expect.objectContaining({
         type: "action-discarded",
         record: expect.objectContaining({ id }),
-        reason: expect.stringContaining("discarded by another process"),
+        reason: expect.stringContaining("discarded elsewhere"),
       }),
     ]);
     expect(rejected).toEqual([]);

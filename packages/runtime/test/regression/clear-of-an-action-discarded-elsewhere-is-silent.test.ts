@@ -58,7 +58,7 @@ describe("a callback action another process discarded, taken off this stack", ()
       expect.objectContaining({
         type: "action-discarded",
         record: expect.objectContaining({ id }),
-        reason: expect.stringContaining("another process"),
+        reason: expect.stringContaining("discarded elsewhere"),
       }),
     ]);
     expect(rejected).toEqual([]);
