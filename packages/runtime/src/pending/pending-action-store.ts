@@ -19,7 +19,7 @@ import type {
   PendingActionListener,
   PendingActionRecord,
 } from "./pending-action-record.js";
-import { applyRunsHere } from "./running-applies.js";
+import { appliedByAnotherStore, applyRunsHere } from "./running-applies.js";
 import { deepFreeze, snapshotPendingAction } from "./snapshot-pending-action.js";
 import {
   leftElsewhere,
@@ -500,22 +500,24 @@ export class PendingActionStore {
     return this.#writes.size > 0 || this.#unkept.length > 0;
   }
 
-  /** Records a removal made by a synchronous method (`pop`, `remove`) in the journal. */
+  /**
+   * Records a removal made by a synchronous method (`pop`, `remove`) in the journal. A record
+   * that did not move was resolved elsewhere (another process or Session), or never kept
+   * (`flush` says so): the removal stands, nothing to report.
+   */
   #write(entry: PendingEntry, to: "discarded" | "lost", reason: string): void {
     if (this.#journal === undefined) return;
     const from = entry.interrupted === true ? "interrupted" : "pending";
-    const unrecorded = new Error(
-      `the store had no ${from} record of "${entry.record.label}" (id ${entry.record.id}) to mark ${to}`,
-    );
+    const move = moveTo(this.#internals, to, reason, undefined, from);
+    // One this process left `applying` (its apply timed out) is removed too, unless another
+    // store of this process applies it now (as a discard, see `discardEntry`).
+    const removal =
+      from === "pending" && !appliedByAnotherStore(this.#internals, entry.record.id)
+        ? { ...move, from: ["pending", "applying"] as const, applyingOwner: this.#process }
+        : move;
     try {
-      const moved = this.#internals.move(entry, moveTo(this.#internals, to, reason, undefined, from));
-      if (moved instanceof Promise)
-        this.#track(
-          moved.then((done) => {
-            if (!done) throw unrecorded;
-          }),
-        );
-      else if (!moved) this.#writeFailure ??= { error: unrecorded };
+      const moved = this.#internals.move(entry, removal);
+      if (moved instanceof Promise) this.#track(moved);
     } catch (error) {
       this.#writeFailure ??= { error };
     }
