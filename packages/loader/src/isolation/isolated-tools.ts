@@ -47,7 +47,15 @@ import {
 
 /** Reported by {@link IsolatedToolHost.subscribe}. */
 export type IsolatedToolHostEvent =
-  | { type: "tool-host-started"; pid: number | undefined }
+  | {
+      type: "tool-host-started";
+      pid: number | undefined;
+      /**
+       * What its load of the modules reported. A restart loads them anew: a module that fails
+       * now says so here (a first start's are in the load's result too).
+       */
+      diagnostics: Diagnostic[];
+    }
   | {
       type: "tool-host-stopped";
       reason: string;
@@ -295,10 +303,10 @@ export class IsolatedToolHost {
     if (!this.#isolation.restart && process !== undefined)
       return { kind: "exit", reason: "It is not restarted (isolation.restart is false)." };
     this.#starting ??= this.#start()
-      .then(async ({ process: started, early }) => {
-        if (this.#closed) await started.kill(CLOSED);
-        else this.adopt(started, early);
-        return started;
+      .then(async (started) => {
+        if (this.#closed) await started.process.kill(CLOSED);
+        else this.adopt(started);
+        return started.process;
       })
       .finally(() => {
         this.#starting = undefined;
@@ -317,13 +325,13 @@ export class IsolatedToolHost {
   }
 
   /** Takes a started process (the load's first, or a restart) and the messages it sent while loading. */
-  adopt(process: ToolHostProcess, early: readonly ChildMessage[]): void {
+  adopt({ process, early, loaded }: StartedToolHost): void {
     this.#process = process;
     this.#ended.clear(); // a new tool host numbers its requests from 1 again
     process.onMessage = (message) => this.#message(process, message);
     if (this.#isolation.onOutput !== undefined) process.onOutput = this.#isolation.onOutput;
     process.onStop((stop) => this.#stopped(process, stop));
-    this.#emit({ type: "tool-host-started", pid: process.pid });
+    this.#emit({ type: "tool-host-started", pid: process.pid, diagnostics: loaded.diagnostics });
     for (const message of early) this.#message(process, message);
   }
 

@@ -322,7 +322,7 @@ export async function loadIsolated(
     loaded = first.loaded;
     // Before the replay: an action a factory staged goes to this load's session, as in-process.
     if (context.session !== undefined) context.host.setActiveSession(context.session);
-    isolated.adopt(first.process, first.early);
+    isolated.adopt(first);
   } catch (error) {
     // A stop of the process carries its own; anything else (a spawn that threw) is a start failure.
     const { stop, stderr } = failedStart(error);
