@@ -50,11 +50,18 @@ export interface InspectProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `tooldock inspect <args> --no-open --port 0` in `cwd` and waits for the URL it prints. */
-export function startInspectProcess(cwd: string, args: string[]): Promise<InspectProcess> {
+/**
+ * Starts `tooldock inspect <args> --no-open --port 0` in `cwd` (with `env` over the test's
+ * environment) and waits for the URL it prints.
+ */
+export function startInspectProcess(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<InspectProcess> {
   const child = spawn(process.execPath, [cliBin, "inspect", ...args, "--no-open", "--port", "0"], {
     cwd,
-    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let text = "";

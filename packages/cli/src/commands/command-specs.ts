@@ -267,6 +267,7 @@ export const mcpSpec: CommandSpec = {
     "With --store (stdio only), the session is --session ID (default tooldock-cli) of that durable store: what " +
       "was pending there is served at the start (`resolve` applies it through the loaded tools' handlers), and when " +
       "the client disconnects the durable actions stay in the store for the next server or `tooldock pending`. " +
+      "When it holds actions staged in a tool host (--isolate), the tools load in one without a flag (--no-isolate: in this process). " +
       "--http refuses --store: each client gets a session of its own, which a client reconnecting to a restarted " +
       "server cannot name.",
   ],

@@ -9,6 +9,7 @@ import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { openStore } from "../store/open-store.js";
 import { readStore } from "../store/store-option.js";
+import { storedIsolation } from "../store/stored-isolation.js";
 import type { CommandContext } from "./command.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
 
@@ -20,7 +21,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   const port = portOption(stringOption(args, "port"));
   const host = stringOption(args, "host") ?? DEFAULT_INSPECT_HOST;
   if (host.trim() === "") throw new UsageError("--host may not be empty", "inspect");
-  const isolation = readIsolation(args, io, "inspect", false);
+  const flagged = readIsolation(args, io, "inspect", false);
   const given = toolPathArgs(args);
   const stored = readStore(args, io.cwd, "inspect");
   const paths = given.length > 0 ? given : await defaultToolPaths(io.cwd, "inspect", readOpencode(args));
@@ -31,6 +32,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   }
   const store = opened?.store;
   try {
+    const isolation = await storedIsolation(flagged, args, io, "inspect", store, io.cwd);
     const server = await startInspect({
       paths,
       cwd: io.cwd,

@@ -39,7 +39,8 @@ export const inspectSpec: CommandSpec = {
     "With --store, the page's session is --session ID (default tooldock-cli) of that durable store: what was " +
       "pending there is shown (and can be resolved) at the start, each action shows its history (staged, " +
       "applied, apply failed, discarded, lost, interrupted: when, why, by which process), and the actions " +
-      "no longer pending are listed with theirs. On Ctrl-C the durable actions stay in the store.",
+      "no longer pending are listed with theirs. On Ctrl-C the durable actions stay in the store. When it holds " +
+      "actions staged in a tool host (--isolate), the tools load in one without a flag (--no-isolate: in this process).",
     `${isolationHelp(false)} Each reload starts a new tool host and stops the previous one, unless an action is pending or a module failed to reload.`,
   ],
 };

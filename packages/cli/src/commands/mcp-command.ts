@@ -10,6 +10,7 @@ import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
 import { openStore } from "../store/open-store.js";
 import { readStore } from "../store/store-option.js";
+import { storedIsolation } from "../store/stored-isolation.js";
 import type { CommandContext } from "./command.js";
 import type { MCP_BUILTINS, MCP_PENDING_POLICIES, MCP_RESOLVE_LISTINGS } from "./command-specs.js";
 import { readMcpHttpOptions, stdinIsPipe } from "./mcp-http-options.js";
@@ -22,7 +23,7 @@ import { readOpencode, toolPathArgs } from "./tool-path-options.js";
  */
 export async function run({ io, args }: CommandContext): Promise<number> {
   const http = readMcpHttpOptions(args, io.env, io.cwd);
-  const isolation = readIsolation(args, io, "mcp", false);
+  const flagged = readIsolation(args, io, "mcp", false);
   const cwd = await servingFolder(io.cwd, stringOption(args, "cwd"));
   const builtins = listOption(args, "builtin") as (typeof MCP_BUILTINS)[number][];
   const given = toolPathArgs(args);
@@ -39,6 +40,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
     return 1;
   }
   const store = opened?.store;
+  const isolation = await storedIsolation(flagged, args, io, "mcp", store, cwd);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);

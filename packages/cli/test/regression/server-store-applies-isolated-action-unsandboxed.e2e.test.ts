@@ -1,0 +1,125 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+import { startInspectProcess } from "../inspect-browser.js";
+import { startMcpChild } from "../mcp-child.js";
+
+// server-store-applies-an-isolated-action-unsandboxed: `tooldock call --isolate --store` staged
+// a durable action with a tool the user does not trust, and `tooldock mcp --store` (or `inspect
+// --store`) without a flag loaded the tools in its own process and applied the action there,
+// unsandboxed, in silence. `pending apply` runs such an action in a tool host without a flag;
+// the servers now do the same, say so on stderr, and load in-process only with --no-isolate.
+const TOOLS = `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const sandboxed = () =>
+  typeof process.permission?.has === "function" && !process.permission.has("fs.write", "/")
+    ? "sandboxed"
+    : "unsandboxed";
+
+export default (pi) => [
+  {
+    name: "stage_write",
+    label: "Stage a write",
+    description: "Stages the writing of out.txt in the working folder",
+    parameters: pi.typebox.Type.Object({}),
+    actions: {
+      write: {
+        async apply(payload, _reason, ctx) {
+          writeFileSync(join(ctx.cwd, payload.file), "written\\n");
+          return { content: [{ type: "text", text: "wrote " + payload.file + " (" + sandboxed() + ")" }] };
+        },
+      },
+    },
+    async execute() {
+      pi.pushPendingAction({ label: "Write out.txt", handler: "write", payload: { file: "out.txt" } });
+      return { content: [{ type: "text", text: "would write out.txt" }] };
+    },
+  },
+];
+`;
+
+let work: Awaited<ReturnType<typeof tempDir>>;
+let home: Awaited<ReturnType<typeof tempDir>>;
+let store = "";
+let env: Record<string, string> = {};
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+  work = await tempDir({ "tools/tools.mjs": TOOLS });
+  home = await tempDir({});
+  await mkdir(join(home.path, "state"), { mode: 0o700 });
+  store = `sqlite:${join(home.path, "state", "pending.db")}`;
+  env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
+});
+afterEach(async () => {
+  await work.remove();
+  await home.remove();
+});
+
+async function stage(...flags: string[]): Promise<void> {
+  const staged = await runCli(["call", "stage_write", "tools", "--store", store, ...flags], {
+    cwd: work.path,
+    env,
+  });
+  expect(staged.code, staged.stderr).toBe(0);
+}
+
+const textOf = (result: unknown) =>
+  ((result as { content: Array<{ text?: string }> }).content ?? [])
+    .map((block) => block.text ?? "")
+    .join("\n");
+
+async function applyOverMcp(...flags: string[]): Promise<{ text: string; stderr: string }> {
+  const server = await startMcpChild(["--store", store, "tools", ...flags], work.path, env);
+  onTestFinished(server.kill);
+  const applied = await server.client.callTool({
+    name: "resolve",
+    arguments: { action: "apply", reason: "the user approved it" },
+  });
+  server.closeStdin();
+  expect(await server.exited).toBe(0);
+  return { text: textOf(applied), stderr: server.stderr() };
+}
+
+describe("server-store-applies-an-isolated-action-unsandboxed", { timeout: 120_000 }, () => {
+  it("mcp --store applies an action staged in a tool host in one, and says so", async () => {
+    await stage("--isolate");
+    const { text, stderr } = await applyOverMcp();
+    expect(text).toContain("wrote out.txt (sandboxed)");
+    expect(stderr).toContain("1 pending action staged by a tool in a tool host (--isolate)");
+    expect(stderr).toContain("--no-isolate");
+  });
+
+  it("mcp --store --no-isolate loads the tools in this process, as the user asked", async () => {
+    await stage("--isolate");
+    const { text } = await applyOverMcp("--no-isolate");
+    expect(text).toContain("wrote out.txt (unsandboxed)");
+  });
+
+  it("mcp --store of actions staged in-process loads in-process, as before", async () => {
+    await stage();
+    const { text, stderr } = await applyOverMcp();
+    expect(text).toContain("wrote out.txt (unsandboxed)");
+    expect(stderr).not.toContain("tool host");
+  });
+
+  it("inspect --store applies an action staged in a tool host in one, and says so", async () => {
+    await stage("--isolate");
+    const server = await startInspectProcess(work.path, ["tools", "--store", store], env);
+    onTestFinished(async () => {
+      expect(await server.stop()).toBe(0);
+    });
+    const url = new URL(server.url);
+    const token = new URLSearchParams(url.hash.slice(1)).get("token") ?? "";
+    const response = await fetch(new URL("/api/resolve", url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ action: "apply", reason: "the user approved it" }),
+    });
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(await response.json())).toContain("wrote out.txt (sandboxed)");
+    expect(server.output()).toContain("1 pending action staged by a tool in a tool host (--isolate)");
+  });
+});
