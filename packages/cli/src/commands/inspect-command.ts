@@ -7,6 +7,7 @@ import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js"
 import { readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
+import { escapeTerminalText } from "../output/terminal-text.js";
 import { openStore } from "../store/open-store.js";
 import { readStore } from "../store/store-option.js";
 import { storedIsolation } from "../store/stored-isolation.js";
@@ -55,6 +56,10 @@ export async function run({ io, output, args, version }: CommandContext): Promis
     const { errorColors } = output;
     if (server.diagnostics.length > 0)
       output.printError(...formatDiagnostics(server.diagnostics, errorColors, io.cwd));
+    for (const line of server.nothingServed)
+      output.printError(
+        `${errorColors.yellow("tooldock inspect:")} ${escapeTerminalText(line, { multiline: true })}`,
+      );
     output.print(
       `tooldock inspect: ${count(server.tools.length, "tool")} from ${count(server.modules, "module")}, reloading on changes.`,
       `Open ${server.url}`,

@@ -16,6 +16,7 @@ import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { limitServer } from "../http/body-budget.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { nothingToServe } from "../load/nothing-found.js";
 import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
 import { createAccessToken } from "./access-token.js";
@@ -72,6 +73,8 @@ export interface InspectServer {
   readonly tools: string[];
   readonly modules: number;
   readonly diagnostics: Diagnostic[];
+  /** What the first load says when the paths serve no tool, or one holds no module (`nothingToServe`). */
+  readonly nothingServed: string[];
   readonly controller: InspectController;
   /**
    * Stops serving and watching, aborts running calls and disposes the session (pending actions
@@ -141,6 +144,11 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
     });
     controller = started;
     await started.loadHistory();
+    const nothingServed = await nothingToServe(loaded, options.paths, {
+      cwd,
+      opencode: options.opencode === true,
+    });
+    for (const line of nothingServed) started.hub.log("warning", line);
     reportSessionHookFailures(session, loaded.tools, (diagnostic) =>
       started.hub.log(
         "warning",
@@ -178,6 +186,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
         .filter((name) => name !== RESOLVE_TOOL_NAME),
       modules: loaded.modules.length,
       diagnostics,
+      nothingServed,
       controller: started,
       close() {
         closing ??= shutDown(running, runningWatcher);

@@ -7,7 +7,10 @@ import { isInside } from "./path-inside.js";
 /** The error when a command that needs tools (`validate`, `schema`) loaded none at all. */
 export const NOTHING_FOUND: DiagnosticErrorCode = "E_NOTHING_TO_VALIDATE";
 
-/** The commands that say so when they load no tool, and what loading none means for each. */
+/**
+ * The commands that say so when they load no tool, and what loading none means for each
+ * (`serve`: the servers, `mcp` and `inspect`).
+ */
 const OUTCOMES = {
   validate: { outcome: "nothing was validated", retry: "validate", inPath: "nothing in it was validated" },
   schema: {
@@ -20,12 +23,20 @@ const OUTCOMES = {
     retry: "list the tools",
     inPath: "it adds nothing to the list",
   },
+  serve: {
+    outcome: "there is no tool to serve",
+    retry: "serve the tools",
+    inPath: "it adds no tool to serve",
+  },
 } as const;
 
 /** What counts as a module, for the hints. */
 const WHAT_IS_A_MODULE =
   "a folder's top-level module files and each subfolder's index file are modules; " +
   'a package lists its own in package.json, e.g. "tooldock": { "tools": [...] }';
+
+/** What a load found, as {@link nothingFound} reads it (a `LoadReport`, or the loader's result). */
+export type FoundReport = Pick<LoadReport, "modules" | "diagnostics"> & { tools: readonly unknown[] };
 
 /** A command that says so when it loads no tool. */
 export type NothingFoundCommand = keyof typeof OUTCOMES;
@@ -38,7 +49,7 @@ export type NothingFoundCommand = keyof typeof OUTCOMES;
  * `list` (where listing nothing is a fair answer) prints it as a note.
  */
 export function nothingFound(
-  loaded: LoadReport,
+  loaded: FoundReport,
   paths: readonly string[],
   command: NothingFoundCommand,
 ): Diagnostic | undefined {
@@ -88,7 +99,7 @@ export interface NothingFoundOptions {
  * (`t1 t1/a.ts`) yields them too: it is scanned again alone before it is reported.
  */
 export async function nothingFoundDiagnostics(
-  loaded: LoadReport,
+  loaded: FoundReport,
   paths: readonly string[],
   command: NothingFoundCommand,
   options: NothingFoundOptions,
@@ -127,4 +138,21 @@ export async function withNothingFound(
   return diagnostics.length === 0
     ? loaded
     : { ...loaded, diagnostics: [...loaded.diagnostics, ...diagnostics] };
+}
+
+/**
+ * What a server (`mcp`, `inspect`) says when the paths it was given serve no tool, or one of
+ * them holds no module: each line a message and its hint. It goes on serving (with a watch,
+ * the folder may fill later). None without paths (`mcp --builtin` alone).
+ */
+export async function nothingToServe(
+  loaded: FoundReport,
+  paths: readonly string[],
+  options: NothingFoundOptions,
+): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const diagnostics = await nothingFoundDiagnostics(loaded, paths, "serve", options);
+  return diagnostics.map(
+    (nothing) => `${nothing.message}${nothing.hint === undefined ? "" : `\n  hint: ${nothing.hint}`}`,
+  );
 }

@@ -16,6 +16,7 @@ import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
+import { nothingToServe } from "../load/nothing-found.js";
 import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
 import { reserveStdout } from "../output/reserve-stdout.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
@@ -168,6 +169,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     }
     toolHosts.add(loaded);
     writeDiagnostics(loaded.diagnostics);
+    const opencode = options.opencode === true;
+    for (const line of await nothingToServe(loaded, options.paths, { cwd, opencode })) say(line);
     registerBuiltins(session, options.builtins ?? [], cwd);
     const watching = watcher === undefined ? "" : ", reloading on changes";
     const kept =

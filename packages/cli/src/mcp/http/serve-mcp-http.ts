@@ -19,6 +19,7 @@ import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.j
 import { BodyBudget, limitServer } from "../../http/body-budget.js";
 import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
+import { nothingToServe } from "../../load/nothing-found.js";
 import { describeToolHostStop, ToolHostGenerations } from "../../load/tool-host-generations.js";
 import { createMcpLogger } from "../client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
@@ -228,6 +229,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
     toolHosts.add(loaded);
     tools.update({ ...loaded, changedPaths: [] });
     writeDiagnostics(loaded.diagnostics);
+    const opencode = options.opencode === true;
+    for (const line of await nothingToServe(loaded, options.paths, { cwd, opencode })) say(line);
 
     const openSession = async (): Promise<Served> => {
       const session = new Session({ cwd, pendingPolicy: options.pendingPolicy });
