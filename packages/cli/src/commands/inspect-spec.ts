@@ -34,8 +34,8 @@ export const inspectSpec: CommandSpec = {
       "from its schema (streamed updates, cancel), shows the pending stack top first with its diffs and " +
       "applies or discards the top action as `resolve` does, and logs every event live. Editing a tool file " +
       "reloads it into the same session: pending actions survive. The built-in ast_edit is always there.",
-    "The URL it prints carries a random token; no request is answered without it (after the first visit, a " +
-      "cookie carries it). It stops on Ctrl-C, discarding whatever is still pending.",
+    "The URL it prints carries a random token; no request is answered without it (the page keeps it in its tab, " +
+      "never in a cookie: a new tab needs the printed URL again). It stops on Ctrl-C or SIGTERM, discarding whatever is still pending.",
     "With --store, the page's session is --session ID (default tooldock-cli) of that durable store: what was " +
       "pending there is shown (and can be resolved) at the start, each action shows its history (staged, " +
       "applied, apply failed, discarded, lost, interrupted: when, why, by which process), and the actions " +
