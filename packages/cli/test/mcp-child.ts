@@ -63,6 +63,8 @@ export async function startMcpChild(
       }),
     exited,
     closeStdin: () => child.stdin.end(),
+    /** Sends `name` to the server (an operator's SIGTERM). */
+    signal: (name: NodeJS.Signals) => child.kill(name),
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },

@@ -42,7 +42,7 @@ export async function whileResolving<T>(
       );
       return;
     }
-    write(`${command}: stopped during the ${callback} of ${named}: ${left(verb, store)}`);
+    write(`${command}: stopped during the ${callback} of ${named}: ${leftAfterStop(verb, store)}`);
     process.exit(130);
   };
   process.on("SIGINT", onSigint);
@@ -55,7 +55,7 @@ export async function whileResolving<T>(
 }
 
 /** What a second Ctrl-C leaves: a stored record is taken before its apply, discarded before its reject. */
-function left(verb: "apply" | "discard", store: ResolveInterrupt["store"]): string {
+export function leftAfterStop(verb: "apply" | "discard", store: ResolveInterrupt["store"]): string {
   if (verb === "discard")
     return `what its reject undid is unknown; the action is discarded${store === undefined ? "" : ` in ${store.url}`} all the same. Check its files.`;
   if (store === undefined)

@@ -59,11 +59,25 @@ export interface TooldockMcpServer {
    */
   log(level: LoggingLevel, text: string, logger?: string): void;
   /**
+   * The `resolve` calls running now: the action each applies or discards, and when it ends.
+   * An apply or a reject takes no signal, so a server that stops waits for these first.
+   */
+  resolving(): RunningResolve[];
+  /**
    * Sends `notifications/tools/list_changed` (when connected): call it after tools were
    * registered or unregistered (a reload), since a tool replaced under the same name is a
    * change the active-tool watch, which compares names, cannot see. Never throws.
    */
   toolsChanged(): void;
+}
+
+/** A `resolve` call in flight: what it acts on, and a promise that settles when it ends. */
+export interface RunningResolve {
+  action: "apply" | "discard";
+  label: string;
+  /** A durable action (a handler and a payload): a store keeps it when the process ends. */
+  durable: boolean;
+  ended: Promise<void>;
 }
 
 type SendNotification = (notification: ServerNotification) => Promise<void>;
@@ -115,10 +129,12 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     // The client's level is kept per transport session (over HTTP, each has its own).
     server.sendLoggingMessage({ level, logger, data: text }, server.transport?.sessionId).catch(onError);
   };
+  const resolves = new Set<RunningResolve>();
   server.setRequestHandler(AnyCallToolRequestSchema, async (request, extra) => {
     try {
       // The SDK's server validated the request against CallToolRequestSchema before this runs.
       return await callTool(session, request as CallToolRequest, {
+        resolves,
         // JSON-RPC ids "7" and 7 are two requests: the string keeps its quotes.
         toolCallId: `mcp-${typeof extra.requestId === "number" ? extra.requestId : JSON.stringify(extra.requestId)}`,
         signal: extra.signal,
@@ -138,6 +154,7 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
     },
     close: () => server.close(),
     closed,
+    resolving: () => [...resolves],
     toolsChanged() {
       watch.sync();
       if (connected) server.sendToolListChanged().catch(onError);
@@ -147,6 +164,8 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
 }
 
 interface CallContext {
+  /** Where a `resolve` call is kept while it runs. */
+  resolves: Set<RunningResolve>;
   toolCallId: string;
   signal: AbortSignal;
   sendNotification: SendNotification;
@@ -186,7 +205,9 @@ async function callTool(
     );
     if (stale !== undefined)
       return toCallToolResult(storeFailedResult(name, stale), [], session.maxResultChars);
-    result = await session.execute({
+    // Read before the call: the resolve takes the top action off the stack as it starts.
+    const top = resolving ? session.pending.peek() : undefined;
+    const running = session.execute({
       toolCallId: context.toolCallId,
       name,
       params,
@@ -195,6 +216,20 @@ async function callTool(
       // notification follows the response (test: progress-after-response.test.ts).
       onUpdate: progressReporter(meta?.progressToken, context.sendNotification),
     });
+    if (top !== undefined) {
+      const entry: RunningResolve = {
+        action: (params as { action?: unknown }).action === "discard" ? "discard" : "apply",
+        label: top.label,
+        durable: top.handler !== undefined,
+        ended: running.then(
+          () => {},
+          () => {},
+        ),
+      };
+      context.resolves.add(entry);
+      void entry.ended.then(() => context.resolves.delete(entry));
+    }
+    result = await running;
   } finally {
     unsubscribe();
   }

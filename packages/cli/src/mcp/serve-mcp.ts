@@ -20,6 +20,7 @@ import { nothingToServe } from "../load/nothing-found.js";
 import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
 import { reserveStdout } from "../output/reserve-stdout.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
+import { pendingCommand } from "../store/store-option.js";
 import { createMcpLogger } from "./client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "./describe-reload.js";
@@ -30,6 +31,7 @@ import { messageOf } from "./message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "./register-builtins.js";
 import { replyToBadMessages } from "./reply-to-bad-messages.js";
 import type { ResolveListing } from "./resolve-listing.js";
+import { waitForResolves } from "./wait-for-resolves.js";
 import { whenClientGone } from "./when-client-gone.js";
 
 /** Options of {@link serveMcp}. */
@@ -195,6 +197,17 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     await mcp.connect(transport);
     await Promise.race([gone.promise, mcp.closed]);
     gone.dispose();
+    // Before the transport closes: a client still connected (a SIGTERM) gets the result.
+    await waitForResolves(
+      mcp.resolving(),
+      (text) => {
+        say(text);
+        served.log("warning", text);
+      },
+      store === undefined
+        ? undefined
+        : { url: store.url, discard: pendingCommand(store, "discard", options.paths) },
+    );
     await settleWithin(mcp.close(), DISCARD_BOUND_MS);
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {

@@ -31,6 +31,7 @@ import { messageOf } from "../message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "../register-builtins.js";
 import type { ResolveListing } from "../resolve-listing.js";
 import type { ServeMcpResult } from "../serve-mcp.js";
+import { waitForResolves } from "../wait-for-resolves.js";
 import { listen, replyError, stopped } from "./http-endpoint.js";
 import { HttpSessionTable } from "./http-session-table.js";
 import { allowedHostsFor, allowedOriginsFor, checkRequest, type RequestGuard } from "./request-guard.js";
@@ -145,7 +146,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   let stopping = false;
   const closeServed = (served: Served, why: string) => {
     live.delete(served);
-    const done = closeSession(served, why, say).finally(() => closing.delete(done));
+    const done = closeSession(served, why, say, stopping).finally(() => closing.delete(done));
     closing.add(done);
   };
   let watcher: ToolWatcher | undefined;
@@ -338,9 +339,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
 }
 
 /** Disposes a session (pending actions discarded through `reject`), then closes its transport. */
-async function closeSession(served: Served, why: string, say: (text: string) => void): Promise<void> {
+async function closeSession(
+  served: Served,
+  why: string,
+  say: (text: string) => void,
+  stopping: boolean,
+): Promise<void> {
   const prefix = `session ${shortId(served.id)}: `;
   if (served.id !== "") say(`${prefix}${why}`);
+  await waitForResolves(served.mcp.resolving(), (text) => say(`${prefix}${text}`), undefined, { stopping });
   await disposeServedSession(served.session, say, { prefix });
   await settleWithin(served.mcp.close(), DISCARD_BOUND_MS);
 }

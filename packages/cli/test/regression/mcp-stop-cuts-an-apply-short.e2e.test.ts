@@ -1,0 +1,103 @@
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+import { startMcpChild } from "../mcp-child.js";
+
+// mcp-stop-cuts-an-apply-short: SIGTERM (or Ctrl-C, or the client closing stdin) while the
+// client's `resolve` ran an action's apply ended `tooldock mcp` 0.2 s later, in the middle of
+// the apply: half its change made, the stored action left interrupted, and not a word on
+// stderr. An apply takes no signal, so the server now waits for it to end (at most its
+// deadline) and says so; a second signal stops at once, saying what is left and what to do.
+const TOOLS = `import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export default (pi) => [
+  {
+    name: "stage_slow",
+    label: "Stage a slow change",
+    description: "Stages a change whose apply waits for go.txt",
+    parameters: pi.typebox.Type.Object({}),
+    actions: {
+      slow: {
+        async apply(_payload, _reason, ctx) {
+          writeFileSync(join(ctx.cwd, "started.txt"), "");
+          console.error("apply started");
+          while (!existsSync(join(ctx.cwd, "go.txt"))) await new Promise((resolve) => setTimeout(resolve, 20));
+          writeFileSync(join(ctx.cwd, "finished.txt"), "");
+          return { content: [{ type: "text", text: "applied the slow change" }] };
+        },
+      },
+    },
+    async execute() {
+      pi.pushPendingAction({ label: "The slow change", handler: "slow", payload: {} });
+      return { content: [{ type: "text", text: "staged" }] };
+    },
+  },
+];
+`;
+
+let work: Awaited<ReturnType<typeof tempDir>>;
+let home: Awaited<ReturnType<typeof tempDir>>;
+let store = "";
+let env: Record<string, string> = {};
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+  work = await tempDir({ "tools/tools.mjs": TOOLS });
+  home = await tempDir({});
+  await mkdir(join(home.path, "state"), { mode: 0o700 });
+  store = `sqlite:${join(home.path, "state", "pending.db")}`;
+  env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
+});
+afterEach(async () => {
+  await work.remove();
+  await home.remove();
+});
+
+/** A server with the slow change staged and its apply started through `resolve`. */
+async function applying() {
+  const server = await startMcpChild(["--store", store, "tools"], work.path, env);
+  onTestFinished(server.kill);
+  await server.client.callTool({ name: "stage_slow", arguments: {} });
+  const applied = server.client.callTool({
+    name: "resolve",
+    arguments: { action: "apply", reason: "the user approved it" },
+  });
+  applied.catch(() => {});
+  await server.stderrIncludes("apply started");
+  return { server, applied };
+}
+
+async function pendingList(): Promise<string> {
+  const listed = await runCli(["pending", "list", "--store", store], { cwd: work.path, env });
+  return listed.stdout;
+}
+
+describe("mcp-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
+  it("SIGTERM during an apply waits for it to end, says so, and the client gets the result", async () => {
+    const { server, applied } = await applying();
+    server.signal("SIGTERM");
+    await server.stderrIncludes('waiting for the apply of "The slow change" to end');
+    await writeFile(join(work.path, "go.txt"), "");
+    const result = await applied;
+    expect(JSON.stringify(result)).toContain("applied the slow change");
+    expect(await server.exited).toBe(0);
+    expect(existsSync(join(work.path, "finished.txt"))).toBe(true);
+    expect(await pendingList()).toContain("No pending action");
+  });
+
+  it("a second SIGTERM stops at once and says what is left and what to do", async () => {
+    const { server } = await applying();
+    server.signal("SIGTERM");
+    await server.stderrIncludes('waiting for the apply of "The slow change" to end');
+    server.signal("SIGTERM");
+    expect(await server.exited).toBe(143);
+    // The exit may come before the last of stderr is read.
+    await server.stderrIncludes("marked interrupted (it can only be discarded)");
+    expect(server.stderr()).toContain("then run tooldock pending discard --store");
+    expect(existsSync(join(work.path, "finished.txt"))).toBe(false);
+    expect(await pendingList()).toContain("interrupted while applying");
+  });
+});
