@@ -1,6 +1,7 @@
 import { count } from "@tooldock/runtime/internal";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
+import { waitForResolves } from "../call/wait-for-resolves.js";
 import { isLoopbackHost } from "../http/local-address.js";
 import { openInBrowser } from "../inspect/open-in-browser.js";
 import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js";
@@ -9,7 +10,7 @@ import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
 import { openStore } from "../store/open-store.js";
-import { readStore } from "../store/store-option.js";
+import { pendingCommand, readStore } from "../store/store-option.js";
 import { storedIsolation } from "../store/stored-isolation.js";
 import type { CommandContext } from "./command.js";
 import { readOpencode, toolPathArgs } from "./tool-path-options.js";
@@ -81,6 +82,12 @@ export async function run({ io, output, args, version }: CommandContext): Promis
         );
     await stopRequested(io.signal);
     output.printError("tooldock inspect: stopping");
+    // Before the server closes: the page still waiting for an Apply gets its answer.
+    await waitForResolves(
+      server.controller.resolving(),
+      (text) => output.printError(`tooldock inspect: ${escapeTerminalText(text)}`),
+      store === undefined ? undefined : { url: store.url, discard: pendingCommand(store, "discard", paths) },
+    );
     await server.close();
     await removeOpener();
     return 0;

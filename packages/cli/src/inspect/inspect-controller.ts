@@ -9,6 +9,7 @@ import {
 } from "@tooldock/runtime";
 import { count } from "@tooldock/runtime/internal";
 import { type AgentToolResult, type Diagnostic, TooldockError } from "@tooldock/sdk";
+import { type RunningResolve, trackResolve } from "../call/wait-for-resolves.js";
 import { EventHub } from "./event-hub.js";
 import type {
   CallRequest,
@@ -48,6 +49,7 @@ export class InspectController {
   readonly #version: string;
   readonly #now: () => number;
   readonly #running = new Map<string, AbortController>();
+  readonly #resolves = new Set<RunningResolve>();
   readonly #applyFailures = new Map<string, { message: string; at: number }>();
   readonly #unsubscribe: () => void;
   #diagnostics: readonly Diagnostic[];
@@ -159,7 +161,16 @@ export class InspectController {
   /** Applies or discards the top pending action, exactly as the `resolve` tool does for a model. */
   resolve(request: ResolveRequest): Promise<CallResponse> {
     this.#resolveCount += 1;
-    return this.#execute(`inspect-resolve-${this.#resolveCount}`, RESOLVE_TOOL_NAME, request);
+    // Read before the resolve: it takes the top action off the stack as it starts.
+    const top = this.#session.pending.peek();
+    const running = this.#execute(`inspect-resolve-${this.#resolveCount}`, RESOLVE_TOOL_NAME, request);
+    trackResolve(this.#resolves, top, request, running);
+    return running;
+  }
+
+  /** The resolves running now; an apply or a reject takes no signal, so a stop waits for them. */
+  resolving(): RunningResolve[] {
+    return [...this.#resolves];
   }
 
   /** Checks arguments with the validator the session uses; unknown tools get one issue at the root. */

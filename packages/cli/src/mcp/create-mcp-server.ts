@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
 import { type AgentToolResult, errorResult } from "@tooldock/sdk";
+import { type RunningResolve, trackResolve } from "../call/wait-for-resolves.js";
 import { watchActiveTools } from "./active-tools-watch.js";
 import { toCallToolResult } from "./call-tool-result.js";
 import { cancelledCallText, cancelledResolveText } from "./cancelled-resolve.js";
@@ -69,15 +70,6 @@ export interface TooldockMcpServer {
    * change the active-tool watch, which compares names, cannot see. Never throws.
    */
   toolsChanged(): void;
-}
-
-/** A `resolve` call in flight: what it acts on, and a promise that settles when it ends. */
-export interface RunningResolve {
-  action: "apply" | "discard";
-  label: string;
-  /** A durable action (a handler and a payload): a store keeps it when the process ends. */
-  durable: boolean;
-  ended: Promise<void>;
 }
 
 type SendNotification = (notification: ServerNotification) => Promise<void>;
@@ -216,19 +208,7 @@ async function callTool(
       // notification follows the response (test: progress-after-response.test.ts).
       onUpdate: progressReporter(meta?.progressToken, context.sendNotification),
     });
-    if (top !== undefined) {
-      const entry: RunningResolve = {
-        action: (params as { action?: unknown }).action === "discard" ? "discard" : "apply",
-        label: top.label,
-        durable: top.handler !== undefined,
-        ended: running.then(
-          () => {},
-          () => {},
-        ),
-      };
-      context.resolves.add(entry);
-      void entry.ended.then(() => context.resolves.delete(entry));
-    }
+    trackResolve(context.resolves, top, params, running);
     result = await running;
   } finally {
     unsubscribe();

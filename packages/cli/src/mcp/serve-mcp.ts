@@ -14,6 +14,7 @@ import { count } from "@tooldock/runtime/internal";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { settleWithin } from "../call/settle-within.js";
+import { waitForResolves } from "../call/wait-for-resolves.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { nothingToServe } from "../load/nothing-found.js";
@@ -31,7 +32,6 @@ import { messageOf } from "./message-of.js";
 import { describeServed, type McpBuiltin, registerBuiltins } from "./register-builtins.js";
 import { replyToBadMessages } from "./reply-to-bad-messages.js";
 import type { ResolveListing } from "./resolve-listing.js";
-import { waitForResolves } from "./wait-for-resolves.js";
 import { whenClientGone } from "./when-client-gone.js";
 
 /** Options of {@link serveMcp}. */

@@ -1,6 +1,39 @@
+import type { PendingActionRecord } from "@tooldock/runtime";
 import { quoted } from "@tooldock/runtime/internal";
-import { leftAfterStop } from "../call/interrupt-resolve.js";
-import type { RunningResolve } from "./create-mcp-server.js";
+import { leftAfterStop } from "./interrupt-resolve.js";
+
+/** A `resolve` call in flight: what it acts on, and a promise that settles when it ends. */
+export interface RunningResolve {
+  action: "apply" | "discard";
+  label: string;
+  /** A durable action (a handler and a payload): a store keeps it when the process ends. */
+  durable: boolean;
+  ended: Promise<void>;
+}
+
+/**
+ * Keeps `running`, a resolve of `top` (the top action, read before the resolve started: it
+ * takes it off the stack), in `resolves` until it ends. No top: nothing to resolve, nothing kept.
+ */
+export function trackResolve(
+  resolves: Set<RunningResolve>,
+  top: PendingActionRecord | undefined,
+  params: unknown,
+  running: Promise<unknown>,
+): void {
+  if (top === undefined) return;
+  const entry: RunningResolve = {
+    action: (params as { action?: unknown } | undefined)?.action === "discard" ? "discard" : "apply",
+    label: top.label,
+    durable: top.handler !== undefined,
+    ended: running.then(
+      () => {},
+      () => {},
+    ),
+  };
+  resolves.add(entry);
+  void entry.ended.then(() => resolves.delete(entry));
+}
 
 /**
  * Waits, as a server stops, for the `resolve` calls still running: an action's apply or

@@ -1,0 +1,129 @@
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+import { startInspectProcess } from "../inspect-browser.js";
+
+// inspect-stop-cuts-an-apply-short: Ctrl-C or SIGTERM while the page's Apply ran an action's
+// apply ended `tooldock inspect` in the middle of it: half its change made, the stored action
+// left interrupted, the page's request cut, and only "stopping" on stderr. The server now
+// waits for the apply to end (at most its deadline) and says so; a second signal stops at
+// once, saying what is left (the sibling of mcp-stop-cuts-an-apply-short).
+const TOOLS = `import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export default (pi) => [
+  {
+    name: "stage_slow",
+    label: "Stage a slow change",
+    description: "Stages a change whose apply waits for go.txt",
+    parameters: pi.typebox.Type.Object({}),
+    actions: {
+      slow: {
+        async apply(_payload, _reason, ctx) {
+          writeFileSync(join(ctx.cwd, "started.txt"), "");
+          console.error("apply started");
+          while (!existsSync(join(ctx.cwd, "go.txt"))) await new Promise((resolve) => setTimeout(resolve, 20));
+          writeFileSync(join(ctx.cwd, "finished.txt"), "");
+          return { content: [{ type: "text", text: "applied the slow change" }] };
+        },
+      },
+    },
+    async execute() {
+      pi.pushPendingAction({ label: "The slow change", handler: "slow", payload: {} });
+      return { content: [{ type: "text", text: "staged" }] };
+    },
+  },
+];
+`;
+
+let work: Awaited<ReturnType<typeof tempDir>>;
+let home: Awaited<ReturnType<typeof tempDir>>;
+let store = "";
+let env: Record<string, string> = {};
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+  work = await tempDir({ "tools/tools.mjs": TOOLS });
+  home = await tempDir({});
+  await mkdir(join(home.path, "state"), { mode: 0o700 });
+  store = `sqlite:${join(home.path, "state", "pending.db")}`;
+  env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
+});
+afterEach(async () => {
+  await work.remove();
+  await home.remove();
+});
+
+/** An inspect server with the slow change staged and its apply started from the page's API. */
+async function applying() {
+  const server = await startInspectProcess(work.path, ["tools", "--store", store], env);
+  const exited = new Promise<number | null>((resolve) => {
+    if (server.child.exitCode !== null) resolve(server.child.exitCode);
+    else server.child.once("exit", (code) => resolve(code));
+  });
+  onTestFinished(async () => {
+    await server.stop();
+  });
+  const url = new URL(server.url);
+  const token = new URLSearchParams(url.hash.slice(1)).get("token") ?? "";
+  const post = (path: string, body: unknown) =>
+    fetch(new URL(path, url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  await post("/api/call", { callId: "stage", tool: "stage_slow", params: {} });
+  const applied = post("/api/resolve", { action: "apply", reason: "the user approved it" });
+  applied.catch(() => {});
+  await outputIncludes(server, "apply started");
+  return { server, applied, exited };
+}
+
+/** Resolves once the server's output holds `text` (stdout and stderr arrive in either order). */
+function outputIncludes(
+  server: Awaited<ReturnType<typeof startInspectProcess>>,
+  text: string,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!server.output().includes(text)) return;
+      server.child.stderr?.off("data", check);
+      resolve();
+    };
+    server.child.stderr?.on("data", check);
+    check();
+  });
+}
+
+async function pendingList(): Promise<string> {
+  const listed = await runCli(["pending", "list", "--store", store], { cwd: work.path, env });
+  return listed.stdout;
+}
+
+describe("inspect-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
+  it("SIGTERM during an apply waits for it to end, says so, and the page gets the result", async () => {
+    const { server, applied, exited } = await applying();
+    server.child.kill("SIGTERM");
+    await outputIncludes(server, 'waiting for the apply of "The slow change" to end');
+    await writeFile(join(work.path, "go.txt"), "");
+    const response = await applied;
+    expect(JSON.stringify(await response.json())).toContain("applied the slow change");
+    expect(await exited).toBe(0);
+    expect(existsSync(join(work.path, "finished.txt"))).toBe(true);
+    expect(await pendingList()).toContain("No pending action");
+  });
+
+  it("a second SIGTERM stops at once and says what is left and what to do", async () => {
+    const { server, exited } = await applying();
+    server.child.kill("SIGTERM");
+    await outputIncludes(server, 'waiting for the apply of "The slow change" to end');
+    server.child.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    await outputIncludes(server, "marked interrupted (it can only be discarded)");
+    expect(server.output()).toContain("then run tooldock pending discard --store");
+    expect(existsSync(join(work.path, "finished.txt"))).toBe(false);
+    expect(await pendingList()).toContain("interrupted while applying");
+  });
+});
