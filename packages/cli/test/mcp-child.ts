@@ -36,6 +36,7 @@ export async function startMcpChild(
       }
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stderrEnded = new Promise<void>((resolve) => child.stderr.once("end", () => resolve()));
   const logs: string[] = [];
   const entries: Array<{ level: string; logger?: string; data: unknown }> = [];
   const client = new Client(
@@ -62,6 +63,8 @@ export async function startMcpChild(
         else waiting.add({ text, resolve });
       }),
     exited,
+    /** Settles once all of stderr was read (after the exit): for what it must not say. */
+    stderrEnded,
     closeStdin: () => child.stdin.end(),
     /** Sends `name` to the server (an operator's SIGTERM). */
     signal: (name: NodeJS.Signals) => child.kill(name),

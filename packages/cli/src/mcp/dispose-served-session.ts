@@ -6,7 +6,7 @@ import { outlivesProcess } from "../store/store-option.js";
 
 /**
  * Disposes a served session: says which pending actions are discarded (their `reject` runs,
- * through `session.dispose()`) and, with a durable store (`stored`), which stay there, and
+ * through `session.dispose()`) and, with a durable store (`stored`, read again first), which stay there, and
  * waits at most {@link DISCARD_BOUND_MS} for it, so a callback that never settles cannot keep
  * the server up. `prefix` starts each line (`"session 1a2b3c4d: "` for one of many);
  * `stored`: the session is one of a durable store.
@@ -17,6 +17,17 @@ export async function disposeServedSession(
   options: { prefix?: string; stored?: boolean } = {},
 ): Promise<void> {
   const { prefix = "" } = options;
+  // Another process may have resolved some since this stack was last read (another server on
+  // the same session, `tooldock pending`): what is said kept must be what the store keeps.
+  if (options.stored === true)
+    await session.pending
+      .refresh()
+      .catch((error: unknown) =>
+        say(
+          `${prefix}the durable store could not be read before stopping (${error instanceof Error ? error.message : String(error)}); ` +
+            "what follows is the pending stack as this server last read it.",
+        ),
+      );
   const pending = session.pending.list();
   const kept = options.stored === true ? pending.filter(outlivesProcess) : [];
   const discarded = pending.filter((record) => !kept.includes(record));
