@@ -45,6 +45,8 @@ export async function run({ io, output, args, version }: CommandContext): Promis
       isolation,
       opencode: readOpencode(args),
       store,
+      refuseIsolatedActions:
+        store !== undefined && isolation === undefined && !flagOption(args, "no-isolate"),
     }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
       if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")

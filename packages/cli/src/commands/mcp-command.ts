@@ -67,6 +67,8 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         stdin: process.stdin,
         stdout: asWritable(io.stdout),
         store,
+        refuseIsolatedActions:
+          store !== undefined && isolation === undefined && !flagOption(args, "no-isolate"),
       });
     } else {
       const { serveMcpHttp } = await import("../mcp/http/serve-mcp-http.js");

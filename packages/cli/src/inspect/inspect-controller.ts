@@ -10,6 +10,7 @@ import {
 import { count } from "@tooldock/runtime/internal";
 import { type AgentToolResult, type Diagnostic, TooldockError } from "@tooldock/sdk";
 import { type RunningResolve, trackResolve } from "../call/wait-for-resolves.js";
+import { isolatedActionRefused } from "../store/stored-isolation.js";
 import { EventHub } from "./event-hub.js";
 import type {
   CallRequest,
@@ -32,6 +33,11 @@ export interface InspectControllerOptions {
   now?: () => number;
   /** The durable store the session lives in (`--store`): its history is shown with each action. */
   store?: { url: string; sessionId: string };
+  /**
+   * With `store`, tools loaded in this process by default: Apply and Discard refuse an action a
+   * tool staged in a tool host (its handler belongs in one). Default: false.
+   */
+  refuseIsolatedActions?: boolean;
 }
 
 /** The code of the error {@link InspectController.call} throws for a call id in use (the server answers 409). */
@@ -50,6 +56,7 @@ export class InspectController {
   readonly #now: () => number;
   readonly #running = new Map<string, AbortController>();
   readonly #resolves = new Set<RunningResolve>();
+  readonly #refuseIsolatedActions: boolean;
   readonly #applyFailures = new Map<string, { message: string; at: number }>();
   readonly #unsubscribe: () => void;
   #diagnostics: readonly Diagnostic[];
@@ -67,6 +74,7 @@ export class InspectController {
     this.#diagnostics = options.diagnostics;
     this.#now = options.now ?? Date.now;
     this.#store = options.store;
+    this.#refuseIsolatedActions = options.refuseIsolatedActions === true;
     this.hub = new EventHub({ now: this.#now });
     this.#unsubscribe = this.#session.subscribe((event) => {
       if (event.type === "action-apply-failed") {
@@ -159,11 +167,18 @@ export class InspectController {
   }
 
   /** Applies or discards the top pending action, exactly as the `resolve` tool does for a model. */
-  resolve(request: ResolveRequest): Promise<CallResponse> {
+  async resolve(request: ResolveRequest): Promise<CallResponse> {
     this.#resolveCount += 1;
+    const toolCallId = `inspect-resolve-${this.#resolveCount}`;
+    // Another process may have changed a durable session's stack (`tooldock call --store`):
+    // read it first, as the MCP server does before a call. A store that fails here fails the
+    // resolve too, which says so.
+    if (this.#store !== undefined) await this.#session.pending.refresh().catch(() => {});
     // Read before the resolve: it takes the top action off the stack as it starts.
     const top = this.#session.pending.peek();
-    const running = this.#execute(`inspect-resolve-${this.#resolveCount}`, RESOLVE_TOOL_NAME, request);
+    if (top?.isolated === true && this.#refuseIsolatedActions)
+      return { result: isolatedActionRefused(top.label) };
+    const running = this.#execute(toolCallId, RESOLVE_TOOL_NAME, request);
     trackResolve(this.#resolves, top, request, running);
     return running;
   }

@@ -61,6 +61,8 @@ export interface StartInspectOptions {
    * and closing leaves the durable actions there. The caller closes the journal after `close()`.
    */
   store?: OpenStore | undefined;
+  /** With `store`, tools loaded in-process by default: see `InspectControllerOptions.refuseIsolatedActions`. */
+  refuseIsolatedActions?: boolean;
 }
 
 /** A running inspect server. */
@@ -141,6 +143,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       version: options.version,
       diagnostics,
       ...(store === undefined ? {} : { store: { url: store.url, sessionId: store.sessionId } }),
+      refuseIsolatedActions: options.refuseIsolatedActions === true,
     });
     controller = started;
     await started.loadHistory();

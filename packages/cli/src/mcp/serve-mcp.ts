@@ -81,6 +81,11 @@ export interface ServeMcpOptions {
    * back; when the client is gone, the durable actions stay there. The caller closes the journal.
    */
   store?: OpenStore | undefined;
+  /**
+   * With `store` and the tools loaded in-process by default: `resolve` refuses actions a tool
+   * staged in a tool host (see `createMcpServer`). Default: false.
+   */
+  refuseIsolatedActions?: boolean;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -184,7 +189,12 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
     reportSessionHookFailures(session, loaded.tools, (diagnostic) => writeDiagnostics([diagnostic]));
     await session.start();
 
-    mcp = createMcpServer({ session, resolve: options.resolve, onError: (error) => say(messageOf(error)) });
+    mcp = createMcpServer({
+      session,
+      resolve: options.resolve,
+      onError: (error) => say(messageOf(error)),
+      refuseIsolatedActions: options.refuseIsolatedActions === true,
+    });
     mcp.server.onerror = (error) => say(`protocol error: ${messageOf(error)}`);
     // A client that answers elicitation is the tools' UI (pi.ui, pi.hasUI); others leave none.
     const served = mcp;

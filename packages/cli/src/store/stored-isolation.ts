@@ -1,5 +1,6 @@
 import type { IsolationOptions } from "@tooldock/loader";
 import { count } from "@tooldock/runtime/internal";
+import { type AgentToolResult, errorResult } from "@tooldock/sdk";
 import { flagOption, type ParsedArgs } from "../args/parse-command-args.js";
 import type { CliIo } from "../cli-io.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
@@ -41,4 +42,13 @@ export async function storedIsolation(
       "the tools are loaded in one, so their handlers run sandboxed. --no-isolate loads them in this process (if you trust the tools).\n",
   );
   return isolation;
+}
+
+/** The answer of a `resolve` of an action staged in a tool host, in a server that loaded its tools in-process. */
+export function isolatedActionRefused(label: string): AgentToolResult {
+  return errorResult(
+    `"${label}" was staged by a tool in a tool host (--isolate), and this server loaded its tools in its own process, ` +
+      "so it did not run the action's handler: nothing was applied or discarded. Tell the user: restart the server " +
+      "(it then loads the tools in a tool host), or resolve it with `tooldock pending apply|discard --store …`.",
+  );
 }
