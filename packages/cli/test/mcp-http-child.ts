@@ -21,14 +21,22 @@ export async function startMcpHttpChild(args: string[], cwd: string, env: Record
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
+  const waiting = new Set<{ text: string; resolve: () => void }>();
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+    for (const wait of waiting)
+      if (stderr.includes(wait.text)) {
+        waiting.delete(wait);
+        wait.resolve();
+      }
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no URL on stderr within ${START_DEADLINE_MS} ms:\n${stderr}`)),
       START_DEADLINE_MS,
     );
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
+    child.stderr.on("data", () => {
       const match = / on (http:\/\/\S+\/mcp)\n/.exec(stderr);
       if (match?.[1]) {
         clearTimeout(timer);
@@ -43,6 +51,12 @@ export async function startMcpHttpChild(args: string[], cwd: string, env: Record
   return {
     url,
     stderr: () => stderr,
+    /** Resolves once stderr holds `text`. */
+    stderrIncludes: (text: string) =>
+      new Promise<void>((resolve) => {
+        if (stderr.includes(text)) resolve();
+        else waiting.add({ text, resolve });
+      }),
     exited,
     closeStdin: () => child.stdin.end(),
     signal: (name: NodeJS.Signals) => child.kill(name),

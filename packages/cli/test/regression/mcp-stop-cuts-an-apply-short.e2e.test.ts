@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, runCli, tempDir } from "../cli-process.js";
 import { startMcpChild } from "../mcp-child.js";
+import { connectHttpClient, startMcpHttpChild } from "../mcp-http-child.js";
 
 // mcp-stop-cuts-an-apply-short: SIGTERM (or Ctrl-C, or the client closing stdin) while the
 // client's `resolve` ran an action's apply ended `tooldock mcp` 0.2 s later, in the middle of
@@ -99,5 +100,21 @@ describe("mcp-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
     expect(server.stderr()).toContain("then run tooldock pending discard --store");
     expect(existsSync(join(work.path, "finished.txt"))).toBe(false);
     expect(await pendingList()).toContain("interrupted while applying");
+  });
+
+  it("over --http too: SIGTERM during an apply waits for it, and the client gets the result", async () => {
+    const server = await startMcpHttpChild(["tools"], work.path, env);
+    onTestFinished(server.kill);
+    const { client } = await connectHttpClient(server.url);
+    await client.callTool({ name: "stage_slow", arguments: {} });
+    const applied = client.callTool({ name: "resolve", arguments: { action: "apply", reason: "ok" } });
+    applied.catch(() => {});
+    await server.stderrIncludes("apply started");
+    server.signal("SIGTERM");
+    await server.stderrIncludes('waiting for the apply of "The slow change" to end');
+    await writeFile(join(work.path, "go.txt"), "");
+    expect(JSON.stringify(await applied)).toContain("applied the slow change");
+    expect(await server.exited).toBe(0);
+    expect(existsSync(join(work.path, "finished.txt"))).toBe(true);
   });
 });
