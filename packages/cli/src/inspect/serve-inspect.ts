@@ -17,7 +17,7 @@ import { limitServer } from "../http/body-budget.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { nothingToServe } from "../load/nothing-found.js";
-import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
+import { ToolHostGenerations } from "../load/tool-host-generations.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
 import { createAccessToken } from "./access-token.js";
 import { InspectController } from "./inspect-controller.js";
@@ -110,12 +110,8 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
   host.setActiveSession(session);
   let watcher: ToolWatcher | undefined;
   let server: Server | undefined;
-  const toolHosts = new ToolHostGenerations((stopped) =>
-    controller?.hub.log(
-      "warning",
-      describeToolHostStop(stopped),
-      stopped.diagnostics.map((diagnostic) => diagnostic.message).join("\n"),
-    ),
+  const toolHosts = new ToolHostGenerations(({ text, diagnostics }) =>
+    controller?.hub.log("warning", text, diagnostics.map((diagnostic) => diagnostic.message).join("\n")),
   );
   try {
     session.register(createAstEditTool({ cwd }), "built-in");

@@ -1,24 +1,35 @@
 import type { IsolatedToolHost, IsolatedToolHostEvent, LoadCustomToolsResult } from "@tooldock/loader";
 import { count } from "@tooldock/runtime/internal";
+import type { Diagnostic } from "@tooldock/sdk";
 import { holdCacheWrite } from "./cache-writes.js";
 
 /** A tool host that stopped on its own (not closed by the host), with what it took along. */
 export type ToolHostStopped = Extract<IsolatedToolHostEvent, { type: "tool-host-stopped" }>;
 
 /**
+ * What a server says of its tool hosts: one that stopped on its own, or one started again
+ * (by the next call) whose load of the modules reported errors; a line and its diagnostics.
+ */
+export interface ToolHostNews {
+  text: string;
+  diagnostics: Diagnostic[];
+}
+
+/**
  * The loads of a server (their cache writes are held, see `add`) and the tool hosts of an
  * isolated load and its reloads (`--isolate --watch`, `inspect`): each load starts one. A reload leaves the previous ones to the watch, which retires each once its
  * calls have answered and the actions it staged are resolved (or keeps it while a module that
  * failed to reload runs its previous tools there); `close()` stops those still running.
- * `onStopped` hears of each tool host that stops on its own (a tool that exits, crashes, hangs
- * or runs out of memory): a server says so, with the pending actions that were lost.
+ * `onNews` hears of each tool host that stops on its own (a tool that exits, crashes, hangs
+ * or runs out of memory): a server says so, with the pending actions that were lost; and of
+ * one started again whose modules now fail to load (their tools are refused until fixed).
  */
 export class ToolHostGenerations {
   #hosts: IsolatedToolHost[] = [];
-  readonly #onStopped: ((stopped: ToolHostStopped) => void) | undefined;
+  readonly #onNews: ((news: ToolHostNews) => void) | undefined;
 
-  constructor(onStopped?: (stopped: ToolHostStopped) => void) {
-    this.#onStopped = onStopped;
+  constructor(onNews?: (news: ToolHostNews) => void) {
+    this.#onNews = onNews;
   }
 
   /**
@@ -31,10 +42,21 @@ export class ToolHostGenerations {
     if (result.isolated === undefined) return;
     // Closed ones are forgotten: a retired tool host starts no other.
     this.#hosts = this.#hosts.filter((host) => host.pid !== undefined);
-    const onStopped = this.#onStopped;
-    if (onStopped !== undefined)
+    const onNews = this.#onNews;
+    // Subscribed once the load returned: every start heard here is a restart.
+    if (onNews !== undefined)
       result.isolated.subscribe((event) => {
-        if (event.type === "tool-host-stopped" && event.kind !== "closed") onStopped(event);
+        if (event.type === "tool-host-stopped" && event.kind !== "closed")
+          onNews({ text: describeToolHostStop(event), diagnostics: event.diagnostics });
+        const errors =
+          event.type === "tool-host-started"
+            ? event.diagnostics.filter(({ severity }) => severity === "error")
+            : [];
+        if (errors.length > 0)
+          onNews({
+            text: `the tool host started again, and loading its modules reported ${count(errors.length, "error")}: the tools of a module that failed are refused until it is fixed and the tools are reloaded.`,
+            diagnostics: errors,
+          });
       });
     this.#hosts.push(result.isolated);
   }

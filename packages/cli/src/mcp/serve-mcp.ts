@@ -18,7 +18,7 @@ import { waitForResolves } from "../call/wait-for-resolves.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
 import { nothingToServe } from "../load/nothing-found.js";
-import { describeToolHostStop, ToolHostGenerations } from "../load/tool-host-generations.js";
+import { ToolHostGenerations } from "../load/tool-host-generations.js";
 import { reserveStdout } from "../output/reserve-stdout.js";
 import { type OpenStore, openSession } from "../store/open-store.js";
 import { pendingCommand } from "../store/store-option.js";
@@ -133,11 +133,10 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   const session = await openSession({ cwd, pendingPolicy: options.pendingPolicy }, store);
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   let watcher: ToolWatcher | undefined;
-  const toolHosts = new ToolHostGenerations((stopped) => {
-    const text = describeToolHostStop(stopped);
+  const toolHosts = new ToolHostGenerations(({ text, diagnostics }) => {
     say(text);
-    writeDiagnostics(stopped.diagnostics);
-    mcp?.log("warning", [text, ...stopped.diagnostics.map((diagnostic) => diagnostic.message)].join("\n"));
+    writeDiagnostics(diagnostics);
+    mcp?.log("warning", [text, ...diagnostics.map((diagnostic) => diagnostic.message)].join("\n"));
   });
   try {
     // One client: it hears every line of the tools' pi.logger, during calls or not.

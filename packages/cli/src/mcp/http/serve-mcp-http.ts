@@ -21,7 +21,7 @@ import { BodyBudget, limitServer } from "../../http/body-budget.js";
 import { isLoopbackHost, isWildcardHost, urlHost } from "../../http/local-address.js";
 import { BUILT_IN_TOOL_NAMES } from "../../load/built-in-tools.js";
 import { nothingToServe } from "../../load/nothing-found.js";
-import { describeToolHostStop, ToolHostGenerations } from "../../load/tool-host-generations.js";
+import { ToolHostGenerations } from "../../load/tool-host-generations.js";
 import { createMcpLogger } from "../client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
 import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
@@ -166,9 +166,9 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
   });
   let server: Server | undefined;
   // A stopped tool host is the server's to report (every client's tools ran there): stderr.
-  const toolHosts = new ToolHostGenerations((stopped) => {
-    say(describeToolHostStop(stopped));
-    writeDiagnostics(stopped.diagnostics);
+  const toolHosts = new ToolHostGenerations(({ text, diagnostics }) => {
+    say(text);
+    writeDiagnostics(diagnostics);
   });
   try {
     // A line logged during a call goes to that session's client alone (it may carry the call's
