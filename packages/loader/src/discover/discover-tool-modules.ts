@@ -99,9 +99,6 @@ export async function discoverToolModules(
 type Listing = ReturnType<DiscoveryFileSystem["readdir"]>;
 type Stats = { isFile(): boolean; isDirectory(): boolean };
 
-/** The code of the warning about a key of a tool manifest field that lists no tools. */
-export const MANIFEST_FIELD_WARNING = "W_MANIFEST_FIELD";
-
 async function visitPath(state: DiscoveryState, path: string, given: string): Promise<void> {
   // A path without a module extension is most likely a folder: its listing is asked for
   // together with its stat (one file-system round trip less before the first module is
@@ -341,7 +338,7 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
   const manifestPath = join(directory, "package.json");
   for (const field of manifest.ignored) {
     state.diagnostics.push(
-      createWarning(MANIFEST_FIELD_WARNING, {
+      createWarning("W_MANIFEST_FIELD", {
         message: `"${field}" in ${manifestPath} lists no tools (Tooldock loads tools only): it was ignored.`,
         path: manifestPath,
         hint: `Tools are listed in "${manifest.field}.tools", "${manifest.field}.extensions", "${manifest.field}.features" or "${manifest.field}.install" (entries whose "dest" is under agent/tools/).`,

@@ -11,9 +11,6 @@ import { createWarning } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { nothing, piUI } from "./pi-ui.js";
 
-/** The code of the warning about a pi extension feature Tooldock accepts and does not run. */
-export const EXTENSION_FEATURE_WARNING = "W_EXTENSION_FEATURE";
-
 /** pi's session events that Tooldock's session has: run as the extension's tools' `onSession`. */
 const SESSION_EVENTS = { session_start: "start", session_shutdown: "shutdown" } as const;
 
@@ -189,11 +186,11 @@ export class ExtensionRegistrations {
     });
   }
 
-  /** One {@link EXTENSION_FEATURE_WARNING} per feature the module used that Tooldock does not run. */
+  /** One `W_EXTENSION_FEATURE` per feature the module used that Tooldock does not run. */
   warnings(): Diagnostic[] {
     const module = this.#module;
     return [...this.#ignored].map(([feature, what]) =>
-      createWarning(EXTENSION_FEATURE_WARNING, {
+      createWarning("W_EXTENSION_FEATURE", {
         message: `${module.path} uses ${feature} (${what}), which a Tooldock host does not have: it was accepted and does nothing here; the extension's tools load without it.`,
         ...module,
         hint: "Nothing to fix for Tooldock; if a tool depends on it, make the tool work without it.",

@@ -16,9 +16,6 @@ import { createDiagnostic, createWarning, describeError } from "../diagnostics.j
 import { orElse } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 
-/** The code of the warning about Bun-only APIs in a module (Tooldock runs tools on Node). */
-export const BUN_API_WARNING = "W_BUN_API";
-
 /** What `tool()` of `@opencode-ai/plugin` returns: its input as it is. */
 interface OpencodeTool {
   description: unknown;
@@ -218,7 +215,7 @@ function bunApiWarning(module: DiscoveredModule): Diagnostic | undefined {
     process.versions.bun === undefined
       ? `Tooldock runs tools on Node, so a call that reaches ${them} fails.`
       : `it works in this host, which runs on Bun, but a call that reaches ${them} fails where Tooldock runs tools on Node (a host on Node, and the tool host of isolation "process").`;
-  return createWarning(BUN_API_WARNING, {
+  return createWarning("W_BUN_API", {
     message: `${module.path} uses ${used.join(", ")}, which only the Bun runtime has: ${where}`,
     ...module,
     hint: "Use Node's APIs instead (Bun.$ → pi.exec or node:child_process, Bun.file → node:fs/promises), which Bun has too.",
