@@ -175,9 +175,5 @@ function settledOrAfter(promise: Promise<unknown>, ms: number): Promise<void> {
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
   });
-  const settled = promise.then(
-    () => {},
-    () => {},
-  );
-  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+  return Promise.race([promise.catch(() => {}), late]).then(() => clearTimeout(timer));
 }
