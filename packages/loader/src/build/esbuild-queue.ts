@@ -217,7 +217,7 @@ export class EsbuildQueue {
   }
 
   #checkWhenComplete(group: EntryGroup): void {
-    group.complete.then(() => this.#check(group, false)).then(noop, noop); // may never be asked for
+    group.complete.then(() => this.#check(group, false)).catch(() => {}); // may never be asked for
   }
 
   #check(group: EntryGroup, urgent: boolean): Promise<Map<string, MemberOutcome>> {
@@ -361,5 +361,3 @@ function memberOf(members: Map<string, MemberOutcome>, entry: string): CompiledM
   if (member instanceof CompileFailure || member instanceof PackMissing) throw member;
   return member;
 }
-
-function noop(): void {}
