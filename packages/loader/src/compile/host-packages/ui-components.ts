@@ -171,19 +171,10 @@ const SYMBOL_KEYS: Readonly<Record<string, string>> = {
   question: "?",
 };
 
-/** pi-tui's modifier helpers, each the modifiers it puts before a key, in its order. */
-const MODIFIERS: Readonly<Record<string, string>> = {
-  ctrl: "ctrl+",
-  shift: "shift+",
-  alt: "alt+",
-  ctrlShift: "ctrl+shift+",
-  shiftCtrl: "shift+ctrl+",
-  ctrlAlt: "ctrl+alt+",
-  altCtrl: "alt+ctrl+",
-  shiftAlt: "shift+alt+",
-  altShift: "alt+shift+",
-  ctrlShiftAlt: "ctrl+shift+alt+",
-};
+/** pi-tui's modifier helpers, each named after the modifiers it puts before a key, in its order. */
+const MODIFIERS = "ctrl shift alt ctrlShift shiftCtrl ctrlAlt altCtrl shiftAlt altShift ctrlShiftAlt".split(
+  " ",
+);
 
 /**
  * pi-tui's `Key`: key ids for `matchesKey` (`Key.enter` is `"enter"`, `Key.comma` is `","`,
@@ -193,7 +184,10 @@ export const Key: Readonly<Record<string, unknown>> = Object.freeze({
   ...Object.fromEntries(NAMED_KEYS.map((name) => [name, name])),
   ...SYMBOL_KEYS,
   ...Object.fromEntries(
-    Object.entries(MODIFIERS).map(([name, prefix]) => [name, (key: string) => `${prefix}${key}`]),
+    MODIFIERS.map((name) => {
+      const prefix = `${name.replace(/[A-Z]/g, (letter) => `+${letter.toLowerCase()}`)}+`;
+      return [name, (key: string) => `${prefix}${key}`];
+    }),
   ),
 });
 
