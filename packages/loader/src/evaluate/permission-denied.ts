@@ -1,21 +1,12 @@
 import { describeError } from "../diagnostics.js";
 
 /** What each of Node's permission scopes refused, as a tool host's module meets it. */
-const REFUSED: Record<string, { what: (resource: string) => string; grant: string }> = {
-  FileSystemRead: {
-    what: (resource) => `read ${resource}`,
-    grant: "isolation.allowRead (the CLI's --allow-read)",
-  },
-  FileSystemWrite: {
-    what: (resource) => `write ${resource}`,
-    grant: "isolation.allowWrite (the CLI's --allow-write)",
-  },
-  ChildProcess: { what: () => "start a process", grant: "isolation.allowExec (the CLI's --allow-exec)" },
-  WorkerThreads: {
-    what: () => "start a worker thread",
-    grant: "isolation.allowExec (the CLI's --allow-exec)",
-  },
-  Net: { what: () => "open a network connection", grant: "isolation.allowNet (the CLI's --allow-net)" },
+const REFUSED: Record<string, [action: (resource: string) => string, grant: string]> = {
+  FileSystemRead: [(resource) => `read ${resource}`, "Read"],
+  FileSystemWrite: [(resource) => `write ${resource}`, "Write"],
+  ChildProcess: [() => "start a process", "Exec"],
+  WorkerThreads: [() => "start a worker thread", "Exec"],
+  Net: [() => "open a network connection", "Net"],
 };
 
 /**
@@ -28,13 +19,13 @@ export function thrownText(error: unknown): { text: string; hint?: string } {
     return { text: describeError(error) };
   const permission = typeof denied.permission === "string" ? denied.permission : "";
   const resource = typeof denied.resource === "string" ? denied.resource : "";
-  const refused = REFUSED[permission];
-  const what = refused?.what(resource) ?? `use ${permission || "what it asked for"}`;
+  const [action, grant] = REFUSED[permission] ?? [];
+  const what = action?.(resource) ?? `use ${permission || "what it asked for"}`;
   return {
     text: `its tool host may not ${what} (ERR_ACCESS_DENIED, Node's permission model)`,
     hint:
       `The module runs isolated: unless granted more, its tool host reads only the tool paths, the node_modules and package.json files above them and the working folder, ${writes()}, and starts no process. ` +
-      `Keep what the module needs inside its folder, or grant it: ${refused?.grant ?? "see the loader's isolation options"}.`,
+      `Keep what the module needs inside its folder, or grant it: ${grant === undefined ? "see the loader's isolation options" : `isolation.allow${grant} (the CLI's --allow-${grant.toLowerCase()})`}.`,
   };
 }
 
