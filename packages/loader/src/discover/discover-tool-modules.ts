@@ -145,7 +145,9 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
   if (entries === undefined) return;
   // The folder's real path, once: an entry that is no link is at <real folder>/<name>.
   const realDirectory =
-    state.fileSystem.lstatIfExists === undefined ? undefined : realPathOrUndefined(state, directory);
+    state.fileSystem.lstatIfExists === undefined
+      ? undefined
+      : orElse<string | undefined>(() => state.fileSystem.realpath(directory), undefined);
   // A folder with an index file is one tool folder, as pi loads `<tools>/<name>/index.ts`: its
   // index is the module, and its other files (helpers, a runner script that acts on
   // `process.argv`) are never imported.
@@ -395,12 +397,8 @@ function addModule(state: DiscoveryState, path: string, knownRealPath?: string, 
   state.onModule?.(module, inSubfolder);
 }
 
-function realPathOrUndefined(state: DiscoveryState, path: string): string | undefined {
-  return orElse<string | undefined>(() => state.fileSystem.realpath(path), undefined);
-}
-
 function realPathOr(state: DiscoveryState, path: string): string {
-  return realPathOrUndefined(state, path) ?? path;
+  return orElse(() => state.fileSystem.realpath(path), path);
 }
 
 function reportUnreadable(state: DiscoveryState, path: string, error: unknown, given = path): void {

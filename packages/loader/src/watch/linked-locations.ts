@@ -39,7 +39,7 @@ export function linkedLocations(
     let at = location;
     for (const segment of relative(location, path).split(sep)) {
       at = join(at, segment);
-      if (!isLink(at)) continue;
+      if (!orElse(() => lstatSync(at).isSymbolicLink(), false)) continue;
       if (at !== location) links.add(at);
       const target = realOr(at);
       if (!watched && !realLocations.some((real) => isWithin(target, real))) targets.add(target);
@@ -52,10 +52,6 @@ export function linkedLocations(
 /** Whether `path` is a folder (through links), `false` when it cannot be read. */
 export function isFolder(path: string): boolean {
   return orElse(() => statSync(path).isDirectory(), false);
-}
-
-function isLink(path: string): boolean {
-  return orElse(() => lstatSync(path).isSymbolicLink(), false);
 }
 
 function realOr(path: string): string {
