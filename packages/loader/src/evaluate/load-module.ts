@@ -1,8 +1,8 @@
-import type { CustomToolAPI, CustomToolContext, Diagnostic } from "@tooldock/sdk";
+import type { CustomToolAPI, CustomToolContext, Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
 import type { BuildUnit } from "../build/build-stage.js";
 import { CompileFailure } from "../compile/compile-failure.js";
 import type { Evaluate } from "../compile/prepared-module.js";
-import { createDiagnostic, describeError } from "../diagnostics.js";
+import { createDiagnostic, type DiagnosticFields, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import type { ModuleFaults } from "../guards/module-faults.js";
 import { type GuardedOutcome, runGuardedStep } from "../guards/process-exit-guard.js";
@@ -88,28 +88,24 @@ function runFactory(
   const { path } = module;
   if (imported.status === "exit") return fail(exitDiagnostic(module, imported.call, "while it was imported"));
   if (imported.status === "timeout") {
-    return fail(
-      createDiagnostic("E_IMPORT", {
-        message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
-        ...module,
-        hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
-      }),
-    );
+    return failWith("E_IMPORT", {
+      message: `Importing ${path} did not finish within ${imported.timeoutMs} ms (top-level await never settled).`,
+      ...module,
+      hint: "Do not wait at the top level of a tool module; start slow work inside the factory or execute().",
+    });
   }
   if (imported.status === "throw") {
     const unreadable = unreadableDiagnostic(module, imported.error);
     if (unreadable !== undefined) return fail(unreadable);
     if (imported.error instanceof CompileFailure) return fail(compileDiagnostic(module, imported.error));
     const thrown = thrownText(imported.error);
-    return fail(
-      createDiagnostic("E_IMPORT", {
-        message: `Importing ${path} threw: ${thrown.text}`,
-        ...module,
-        hint:
-          thrown.hint ??
-          "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
-      }),
-    );
+    return failWith("E_IMPORT", {
+      message: `Importing ${path} threw: ${thrown.text}`,
+      ...module,
+      hint:
+        thrown.hint ??
+        "Fix the error the module throws at its top level; code that may fail belongs in the factory or in execute().",
+    });
   }
 
   let factory: ReturnType<typeof resolveFactory>;
@@ -131,20 +127,16 @@ function runFactory(
   }
   if (factory === undefined) {
     if (opencode.length > 0)
-      return fail(
-        createDiagnostic("E_NO_FACTORY", {
-          message: `${path} exports opencode tools (${opencode.join(", ")}), and loading them is off.`,
-          ...module,
-          hint: "Turn on opencode tools: loadCustomTools({ …, opencode: true }), or the CLI's --opencode.",
-        }),
-      );
-    return fail(
-      createDiagnostic("E_NO_FACTORY", {
-        message: `${path} exports no tool factory: ${exported}.`,
+      return failWith("E_NO_FACTORY", {
+        message: `${path} exports opencode tools (${opencode.join(", ")}), and loading them is off.`,
         ...module,
-        hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
-      }),
-    );
+        hint: "Turn on opencode tools: loadCustomTools({ …, opencode: true }), or the CLI's --opencode.",
+      });
+    return failWith("E_NO_FACTORY", {
+      message: `${path} exports no tool factory: ${exported}.`,
+      ...module,
+      hint: "Default-export a function that receives `pi` and returns a tool or an array of tools, e.g. `export default (pi) => ({ name, label, description, parameters, execute })`.",
+    });
   }
 
   // A synchronous factory (the common case) settles without a promise of its own. The module's
@@ -208,28 +200,24 @@ function factoryOutcome(
     : `The factory of ${path}`;
   if (produced.status === "exit") return fail(exitDiagnostic(module, produced.call, where));
   if (produced.status === "timeout") {
-    return fail(
-      createDiagnostic("E_FACTORY_TIMEOUT", {
-        message: `${what} did not settle within ${produced.timeoutMs} ms.`,
-        ...module,
-        hint:
-          "Return the tools promptly and start slow work lazily in execute(), or give factories longer: the " +
-          "loader's factoryTimeoutMs option, or the environment variable TOOLDOCK_FACTORY_TIMEOUT_MS for the " +
-          "tooldock CLI (in a tool host, raise --isolate-timeout too: validate gives a factory at most half of it).",
-      }),
-    );
+    return failWith("E_FACTORY_TIMEOUT", {
+      message: `${what} did not settle within ${produced.timeoutMs} ms.`,
+      ...module,
+      hint:
+        "Return the tools promptly and start slow work lazily in execute(), or give factories longer: the " +
+        "loader's factoryTimeoutMs option, or the environment variable TOOLDOCK_FACTORY_TIMEOUT_MS for the " +
+        "tooldock CLI (in a tool host, raise --isolate-timeout too: validate gives a factory at most half of it).",
+    });
   }
   if (produced.status === "throw") {
     const thrown = thrownText(produced.error);
-    return fail(
-      createDiagnostic("E_FACTORY_THROW", {
-        message: `${what} threw: ${thrown.text}`,
-        ...module,
-        hint:
-          thrown.hint ??
-          "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
-      }),
-    );
+    return failWith("E_FACTORY_THROW", {
+      message: `${what} threw: ${thrown.text}`,
+      ...module,
+      hint:
+        thrown.hint ??
+        "Fix the error in the factory; it runs once, when the module loads, with the `pi` API as its argument.",
+    });
   }
   const value = produced.value;
   const returned = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
@@ -247,17 +235,19 @@ function factoryOutcome(
 
 /** `E_IMPORT` for a fault of the loader's own work on the module. */
 function internalFailure(module: DiscoveredModule, error: unknown): ModuleOutcome {
-  return fail(
-    createDiagnostic("E_IMPORT", {
-      message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
-      ...module,
-      hint: "Please report this as a Tooldock bug.",
-    }),
-  );
+  return failWith("E_IMPORT", {
+    message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,
+    ...module,
+    hint: "Please report this as a Tooldock bug.",
+  });
 }
 
 function fail(diagnostic: Diagnostic): ModuleOutcome {
   return { ok: false, diagnostic };
+}
+
+function failWith(code: DiagnosticErrorCode, fields: DiagnosticFields): ModuleOutcome {
+  return fail(createDiagnostic(code, fields));
 }
 
 /** `E_PROCESS_EXIT`: `call` is the blocked call, e.g. `process.exit(3)` or `process.abort()`. */
