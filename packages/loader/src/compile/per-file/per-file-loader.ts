@@ -89,7 +89,9 @@ function serve(graph: PerFileGraph): string {
       if (link.kind === "file") targets.set(specifier, urls.get(link.path) as string);
       else if (link.kind === "host") targets.set(specifier, `${HOST_SCHEME}${specifier}`);
     }
-    sources.set(url, withMap(file.code, file.map));
+    // The source map inline: Node reads it from the source the hooks serve.
+    const map = Buffer.from(JSON.stringify(file.map)).toString("base64");
+    sources.set(url, `${file.code}\n//# sourceMappingURL=data:application/json;base64,${map}\n`);
     links.set(url, targets);
   }
   const url = urls.get(graph.entry) as string;
@@ -131,12 +133,6 @@ function installHooks(): void {
       return source === undefined ? next(url, context) : { format: "module", source, shortCircuit: true };
     },
   });
-}
-
-/** `code` with its source map inline. */
-function withMap(code: string, map: object): string {
-  const encoded = Buffer.from(JSON.stringify(map)).toString("base64");
-  return `${code}\n//# sourceMappingURL=data:application/json;base64,${encoded}\n`;
 }
 
 let transformLoading: Promise<Transform | undefined> | undefined;
