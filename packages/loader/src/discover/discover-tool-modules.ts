@@ -121,10 +121,12 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
 }
 
 function visitExplicitFile(state: DiscoveryState, path: string): void {
-  if (isMetadataFile(path) || !TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
+  // A metadata file (`.md`, `.json`) is never executed.
+  const metadata = [".md", ".json"].includes(extname(path).toLowerCase());
+  if (metadata || !TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
     state.diagnostics.push(
       createDiagnostic("E_NOT_EXECUTABLE", {
-        message: `${path} is not a tool module: ${isMetadataFile(path) ? "metadata files (.md, .json) are never executed" : `"${extname(path) || "no extension"}" is not a module extension`}.`,
+        message: `${path} is not a tool module: ${metadata ? "metadata files (.md, .json) are never executed" : `"${extname(path) || "no extension"}" is not a module extension`}.`,
         path,
         hint: `Point Tooldock at a ${TOOL_MODULE_EXTENSIONS.join(" ")} file, or at the directory that holds it.`,
       }),
@@ -422,9 +424,4 @@ function isToolModuleFile(path: string): boolean {
   if (!TOOL_MODULE_EXTENSIONS.includes(extname(name))) return false;
   if (/\.d\.[cm]?ts$/.test(name)) return false;
   return !/\.(test|spec)\.[^.]+$/.test(name);
-}
-
-/** A metadata file (`.md`, `.json`): never executed, `E_NOT_EXECUTABLE` when given as a module. */
-function isMetadataFile(path: string): boolean {
-  return [".md", ".json"].includes(extname(path).toLowerCase());
 }
