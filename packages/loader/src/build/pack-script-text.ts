@@ -1,6 +1,7 @@
 import { isBuiltin } from "node:module";
 import { parse } from "es-module-lexer";
 import { hash } from "../compile/hash.js";
+import { orElse } from "../discover/expand-path.js";
 import { type BuiltinImport, SCRIPT_FORMAT, SCRIPT_WRAPPER } from "./pack-script.js";
 
 // Imported by the build only (a warm load reads the scripts written here): the lexer is never
@@ -15,13 +16,9 @@ import { type BuiltinImport, SCRIPT_FORMAT, SCRIPT_WRAPPER } from "./pack-script
  * keeps its line breaks, so every line stays where the source map puts it.
  */
 export function packScriptText(packText: string): string | undefined {
-  let imports: ReturnType<typeof parse>[0];
-  let exports: ReturnType<typeof parse>[1];
-  try {
-    [imports, exports] = parse(packText);
-  } catch {
-    return undefined;
-  }
+  const lexed = orElse<ReturnType<typeof parse> | undefined>(() => parse(packText), undefined);
+  if (lexed === undefined) return undefined;
+  const [imports, exports] = lexed;
   const close = packText.lastIndexOf("};");
   const open = packText.lastIndexOf("\nexport {", close);
   if (open === -1 || close === -1) return undefined;

@@ -6,6 +6,7 @@ import vm from "node:vm";
 import { writeFileAtomicSync } from "../compile/atomic-write.js";
 import { isOwnPrivateFile } from "../compile/cache-folder.js";
 import { hash } from "../compile/hash.js";
+import { orElse } from "../discover/expand-path.js";
 import { sweepOldFiles } from "./sweep-old-packs.js";
 
 /**
@@ -114,12 +115,7 @@ export async function runPackScript(packPath: string): Promise<Record<string, un
 async function asScript(packPath: string) {
   const scriptPath = packScriptPath(packPath);
   if (!isOwnPrivateFile(scriptPath)) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(scriptPath, "utf8");
-  } catch {
-    return undefined;
-  }
+  const text = orElse(() => readFileSync(scriptPath, "utf8"), "");
   const head = readScriptHead(text.slice(0, text.indexOf("\n")));
   if (head === undefined) return undefined;
   const { textHash, imports } = head;
@@ -169,12 +165,8 @@ function readScriptHead(line: string): { textHash: string; imports: BuiltinImpor
   const textHash = line.slice(SCRIPT_HEAD.length, SCRIPT_HEAD.length + 64);
   const list = line.slice(SCRIPT_HEAD.length + 65);
   if (!/^[0-9a-f]{64}$/.test(textHash)) return undefined;
-  try {
-    const imports = JSON.parse(list) as unknown;
-    return Array.isArray(imports) ? { textHash, imports: imports as BuiltinImport[] } : undefined;
-  } catch {
-    return undefined;
-  }
+  const imports = orElse(() => JSON.parse(list) as unknown, undefined);
+  return Array.isArray(imports) ? { textHash, imports: imports as BuiltinImport[] } : undefined;
 }
 
 /**
@@ -183,12 +175,9 @@ function readScriptHead(line: string): { textHash: string; imports: BuiltinImpor
  */
 async function builtinNamespaces(imports: readonly BuiltinImport[]): Promise<unknown[] | undefined> {
   if (imports.length === 0) return [];
-  let namespaces: Record<string, unknown>[];
-  try {
-    namespaces = await Promise.all(imports.map(({ specifier }) => import(specifier)));
-  } catch {
-    return undefined;
-  }
+  const importing = Promise.all(imports.map(({ specifier }) => import(specifier) as Promise<object>));
+  const namespaces = await importing.catch(() => undefined);
+  if (namespaces === undefined) return undefined;
   const exported = imports.every(
     ({ names }, at) => Array.isArray(names) && names.every((name) => name in (namespaces[at] as object)),
   );
@@ -209,12 +198,7 @@ function codeCacheDigest(textHash: string, data: Uint8Array): Buffer {
  * build, the bytecode after it, which it runs: a file damaged on the disk must be refused here.
  */
 function readCodeCache(path: string, textHash: string): Buffer | undefined {
-  let file: Buffer;
-  try {
-    file = readFileSync(path);
-  } catch {
-    return undefined;
-  }
+  const file = orElse(() => readFileSync(path), Buffer.alloc(0));
   if (file.length <= DIGEST_BYTES) return undefined;
   const data = file.subarray(DIGEST_BYTES);
   return codeCacheDigest(textHash, data).equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;

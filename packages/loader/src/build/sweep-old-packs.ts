@@ -1,5 +1,6 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { orElse } from "../discover/expand-path.js";
 
 /** Packs not written for this long are removed when another pack is written. */
 const PACK_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -22,13 +23,7 @@ export function sweepOldPacks(cacheDir: string): void {
 /** Removes the files of `directory` that `isPackFile` names and that were written more than {@link PACK_MAX_AGE_MS} ago. */
 export function sweepOldFiles(directory: string, isPackFile: (name: string) => boolean): void {
   const now = Date.now();
-  let names: string[];
-  try {
-    names = readdirSync(directory);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of orElse(() => readdirSync(directory), [])) {
     if (!isPackFile(name)) continue;
     const path = join(directory, name);
     try {

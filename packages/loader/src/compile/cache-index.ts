@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { orElse } from "../discover/expand-path.js";
 import { writeFileAtomicSync } from "./atomic-write.js";
 import type { TsconfigSnapshot } from "./find-tsconfig.js";
 import { hash } from "./hash.js";
@@ -84,13 +85,9 @@ export function memberKey(
 
 /** The index of a group, if any. Not checked for its owner: a pack it names is, before its import. */
 export function readGroupIndex(cacheDir: string, first: string): GroupIndex | undefined {
-  try {
-    const index = JSON.parse(readFileSync(indexPath(cacheDir, first), "utf8")) as Partial<GroupIndex>;
-    if (typeof index.context !== "string" || !Array.isArray(index.members)) return undefined;
-    return index as GroupIndex;
-  } catch {
-    return undefined;
-  }
+  const path = indexPath(cacheDir, first);
+  const index = orElse(() => JSON.parse(readFileSync(path, "utf8")) as GroupIndex | null, null);
+  return typeof index?.context === "string" && Array.isArray(index.members) ? index : undefined;
 }
 
 /** Records a group (written atomically; a lost race only costs a rebuild). Throws when it cannot. */

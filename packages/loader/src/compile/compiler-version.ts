@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { orElse } from "../discover/expand-path.js";
 import { BUILD_OPTIONS } from "./build-options.js";
 import { CACHE_FORMAT_VERSION } from "./cache-index.js";
 import { nearestUp } from "./find-tsconfig.js";
@@ -19,12 +20,10 @@ let contextHash: string | undefined;
  * already warmed up; `createRequire` would start the CommonJS one (about 4 ms).
  */
 function esbuildPackageDir(): string | null {
-  let from: string;
-  try {
-    from = fileURLToPath(import.meta.resolve("@tooldock/loader/package.json"));
-  } catch {
-    from = fileURLToPath(import.meta.url);
-  }
+  const from = orElse(
+    () => fileURLToPath(import.meta.resolve("@tooldock/loader/package.json")),
+    fileURLToPath(import.meta.url),
+  );
   const installed = (folder: string) => {
     const candidate = join(folder, "node_modules", "esbuild");
     return existsSync(join(candidate, "package.json")) ? candidate : undefined;
@@ -35,12 +34,8 @@ function esbuildPackageDir(): string | null {
 /** esbuild's folder by Node's resolver, for Yarn PnP or `NODE_PATH` (slower: the CommonJS one); may throw. */
 function resolvedPackageDir(): string {
   const require = createRequire(import.meta.url);
-  let from = require;
-  try {
-    from = createRequire(require.resolve("@tooldock/loader/package.json"));
-  } catch {
-    // Not reachable by name: resolve from here.
-  }
+  // Not reachable by name: resolved from here.
+  const from = orElse(() => createRequire(require.resolve("@tooldock/loader/package.json")), require);
   return dirname(from.resolve("esbuild/package.json"));
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
+import { orElse } from "../discover/expand-path.js";
 import { bunOnlyNote } from "./bun-only.js";
 import { CompileFailure } from "./compile-failure.js";
 import {
@@ -98,14 +99,10 @@ function malformedJson(error: unknown): CompileFailure | undefined {
   const match = /^(.+\.json): ([\s\S]+)$/.exec(String(error.message));
   if (match === null || !isAbsolute(match[1] as string)) return undefined;
   const [, file = "", text = ""] = match;
-  let location: CompileFailure["location"];
-  try {
-    const source = readFileSync(file, "utf8");
-    const offset = jsonErrorOffset(source);
-    if (offset !== undefined) location = locationAt(source, offset);
-  } catch {
-    // The file vanished: the message still names it.
-  }
+  // A file that vanished has no location: the message still names it.
+  const source = orElse<string | undefined>(() => readFileSync(file, "utf8"), undefined);
+  const offset = source === undefined ? undefined : jsonErrorOffset(source);
+  const location = source === undefined || offset === undefined ? undefined : locationAt(source, offset);
   return new CompileFailure(`Malformed JSON: ${text.split("\n")[0]}`, { file, location, cause: error });
 }
 

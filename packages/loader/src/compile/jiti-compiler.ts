@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { createPathsMatcher, getTsconfig } from "get-tsconfig";
+import { orElse } from "../discover/expand-path.js";
 import { CompileFailure } from "./compile-failure.js";
 import { canonicalHostSpecifier, ensureHostModules, getHostModule, HOST_SPECIFIERS } from "./host-modules.js";
 import { importFailure } from "./import-failure.js";
@@ -57,12 +58,7 @@ const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])([^"
  * stays a package import (jiti's aliases are prefixes: a pattern cannot be handed over).
  */
 function pathsAlias(entry: string): Record<string, string> {
-  let found: ReturnType<typeof getTsconfig>;
-  try {
-    found = getTsconfig(dirname(entry));
-  } catch {
-    return {};
-  }
+  const found = orElse(() => getTsconfig(dirname(entry)), null);
   const matcher = found?.config.compilerOptions?.paths === undefined ? null : createPathsMatcher(found);
   if (matcher === null) return {};
   const alias: Record<string, string> = {};
@@ -94,12 +90,8 @@ function toCompileFailure(error: unknown): CompileFailure | undefined {
   const [, , text = "", file = "", lineText = "0", columnText = "0"] = match;
   const line = Number(lineText);
   const column = Number(columnText) + 1;
-  let sourceLine = "";
-  try {
-    sourceLine = readFileSync(file, "utf8").split(/\r?\n/)[line - 1] ?? "";
-  } catch {
-    // The file vanished; the location still says where.
-  }
+  // A file that vanished has no line to show; the location still says where.
+  const sourceLine = orElse(() => readFileSync(file, "utf8").split(/\r?\n/)[line - 1] ?? "", "");
   return new CompileFailure(text.replace(/\s*\(\d+:\d+\)$/, ""), {
     file,
     location: { line, column, lineText: sourceLine },

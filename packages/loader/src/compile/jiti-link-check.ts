@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, extname } from "node:path";
 import { parse as parseCommonJs } from "cjs-module-lexer";
+import { orElse } from "../discover/expand-path.js";
 import { commonJsAwaitFailure, isCommonJsFile } from "./commonjs-await.js";
 import { CompileFailure } from "./compile-failure.js";
 import {
@@ -48,12 +49,8 @@ export function checkJitiImports(entry: string, transform: Transform): void {
   files: for (const { file, source } of toolSources(entry)) {
     const namesStandIn = STAND_IN_SPECIFIERS.some((specifier) => source.includes(specifier));
     if (failure !== undefined && !namesStandIn) continue; // after a failure, for the warnings alone
-    let code: string;
-    try {
-      code = transform(file, source);
-    } catch {
-      continue;
-    }
+    const code = orElse<string | undefined>(() => transform(file, source), undefined);
+    if (code === undefined) continue;
     if (namesStandIn) {
       for (const [specifier, names] of cjsValueImports(code, isStandInSpecifier)) {
         const standIn = getHostModule(specifier);

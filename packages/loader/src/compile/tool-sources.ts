@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve, sep } from "node:path";
+import { orElse } from "../discover/expand-path.js";
 import { relativeSpecifiers } from "./host-packages/value-imports.js";
 
 /** How many of a tool's own files a walk reads at most (its sources, not its packages). */
@@ -19,12 +20,8 @@ export function* toolSources(
   const visited = new Set(queue);
   for (let index = 0; index < queue.length && index < MAX_FILES; index += 1) {
     const file = queue[index] as string;
-    let source: string;
-    try {
-      source = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
+    const source = orElse<string | undefined>(() => readFileSync(file, "utf8"), undefined);
+    if (source === undefined) continue;
     yield { file, source };
     const targets = relativeSpecifiers(source).map((specifier) => resolveRelative(dirname(file), specifier));
     for (const target of also === undefined ? targets : [...targets, ...also(file, source)]) {
@@ -43,11 +40,8 @@ export function isBareSpecifier(specifier: string): boolean {
 
 /** Whether `path` is a file (`false` for anything that cannot be stat'ed). */
 export function isFile(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() === true; // no error built for a miss
-  } catch {
-    return false;
-  }
+  // `throwIfNoEntry`: no error built for a miss.
+  return orElse(() => statSync(path, { throwIfNoEntry: false })?.isFile() === true, false);
 }
 
 /** A relative import as Node and TypeScript resolve it: as written, `.js` → `.ts`, extensions, `index`. */

@@ -11,7 +11,7 @@ export function expandPath(path: string, cwd: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 }
 
-/** What `read` returns, or `fallback` when it throws (a file-system fault counted as nothing there). */
+/** What `read` returns, or `fallback` when it throws (a file-system fault counted as nothing there, a text that does not parse). */
 export function orElse<T>(read: () => T, fallback: T): T {
   try {
     return read();

@@ -200,12 +200,7 @@ const BUN_GLOBAL = /\bBun\s*\.\s*([A-Za-z_$][\w$]*)/g;
 
 /** `W_BUN_API` when the module's own file uses Bun's global (`Bun.$`, `Bun.file`, …). */
 function bunApiWarning(module: DiscoveredModule): Diagnostic | undefined {
-  let source: string;
-  try {
-    source = readFileSync(module.resolvedPath, "utf8");
-  } catch {
-    return undefined;
-  }
+  const source = orElse(() => readFileSync(module.resolvedPath, "utf8"), "");
   const used = [...new Set([...source.matchAll(BUN_GLOBAL)].map((match) => `Bun.${match[1]}`))];
   if (used.length === 0) return undefined;
   const them = used.length === 1 ? "it" : "them";

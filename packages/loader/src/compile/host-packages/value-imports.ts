@@ -4,6 +4,7 @@
  */
 
 import { parse } from "es-module-lexer";
+import { orElse } from "../../discover/expand-path.js";
 import { remembered } from "../../remembered.js";
 
 /** Names read from each package, by the specifier as written. */
@@ -37,14 +38,8 @@ export function esmValueImports(
   parsed?: ReturnType<typeof parse>,
 ): ValueImports {
   const imports: ValueImports = new Map();
-  let lexed: ReturnType<typeof parse> = parsed ?? [[], [], false, false];
-  if (parsed === undefined) {
-    try {
-      lexed = parse(code);
-    } catch {
-      // Not a module esbuild can build either: it reports the syntax error.
-    }
-  }
+  // Code that does not parse is no module esbuild can build either: it reports the syntax error.
+  const lexed = parsed ?? orElse<ReturnType<typeof parse>>(() => parse(code), [[], [], false, false]);
   for (const entry of lexed[0]) {
     // Import statements only: an `export … from` is a reexport, read below.
     if (entry.type !== "static" || entry.typeOnly || !code.startsWith("import", entry.importStart)) continue;

@@ -3,6 +3,7 @@ import { isBuiltin } from "node:module";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { parse } from "es-module-lexer";
 import { createPathsMatcher, parseTsconfig, type TsConfigResult } from "get-tsconfig";
+import { orElse } from "../../discover/expand-path.js";
 import { remembered } from "../../remembered.js";
 import { nearestUp } from "../find-tsconfig.js";
 import { canonicalHostSpecifier, isStandInSpecifier } from "../host-modules.js";
@@ -186,12 +187,8 @@ function readSource(
   // The nearest folder's verdict, one per folder and load.
   const tsconfig = nearestUp(path, memo.tsconfigs, folderTsconfig, DEFAULT_SETTINGS);
   if (typeof tsconfig === "string") return { bundle: tsconfig };
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return { bundle: `${path} cannot be read` };
-  }
+  const text = orElse<string | undefined>(() => readFileSync(path, "utf8"), undefined);
+  if (text === undefined) return { bundle: `${path} cannot be read` };
   // As the bundle sees it: its own location as literals, `__dirname` declared where used.
   return { text: rewriteSourceLocation(text, path), tsconfig };
 }
@@ -208,12 +205,8 @@ function lex(
   const namesCommonJs = code.includes("require") || code.includes("module") || code.includes("exports");
   if (namesCommonJs && COMMONJS.test(code)) return `${path} may be CommonJS`;
   if (mayUseDecorators(code)) return `${path} may use decorators or accessors`;
-  let lexed: ReturnType<typeof parse>;
-  try {
-    lexed = parse(code);
-  } catch {
-    return `${path} cannot be read as an ES module`;
-  }
+  const lexed = orElse<ReturnType<typeof parse> | undefined>(() => parse(code), undefined);
+  if (lexed === undefined) return `${path} cannot be read as an ES module`;
   const [imports, exported, , hasModuleSyntax] = lexed;
   if (!hasModuleSyntax && (namesCommonJs || code.includes("this")) && SCRIPT_GLOBALS.test(code))
     return `${path} may be CommonJS`;
@@ -404,12 +397,8 @@ function folderTsconfig(folder: string): TsconfigVerdict | string | undefined {
 }
 
 function readTsconfig(path: string): TsconfigVerdict | string {
-  let config: TsConfigResult["config"];
-  try {
-    config = parseTsconfig(path);
-  } catch {
-    return `${path} cannot be resolved`;
-  }
+  const config = orElse<TsConfigResult["config"] | undefined>(() => parseTsconfig(path), undefined);
+  if (config === undefined) return `${path} cannot be resolved`;
   const options = config.compilerOptions ?? {};
   const matcher = createPathsMatcher({ path, config });
   // As esbuild decides it: the option, else define semantics unless `target` is before ES2022.
