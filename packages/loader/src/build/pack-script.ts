@@ -89,12 +89,11 @@ export async function runPackScript(packPath: string): Promise<Record<string, un
   // A coverage run (`NODE_V8_COVERAGE`: c8, `node --test`) imports packs: such a tool reads a
   // script's ranges against the file it is named after (its `.cjs` stub or pack), not its text.
   const outcome = usable && !process.env.NODE_V8_COVERAGE ? await asScript(packPath) : undefined;
-  let exports: Record<string, unknown> | undefined;
-  try {
-    exports = outcome?.script.runInThisContext()(outcome.builtins);
-  } catch {
-    exports = undefined; // the import runs it, and says what fails
-  }
+  // A script that throws is left to the import, which runs it and says what fails.
+  const exports = orElse<Record<string, unknown> | undefined>(
+    () => outcome?.script.runInThisContext()(outcome.builtins),
+    undefined,
+  );
   if (outcome === undefined || exports === undefined) {
     packScriptCounts.asModule += 1;
     return undefined;

@@ -8,6 +8,7 @@ import type {
   Diagnostic,
 } from "@tooldock/sdk";
 import { createWarning } from "../diagnostics.js";
+import { orElse } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { nothing, piUI } from "./pi-ui.js";
 
@@ -153,12 +154,8 @@ export class ExtensionRegistrations {
     // What the factory returned is read by the accept stage (a list whose reads throw is that
     // stage's E_INVALID_TOOL): untouched unless the module registered too.
     if (this.#tools.length === 0 && handlers.size === 0) return returned;
-    let entries: unknown[];
-    try {
-      entries = [...returned, ...this.#tools];
-    } catch {
-      return returned;
-    }
+    const entries = orElse<unknown[] | undefined>(() => [...returned, ...this.#tools], undefined);
+    if (entries === undefined) return returned;
     if (handlers.size === 0) return entries;
     let runner: object | undefined;
     const runHandlers = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {

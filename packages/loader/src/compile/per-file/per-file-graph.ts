@@ -291,13 +291,9 @@ function resolveAsBundler(folder: string, specifier: string): string | null | un
   if (isFile(join(base, "package.json"))) return null;
   const found = candidates.find(isFile);
   if (found === undefined) return undefined;
-  try {
-    // One module per file, however it is reached, as in the bundle (one system call: Node's
-    // `realpathSync` makes an `lstat` per folder of the path).
-    return realpathSync.native(found);
-  } catch {
-    return null;
-  }
+  // One module per file, however it is reached, as in the bundle (one system call: Node's
+  // `realpathSync` makes an `lstat` per folder of the path).
+  return orElse<string | null>(() => realpathSync.native(found), null);
 }
 
 /** Whether Node finds what the bundler does for a package import from `folder` ({@link exportsAsBundler}). */
