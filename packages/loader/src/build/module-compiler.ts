@@ -189,18 +189,14 @@ export function createModuleCompiler(
       // this load's fault (its modules loaded); the next load meets it as a miss again. Started
       // in the next turn of the event loop: the load returns first.
       const after = building();
-      cached = new Promise<Diagnostic[]>((resolve) => {
-        setImmediate(() => {
-          Promise.allSettled(unbuilt.map((entry) => after.compile(entry)))
-            .then(async (outcomes) => {
-              const warnings = afterLoadWarnings(outcomes, unbuilt, batch);
-              await after.settle().catch(() => undefined);
-              await batch.close().catch(() => undefined);
-              return warnings;
-            })
-            .then(resolve, () => resolve([]));
-        });
-      });
+      cached = (async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        const outcomes = await Promise.allSettled(unbuilt.map((entry) => after.compile(entry)));
+        const warnings = afterLoadWarnings(outcomes, unbuilt, batch);
+        await after.settle().catch(() => undefined);
+        await batch.close().catch(() => undefined);
+        return warnings;
+      })().catch(() => []);
     },
     cached() {
       // Asked for as the load returns: after it, the packs' code caches, which keep what the
