@@ -28,9 +28,7 @@ export function isOpencodeTool(value: unknown): value is OpencodeTool {
   return (
     typeof value === "object" &&
     value !== null &&
-    "args" in value &&
-    "description" in value &&
-    "execute" in value
+    ["args", "description", "execute"].every((key) => key in value)
   );
 }
 
