@@ -1,7 +1,5 @@
 import type { Logger, ToolLogger } from "@tooldock/sdk";
 
-const now = () => performance.now();
-
 /**
  * The `pi.logger` of a `ToolHost`: the host's logger, each message passed on as given, plus
  * `time` (pi's forks have it), which logs `"<label>: <n> ms"` at `debug`:
@@ -10,14 +8,14 @@ const now = () => performance.now();
  */
 export function createToolLogger(logger: Logger): ToolLogger {
   const log = (label: string, started: number): number => {
-    const elapsed = Math.round((now() - started) * 1000) / 1000;
+    const elapsed = Math.round((performance.now() - started) * 1000) / 1000;
     logger.debug(`${String(label)}: ${elapsed} ms`, { label: String(label), ms: elapsed });
     return elapsed;
   };
   function time(label: string): () => number;
   function time<T>(label: string, fn: () => T): T;
   function time<T>(label: string, fn?: () => T): T | (() => number) {
-    const started = now();
+    const started = performance.now();
     const done = () => log(label, started);
     if (typeof fn !== "function") {
       let elapsed: number | undefined;
