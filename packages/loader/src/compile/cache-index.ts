@@ -52,12 +52,10 @@ export interface GroupIndex {
   members: MemberRecord[];
 }
 
-/** Where a pack lives. */
 export function packPath(cacheDir: string, id: string): string {
   return join(cacheDir, "bundles", `pack-${id}.mjs`);
 }
 
-/** Where the source map of a pack lives. */
 export function packMapPath(cacheDir: string, id: string): string {
   return join(cacheDir, "maps", `pack-${id}.mjs.map`);
 }

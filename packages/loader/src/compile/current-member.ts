@@ -16,7 +16,6 @@ export interface CheckMemo {
   externals: Map<string, boolean>;
 }
 
-/** A new {@link CheckMemo} for a batch. */
 export function checkMemo(): CheckMemo {
   return { tsconfigs: new Map(), packs: new Map(), externals: new Map() };
 }

@@ -22,7 +22,6 @@ export interface LinkedLocations {
   targets: string[];
 }
 
-/** See {@link LinkedLocations}. */
 export function linkedLocations(
   modules: readonly DiscoveredModule[],
   locations: readonly string[],
