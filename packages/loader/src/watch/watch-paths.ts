@@ -64,6 +64,16 @@ export function watchPaths(
     watcher.close();
     watchers.delete(watcher);
   };
+  /** Runs `work`, what it throws going to `onError` as `location`'s; whether it ran through. */
+  const attempt = (location: string, work: () => void): boolean => {
+    try {
+      work();
+      return true;
+    } catch (error) {
+      onError(error, location);
+      return false;
+    }
+  };
 
   /** Watches the folder `location` recursively; when the folder itself goes, waits for it to come back. */
   const watchFolder = (location: string) => {
@@ -75,11 +85,7 @@ export function watchPaths(
       setImmediate(() => {
         if (closed || !watchers.has(watcher)) return;
         drop(watcher);
-        try {
-          if (isFolder(location)) watchFolder(location);
-        } catch (error) {
-          onError(error, location);
-        }
+        attempt(location, () => isFolder(location) && watchFolder(location));
       });
     };
     const watcher = open(location, location, true, (event, relative) => {
@@ -126,13 +132,7 @@ export function watchPaths(
           watchForReturn(location); // wait where the way to it now ends
           return;
         }
-        try {
-          watchFolder(location);
-        } catch (error) {
-          onError(error, location);
-          return;
-        }
-        onChange(location);
+        if (attempt(location, () => watchFolder(location))) onChange(location);
       });
     } catch (error) {
       // Removed between the look and the watch: look again, further up.
@@ -145,17 +145,10 @@ export function watchPaths(
   };
 
   for (const location of locations) {
-    let isDirectory: boolean;
-    try {
-      isDirectory = statSync(location).isDirectory();
-    } catch (error) {
-      onError(error, location);
-      continue;
-    }
-    try {
-      if (isDirectory) {
+    attempt(location, () => {
+      if (statSync(location).isDirectory()) {
         watchFolder(location);
-        continue;
+        return;
       }
       const only = basename(location);
       open(dirname(location), location, false, (_event, relative) => {
@@ -163,9 +156,7 @@ export function watchPaths(
         const path = join(dirname(location), relative);
         if (!ignored(path)) onChange(path);
       });
-    } catch (error) {
-      onError(error, location);
-    }
+    });
   }
   return {
     close() {
