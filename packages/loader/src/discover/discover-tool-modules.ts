@@ -108,13 +108,8 @@ async function visitPath(state: DiscoveryState, path: string, given: string): Pr
     listing = state.fileSystem.readdir(path);
     listing.catch(() => {});
   }
-  let stats: Stats;
-  try {
-    stats = await state.fileSystem.stat(path);
-  } catch (error) {
-    reportUnreadable(state, path, error, given);
-    return;
-  }
+  const stats = await statOrReport(state, path, given);
+  if (stats === undefined) return;
   if (stats.isDirectory()) await visitDirectory(state, path, listing);
   else if (!stats.isFile()) reportNotRegular(state, path);
   else visitExplicitFile(state, path);
@@ -164,15 +159,8 @@ async function visitDirectory(state: DiscoveryState, directory: string, listing?
     if (pause !== undefined) await pause;
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue; // hidden, or packages
     const path = childPath(directory, entry.name);
-    let stats: Stats = entry;
-    if (entry.isSymbolicLink()) {
-      try {
-        stats = await state.fileSystem.stat(path);
-      } catch (error) {
-        reportUnreadable(state, path, error);
-        continue;
-      }
-    }
+    const stats = entry.isSymbolicLink() ? await statOrReport(state, path) : entry;
+    if (stats === undefined) continue;
     const realPath =
       realDirectory === undefined || entry.isSymbolicLink()
         ? undefined
@@ -214,12 +202,7 @@ async function visitOpencodeFolder(state: DiscoveryState, folder: string): Promi
   for (const name of names) {
     const path = childPath(folder, name);
     if (![".js", ".ts"].includes(extname(name)) || !isToolModuleFile(path)) continue;
-    try {
-      const stats = await state.fileSystem.stat(path);
-      if (stats.isFile()) addModule(state, path);
-    } catch (error) {
-      reportUnreadable(state, path, error);
-    }
+    if ((await statOrReport(state, path))?.isFile()) addModule(state, path);
   }
 }
 
@@ -284,15 +267,17 @@ function visitIndexFile(
     else reportNotRegular(state, path);
     return undefined;
   }
-  return reportIfGone(state, directory);
+  // No index file: if the folder itself is gone (removed while it was scanned), say so.
+  return statOrReport(state, directory).then(() => {});
 }
 
-/** No index file. If the folder itself is gone (removed while it was scanned), say so. */
-async function reportIfGone(state: DiscoveryState, directory: string): Promise<void> {
+/** `stat(path)`, or `undefined` when it fails, reported. */
+async function statOrReport(state: DiscoveryState, path: string, given = path): Promise<Stats | undefined> {
   try {
-    await state.fileSystem.stat(directory);
+    return await state.fileSystem.stat(path);
   } catch (error) {
-    reportUnreadable(state, directory, error);
+    reportUnreadable(state, path, error, given);
+    return undefined;
   }
 }
 
