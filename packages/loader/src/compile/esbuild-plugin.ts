@@ -19,19 +19,13 @@ import {
 import { esmValueImports, type ValueImports } from "./host-packages/value-imports.js";
 import { type InputRecord, readInput } from "./read-input.js";
 import { rewriteSourceLocation } from "./source-location-rewrite.js";
-import { isBareSpecifier } from "./tool-sources.js";
+import { isBareSpecifier, SOURCE_EXTENSIONS } from "./tool-sources.js";
 
 const SKIP = Symbol("tooldock.skip-resolve");
-const SOURCE_LOADERS: Record<string, Loader> = {
-  ".ts": "ts",
-  ".mts": "ts",
-  ".cts": "ts",
-  ".tsx": "tsx",
-  ".js": "js",
-  ".mjs": "js",
-  ".cjs": "js",
-  ".jsx": "jsx",
-};
+/** esbuild's loader of each source extension: `.mts` and `.cts` load as `ts`, `.mjs` and `.cjs` as `js`. */
+const SOURCE_LOADERS = Object.fromEntries(
+  SOURCE_EXTENSIONS.map((extension) => [extension, extension.replace(/^\.[cm]?/, "") as Loader]),
+);
 
 /** What the plugin saw while bundling (one or many entries); feeds the cache index. */
 export interface BundleRecord {

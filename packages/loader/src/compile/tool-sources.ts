@@ -5,7 +5,8 @@ import { relativeSpecifiers } from "./host-packages/value-imports.js";
 
 /** How many of a tool's own files a walk reads at most (its sources, not its packages). */
 const MAX_FILES = 500;
-const EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"];
+/** The extensions of source files, in the order a relative import without one tries them. */
+export const SOURCE_EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"];
 
 /**
  * The entry and the files it imports or requires relatively, entry first, with their text (at
@@ -54,7 +55,7 @@ export function resolveRelative(folder: string, specifier: string): string | und
     const stem = base.slice(0, -extension.length);
     candidates.push(`${stem}${extension.replace("j", "t")}`);
   }
-  for (const candidate of EXTENSIONS) candidates.push(`${base}${candidate}`);
-  for (const candidate of EXTENSIONS) candidates.push(join(base, `index${candidate}`));
+  for (const candidate of SOURCE_EXTENSIONS) candidates.push(`${base}${candidate}`);
+  for (const candidate of SOURCE_EXTENSIONS) candidates.push(join(base, `index${candidate}`));
   return candidates.find(isFile);
 }
