@@ -59,8 +59,7 @@ export function piTuiNamespace(): ModuleNamespace {
  * agents re-export for tools: `StringEnum`, `Type`, some components, inert theme helpers, `theme`.
  */
 export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleNamespace): ModuleNamespace {
-  const namespace: ModuleNamespace = {};
-  for (const name of Object.keys(sdk)) if (name !== "default") namespace[name] = sdk[name];
+  const { default: _default, ...namespace } = sdk;
   return Object.freeze({
     ...namespace,
     StringEnum,
