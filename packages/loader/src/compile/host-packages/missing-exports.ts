@@ -1,6 +1,6 @@
 import type { Diagnostic } from "@tooldock/sdk";
 import { createWarning } from "../../diagnostics.js";
-import type { PreparedModule } from "../prepared-module.js";
+import { catchingEvaluation, type PreparedModule } from "../prepared-module.js";
 
 /** `Symbol.for` key of the process-wide reporter the stand-in modules call. */
 export const MISSING_EXPORT_REPORTER_KEY = "tooldock.host-export-missing";
@@ -65,17 +65,11 @@ export function reportingMissingExports(
       finish(namespace);
       return namespace;
     };
-    const failed = (error: unknown) => {
+    const evaluation = catchingEvaluation(prepared, (error) => {
       finish(undefined);
       throw error;
-    };
-    let evaluation: unknown;
-    try {
-      evaluation = prepared.evaluate();
-    } catch (error) {
-      return failed(error);
-    }
-    return evaluation instanceof Promise ? evaluation.then(done, failed) : done(evaluation);
+    }).evaluate();
+    return evaluation instanceof Promise ? evaluation.then(done) : done(evaluation);
   };
   return { evaluate };
 }
