@@ -1,3 +1,4 @@
+import { orElse } from "../discover/expand-path.js";
 import { remembered } from "../remembered.js";
 import { createModuleFaults, type ModuleFaults } from "./module-faults.js";
 import { holdExitGuard } from "./process-exit-guard.js";
@@ -30,12 +31,8 @@ export class LoadGuard {
    * rejection listeners run outside the module's async context; see `holdRejectionGuard`).
    */
   #namedInStack(reason: unknown): ModuleFaults | undefined {
-    let stack: unknown;
-    try {
-      stack = (reason as { stack?: unknown } | null)?.stack;
-    } catch {
-      return undefined; // a getter that throws names no module
-    }
+    // A getter that throws names no module.
+    const stack = orElse(() => (reason as { stack?: unknown } | null)?.stack, undefined);
     if (typeof stack !== "string") return undefined;
     for (const line of stack.split("\n").slice(1)) {
       for (const [path, faults] of this.#faults) if (line.includes(`${path}:`)) return faults;
