@@ -95,15 +95,12 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
         const resolved = await resolveAsEsbuild(args);
         // Unresolvable: fall through so esbuild reports "Could not resolve" at the import.
         if (resolved.errors.length > 0 || resolved.path === "") return undefined;
-        if (resolved.external) {
-          if (args.kind === "import-statement") record.unpackable?.add(args.importer);
-          return { path: resolved.path, external: true };
-        }
         // tsconfig `paths` aliases to the tool's own sources are bundled like relative imports.
-        if (!isInNodeModules(resolved.path)) return { path: resolved.path };
+        if (!resolved.external && !isInNodeModules(resolved.path)) return { path: resolved.path };
+        if (args.kind === "import-statement") record.unpackable?.add(args.importer);
+        if (resolved.external) return { path: resolved.path, external: true };
         const path = args.kind === "require-call" ? resolved.path : pathToFileURL(resolved.path).href;
         record.externals.set(path, resolved.path);
-        if (args.kind === "import-statement") record.unpackable?.add(args.importer);
         return { path, external: true };
       });
 
