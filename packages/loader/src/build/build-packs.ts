@@ -284,16 +284,13 @@ function writePack(
       inputs[path] = input.hash;
       if (input.fingerprint !== undefined) stats[path] = input.fingerprint;
     }
-    const hostModules: Record<string, string> = {};
-    for (const specifier of graph.hostModules) hostModules[specifier] = hostModuleSourceHash(specifier);
-    for (const path of graph.files)
-      for (const specifier of built.record.requiredHosts?.get(path) ?? [])
-        hostModules[specifier] = hostModuleSourceHash(specifier);
-    const externals = new Set<string>();
-    for (const written of graph.externals) {
-      const path = built.record.externals.get(written);
-      if (path !== undefined) externals.add(path);
-    }
+    const required = graph.files.flatMap((path) => built.record.requiredHosts?.get(path) ?? []);
+    const hostModules = Object.fromEntries(
+      [...graph.hostModules, ...required].map((specifier) => [specifier, hostModuleSourceHash(specifier)]),
+    );
+    const externals = new Set(
+      graph.externals.flatMap((written) => built.record.externals.get(written) ?? []),
+    );
     const tsconfig = pack.tsconfigOf(entry);
     const key = memberKey(pack.context, { entry, tsconfig, inputs, hostModules });
     return {
