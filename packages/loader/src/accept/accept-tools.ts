@@ -35,14 +35,12 @@ export function acceptTools(
   const tools: CustomTool[] = [];
   const diagnostics: Diagnostic[] = [];
   if (entries.length > MAX_TOOLS_PER_MODULE) {
-    diagnostics.push(
-      createDiagnostic("E_INVALID_TOOL", {
-        message: `The factory of ${path} returned ${entries.length} entries; a module may return at most ${MAX_TOOLS_PER_MODULE} tools, so none of them was loaded.`,
-        ...module,
-        hint: `Split the tools over several modules, or return only the tools the model needs (at most ${MAX_TOOLS_PER_MODULE} per module).`,
-      }),
-    );
-    return { tools, diagnostics };
+    const tooMany = createDiagnostic("E_INVALID_TOOL", {
+      message: `The factory of ${path} returned ${entries.length} entries; a module may return at most ${MAX_TOOLS_PER_MODULE} tools, so none of them was loaded.`,
+      ...module,
+      hint: `Split the tools over several modules, or return only the tools the model needs (at most ${MAX_TOOLS_PER_MODULE} per module).`,
+    });
+    return { tools, diagnostics: [tooMany] };
   }
   const options = {
     ...module,
