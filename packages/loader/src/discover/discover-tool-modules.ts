@@ -1,6 +1,6 @@
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
-import type { Diagnostic } from "@tooldock/sdk";
-import { createDiagnostic, createWarning } from "../diagnostics.js";
+import type { Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
+import { createDiagnostic, createWarning, type DiagnosticFields } from "../diagnostics.js";
 import { expandPath, orElse } from "./expand-path.js";
 import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
@@ -119,13 +119,11 @@ function visitExplicitFile(state: DiscoveryState, path: string): void {
   // A metadata file (`.md`, `.json`) is never executed.
   const metadata = [".md", ".json"].includes(extname(path).toLowerCase());
   if (metadata || !TOOL_MODULE_EXTENSIONS.includes(extname(path))) {
-    state.diagnostics.push(
-      createDiagnostic("E_NOT_EXECUTABLE", {
-        message: `${path} is not a tool module: ${metadata ? "metadata files (.md, .json) are never executed" : `"${extname(path) || "no extension"}" is not a module extension`}.`,
-        path,
-        hint: `Point Tooldock at a ${TOOL_MODULE_EXTENSIONS.join(" ")} file, or at the directory that holds it.`,
-      }),
-    );
+    reportError(state, "E_NOT_EXECUTABLE", {
+      message: `${path} is not a tool module: ${metadata ? "metadata files (.md, .json) are never executed" : `"${extname(path) || "no extension"}" is not a module extension`}.`,
+      path,
+      hint: `Point Tooldock at a ${TOOL_MODULE_EXTENSIONS.join(" ")} file, or at the directory that holds it.`,
+    });
     return;
   }
   addModule(state, path);
@@ -301,13 +299,11 @@ function childPath(directory: string, name: string): string {
 
 /** A device, FIFO or socket named like a module: reading it could block or never end. */
 function reportNotRegular(state: DiscoveryState, path: string): void {
-  state.diagnostics.push(
-    createDiagnostic("E_DISCOVERY", {
-      message: `Tool path ${path} is not a regular file (a device, FIFO or socket); it is never read.`,
-      path,
-      hint: "Point Tooldock at a module file; if this is a symbolic link, check where it leads.",
-    }),
-  );
+  reportError(state, "E_DISCOVERY", {
+    message: `Tool path ${path} is not a regular file (a device, FIFO or socket); it is never read.`,
+    path,
+    hint: "Point Tooldock at a module file; if this is a symbolic link, check where it leads.",
+  });
 }
 
 /** Loads the entries a `package.json` lists; false when the directory has no tool manifest. */
@@ -315,13 +311,11 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
   const manifest = await readToolManifest(directory, state.fileSystem);
   if (manifest.kind === "none") return false;
   if (manifest.kind === "invalid") {
-    state.diagnostics.push(
-      createDiagnostic("E_DISCOVERY", {
-        message: `Cannot read the tool list of package ${directory}: ${manifest.reason}.`,
-        path: join(directory, "package.json"),
-        hint: manifest.hint,
-      }),
-    );
+    reportError(state, "E_DISCOVERY", {
+      message: `Cannot read the tool list of package ${directory}: ${manifest.reason}.`,
+      path: join(directory, "package.json"),
+      hint: manifest.hint,
+    });
     return true;
   }
   const manifestPath = join(directory, "package.json");
@@ -351,13 +345,11 @@ async function visitManifest(state: DiscoveryState, directory: string): Promise<
     for (const { path: entry, key: listedIn } of manifest.entries) {
       const path = resolve(directory, entry);
       if (path === directory || key === realPathOr(state, path)) {
-        state.diagnostics.push(
-          createDiagnostic("E_DISCOVERY", {
-            message: `Package ${directory} lists itself ("${entry}") in "${listedIn}".`,
-            path: manifestPath,
-            hint: selfListingHint(manifest.field, listedIn),
-          }),
-        );
+        reportError(state, "E_DISCOVERY", {
+          message: `Package ${directory} lists itself ("${entry}") in "${listedIn}".`,
+          path: manifestPath,
+          hint: selfListingHint(manifest.field, listedIn),
+        });
         continue;
       }
       await visitPath(state, path, entry);
@@ -388,15 +380,18 @@ function realPathOr(state: DiscoveryState, path: string): string {
   return orElse(() => state.fileSystem.realpath(path), path);
 }
 
+/** Records an error diagnostic of discovery. */
+function reportError(state: DiscoveryState, code: DiagnosticErrorCode, fields: DiagnosticFields): void {
+  state.diagnostics.push(createDiagnostic(code, fields));
+}
+
 function reportUnreadable(state: DiscoveryState, path: string, error: unknown, given = path): void {
   const shown = given === path ? path : `${path} ("${given}")`;
-  state.diagnostics.push(
-    createDiagnostic("E_DISCOVERY", {
-      message: `Tool path ${shown} ${describeFileSystemError(error)}.`,
-      path,
-      hint: "Check the path and its permissions, or remove it from the tool paths.",
-    }),
-  );
+  reportError(state, "E_DISCOVERY", {
+    message: `Tool path ${shown} ${describeFileSystemError(error)}.`,
+    path,
+    hint: "Check the path and its permissions, or remove it from the tool paths.",
+  });
 }
 
 /**
