@@ -5,10 +5,7 @@
  */
 
 function unstyled(...args: unknown[]): string {
-  for (let index = args.length - 1; index >= 0; index -= 1) {
-    if (typeof args[index] === "string") return args[index] as string;
-  }
-  return "";
+  return (args.findLast((arg) => typeof arg === "string") as string | undefined) ?? "";
 }
 
 /**
