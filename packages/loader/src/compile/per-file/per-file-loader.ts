@@ -80,8 +80,7 @@ function serve(graph: PerFileGraph): string {
   // Every URL carries the graph's number: never one the host (or another graph) imported.
   served.count += 1;
   const query = `?tooldock=${served.count}`;
-  const urls = new Map<string, string>();
-  for (const path of graph.files.keys()) urls.set(path, pathToFileURL(path).href + query);
+  const urls = new Map([...graph.files.keys()].map((path) => [path, pathToFileURL(path).href + query]));
   for (const [path, file] of graph.files) {
     const url = urls.get(path) as string;
     const targets = new Map<string, string>();
