@@ -1,15 +1,18 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 
+/** What discovery reads of a file's stat. */
+export type EntryStats = { isFile(): boolean; isDirectory(): boolean };
+
 /** The few file-system calls discovery makes; tests replace them to simulate faults. */
 export interface DiscoveryFileSystem {
-  stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
+  stat(path: string): Promise<EntryStats>;
   /**
    * Synchronous stat for the many small checks of a scan (index candidates, `package.json`):
    * `undefined` when nothing is there (`ENOENT`), throws on any other fault. A synchronous
    * stat is a few µs; a promise one waits for a thread-pool round trip.
    */
-  statIfExists(path: string): { isFile(): boolean; isDirectory(): boolean } | undefined;
+  statIfExists(path: string): EntryStats | undefined;
   /** Synchronous, for the same reason (one per module found). */
   realpath(path: string): string;
   /**
@@ -17,12 +20,8 @@ export interface DiscoveryFileSystem {
    * is no link, in a folder that is none either, gets its real path by joining names onto its
    * folder's real path instead of a `realpath` (which reads every link of the path again).
    */
-  lstatIfExists?(
-    path: string,
-  ): { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean } | undefined;
-  readdir(
-    path: string,
-  ): Promise<Array<{ name: string; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }>>;
+  lstatIfExists?(path: string): (EntryStats & { isSymbolicLink(): boolean }) | undefined;
+  readdir(path: string): Promise<Array<EntryStats & { name: string; isSymbolicLink(): boolean }>>;
   readFile(path: string): Promise<string>;
 }
 
