@@ -68,7 +68,6 @@ export function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Pro
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
-/** The import step, then the factory step. */
 function importModule(
   module: DiscoveredModule,
   evaluate: Evaluate,
@@ -79,7 +78,6 @@ function importModule(
   return andThen(importing, (imported) => runFactory(module, imported, step));
 }
 
-/** What the import gave, then the factory step. */
 function runFactory(
   module: DiscoveredModule,
   imported: GuardedOutcome<unknown>,
