@@ -19,7 +19,6 @@ export function fingerprintOf(stats: Stats, now: number = Date.now()): string | 
 
 /** True when a file's stat is exactly the one recorded (a racy file never matches). */
 export function fingerprintMatches(stats: Stats, recorded: string | undefined): boolean {
-  return (
-    recorded !== undefined && recorded === `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`
-  );
+  // As read long after the change: the fingerprint whatever the time now.
+  return recorded !== undefined && recorded === fingerprintOf(stats, Number.POSITIVE_INFINITY);
 }
