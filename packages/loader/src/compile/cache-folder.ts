@@ -29,8 +29,7 @@ export type CacheFolderState =
  */
 export function openCacheFolder(cacheDir: string): CacheFolderState {
   const folders = [cacheDir, ...CACHE_SUBFOLDERS.map((name) => join(cacheDir, name))];
-  for (let index = 0; index < folders.length; index++) {
-    const folder = folders[index] as string;
+  for (const [index, folder] of folders.entries()) {
     const root = index === 0 ? cacheDir : folder;
     // A warm start finds every folder: one lstat each, no mkdir (which stats on top of it).
     let check = checkPrivateFolderSync(folder, root);
