@@ -340,18 +340,16 @@ function writePack(
  * init. Anything else is not sync, and the member is evaluated through its `import()`.
  */
 export function syncMembers(code: string, count: number): boolean[] {
-  const sync: boolean[] = new Array(count).fill(false);
   const later = arrayElements(code, PACK_EXPORT, code.length);
   const now = arrayElements(code, SYNC_EXPORT, code.length);
-  if (later?.length !== count || now?.length !== count) return sync;
-  for (let index = 0; index < count; index++) {
+  if (later?.length !== count || now?.length !== count) return new Array(count).fill(false);
+  return later.map((element, index) => {
     const init = /^\(\) => Promise\.resolve\(\)\.then\(\(\) => \(init_([\w$]+)\(\), [\w$]+\)\)$/.exec(
-      later[index] as string,
+      element,
     )?.[1];
     const same = /^\(\) => \(init_([\w$]+)\(\), __toCommonJS\([\w$]+\)\)$/.exec(now[index] as string)?.[1];
-    sync[index] = init !== undefined && init === same;
-  }
-  return sync;
+    return init !== undefined && init === same;
+  });
 }
 
 /** The elements of the last `var <name> = [ … ];` in `code`, trimmed; `undefined` when there is none. */
