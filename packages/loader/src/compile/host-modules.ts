@@ -159,12 +159,8 @@ const REQUIRE_CALL = /\brequire\s*\(\s*(["'`])([^"'`\n]+)\1\s*\)/g;
 /** The host specifiers (as written) a source's `require` calls name. */
 export function requiredHostSpecifiers(text: string): string[] {
   if (!text.includes("require")) return [];
-  const found = new Set<string>();
-  for (const match of text.matchAll(REQUIRE_CALL)) {
-    const specifier = match[2] as string;
-    if (canonicalHostSpecifier(specifier) !== undefined) found.add(specifier);
-  }
-  return [...found];
+  const specifiers = Array.from(text.matchAll(REQUIRE_CALL), (match) => match[2] as string);
+  return [...new Set(specifiers.filter((specifier) => canonicalHostSpecifier(specifier) !== undefined))];
 }
 
 /** A registered shared module; call {@link ensureHostModules} first. */

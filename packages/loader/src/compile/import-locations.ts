@@ -20,11 +20,8 @@ export function locationAt(source: string, offset: number): DiagnosticLocation {
 
 /** Where a source names `specifier` as a string literal: its opening quote, as esbuild reports it. */
 export function specifierOffset(source: string, specifier: string): number | undefined {
-  for (const quote of ['"', "'", "`"]) {
-    const offset = source.indexOf(`${quote}${specifier}${quote}`);
-    if (offset !== -1) return offset;
-  }
-  return undefined;
+  const offsets = ['"', "'", "`"].map((quote) => source.indexOf(`${quote}${specifier}${quote}`));
+  return offsets.find((offset) => offset !== -1);
 }
 
 const IMPORT_STATEMENT = /\b(import|export)\s+(?!type\s)([^;]*?)\s*\bfrom\s*(["'])([^"'\n]+)\3/g;

@@ -95,10 +95,7 @@ function hostChecked(specifier: string): boolean {
 /** What `specifier` exports seen from `folder`; `undefined` when that cannot be known. */
 function exportedNames(folder: string, specifier: string, transform: Transform): Set<string> | undefined {
   if (hostChecked(specifier)) return new Set(Object.keys(getHostModule(specifier)));
-  if (isBuiltin(specifier)) {
-    const exported = requireBuiltin(specifier) as object;
-    return new Set([...Object.keys(exported), "default"]);
-  }
+  if (isBuiltin(specifier)) return new Set([...Object.keys(requireBuiltin(specifier) as object), "default"]);
   const target = resolveRelative(folder, specifier);
   if (target === undefined || !SOURCE_EXTENSIONS.has(extname(target))) return undefined;
   try {

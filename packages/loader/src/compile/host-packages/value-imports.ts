@@ -86,11 +86,6 @@ export function cjsValueImports(code: string, wanted: (specifier: string) => boo
 
 /** Relative specifiers a source imports or requires (`./helpers.js`, `../shared`). */
 export function relativeSpecifiers(code: string): string[] {
-  const found = new Set<string>();
-  for (const match of code.matchAll(
-    /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]*)\1/g,
-  )) {
-    found.add(match[2] as string);
-  }
-  return [...found];
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]*)\1/g;
+  return [...new Set(Array.from(code.matchAll(pattern), (match) => match[2] as string))];
 }
