@@ -22,10 +22,7 @@ export function createModuleFaults(): ModuleFaults {
 
 /** Timers of a module that are still pending and keep the process alive (not fired, cleared or `unref`ed). */
 export function activeTimers(faults: ModuleFaults): number {
-  let count = 0;
-  for (const timer of faults.timers) {
-    // `_destroyed` is set once a timer has fired (one-shot) or was cleared; Node has no public flag.
-    if ((timer as { _destroyed?: boolean })._destroyed !== true && timer.hasRef()) count += 1;
-  }
-  return count;
+  // `_destroyed` is set once a timer has fired (one-shot) or was cleared; Node has no public flag.
+  const pending = (timer: NodeJS.Timeout) => (timer as { _destroyed?: boolean })._destroyed !== true;
+  return [...faults.timers].filter((timer) => pending(timer) && timer.hasRef()).length;
 }
