@@ -183,10 +183,9 @@ function keptByFailure(batch: BatchOutcome): (origin: DiscoveredModule, name: st
  * not gone, as when an editor saves the manifest halfway. Its tools stay until it is read.
  */
 function inUnreadPackage(batch: BatchOutcome): (origin: DiscoveredModule) => boolean {
-  const packages: string[] = [];
-  for (const diagnostic of batch.diagnostics)
-    if (diagnostic.severity === "error" && basename(diagnostic.path) === "package.json")
-      packages.push(dirname(diagnostic.path));
+  const packages = batch.diagnostics
+    .filter(({ severity, path }) => severity === "error" && basename(path) === "package.json")
+    .map(({ path }) => dirname(path));
   return (origin) =>
     packages.some((folder) => isWithin(origin.path, folder) || isWithin(origin.resolvedPath, folder));
 }

@@ -345,11 +345,7 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
 
 /** The paths a load's errors name: the modules (or the load's paths) that failed. */
 function failedPaths(result: LoadCustomToolsResult): Set<string> {
-  return new Set(
-    result.diagnostics
-      .filter((diagnostic) => diagnostic.severity === "error")
-      .map((diagnostic) => diagnostic.path),
-  );
+  return new Set(result.diagnostics.flatMap(({ severity, path }) => (severity === "error" ? [path] : [])));
 }
 
 /** Changes by tool name, for a watch without a session. */
