@@ -17,7 +17,6 @@ const REARM = process.platform === "linux" && Number(process.versions.node.split
 /** Folders whose changes never count: installed packages (and the compile cache), VCS data. */
 const IGNORED_SEGMENTS: ReadonlySet<string> = new Set(["node_modules", ".git", ".hg", ".svn"]);
 
-/** Watches tool locations; see {@link watchPaths}. */
 export interface PathWatch {
   /** Stops every watcher. Idempotent. */
   close(): void;
