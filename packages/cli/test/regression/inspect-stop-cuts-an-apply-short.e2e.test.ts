@@ -1,64 +1,26 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
-import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { runCli } from "../cli-process.js";
 import { startInspectProcess } from "../inspect-browser.js";
+import { SLOW_APPLY_TOOLS, storeProjectEachTest } from "../store-project.js";
 
 // inspect-stop-cuts-an-apply-short: Ctrl-C or SIGTERM while the page's Apply ran an action's
 // apply ended `tooldock inspect` in the middle of it: half its change made, the stored action
 // left interrupted, the page's request cut, and only "stopping" on stderr. The server now
 // waits for the apply to end (at most its deadline) and says so; a second signal stops at
 // once, saying what is left (the sibling of mcp-stop-cuts-an-apply-short).
-const TOOLS = `import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 
-export default (pi) => [
-  {
-    name: "stage_slow",
-    label: "Stage a slow change",
-    description: "Stages a change whose apply waits for go.txt",
-    parameters: pi.typebox.Type.Object({}),
-    actions: {
-      slow: {
-        async apply(_payload, _reason, ctx) {
-          writeFileSync(join(ctx.cwd, "started.txt"), "");
-          console.error("apply started");
-          while (!existsSync(join(ctx.cwd, "go.txt"))) await new Promise((resolve) => setTimeout(resolve, 20));
-          writeFileSync(join(ctx.cwd, "finished.txt"), "");
-          return { content: [{ type: "text", text: "applied the slow change" }] };
-        },
-      },
-    },
-    async execute() {
-      pi.pushPendingAction({ label: "The slow change", handler: "slow", payload: {} });
-      return { content: [{ type: "text", text: "staged" }] };
-    },
-  },
-];
-`;
-
-let work: Awaited<ReturnType<typeof tempDir>>;
-let home: Awaited<ReturnType<typeof tempDir>>;
-let store = "";
-let env: Record<string, string> = {};
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  work = await tempDir({ "tools/tools.mjs": TOOLS });
-  home = await tempDir({});
-  await mkdir(join(home.path, "state"), { mode: 0o700 });
-  store = `sqlite:${join(home.path, "state", "pending.db")}`;
-  env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
-});
-afterEach(async () => {
-  await work.remove();
-  await home.remove();
-});
+const project = storeProjectEachTest(SLOW_APPLY_TOOLS);
 
 /** An inspect server with the slow change staged and its apply started from the page's API. */
 async function applying() {
-  const server = await startInspectProcess(work.path, ["tools", "--store", store], env);
+  const server = await startInspectProcess(
+    project.work.path,
+    ["tools", "--store", project.store],
+    project.env,
+  );
   const exited = new Promise<number | null>((resolve) => {
     if (server.child.exitCode !== null) resolve(server.child.exitCode);
     else server.child.once("exit", (code) => resolve(code));
@@ -98,7 +60,10 @@ function outputIncludes(
 }
 
 async function pendingList(): Promise<string> {
-  const listed = await runCli(["pending", "list", "--store", store], { cwd: work.path, env });
+  const listed = await runCli(["pending", "list", "--store", project.store], {
+    cwd: project.work.path,
+    env: project.env,
+  });
   return listed.stdout;
 }
 
@@ -107,11 +72,11 @@ describe("inspect-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
     const { server, applied, exited } = await applying();
     server.child.kill("SIGTERM");
     await outputIncludes(server, 'waiting for the apply of "The slow change" to end');
-    await writeFile(join(work.path, "go.txt"), "");
+    await writeFile(join(project.work.path, "go.txt"), "");
     const response = await applied;
     expect(JSON.stringify(await response.json())).toContain("applied the slow change");
     expect(await exited).toBe(0);
-    expect(existsSync(join(work.path, "finished.txt"))).toBe(true);
+    expect(existsSync(join(project.work.path, "finished.txt"))).toBe(true);
     expect(await pendingList()).toContain("No pending action");
   });
 
@@ -123,7 +88,7 @@ describe("inspect-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
     expect(await exited).toBe(143);
     await outputIncludes(server, "marked interrupted (it can only be discarded)");
     expect(server.output()).toContain("then run tooldock pending discard --store");
-    expect(existsSync(join(work.path, "finished.txt"))).toBe(false);
+    expect(existsSync(join(project.work.path, "finished.txt"))).toBe(false);
     expect(await pendingList()).toContain("interrupted while applying");
   });
 });

@@ -1,65 +1,23 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
-import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { runCli } from "../cli-process.js";
 import { startMcpChild } from "../mcp-child.js";
 import { connectHttpClient, startMcpHttpChild } from "../mcp-http-child.js";
+import { SLOW_APPLY_TOOLS, storeProjectEachTest } from "../store-project.js";
 
 // mcp-stop-cuts-an-apply-short: SIGTERM (or Ctrl-C, or the client closing stdin) while the
 // client's `resolve` ran an action's apply ended `tooldock mcp` 0.2 s later, in the middle of
 // the apply: half its change made, the stored action left interrupted, and not a word on
 // stderr. An apply takes no signal, so the server now waits for it to end (at most its
 // deadline) and says so; a second signal stops at once, saying what is left and what to do.
-const TOOLS = `import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 
-export default (pi) => [
-  {
-    name: "stage_slow",
-    label: "Stage a slow change",
-    description: "Stages a change whose apply waits for go.txt",
-    parameters: pi.typebox.Type.Object({}),
-    actions: {
-      slow: {
-        async apply(_payload, _reason, ctx) {
-          writeFileSync(join(ctx.cwd, "started.txt"), "");
-          console.error("apply started");
-          while (!existsSync(join(ctx.cwd, "go.txt"))) await new Promise((resolve) => setTimeout(resolve, 20));
-          writeFileSync(join(ctx.cwd, "finished.txt"), "");
-          return { content: [{ type: "text", text: "applied the slow change" }] };
-        },
-      },
-    },
-    async execute() {
-      pi.pushPendingAction({ label: "The slow change", handler: "slow", payload: {} });
-      return { content: [{ type: "text", text: "staged" }] };
-    },
-  },
-];
-`;
-
-let work: Awaited<ReturnType<typeof tempDir>>;
-let home: Awaited<ReturnType<typeof tempDir>>;
-let store = "";
-let env: Record<string, string> = {};
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  work = await tempDir({ "tools/tools.mjs": TOOLS });
-  home = await tempDir({});
-  await mkdir(join(home.path, "state"), { mode: 0o700 });
-  store = `sqlite:${join(home.path, "state", "pending.db")}`;
-  env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
-});
-afterEach(async () => {
-  await work.remove();
-  await home.remove();
-});
+const project = storeProjectEachTest(SLOW_APPLY_TOOLS);
 
 /** A server with the slow change staged and its apply started through `resolve`. */
 async function applying() {
-  const server = await startMcpChild(["--store", store, "tools"], work.path, env);
+  const server = await startMcpChild(["--store", project.store, "tools"], project.work.path, project.env);
   onTestFinished(server.kill);
   await server.client.callTool({ name: "stage_slow", arguments: {} });
   const applied = server.client.callTool({
@@ -72,7 +30,10 @@ async function applying() {
 }
 
 async function pendingList(): Promise<string> {
-  const listed = await runCli(["pending", "list", "--store", store], { cwd: work.path, env });
+  const listed = await runCli(["pending", "list", "--store", project.store], {
+    cwd: project.work.path,
+    env: project.env,
+  });
   return listed.stdout;
 }
 
@@ -81,11 +42,11 @@ describe("mcp-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
     const { server, applied } = await applying();
     server.signal("SIGTERM");
     await server.stderrIncludes('waiting for the apply of "The slow change" to end');
-    await writeFile(join(work.path, "go.txt"), "");
+    await writeFile(join(project.work.path, "go.txt"), "");
     const result = await applied;
     expect(JSON.stringify(result)).toContain("applied the slow change");
     expect(await server.exited).toBe(0);
-    expect(existsSync(join(work.path, "finished.txt"))).toBe(true);
+    expect(existsSync(join(project.work.path, "finished.txt"))).toBe(true);
     expect(await pendingList()).toContain("No pending action");
   });
 
@@ -98,12 +59,12 @@ describe("mcp-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
     // The exit may come before the last of stderr is read.
     await server.stderrIncludes("marked interrupted (it can only be discarded)");
     expect(server.stderr()).toContain("then run tooldock pending discard --store");
-    expect(existsSync(join(work.path, "finished.txt"))).toBe(false);
+    expect(existsSync(join(project.work.path, "finished.txt"))).toBe(false);
     expect(await pendingList()).toContain("interrupted while applying");
   });
 
   it("over --http too: SIGTERM during an apply waits for it, and the client gets the result", async () => {
-    const server = await startMcpHttpChild(["tools"], work.path, env);
+    const server = await startMcpHttpChild(["tools"], project.work.path, project.env);
     onTestFinished(server.kill);
     const { client } = await connectHttpClient(server.url);
     await client.callTool({ name: "stage_slow", arguments: {} });
@@ -112,9 +73,9 @@ describe("mcp-stop-cuts-an-apply-short", { timeout: 30_000 }, () => {
     await server.stderrIncludes("apply started");
     server.signal("SIGTERM");
     await server.stderrIncludes('waiting for the apply of "The slow change" to end');
-    await writeFile(join(work.path, "go.txt"), "");
+    await writeFile(join(project.work.path, "go.txt"), "");
     expect(JSON.stringify(await applied)).toContain("applied the slow change");
     expect(await server.exited).toBe(0);
-    expect(existsSync(join(work.path, "finished.txt"))).toBe(true);
+    expect(existsSync(join(project.work.path, "finished.txt"))).toBe(true);
   });
 });

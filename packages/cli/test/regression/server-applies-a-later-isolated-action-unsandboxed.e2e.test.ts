@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
-import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { runCli } from "../cli-process.js";
 import { startInspectProcess } from "../inspect-browser.js";
 import { startMcpChild } from "../mcp-child.js";
+import { storeProjectEachTest } from "../store-project.js";
 
 // server-applies-a-later-isolated-action-unsandboxed: `tooldock mcp --store` started on an
 // empty session loads its tools in its own process; `tooldock call --isolate --store` then
@@ -37,32 +37,16 @@ export default (pi) => [
 ];
 `;
 
-let work: Awaited<ReturnType<typeof tempDir>>;
-let home: Awaited<ReturnType<typeof tempDir>>;
-let store = "";
-let env: Record<string, string> = {};
+const project = storeProjectEachTest(TOOLS);
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  work = await tempDir({ "tools/tools.mjs": TOOLS });
-  home = await tempDir({});
-  await mkdir(join(home.path, "state"), { mode: 0o700 });
-  store = `sqlite:${join(home.path, "state", "pending.db")}`;
-  env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
-});
-afterEach(async () => {
-  await work.remove();
-  await home.remove();
-});
-
-const cli = (...args: string[]) => runCli(args, { cwd: work.path, env });
+const cli = (...args: string[]) => runCli(args, { cwd: project.work.path, env: project.env });
 
 describe("server-applies-a-later-isolated-action-unsandboxed", { timeout: 60_000 }, () => {
   it("mcp --store refuses to resolve an action staged in a tool host after it loaded in-process", async () => {
-    const server = await startMcpChild(["--store", store, "tools"], work.path, env);
+    const server = await startMcpChild(["--store", project.store, "tools"], project.work.path, project.env);
     onTestFinished(server.kill);
     await server.client.listTools();
-    const staged = await cli("call", "stage_write", "tools", "--isolate", "--store", store);
+    const staged = await cli("call", "stage_write", "tools", "--isolate", "--store", project.store);
     expect(staged.code, staged.stderr).toBe(0);
     for (const action of ["apply", "discard"]) {
       const refused = await server.client.callTool({ name: "resolve", arguments: { action, reason: "ok" } });
@@ -70,18 +54,22 @@ describe("server-applies-a-later-isolated-action-unsandboxed", { timeout: 60_000
       expect(JSON.stringify(refused)).toContain("was staged by a tool in a tool host (--isolate)");
       expect(JSON.stringify(refused)).toContain("tooldock pending");
     }
-    expect(existsSync(join(work.path, "out.txt"))).toBe(false);
+    expect(existsSync(join(project.work.path, "out.txt"))).toBe(false);
     server.closeStdin();
     expect(await server.exited).toBe(0);
-    const listed = await cli("pending", "list", "--store", store);
+    const listed = await cli("pending", "list", "--store", project.store);
     expect(listed.stdout).toContain("Write out.txt");
   });
 
   it("mcp --store --no-isolate resolves it in this process, as the user asked", async () => {
-    const server = await startMcpChild(["--store", store, "tools", "--no-isolate"], work.path, env);
+    const server = await startMcpChild(
+      ["--store", project.store, "tools", "--no-isolate"],
+      project.work.path,
+      project.env,
+    );
     onTestFinished(server.kill);
     await server.client.listTools();
-    expect((await cli("call", "stage_write", "tools", "--isolate", "--store", store)).code).toBe(0);
+    expect((await cli("call", "stage_write", "tools", "--isolate", "--store", project.store)).code).toBe(0);
     const applied = await server.client.callTool({
       name: "resolve",
       arguments: { action: "apply", reason: "ok" },
@@ -92,11 +80,15 @@ describe("server-applies-a-later-isolated-action-unsandboxed", { timeout: 60_000
   });
 
   it("inspect --store refuses the page's Apply of it the same way", async () => {
-    const server = await startInspectProcess(work.path, ["tools", "--store", store], env);
+    const server = await startInspectProcess(
+      project.work.path,
+      ["tools", "--store", project.store],
+      project.env,
+    );
     onTestFinished(async () => {
       expect(await server.stop()).toBe(0);
     });
-    expect((await cli("call", "stage_write", "tools", "--isolate", "--store", store)).code).toBe(0);
+    expect((await cli("call", "stage_write", "tools", "--isolate", "--store", project.store)).code).toBe(0);
     const url = new URL(server.url);
     const token = new URLSearchParams(url.hash.slice(1)).get("token") ?? "";
     const response = await fetch(new URL("/api/resolve", url), {
@@ -106,6 +98,6 @@ describe("server-applies-a-later-isolated-action-unsandboxed", { timeout: 60_000
     });
     const answer = JSON.stringify(await response.json());
     expect(answer).toContain("was staged by a tool in a tool host (--isolate)");
-    expect(existsSync(join(work.path, "out.txt"))).toBe(false);
+    expect(existsSync(join(project.work.path, "out.txt"))).toBe(false);
   });
 });

@@ -1,9 +1,8 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
-import { assertBuilt, runCli, tempDir } from "../cli-process.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { runCli } from "../cli-process.js";
 import { startInspectProcess } from "../inspect-browser.js";
 import { startMcpChild } from "../mcp-child.js";
+import { storeProjectEachTest } from "../store-project.js";
 
 // server-store-applies-an-isolated-action-unsandboxed: `tooldock call --isolate --store` staged
 // a durable action with a tool the user does not trust, and `tooldock mcp --store` (or `inspect
@@ -40,28 +39,12 @@ export default (pi) => [
 ];
 `;
 
-let work: Awaited<ReturnType<typeof tempDir>>;
-let home: Awaited<ReturnType<typeof tempDir>>;
-let store = "";
-let env: Record<string, string> = {};
-
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  work = await tempDir({ "tools/tools.mjs": TOOLS });
-  home = await tempDir({});
-  await mkdir(join(home.path, "state"), { mode: 0o700 });
-  store = `sqlite:${join(home.path, "state", "pending.db")}`;
-  env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
-});
-afterEach(async () => {
-  await work.remove();
-  await home.remove();
-});
+const project = storeProjectEachTest(TOOLS);
 
 async function stage(...flags: string[]): Promise<void> {
-  const staged = await runCli(["call", "stage_write", "tools", "--store", store, ...flags], {
-    cwd: work.path,
-    env,
+  const staged = await runCli(["call", "stage_write", "tools", "--store", project.store, ...flags], {
+    cwd: project.work.path,
+    env: project.env,
   });
   expect(staged.code, staged.stderr).toBe(0);
 }
@@ -72,7 +55,11 @@ const textOf = (result: unknown) =>
     .join("\n");
 
 async function applyOverMcp(...flags: string[]): Promise<{ text: string; stderr: string }> {
-  const server = await startMcpChild(["--store", store, "tools", ...flags], work.path, env);
+  const server = await startMcpChild(
+    ["--store", project.store, "tools", ...flags],
+    project.work.path,
+    project.env,
+  );
   onTestFinished(server.kill);
   const applied = await server.client.callTool({
     name: "resolve",
@@ -107,7 +94,11 @@ describe("server-store-applies-an-isolated-action-unsandboxed", { timeout: 120_0
 
   it("inspect --store applies an action staged in a tool host in one, and says so", async () => {
     await stage("--isolate");
-    const server = await startInspectProcess(work.path, ["tools", "--store", store], env);
+    const server = await startInspectProcess(
+      project.work.path,
+      ["tools", "--store", project.store],
+      project.env,
+    );
     onTestFinished(async () => {
       expect(await server.stop()).toBe(0);
     });
