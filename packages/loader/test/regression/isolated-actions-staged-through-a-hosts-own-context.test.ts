@@ -16,12 +16,14 @@ import { Type } from "@sinclair/typebox";
 export default () => ({
   name: "stager",
   label: "Stager",
-  description: "Stages one action a call: durable or a callback",
-  parameters: Type.Object({ kind: Type.String() }),
+  description: "Stages as many actions as it is told: durable or callbacks",
+  parameters: Type.Object({ kind: Type.String(), times: Type.Number() }),
   actions: { noop: { async apply() { return { content: [{ type: "text", text: "applied" }] }; } } },
-  async execute(_id, { kind }, _onUpdate, ctx) {
-    if (kind === "durable") ctx.pushPendingAction({ label: "durable", handler: "noop", payload: 1 });
-    else ctx.pushPendingAction({ label: "callback", apply: async () => ({ content: [] }) });
+  async execute(_id, { kind, times }, _onUpdate, ctx) {
+    for (let each = 0; each < times; each += 1) {
+      if (kind === "durable") ctx.pushPendingAction({ label: "durable", handler: "noop", payload: 1 });
+      else ctx.pushPendingAction({ label: "callback", apply: async () => ({ content: [] }) });
+    }
     return { content: [{ type: "text", text: "staged" }] };
   },
 });
@@ -45,8 +47,8 @@ async function stagerCalledDirectly() {
     abort: () => {},
     pushPendingAction: (action) => store.push(action),
   };
-  const stage = async (kind: string, round: number) => {
-    const result = await tool.execute(`c${round}`, { kind }, undefined, ctx);
+  const stage = async (kind: string, times: number, round: number) => {
+    const result = await tool.execute(`c${round}`, { kind, times }, undefined, ctx);
     return `${text(result)}${stops.length > 0 ? `: ${stops.join(" ")}` : ""}`;
   };
   return { isolated, pid: isolated.pid, store, stage, stops };
@@ -55,9 +57,11 @@ async function stagerCalledDirectly() {
 describe("actions an isolated tool stages through a host's own context", { timeout: 120_000 }, () => {
   it("callback actions the host popped no longer count toward the cap", async () => {
     const { isolated, pid, store, stage, stops } = await stagerCalledDirectly();
-    for (let round = 0; round < MAX_STAGED_ACTIONS + 5; round += 1) {
-      expect(await stage("callback", round), `round ${round}`).toBe("staged");
-      expect(store.pop()?.label).toBe("callback");
+    // Half the cap at a time, each half popped: never more than that pending at once.
+    const half = MAX_STAGED_ACTIONS / 2;
+    for (let round = 0; round < 3; round += 1) {
+      expect(await stage("callback", half, round), `round ${round}`).toBe("staged");
+      for (let each = 0; each < half; each += 1) expect(store.pop()?.label).toBe("callback");
     }
     expect(stops).toEqual([]);
     expect(isolated.pid).toBe(pid);
@@ -65,11 +69,9 @@ describe("actions an isolated tool stages through a host's own context", { timeo
 
   it("durable actions count toward the cap", async () => {
     const { store, stage, stops } = await stagerCalledDirectly();
-    let round = 0;
-    while (stops.length === 0 && round < MAX_STAGED_ACTIONS + 5) {
-      await stage("durable", round);
-      round += 1;
-    }
+    await stage("durable", MAX_STAGED_ACTIONS, 0);
+    expect(stops).toEqual([]);
+    await stage("durable", 1, 1);
     expect(stops).toEqual([
       expect.stringContaining(`more than ${MAX_STAGED_ACTIONS} durable actions pending`),
     ]);

@@ -14,10 +14,11 @@ import { Type } from "@sinclair/typebox";
 export default () => ({
   name: "stager",
   label: "Stager",
-  description: "Stages one callback action",
-  parameters: Type.Object({}),
-  async execute(_id, _params, _onUpdate, ctx) {
-    ctx.pushPendingAction({ label: "preview", apply: async () => ({ content: [{ type: "text", text: "applied" }] }) });
+  description: "Stages as many callback actions as it is told",
+  parameters: Type.Object({ times: Type.Number() }),
+  async execute(_id, { times }, _onUpdate, ctx) {
+    for (let each = 0; each < times; each += 1)
+      ctx.pushPendingAction({ label: "preview", apply: async () => ({ content: [{ type: "text", text: "applied" }] }) });
     return { content: [{ type: "text", text: "staged" }] };
   },
 });
@@ -39,11 +40,17 @@ describe("callback actions another process discarded", { timeout: 120_000 }, () 
     const other = await PendingActionStore.open(journal, "chat", {
       process: { host: "elsewhere", pid: 1, token: "other" },
     });
-    for (let round = 0; round < MAX_STAGED_ACTIONS + 5; round += 1) {
-      const result = await session.execute({ toolCallId: `c${round}`, name: "stager", params: {} });
+    // Half the cap at a time, each half discarded elsewhere: never more than that pending at once.
+    const half = MAX_STAGED_ACTIONS / 2;
+    for (let round = 0; round < 3; round += 1) {
+      const result = await session.execute({
+        toolCallId: `c${round}`,
+        name: "stager",
+        params: { times: half },
+      });
       expect(text(result), `round ${round}: ${stops.join(" ")}`).toBe("staged");
       await other.refresh();
-      expect(other.pop()?.label).toBe("preview"); // another process discards it
+      for (let each = 0; each < half; each += 1) expect(other.pop()?.label).toBe("preview"); // another process discards them
       await session.pending.refresh(); // the chat server's turn start
       expect(session.pending.size).toBe(0);
     }
