@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { assertBuilt, tempDir } from "./cli-process.js";
 
 /** A project of a test that runs servers and commands with `--store`: read its fields in the tests. */
@@ -15,23 +15,28 @@ export interface StoreProject {
 
 /**
  * Makes, before each test of the file, a project whose `tools/tools.mjs` is `tools`, with a
- * HOME of its own holding the store (as a user's, in a folder only they may enter), and
- * removes both after the test.
+ * HOME of its own holding the store (as a user's, in a folder only they may enter); removes
+ * the project after the test, the HOMEs after the file's tests.
  */
 export function storeProjectEachTest(tools: string): StoreProject {
   const project = {} as StoreProject;
-  let home: Awaited<ReturnType<typeof tempDir>>;
+  // Removed once the file's tests are over: a server a test stops in its onTestFinished (after
+  // afterEach) may still be writing its packs into the cache there.
+  const homes: Array<Awaited<ReturnType<typeof tempDir>>> = [];
   beforeAll(assertBuilt);
+  afterAll(async () => {
+    for (const home of homes.splice(0)) await home.remove();
+  });
   beforeEach(async () => {
     project.work = await tempDir({ "tools/tools.mjs": tools });
-    home = await tempDir({});
+    const home = await tempDir({});
+    homes.push(home);
     await mkdir(join(home.path, "state"), { mode: 0o700 });
     project.store = `sqlite:${join(home.path, "state", "pending.db")}`;
     project.env = { HOME: home.path, TOOLDOCK_CACHE_DIR: join(home.path, "cache") };
   });
   afterEach(async () => {
     await project.work.remove();
-    await home.remove();
   });
   return project;
 }
