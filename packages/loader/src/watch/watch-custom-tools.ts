@@ -34,7 +34,8 @@ export interface WatchCustomToolsOptions extends LoadCustomToolsOptions {
    * Called after each reload (not after the first load), whether or not it changed a tool:
    * `changes` lists the names added, removed and replaced, `diagnostics` what went wrong. In a
    * reload the changes started, `replaced` holds the tools of the modules whose own file
-   * changed (every tool reloaded when a changed file is not a module's entry: a helper).
+   * changed (every tool reloaded when a changed file is not a module's entry: a helper); a
+   * reload that `reload()` asked for too holds every tool it replaced.
    * A reload that finishes while `stop()` or `close()` waits for it is delivered too, before
    * they resolve (a server holds each reload's `cached` until it exits, so the next start is
    * warm); none comes after.
@@ -155,6 +156,8 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   let running: Promise<unknown> | undefined;
   /** The reload asked for while another ran; it starts when that one ends. */
   let queued: Promise<ToolsReload> | undefined;
+  /** Whether only changes asked for the queued reload: a `reload()` that joins it wants every tool's. */
+  let queuedForChanges = true;
   let closed = false;
   /**
    * The real folders (or files) of modules linked in from outside the paths, each watched on
@@ -247,12 +250,13 @@ export async function watchCustomTools(options: WatchCustomToolsOptions): Promis
   const reload = (fromChanges = false): Promise<ToolsReload> => {
     if (closed) return Promise.reject(closedError());
     if (running === undefined) return start(fromChanges);
+    queuedForChanges = (queued === undefined || queuedForChanges) && fromChanges;
     queued ??= running
       .catch(() => {})
       .then(() => {
         queued = undefined;
         if (closed) throw closedError();
-        return start(fromChanges);
+        return start(queuedForChanges);
       });
     return queued;
   };
