@@ -24,7 +24,12 @@ import { type OpenStore, openSession } from "../store/open-store.js";
 import { pendingCommand } from "../store/store-option.js";
 import { createMcpLogger } from "./client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "./create-mcp-server.js";
-import { describeReload, reloadChangedTools, reloadLogLevel } from "./describe-reload.js";
+import {
+  describeReload,
+  describeReloadToClient,
+  reloadChangedTools,
+  reloadLogLevel,
+} from "./describe-reload.js";
 import { disposeServedSession } from "./dispose-served-session.js";
 import { clientElicits, elicitationUI } from "./elicitation-ui.js";
 import { createMcpStderr } from "./mcp-stderr.js";
@@ -162,9 +167,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
         onReload: (reload) => {
           toolHosts.add(reload);
           writeDiagnostics(reload.diagnostics);
-          const text = describeReload(reload);
-          say(text);
-          mcp?.log(reloadLogLevel(reload), text);
+          say(describeReload(reload));
+          mcp?.log(reloadLogLevel(reload), describeReloadToClient(reload, cwd));
           if (reloadChangedTools(reload)) mcp?.toolsChanged();
         },
         onError: (error) => say(error.message),

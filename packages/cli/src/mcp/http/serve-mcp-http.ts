@@ -24,7 +24,12 @@ import { nothingToServe } from "../../load/nothing-found.js";
 import { ToolHostGenerations } from "../../load/tool-host-generations.js";
 import { createMcpLogger } from "../client-logger.js";
 import { createMcpServer, type TooldockMcpServer } from "../create-mcp-server.js";
-import { describeReload, reloadChangedTools, reloadLogLevel } from "../describe-reload.js";
+import {
+  describeReload,
+  describeReloadToClient,
+  reloadChangedTools,
+  reloadLogLevel,
+} from "../describe-reload.js";
 import { disposeServedSession } from "../dispose-served-session.js";
 import { clientElicits, elicitationUI } from "../elicitation-ui.js";
 import { createMcpStderr } from "../mcp-stderr.js";
@@ -209,8 +214,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<ServeM
           // A push outside any call must not land in the session nobody is served.
           host.setActiveSession(undefined);
           writeDiagnostics(reload.diagnostics);
-          const text = describeReload(reload);
-          say(text);
+          say(describeReload(reload));
+          const text = describeReloadToClient(reload, cwd);
           const swapped = tools.update(reload);
           const level = reloadLogLevel(reload);
           for (const served of live) {
