@@ -8,6 +8,7 @@ import { MAX_LINE_BYTES, MESSAGE_MARK, readLines, writeLine } from "./line-chann
 import { permissionFlags, type ToolHostPermissions } from "./permission-flags.js";
 import { pidNamespaceLauncher } from "./process-tree.js";
 import { type ChildMessage, type HostMessage, type InitMessage, parseChildMessage } from "./protocol.js";
+import { sentence } from "./sentence.js";
 
 /** Kept of a tool host's stderr, to say why it stopped. */
 const STDERR_TAIL_CHARS = 8_192;
@@ -368,8 +369,7 @@ function killGroup(pid: number | undefined): void {
 
 /** The stop of a tool host that could not start because `error` was thrown, whatever it is. */
 export function startFailure(error: unknown): ToolHostStop {
-  const thrown = describeError(error);
-  return { kind: "start", reason: `It could not start: ${thrown}${/[.!?]$/.test(thrown) ? "" : "."}` };
+  return { kind: "start", reason: `It could not start: ${sentence(describeError(error))}` };
 }
 
 /**

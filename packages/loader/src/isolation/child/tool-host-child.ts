@@ -29,6 +29,7 @@ import { type Conversation, receiveConversation } from "../conversation-sync.js"
 import { crossingCopy, jsonCopy } from "../json-copy.js";
 import { MAX_LINE_BYTES, MESSAGE_MARK, readLines, writeLine, writeText } from "../line-channel.js";
 import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
+import { sentence } from "../sentence.js";
 import {
   type CallRunner,
   type ChildCall,
@@ -281,10 +282,7 @@ function refuse(id: number, message: string): void {
  */
 function refuseUnknown(id: number, name: string): void {
   // A module that failed to load again is the likeliest cause: its error says what to fix.
-  const failed = loadErrors
-    .slice(0, 3)
-    .map(({ message }) => message.split("\n")[0] as string)
-    .map((line) => (/[.!?]$/.test(line) ? line : `${line}.`));
+  const failed = loadErrors.slice(0, 3).map(({ message }) => sentence(message.split("\n")[0] as string));
   const why =
     failed.length === 0
       ? ""
