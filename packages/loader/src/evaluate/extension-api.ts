@@ -111,7 +111,7 @@ export class ExtensionRegistrations {
 
   #on(event: unknown, handler: unknown): void {
     if (typeof event !== "string" || typeof handler !== "function") return;
-    if (event in SESSION_EVENTS)
+    if (Object.hasOwn(SESSION_EVENTS, event))
       this.#handlers.set(event, [...(this.#handlers.get(event) ?? []), handler as Handler]);
     else if (!QUIET_EVENTS.has(event)) this.#ignore(`pi.on("${event}")`, "agent events");
   }
