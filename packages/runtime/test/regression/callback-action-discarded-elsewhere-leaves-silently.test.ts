@@ -1,15 +1,6 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  openSqliteJournal,
-  type PendingActionEvent,
-  PendingActionStore,
-  type ProcessIdentity,
-  Session,
-  THIS_PROCESS,
-} from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { openSqliteJournal, Session } from "../../src/index.js";
+import { journalFilePerTest, openAsAnotherProcess, stagedHere } from "../shared-store.js";
 
 /**
  * Found by a second read of the tool host's cap: a callback action of this process that
@@ -18,41 +9,13 @@ import {
  * Its listeners (a steering UI, the tool host's count of what it keeps) went on believing it
  * pending. Now they hear `action-discarded`, saying another process discarded it.
  */
-let folder = "";
-beforeEach(() => {
-  folder = realpathSync(mkdtempSync(join(tmpdir(), "tooldock-discarded-elsewhere-")));
-});
-afterEach(() => {
-  rmSync(folder, { recursive: true, force: true });
-});
+const journalFile = journalFilePerTest("tooldock-discarded-elsewhere-");
 
-/** Another process of this machine, alive (our parent's pid), with its own identity. */
-const other: ProcessIdentity = { host: THIS_PROCESS.host, pid: process.ppid, token: "another-process" };
-
-async function stagedHereDiscardedThere(): Promise<{
-  here: PendingActionStore;
-  heard: PendingActionEvent[];
-  id: string;
-  rejected: string[];
-}> {
-  const file = join(folder, "pending.db");
-  const here = await PendingActionStore.open(openSqliteJournal(file), "chat-1");
-  const rejected: string[] = [];
-  const record = here.push({
-    label: "Rename A",
-    apply: async () => ({ content: [] }),
-    reject: async (reason) => {
-      rejected.push(reason);
-      return undefined;
-    },
-  });
-  await here.flush();
-  const heard: PendingActionEvent[] = [];
-  here.subscribe((event) => heard.push(event));
-  const there = new Session({
-    sessionId: "chat-1",
-    pending: await PendingActionStore.open(openSqliteJournal(file), "chat-1", { process: other }),
-  });
+/** A callback action staged here, then discarded by another process's resolve. */
+async function stagedHereDiscardedThere() {
+  const file = journalFile();
+  const staged = await stagedHere(openSqliteJournal(file), "chat-1");
+  const there = new Session({ sessionId: "chat-1", pending: await openAsAnotherProcess(file, "chat-1") });
   const discarded = await there.execute({
     toolCallId: "r1",
     name: "resolve",
@@ -60,7 +23,7 @@ async function stagedHereDiscardedThere(): Promise<{
   });
   expect(discarded.isError).not.toBe(true);
   await there.dispose();
-  return { here, heard, id: record.id, rejected };
+  return staged;
 }
 
 describe("a callback action another process discarded", () => {

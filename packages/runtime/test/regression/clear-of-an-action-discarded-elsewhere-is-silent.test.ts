@@ -1,15 +1,6 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  openSqliteJournal,
-  type PendingActionEvent,
-  PendingActionStore,
-  type ProcessIdentity,
-  Session,
-  THIS_PROCESS,
-} from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { openSqliteJournal, Session } from "../../src/index.js";
+import { discardedByAnotherProcess, journalFilePerTest } from "../shared-store.js";
 
 /**
  * Found by a second read of the event a callback action discarded elsewhere sends: `clear()`
@@ -17,37 +8,12 @@ import {
  * event, as the durable store refused to discard it again. Its listeners (a steering UI, the
  * tool host's count of what it keeps) went on believing it pending.
  */
-let folder = "";
-beforeEach(() => {
-  folder = realpathSync(mkdtempSync(join(tmpdir(), "tooldock-cleared-elsewhere-")));
-});
-afterEach(() => {
-  rmSync(folder, { recursive: true, force: true });
-});
-
-/** Another process of this machine, alive (our parent's pid), with its own identity. */
-const other: ProcessIdentity = { host: THIS_PROCESS.host, pid: process.ppid, token: "another-process" };
+const journalFile = journalFilePerTest("tooldock-cleared-elsewhere-");
 
 /** A callback action staged here, then discarded by another process; this stack not read since. */
-async function discardedThere() {
-  const file = join(folder, "pending.db");
-  const here = await PendingActionStore.open(openSqliteJournal(file), "chat-1");
-  const rejected: string[] = [];
-  const record = here.push({
-    label: "Rename A",
-    apply: async () => ({ content: [] }),
-    reject: async (reason) => {
-      rejected.push(reason);
-      return undefined;
-    },
-  });
-  await here.flush();
-  const heard: PendingActionEvent[] = [];
-  here.subscribe((event) => heard.push(event));
-  const there = await PendingActionStore.open(openSqliteJournal(file), "chat-1", { process: other });
-  expect(there.pop()?.id).toBe(record.id);
-  await there.flush();
-  return { here, heard, id: record.id, rejected };
+function discardedThere() {
+  const file = journalFile();
+  return discardedByAnotherProcess(openSqliteJournal(file), file, "chat-1");
 }
 
 describe("a callback action another process discarded, taken off this stack", () => {

@@ -1,14 +1,6 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  openSqliteJournal,
-  PendingActionStore,
-  type ProcessIdentity,
-  Session,
-  THIS_PROCESS,
-} from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { openSqliteJournal, PendingActionStore, Session } from "../../src/index.js";
+import { journalFilePerTest, openAsAnotherProcess } from "../shared-store.js";
 
 /**
  * Found by a second read of the event a callback action discarded elsewhere sends, looking at
@@ -18,24 +10,16 @@ import {
  * though nothing was wrong; one whose apply had timed out here (kept `applying` for this
  * process) stayed `applying`, and came back on the stack as interrupted once that apply ended.
  */
-let folder = "";
-beforeEach(() => {
-  folder = realpathSync(mkdtempSync(join(tmpdir(), "tooldock-pop-gone-")));
-});
-afterEach(() => {
-  rmSync(folder, { recursive: true, force: true });
-});
-
-const other: ProcessIdentity = { host: THIS_PROCESS.host, pid: process.ppid, token: "another-process" };
+const journalFile = journalFilePerTest("tooldock-pop-gone-");
 
 describe("pop() and remove() of an action the store no longer holds pending", () => {
   it("of one another process discarded, leave the next read alone", async () => {
-    const file = join(folder, "pending.db");
+    const file = journalFile();
     const here = await PendingActionStore.open(openSqliteJournal(file), "s1");
     const first = here.push({ label: "Rename A", apply: async () => ({ content: [] }) });
     const second = here.push({ label: "Rename B", apply: async () => ({ content: [] }) });
     await here.flush();
-    const there = await PendingActionStore.open(openSqliteJournal(file), "s1", { process: other });
+    const there = await openAsAnotherProcess(file, "s1");
     expect(there.pop()?.id).toBe(second.id);
     expect(there.pop()?.id).toBe(first.id);
     await there.flush();
@@ -46,7 +30,7 @@ describe("pop() and remove() of an action the store no longer holds pending", ()
   });
 
   it("of one whose apply timed out here, record it and keep it off", async () => {
-    const file = join(folder, "pending.db");
+    const file = journalFile();
     const session = await Session.open({
       sessionId: "s1",
       journal: openSqliteJournal(file),

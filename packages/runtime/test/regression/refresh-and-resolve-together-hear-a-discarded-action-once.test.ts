@@ -1,32 +1,14 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  openSqliteJournal,
-  type PendingActionEvent,
-  type PendingActionJournal,
-  PendingActionStore,
-  type ProcessIdentity,
-  Session,
-  THIS_PROCESS,
-} from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { openSqliteJournal, type PendingActionJournal, Session } from "../../src/index.js";
 import { journalWith } from "../journal-wrapper.js";
+import { discardedByAnotherProcess, journalFilePerTest } from "../shared-store.js";
 
 /**
  * A second read of the event a callback action discarded elsewhere sends: this process's
  * refresh and resolve, and a clear, each find it gone from the durable store while the others
  * run. Whichever takes it off this stack tells its listeners, once.
  */
-let folder = "";
-beforeEach(() => {
-  folder = realpathSync(mkdtempSync(join(tmpdir(), "tooldock-heard-once-")));
-});
-afterEach(() => {
-  rmSync(folder, { recursive: true, force: true });
-});
-
-const other: ProcessIdentity = { host: THIS_PROCESS.host, pid: process.ppid, token: "another-process" };
+const journalFile = journalFilePerTest("tooldock-heard-once-");
 
 /** The journal as SQLite keeps it, or answering every call a turn later (a database server). */
 const journals: Array<[string, (file: string) => PendingActionJournal]> = [
@@ -44,21 +26,14 @@ const journals: Array<[string, (file: string) => PendingActionJournal]> = [
 ];
 
 async function discardedThere(journal: PendingActionJournal, file: string) {
-  const here = await PendingActionStore.open(journal, "s1");
-  const heard: PendingActionEvent[] = [];
-  here.subscribe((event) => heard.push(event));
-  const { id } = here.push({ label: "Rename A", apply: async () => ({ content: [] }) });
-  await here.flush();
-  const there = await PendingActionStore.open(openSqliteJournal(file), "s1", { process: other });
-  expect(there.pop()?.id).toBe(id);
-  await there.flush();
+  const { here, heard, id } = await discardedByAnotherProcess(journal, file, "s1");
   const left = () => heard.filter((event) => event.type !== "action-pending" && event.record.id === id);
   return { here, left };
 }
 
 describe.each(journals)("a callback action discarded elsewhere, with %s", (_name, open) => {
   it("is heard leaving once when a refresh and a resolve find it gone together", async () => {
-    const file = join(folder, "pending.db");
+    const file = journalFile();
     const { here, left } = await discardedThere(open(file), file);
     const session = new Session({ sessionId: "s1", pending: here });
     const [, resolved] = await Promise.all([
@@ -74,7 +49,7 @@ describe.each(journals)("a callback action discarded elsewhere, with %s", (_name
   });
 
   it("is heard leaving once when a clear and a refresh find it gone together", async () => {
-    const file = join(folder, "pending.db");
+    const file = journalFile();
     const { here, left } = await discardedThere(open(file), file);
     await Promise.all([here.refresh(), here.clear("new conversation"), here.refresh()]);
     await here.refresh();
