@@ -1,6 +1,8 @@
 // `@tooldock/runtime/internal`: names only Tooldock's own packages use (the loader's tool host
 // words its answers exactly as a Session does). Not public API: it may change in any release.
 
+/** Whether a promise settled within a deadline (the CLI's way out, the testing harness's dispose). */
+export { settledWithin } from "./pending/callback-deadline.js";
 /** Marks between a pending action's callbacks and the store: a lost action, a callback given up on. */
 export { ACTION_LOST, CALLBACK_GAVE_UP, STAGED_IN_TOOL_HOST } from "./pending/callback-marks.js";
 /** How a Session reads what an `apply` or `reject` returned: once, field by field, never throwing. */

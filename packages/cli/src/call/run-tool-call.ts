@@ -7,12 +7,12 @@ import {
   type ToolCallError,
   type ToolChoice,
 } from "@tooldock/runtime";
+import { settledWithin } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
 import type { Output } from "../output/output.js";
 import { type Resolution, type ResolveStagedOptions, resolveStaged } from "./resolve-all.js";
-import { settleWithin } from "./settle-within.js";
 
 /**
  * Longest the CLI waits for pending actions to be discarded (each `reject`) and the tools'
@@ -111,7 +111,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
     const discardedBeforeCall = session.pending.list();
     if (discardedBeforeCall.length > 0) {
       const reason = "staged before the call; tooldock call discards it";
-      await settleWithin(session.pending.clear(reason, { timeoutMs: DISCARD_BOUND_MS }), DISCARD_BOUND_MS);
+      await settledWithin(session.pending.clear(reason, { timeoutMs: DISCARD_BOUND_MS }), DISCARD_BOUND_MS);
     }
     tracking = true;
     const result = await session.execute({
@@ -140,7 +140,7 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
   } finally {
     tracking = false;
     host.setActiveSession(undefined);
-    disposed = await settleWithin(session.dispose(), DISCARD_BOUND_MS);
+    disposed = await settledWithin(session.dispose(), DISCARD_BOUND_MS);
     unsubscribe();
     // After the session: discarding what is pending runs each action's reject in the tool host.
     await loaded?.close();

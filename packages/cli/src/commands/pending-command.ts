@@ -3,13 +3,12 @@ import { dirname } from "node:path";
 import { createAstEditTool } from "@tooldock/ast-edit";
 import { type IsolationOptions, ToolHost } from "@tooldock/loader";
 import { type PendingActionRecord, PendingActionStore } from "@tooldock/runtime";
-import { quoted } from "@tooldock/runtime/internal";
+import { quoted, settledWithin } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import { whileResolving } from "../call/interrupt-resolve.js";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
-import { settleWithin } from "../call/settle-within.js";
 import { isolationOptions, readIsolation } from "../isolate/isolation-flags.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
@@ -244,7 +243,7 @@ async function resolveTop(
     return result.isError === true || unloaded ? 1 : 0;
   } finally {
     host.setActiveSession(undefined);
-    await settleWithin(session.dispose(), DISCARD_BOUND_MS);
+    await settledWithin(session.dispose(), DISCARD_BOUND_MS);
     await loaded?.close();
   }
 }

@@ -9,9 +9,9 @@ import {
   watchCustomTools,
 } from "@tooldock/loader";
 import { RESOLVE_TOOL_NAME } from "@tooldock/runtime";
+import { settledWithin } from "@tooldock/runtime/internal";
 import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
-import { settleWithin } from "../call/settle-within.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { limitServer } from "../http/body-budget.js";
 import { isWildcardHost, urlHost } from "../http/local-address.js";
@@ -211,7 +211,7 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
     // discarding what is pending runs each action's reject in its tool host.
     await runningWatcher?.stop();
     host.setActiveSession(undefined);
-    await settleWithin(session.dispose(), DISCARD_BOUND_MS);
+    await settledWithin(session.dispose(), DISCARD_BOUND_MS);
     await runningWatcher?.close();
     await toolHosts.close();
     releaseFaults();

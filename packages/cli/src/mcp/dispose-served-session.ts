@@ -1,7 +1,6 @@
 import type { Session } from "@tooldock/runtime";
-import { count } from "@tooldock/runtime/internal";
+import { count, settledWithin } from "@tooldock/runtime/internal";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
-import { settleWithin } from "../call/settle-within.js";
 import { outlivesProcess } from "../store/store-option.js";
 
 /**
@@ -36,7 +35,7 @@ export async function disposeServedSession(
     say(`${prefix}keeping ${count(kept.length, "pending action")} in the store: ${labels(kept)}`);
   if (discarded.length > 0)
     say(`${prefix}discarding ${count(discarded.length, "pending action")}: ${labels(discarded)}`);
-  if (!(await settleWithin(session.dispose(), DISCARD_BOUND_MS))) {
+  if (!(await settledWithin(session.dispose(), DISCARD_BOUND_MS))) {
     say(
       `${prefix}discarding the pending actions (their reject) or the tools' shutdown did not finish within ${DISCARD_BOUND_MS} ms; ` +
         "stopping without waiting for it.",

@@ -10,10 +10,9 @@ import {
   watchCustomTools,
 } from "@tooldock/loader";
 import type { PendingPolicy } from "@tooldock/runtime";
-import { count } from "@tooldock/runtime/internal";
+import { count, settledWithin } from "@tooldock/runtime/internal";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
-import { settleWithin } from "../call/settle-within.js";
 import { waitForResolves } from "../call/wait-for-resolves.js";
 import { describeStrayFault, holdStrayFaults } from "../faults/stray-faults.js";
 import { BUILT_IN_TOOL_NAMES } from "../load/built-in-tools.js";
@@ -221,7 +220,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
         ? undefined
         : { url: store.url, discard: pendingCommand(store, "discard", options.paths) },
     );
-    await settleWithin(mcp.close(), DISCARD_BOUND_MS);
+    await settledWithin(mcp.close(), DISCARD_BOUND_MS);
     return { tools: loaded.tools.map(({ tool }) => tool.name), diagnostics: loaded.diagnostics };
   } finally {
     // No reload from here on, but the tool hosts stay until the session is disposed: discarding

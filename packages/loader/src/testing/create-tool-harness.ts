@@ -6,6 +6,7 @@ import {
   type SessionOptions,
   type ToolCallError,
 } from "@tooldock/runtime";
+import { settledWithin } from "@tooldock/runtime/internal";
 import type { AgentToolResult, Diagnostic, Logger, UIContext } from "@tooldock/sdk";
 import { ToolHost } from "../host-api/tool-host.js";
 import { loadCustomTools } from "../load/load-custom-tools.js";
@@ -164,16 +165,7 @@ export async function createToolHarness(options: ToolHarnessOptions): Promise<To
       await session.dispose();
       if (host.activeSession === session) host.setActiveSession(undefined);
       await loaded.isolated?.close();
-      await settledOrAfter(loaded.cached, CACHE_WRITE_WAIT_MS);
+      await settledWithin(loaded.cached, CACHE_WRITE_WAIT_MS);
     },
   };
-}
-
-/** Resolves once `promise` settles, or after `ms` if it has not by then. */
-function settledOrAfter(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([promise.catch(() => {}), late]).then(() => clearTimeout(timer));
 }

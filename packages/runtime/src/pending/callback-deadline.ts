@@ -46,6 +46,16 @@ export function settleWithin<T>(run: () => T | PromiseLike<T>, timeoutMs: number
 }
 
 /**
+ * Whether `promise` settled (fulfilled or rejected: the outcome is dropped) within `ms`
+ * milliseconds, by {@link settleWithin}: for a way out that must not hang on a promise that
+ * never settles (a `dispose()`, a `reject` that never returns, a cache write), whose timer
+ * holds the process no longer than `ms`.
+ */
+export async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return (await settleWithin(() => promise, ms)).status !== "timed-out";
+}
+
+/**
  * The error a timed-out callback is reported with (`E_CALLBACK_TIMEOUT`), e.g. on an
  * `action-apply-failed` or `action-discarded` event. `what` names the callback:
  * `the apply of pending action "Rename 3 files" (id …)`.

@@ -12,9 +12,9 @@ import {
   watchCustomTools,
 } from "@tooldock/loader";
 import { type PendingPolicy, Session } from "@tooldock/runtime";
+import { settledWithin } from "@tooldock/runtime/internal";
 import type { UIContext } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../../call/run-tool-call.js";
-import { settleWithin } from "../../call/settle-within.js";
 import { waitForResolves } from "../../call/wait-for-resolves.js";
 import { describeStrayFault, holdStrayFaults } from "../../faults/stray-faults.js";
 import { BodyBudget, limitServer } from "../../http/body-budget.js";
@@ -354,7 +354,7 @@ async function closeSession(
   if (served.id !== "") say(`${prefix}${why}`);
   await waitForResolves(served.mcp.resolving(), (text) => say(`${prefix}${text}`), undefined, { stopping });
   await disposeServedSession(served.session, say, { prefix });
-  await settleWithin(served.mcp.close(), DISCARD_BOUND_MS);
+  await settledWithin(served.mcp.close(), DISCARD_BOUND_MS);
 }
 
 /** The first 8 characters of a session id: enough to tell sessions apart on stderr, not enough to use one. */
