@@ -113,9 +113,17 @@ export async function applyTopAction(
     }
     internals.restore(entry);
     // The journal keeps it `applying` (this process's) while its apply may still run: no other
-    // process takes it meanwhile, and should this one end, the next finds it interrupted.
+    // process takes it meanwhile, and should this one end, the next finds it interrupted. It is
+    // back on top there too, above an action staged while it ran.
+    let note = keep(internals, entry, {
+      from: ["applying"],
+      to: "applying",
+      applyingOwner: internals.process,
+      restack: true,
+    });
+    if (note instanceof Promise) note = await note;
     internals.emit({ type: "action-apply-failed", record, error, timedOut: true });
-    return failure(applyTimedOutText(record, timeoutMs), reason, entry, extra);
+    return failure(applyTimedOutText(record, timeoutMs) + note, reason, entry, extra);
   }
   const result = settlement.status === "fulfilled" ? readCallbackResult(settlement.value) : undefined;
   if (result === undefined || result.isError) {
@@ -164,11 +172,15 @@ export async function applyTopAction(
   return applied;
 }
 
-/** A failed apply: the record is pending again. */
+/**
+ * A failed apply: the record is pending again, on top of its session in the journal too (an
+ * action staged while the apply ran is under it, as on this stack).
+ */
 function failedMove(internals: StoreInternals, reason: string, error: unknown): JournalMove {
   return {
     from: ["applying"],
     to: "pending",
+    restack: true,
     transition: {
       kind: "apply-failed",
       at: Date.now(),

@@ -76,6 +76,15 @@ export interface JournalMove {
    * holds without reading the stack first, and reads it only when this answers `false`.
    */
   readonly top?: boolean | undefined;
+  /**
+   * When `true`, the record that moves becomes the newest of its session, as if staged now
+   * (in the same atomic step as the move): `open` lists it last, and a `top` move of a
+   * record staged before it fails while it is open. A failed or timed-out apply asks for it:
+   * the action goes back on top of its stack even when another one was staged while it ran.
+   * A journal without it keeps the order of staging, and such an action then reads as under
+   * the newer one, here and in every other process.
+   */
+  readonly restack?: boolean | undefined;
   /** The step to keep in the history, when the move is one. */
   readonly transition?: Omit<JournalTransition, "actionId" | "sessionId"> | undefined;
 }
@@ -88,7 +97,10 @@ export interface JournalMove {
 export interface PendingActionJournal {
   /** The session's records that are not settled (`pending`, `applying`, `interrupted`), oldest first. */
   open(sessionId: string): readonly JournalRecord[] | Promise<readonly JournalRecord[]>;
-  /** Adds a `pending` record (its `staged` step with it); the store orders records as it adds them. */
+  /**
+   * Adds a `pending` record (its `staged` step with it); the store orders records as it adds
+   * them, and puts a record a `restack` move moves after every other one.
+   */
   stage(record: JournalRecord, process: ProcessIdentity): void | Promise<void>;
   /**
    * Moves record `id` to `move.to` if and only if it is in one of `move.from`, keeping the

@@ -112,9 +112,12 @@ SELECT id, session_id, 'staged', $12, $13 FROM added`;
 // One statement: the row is locked by the UPDATE, so of two processes moving the same record
 // the second waits, finds it moved (PostgreSQL re-checks the condition on the new row) and
 // moves nothing. `$7`: only while no newer record of the session is open (a resolve's claim).
+// `$13`: the record takes the next number of the table's own sequence, past every record
+// staged so far (a failed apply back on top).
 const MOVE = `WITH moved AS (
   UPDATE tooldock_pending_actions a
-  SET state = $2, owner = COALESCE($3, a.owner), updated_at = $4
+  SET state = $2, owner = COALESCE($3, a.owner), updated_at = $4,
+    seq = CASE WHEN $13::boolean THEN nextval(pg_get_serial_sequence('tooldock_pending_actions', 'seq')) ELSE a.seq END
   WHERE a.id = $1
     AND a.state = ANY($5::text[])
     AND (a.state <> 'applying' OR $6::text IS NULL OR (a.owner::jsonb ->> 'token') = $6)
@@ -134,7 +137,8 @@ SELECT count(*)::int AS moved FROM moved`;
  * load balancer): any of them opens a session and resolves its actions. Each transition is
  * one statement, one round trip: a record moves with a conditional `UPDATE` that locks its
  * row, so one action is applied at most once across every process; the stack's order is the
- * sequence the database assigns as records are added. The tables
+ * sequence the database assigns as records are added (and to a record a `restack` move puts
+ * back on top). The tables
  * (`tooldock_pending_actions`, `tooldock_pending_transitions`) are created when missing.
  *
  * `connection` is a connection string (the `pg` package, installed beside
@@ -250,8 +254,11 @@ export class PostgresJournal implements PendingActionJournal {
         step?.reason ?? null,
         step?.error ?? null,
         step === undefined ? null : JSON.stringify(step.process),
+        move.restack === true,
       ],
-      "tooldock_pending_move",
+      // A new name for the new text: two copies of the runtime may share one pool (a
+      // connection keeps each name's statement, and refuses the same name with other text).
+      "tooldock_pending_move_v2",
     );
     return (rows[0] as { moved: number } | undefined)?.moved === 1;
   }

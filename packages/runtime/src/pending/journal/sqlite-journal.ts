@@ -166,6 +166,8 @@ export class SqliteJournal implements PendingActionJournal {
   readonly #newer: SqliteStatement;
   readonly #select: SqliteStatement;
   readonly #update: SqliteStatement;
+  readonly #restack: SqliteStatement;
+  readonly #numbered: SqliteStatement;
   #closed = false;
 
   constructor(database: SqliteDatabase) {
@@ -181,6 +183,17 @@ export class SqliteJournal implements PendingActionJournal {
     );
     this.#update = database.prepare(
       "UPDATE tooldock_pending_actions SET state = ?, owner = ?, updated_at = ? WHERE id = ?",
+    );
+    // A new number past every one given so far, as AUTOINCREMENT gives one to a new row; then
+    // sqlite_sequence, which an UPDATE leaves alone, remembers it: a record staged later is
+    // numbered after it, even once this row is deleted.
+    this.#restack = database.prepare(
+      `UPDATE tooldock_pending_actions SET seq = 1 + (SELECT max(seq) FROM (
+        SELECT seq FROM sqlite_sequence WHERE name = 'tooldock_pending_actions'
+        UNION ALL SELECT max(seq) FROM tooldock_pending_actions)) WHERE id = ?`,
+    );
+    this.#numbered = database.prepare(
+      "UPDATE sqlite_sequence SET seq = (SELECT max(seq) FROM tooldock_pending_actions) WHERE name = 'tooldock_pending_actions'",
     );
     this.#newer = database.prepare(
       `SELECT 1 FROM tooldock_pending_actions WHERE session_id = ? AND seq > ? AND state IN (${OPEN_STATES.map(() => "?").join(", ")}) LIMIT 1`,
@@ -240,6 +253,10 @@ export class SqliteJournal implements PendingActionJournal {
         return false;
       const at = move.transition?.at ?? Date.now();
       this.#update.run(move.to, move.owner === undefined ? row.owner : JSON.stringify(move.owner), at, id);
+      if (move.restack === true) {
+        this.#restack.run(id);
+        this.#numbered.run();
+      }
       const step = move.transition;
       if (step !== undefined)
         this.#transition.run(
