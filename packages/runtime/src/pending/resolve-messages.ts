@@ -130,7 +130,11 @@ export function resolvedElsewhereText(record: PendingActionRecord): string {
   return `${quoted(record.label)} was resolved by another process meanwhile (id ${record.id}); nothing was done here. Call resolve again if another action is pending.`;
 }
 
-/** A resolve whose action is still pending, under a newer one another process staged meanwhile. */
+/**
+ * A resolve whose action is still pending, under one that is on top now: staged by another
+ * process meanwhile, or an older one whose apply failed there (back on top, as the journal
+ * keeps it). Which of the two this process cannot tell, so the answer names both.
+ */
 export function newerOnTopText(record: PendingActionRecord, top: PendingActionRecord): string {
-  return `${quoted(record.label)} is no longer the newest pending action: ${quoted(top.label)} (id ${top.id}) was staged by another process meanwhile and is on top now; nothing was done. Call resolve again to apply or discard it.`;
+  return `${quoted(record.label)} is no longer the newest pending action: ${quoted(top.label)} (id ${top.id}) is on top now (another process staged it meanwhile, or put it back on top when its apply failed there); nothing was done. Call resolve again to apply or discard it.`;
 }

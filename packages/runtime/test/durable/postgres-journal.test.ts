@@ -103,7 +103,7 @@ describePostgres("the PostgreSQL journal", {}, (cluster) => {
     const refused = await resolve(here, "apply");
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(
-      /^"Rename mine" is no longer the newest pending action: "Rename theirs" \(id .+\) was staged by another process meanwhile and is on top now; nothing was done/,
+      /^"Rename mine" is no longer the newest pending action: "Rename theirs" \(id .+\) is on top now \(another process staged it meanwhile, or put it back on top when its apply failed there\); nothing was done/,
     );
     // The claim of "mine" fails (a newer action is open), then one read of the stack.
     expect(queries).toEqual(["WITH moved AS", "SELECT id, session_id,"]);
