@@ -213,7 +213,7 @@ export class PostgresJournal implements PendingActionJournal {
 
   async stage(record: JournalRecord, process: ProcessIdentity): Promise<void> {
     // Alive before its first record is: another host never takes a record of it for a dead process's.
-    await this.#holding(process.token);
+    await this.#hold(process.token);
     await this.#query(
       STAGE,
       [
@@ -237,7 +237,7 @@ export class PostgresJournal implements PendingActionJournal {
   }
 
   async move(id: string, move: JournalMove): Promise<boolean> {
-    if (move.owner !== undefined) await this.#holding(move.owner.token);
+    if (move.owner !== undefined) await this.#hold(move.owner.token);
     const step = move.transition;
     const { rows } = await this.#query(
       MOVE,
@@ -316,6 +316,21 @@ export class PostgresJournal implements PendingActionJournal {
       });
     }
     return holding;
+  }
+
+  /**
+   * Holds `token`'s lock before a record names it. A call that joined an attempt already under
+   * way makes one of its own when that one fails: the attempt may have begun while the server
+   * was still starting after a restart, and the server may accept this one.
+   */
+  async #hold(token: string): Promise<void> {
+    const joined = this.#held.has(token);
+    try {
+      await this.#holding(token);
+    } catch (error) {
+      if (!joined) throw error;
+      await this.#holding(token);
+    }
   }
 
   async #lock(connect: () => Promise<LivenessClient>, token: string): Promise<LivenessClient> {
