@@ -23,6 +23,7 @@ if (afterLoad) {
     const { toolsDir } = await generateTools(root, 1);
     const loaded = await loadCustomTools({ paths: [toolsDir], cwd: root, cacheDir: join(root, "cache") });
     if (loaded.tools.length !== 1) throw new Error(`loadCustomTools loaded ${loaded.tools.length} of 1 tool`);
+    await loaded.cached; // Node 22.15+ writes a cold load's packs after it returns: not into a removed folder
   } finally {
     await rm(root, { recursive: true, force: true });
   }

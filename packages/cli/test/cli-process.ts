@@ -105,9 +105,11 @@ export async function tempDir(files: Record<string, string> = {}) {
 /**
  * Removes `path` once the cache writes of commands this process ran in-process (`run`) have
  * settled: on Node 22.15+ a cold load returns before its packs are written (file by file,
- * packs after), and a folder removed under them fails with ENOTEMPTY.
+ * packs after), and a folder removed under them fails with ENOTEMPTY. A tool host whose server
+ * was just stopped may still be writing its own packs there as it ends (seen on Node 22), which
+ * this process cannot wait for: `rm` tries again on ENOTEMPTY.
  */
 export async function removeAfterCacheWrites(path: string): Promise<void> {
   await cacheWritesSettled(60_000);
-  await rm(path, { recursive: true, force: true });
+  await rm(path, { recursive: true, force: true, maxRetries: 10 });
 }
