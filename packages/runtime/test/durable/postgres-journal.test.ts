@@ -1,5 +1,3 @@
-import { Type } from "@sinclair/typebox";
-import { type CustomTool, textResult } from "@tooldock/sdk";
 import pg from "pg";
 import { expect, it } from "vitest";
 import { describePostgres } from "../../../../scripts/describe-postgres.js";
@@ -11,33 +9,11 @@ import {
   Session,
 } from "../../src/index.js";
 import { textOf } from "../fake-context.js";
+import { renameTool, resolve, stage } from "../rename-tool.js";
 
-/**
- * The PostgreSQL journal in this process, against a real server started here (Debian's
- * `postgresql`; skipped with the reason outside CI when it is missing): how many round
- * trips each transition costs, and what a host sees when the server goes away.
- */
-function renameTool(applied: string[]): CustomTool {
-  return {
-    name: "rename_preview",
-    label: "Rename preview",
-    description: "Stages a rename.",
-    parameters: Type.Object({ tag: Type.String() }),
-    actions: {
-      rename: {
-        async apply(payload: { tag: string }) {
-          applied.push(payload.tag);
-          return textResult(`renamed ${payload.tag}`);
-        },
-      },
-    },
-    async execute(_id, params, _onUpdate, ctx) {
-      const { tag } = params as { tag: string };
-      ctx.pushPendingAction({ label: `Rename ${tag}`, handler: "rename", payload: { tag } });
-      return textResult("staged");
-    },
-  };
-}
+// The PostgreSQL journal in this process, against a real server started here (Debian's
+// `postgresql`; skipped with the reason outside CI when it is missing): how many round
+// trips each transition costs, and what a host sees when the server goes away.
 
 /** A pool that counts the statements sent: each is one round trip to the server. */
 function countingPool(url: string): { pool: pg.Pool; queries: string[] } {
@@ -51,11 +27,6 @@ function countingPool(url: string): { pool: pg.Pool; queries: string[] } {
   };
   return { pool, queries };
 }
-
-const stage = (session: Session, tag: string) =>
-  session.execute({ toolCallId: `stage-${tag}`, name: "rename_preview", params: { tag } });
-const resolve = (session: Session, action: "apply" | "discard", reason = "fine") =>
-  session.execute({ toolCallId: `resolve-${action}`, name: "resolve", params: { action, reason } });
 
 let sessions = 0;
 const nextSession = () => `pg-${++sessions}`;

@@ -1,8 +1,7 @@
-import { Type } from "@sinclair/typebox";
-import { type CustomTool, textResult } from "@tooldock/sdk";
 import { describe, expect, it } from "vitest";
 import { openSqliteJournal, Session } from "../../src/index.js";
 import { deferred, textOf } from "../fake-context.js";
+import { renameTool, resolve, stage } from "../rename-tool.js";
 import { journalFilePerTest, openAsAnotherProcess } from "../shared-store.js";
 
 /**
@@ -13,33 +12,7 @@ import { journalFilePerTest, openAsAnotherProcess } from "../shared-store.js";
  * nothing staged it again.
  */
 
-/** Stages "Rename <tag>"; `apply` is what its handler's apply does before it renames. */
-function renameTool(apply: (tag: string) => Promise<void>): CustomTool {
-  return {
-    name: "rename_preview",
-    label: "Rename preview",
-    description: "Stages a rename.",
-    parameters: Type.Object({ tag: Type.String() }),
-    actions: {
-      rename: {
-        async apply(payload: { tag: string }) {
-          await apply(payload.tag);
-          return textResult(`renamed ${payload.tag}`);
-        },
-      },
-    },
-    async execute(_id, params, _onUpdate, ctx) {
-      const { tag } = params as { tag: string };
-      ctx.pushPendingAction({ label: `Rename ${tag}`, handler: "rename", payload: { tag } });
-      return textResult("staged");
-    },
-  };
-}
-
-const stage = (session: Session, tag: string) =>
-  session.execute({ toolCallId: `stage-${tag}`, name: "rename_preview", params: { tag } });
-const apply = (session: Session) =>
-  session.execute({ toolCallId: "resolve", name: "resolve", params: { action: "apply", reason: "fine" } });
+const apply = (session: Session) => resolve(session, "apply");
 
 const file = journalFilePerTest("tooldock-back-on-top-elsewhere-");
 
@@ -49,7 +22,7 @@ describe("an action whose apply failed in another process, back on top above the
     const release = deferred<void>();
     const here = await Session.open({ sessionId: "s1", journal: openSqliteJournal(file()) });
     here.register(
-      renameTool(async () => {
+      renameTool([], async () => {
         started.resolve();
         await release.promise;
         throw new Error("the disk is full");
@@ -60,7 +33,7 @@ describe("an action whose apply failed in another process, back on top above the
     await started.promise;
     await stage(here, "B");
     const there = new Session({ sessionId: "s1", pending: await openAsAnotherProcess(file(), "s1") });
-    there.register(renameTool(async () => {}));
+    there.register(renameTool());
     expect(there.pending.list().map((record) => record.label)).toEqual(["Rename B"]);
     release.resolve();
     expect((await applying).isError).toBe(true);

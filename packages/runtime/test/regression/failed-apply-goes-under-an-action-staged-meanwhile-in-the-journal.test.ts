@@ -1,5 +1,3 @@
-import { Type } from "@sinclair/typebox";
-import { type CustomTool, textResult } from "@tooldock/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { describePostgres } from "../../../../scripts/describe-postgres.js";
 import {
@@ -10,6 +8,7 @@ import {
   Session,
 } from "../../src/index.js";
 import { deferred, textOf } from "../fake-context.js";
+import { renameTool as renameToolOf, resolve, stage } from "../rename-tool.js";
 import { ANOTHER_PROCESS, journalFilePerTest } from "../shared-store.js";
 
 /**
@@ -25,45 +24,24 @@ import { ANOTHER_PROCESS, journalFilePerTest } from "../shared-store.js";
 const DEADLINE_MS = 1_000;
 
 /**
- * Stages "Rename <tag>". The first apply of "Rename A" says it started, waits for `release`,
- * then throws; every other apply renames (noted in `applied`).
+ * `rename_preview` whose first apply of "Rename A" says it started, waits for `release`, then
+ * throws; every other apply renames (noted in `applied`).
  */
 function renameTool() {
   const started = deferred<void>();
   const release = deferred<void>();
   const applied: string[] = [];
   let appliesOfA = 0;
-  const tool: CustomTool = {
-    name: "rename_preview",
-    label: "Rename preview",
-    description: "Stages a rename.",
-    parameters: Type.Object({ tag: Type.String() }),
-    actions: {
-      rename: {
-        async apply(payload: { tag: string }) {
-          if (payload.tag === "A" && ++appliesOfA === 1) {
-            started.resolve();
-            await release.promise;
-            throw new Error("the disk is full");
-          }
-          applied.push(payload.tag);
-          return textResult(`renamed ${payload.tag}`);
-        },
-      },
-    },
-    async execute(_id, params, _onUpdate, ctx) {
-      const { tag } = params as { tag: string };
-      ctx.pushPendingAction({ label: `Rename ${tag}`, handler: "rename", payload: { tag } });
-      return textResult("staged");
-    },
-  };
+  const tool = renameToolOf(applied, async (tag) => {
+    if (tag !== "A" || ++appliesOfA !== 1) return;
+    started.resolve();
+    await release.promise;
+    throw new Error("the disk is full");
+  });
   return { tool, started: started.promise, release: () => release.resolve(), applied };
 }
 
-const stage = (session: Session, tag: string) =>
-  session.execute({ toolCallId: `stage-${tag}`, name: "rename_preview", params: { tag } });
-const apply = (session: Session) =>
-  session.execute({ toolCallId: "resolve", name: "resolve", params: { action: "apply", reason: "fine" } });
+const apply = (session: Session) => resolve(session, "apply");
 
 /**
  * The session of `sessionId` in `journal` after "Rename A" was staged, its apply started, and
