@@ -5,13 +5,12 @@
 // action leaves its stack with an event while its apply still runs: once that apply fails, the
 // tool host forgets the action, and it no longer counts toward the cap. The journal is SQLite's,
 // in memory.
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { openSqliteJournal, type PendingActionJournal, PendingActionStore } from "@tooldock/runtime";
 import { describe, expect, it } from "vitest";
 import { ToolHost } from "../../src/index.js";
 import { MAX_STAGED_ACTIONS } from "../../src/isolation/isolated-tools.js";
-import { load, project, text } from "../isolation/isolation-helpers.js";
+import { load, project, sqliteInMemory, text } from "../isolation/isolation-helpers.js";
 
 const STAGER = `
 import { Type } from "@sinclair/typebox";
@@ -36,12 +35,6 @@ export default (pi) => {
   };
 };
 `;
-
-function sqliteInMemory() {
-  const require = createRequire(import.meta.url);
-  if (process.versions.sqlite !== undefined) return new (require("node:sqlite").DatabaseSync)(":memory:");
-  return new (require("better-sqlite3"))(":memory:");
-}
 
 /** `journal`, telling every process asked about ended (a liveness lock lost). */
 function tellingEnded(journal: PendingActionJournal): PendingActionJournal {
