@@ -113,12 +113,30 @@ async function loadOnce(
   return JSON.parse(run.stdout) as Load;
 }
 
-/** A project loaded twice: its packs written, and their code caches. */
-async function warmed(node: string, label: string): Promise<{ tools: string; cache: string }> {
-  const where = await project(label);
-  for (let round = 0; round < 2; round++) await loadOnce(node, where);
-  return where;
+/**
+ * A runtime's project loaded three times in a row (cold, writing the packs, then their code
+ * caches, then warm), once for the file: the first test asserts the three loads, the others
+ * start from the warm project rather than warm one of their own (two fresh processes each).
+ * The coverage loads leave the code caches alone; the planted and damaged tests end with a load
+ * that finds both warm again (asserted), so the next test starts from a warm project too.
+ */
+const warmUps = new Map<string, Promise<{ where: { tools: string; cache: string }; loads: Load[] }>>();
+function warmUp(runtime: string) {
+  let running = warmUps.get(runtime);
+  if (running === undefined) {
+    running = (async () => {
+      const where = await project(`warm-${runtime}`);
+      const loads: Load[] = [];
+      for (let round = 0; round < 3; round++) loads.push(await loadOnce(runtimes[runtime] as string, where));
+      return { where, loads };
+    })();
+    warmUps.set(runtime, running);
+  }
+  return running;
 }
+
+/** The runtime's project, warm: its packs written, and their code caches. */
+const warmed = async (runtime: string) => (await warmUp(runtime)).where;
 
 async function codeCaches(cache: string): Promise<string[]> {
   const names = await readdir(join(cache, "bundles"));
@@ -139,10 +157,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
   it("runs a warm load's packs from the code cache the load before wrote, as the modules they were", {
     timeout: 120_000,
   }, async () => {
-    const node = runtimes[runtime] as string;
-    const where = await project(`warm-${runtime}`);
-    const loads: Load[] = [];
-    for (let round = 0; round < 3; round++) loads.push(await loadOnce(node, where));
+    const { where, loads } = await warmUp(runtime);
     const [cold, , warm] = loads as [Load, Load, Load];
     expect(cold.diagnostics).toEqual([]);
     for (const load of loads) {
@@ -173,7 +188,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     // c8 and `node --test`'s coverage read each range against the file a script is named after
     // and the line lengths Node noted for it; a pack's script is named after its `.cjs` stub.
     const node = runtimes[runtime] as string;
-    const where = await warmed(node, `coverage-${runtime}`);
+    const where = await warmed(runtime);
     const coverage = join(scratch, `coverage-${runtime}-report`);
     const load = await loadOnce(node, where, { NODE_V8_COVERAGE: coverage });
     expect(load.counts).toEqual({ fromCodeCache: 0, compiled: 0, asModule: 3 });
@@ -207,7 +222,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     timeout: 120_000,
   }, async () => {
     const node = runtimes[runtime] as string;
-    const where = await warmed(node, `planted-${runtime}`);
+    const where = await warmed(runtime);
     const [planted] = await codeCaches(where.cache);
     if (planted === undefined) throw new Error("no code cache written");
     await chmod(planted, 0o666);
@@ -223,7 +238,7 @@ describe.each(["suite", "node24"])("packs run as scripts with V8's code cache (%
     timeout: 120_000,
   }, async () => {
     const node = runtimes[runtime] as string;
-    const where = await warmed(node, `damaged-${runtime}`);
+    const where = await warmed(runtime);
     for (const path of await codeCaches(where.cache)) {
       const bytes = await readFile(path);
       // V8's own header stays intact: only the bytecode after it is changed.
