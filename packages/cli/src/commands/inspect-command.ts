@@ -34,7 +34,14 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   }
   const store = opened?.store;
   try {
-    const isolation = await storedIsolation(flagged, args, io, "inspect", store, io.cwd);
+    const { isolation, refuseIsolatedActions } = await storedIsolation(
+      flagged,
+      args,
+      io,
+      "inspect",
+      store,
+      io.cwd,
+    );
     const server = await startInspect({
       paths,
       cwd: io.cwd,
@@ -45,8 +52,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
       isolation,
       opencode: readOpencode(args),
       store,
-      refuseIsolatedActions:
-        store !== undefined && isolation === undefined && !flagOption(args, "no-isolate"),
+      refuseIsolatedActions,
     }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
       if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")

@@ -2,6 +2,7 @@ import type { Session } from "@tooldock/runtime";
 import { count, settledWithin } from "@tooldock/runtime/internal";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
 import { outlivesProcess } from "../store/store-option.js";
+import { messageOf } from "./message-of.js";
 
 /**
  * Disposes a served session: says which pending actions are discarded (their `reject` runs,
@@ -23,7 +24,7 @@ export async function disposeServedSession(
       .refresh()
       .catch((error: unknown) =>
         say(
-          `${prefix}the durable store could not be read before stopping (${error instanceof Error ? error.message : String(error)}); ` +
+          `${prefix}the durable store could not be read before stopping (${messageOf(error)}); ` +
             "what follows is the pending stack as this server last read it.",
         ),
       );

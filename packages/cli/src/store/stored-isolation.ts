@@ -6,6 +6,17 @@ import type { CliIo } from "../cli-io.js";
 import { readIsolation } from "../isolate/isolation-flags.js";
 import type { OpenStore } from "./open-store.js";
 
+/** How a server loads its tools, and whether its `resolve` refuses actions staged in a tool host. */
+export interface ServedIsolation {
+  isolation: IsolationOptions | undefined;
+  /**
+   * The session is `store`'s and its tools load in this process by default (no `--isolate`,
+   * no `--no-isolate`): an action a tool staged in a tool host later (another process's
+   * `call --isolate`) is refused, as its handler belongs in one.
+   */
+  refuseIsolatedActions: boolean;
+}
+
 /**
  * The isolation of a server (`mcp`, `inspect`) that serves a session of `store`: `flagged`
  * (what its flags say, `readIsolation`), unless the session holds actions a tool staged in a tool host and neither `--isolate`
@@ -21,8 +32,10 @@ export async function storedIsolation(
   command: string,
   store: OpenStore | undefined,
   cwd: string,
-): Promise<IsolationOptions | undefined> {
-  if (store === undefined || flagged !== undefined || flagOption(args, "no-isolate")) return flagged;
+): Promise<ServedIsolation> {
+  if (store === undefined || flagged !== undefined || flagOption(args, "no-isolate"))
+    return { isolation: flagged, refuseIsolatedActions: false };
+  const inProcess = { isolation: undefined, refuseIsolatedActions: true };
   // A store that cannot be read is reported where the session is opened, before any load.
   const records = await Promise.resolve()
     .then(() => store.journal.open(store.sessionId))
@@ -30,9 +43,9 @@ export async function storedIsolation(
   const staged = records.filter(
     (record) => record.isolated === true && (record.state === "pending" || record.state === "interrupted"),
   );
-  if (staged.length === 0) return undefined;
+  if (staged.length === 0) return inProcess;
   const isolation = readIsolation(args, io, command, true);
-  if (isolation === undefined) return undefined;
+  if (isolation === undefined) return inProcess;
   const folders = [...new Set(staged.map((record) => record.cwd ?? cwd))].filter((folder) => folder !== cwd);
   // readIsolation's default (validate's) writes nothing: a server's tools write its working folder.
   isolation.allowWrite = [cwd, ...folders];
@@ -41,7 +54,7 @@ export async function storedIsolation(
     `tooldock ${command}: session "${store.sessionId}" of ${store.url} holds ${count(staged.length, "pending action")} staged by a tool in a tool host (--isolate): ` +
       "the tools are loaded in one, so their handlers run sandboxed. --no-isolate loads them in this process (if you trust the tools).\n",
   );
-  return isolation;
+  return { isolation, refuseIsolatedActions: false };
 }
 
 /** The answer of a `resolve` of an action staged in a tool host, in a server that loaded its tools in-process. */

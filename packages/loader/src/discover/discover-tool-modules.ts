@@ -2,7 +2,12 @@ import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import type { Diagnostic, DiagnosticErrorCode } from "@tooldock/sdk";
 import { createDiagnostic, createWarning, type DiagnosticFields } from "../diagnostics.js";
 import { expandPath, orElse } from "./expand-path.js";
-import { type DiscoveryFileSystem, describeFileSystemError, nodeDiscoveryFileSystem } from "./file-system.js";
+import {
+  type DiscoveryFileSystem,
+  describeFileSystemError,
+  type EntryStats,
+  nodeDiscoveryFileSystem,
+} from "./file-system.js";
 import { readToolManifest } from "./read-manifest.js";
 import { selfListingHint } from "./self-listing-hint.js";
 import type { DiscoveredModule } from "./types.js";
@@ -97,7 +102,6 @@ export async function discoverToolModules(
 }
 
 type Listing = ReturnType<DiscoveryFileSystem["readdir"]>;
-type Stats = { isFile(): boolean; isDirectory(): boolean };
 
 async function visitPath(state: DiscoveryState, path: string, given: string): Promise<void> {
   // A path without a module extension is most likely a folder: its listing is asked for
@@ -188,7 +192,7 @@ function opencodeToolFolders(state: DiscoveryState, directory: string): string[]
 }
 
 /** `statIfExists`, a fault counted as nothing there (as {@link readToolManifest} does). */
-function statOrUndefined(state: DiscoveryState, path: string): Stats | undefined {
+function statOrUndefined(state: DiscoveryState, path: string): EntryStats | undefined {
   return orElse(() => state.fileSystem.statIfExists(path), undefined);
 }
 
@@ -250,7 +254,7 @@ function visitIndexFile(
       addModule(state, path, childPath(realDirectory as string, name), true);
       return undefined;
     }
-    let stats: Stats | undefined;
+    let stats: EntryStats | undefined;
     try {
       // Synchronous: a subfolder tries up to four names, each a stat (following symlinks).
       stats = state.fileSystem.statIfExists(path);
@@ -270,7 +274,11 @@ function visitIndexFile(
 }
 
 /** `stat(path)`, or `undefined` when it fails, reported. */
-async function statOrReport(state: DiscoveryState, path: string, given = path): Promise<Stats | undefined> {
+async function statOrReport(
+  state: DiscoveryState,
+  path: string,
+  given = path,
+): Promise<EntryStats | undefined> {
   try {
     return await state.fileSystem.stat(path);
   } catch (error) {
