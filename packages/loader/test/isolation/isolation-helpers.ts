@@ -107,6 +107,36 @@ export default () => ({
 `;
 
 /**
+ * A module of one tool, `stager`, that stages `times` callback actions labelled `kind`: a
+ * "slow" one's apply settles only when the host emits "fail", and then fails ("late
+ * failure"); any other applies at once. What a test needs to hold an apply in the tool host
+ * past a resolve's timeout, then settle it when it chooses.
+ */
+export const LATE_FAILING_STAGER = `
+import { Type } from "@sinclair/typebox";
+export default (pi) => {
+  const waiting = [];
+  pi.events.on("fail", () => { for (const fail of waiting.splice(0)) fail(new Error("late failure")); });
+  return {
+    name: "stager",
+    label: "Stager",
+    description: "Stages callback actions; 'slow' ones apply only when the host says fail",
+    parameters: Type.Object({ kind: Type.String(), times: Type.Optional(Type.Number()) }),
+    async execute(_id, { kind, times = 1 }, _onUpdate, ctx) {
+      for (let each = 0; each < times; each += 1)
+        ctx.pushPendingAction({
+          label: kind,
+          apply: kind === "slow"
+            ? () => new Promise((_resolve, reject) => waiting.push(reject))
+            : async () => ({ content: [] }),
+        });
+      return { content: [{ type: "text", text: "staged" }] };
+    },
+  };
+};
+`;
+
+/**
  * SQLite in memory, for a journal whose tests write a thousand conversations without a disk's
  * sync for each, through the driver the journal itself would take: `node:sqlite` where Node
  * has it, else `better-sqlite3`.

@@ -10,31 +10,7 @@ import { openSqliteJournal, type PendingActionJournal, PendingActionStore } from
 import { describe, expect, it } from "vitest";
 import { ToolHost } from "../../src/index.js";
 import { MAX_STAGED_ACTIONS } from "../../src/isolation/isolated-tools.js";
-import { load, project, sqliteInMemory, text } from "../isolation/isolation-helpers.js";
-
-const STAGER = `
-import { Type } from "@sinclair/typebox";
-export default (pi) => {
-  const waiting = [];
-  pi.events.on("fail", () => { for (const fail of waiting.splice(0)) fail(new Error("late failure")); });
-  return {
-    name: "stager",
-    label: "Stager",
-    description: "Stages callback actions; 'slow' ones apply only when the host says fail",
-    parameters: Type.Object({ kind: Type.String(), times: Type.Optional(Type.Number()) }),
-    async execute(_id, { kind, times = 1 }, _onUpdate, ctx) {
-      for (let each = 0; each < times; each += 1)
-        ctx.pushPendingAction({
-          label: kind,
-          apply: kind === "slow"
-            ? () => new Promise((_resolve, reject) => waiting.push(reject))
-            : async () => ({ content: [] }),
-        });
-      return { content: [{ type: "text", text: "staged" }] };
-    },
-  };
-};
-`;
+import { LATE_FAILING_STAGER, load, project, sqliteInMemory, text } from "../isolation/isolation-helpers.js";
 
 /** `journal`, telling every process asked about ended (a liveness lock lost). */
 function tellingEnded(journal: PendingActionJournal): PendingActionJournal {
@@ -50,7 +26,7 @@ function tellingEnded(journal: PendingActionJournal): PendingActionJournal {
 
 describe("a callback action whose timed-out apply still runs, discarded by another process", () => {
   it("no longer counts once its late apply failed", async () => {
-    const where = await project({ "stager.ts": STAGER });
+    const where = await project({ "stager.ts": LATE_FAILING_STAGER });
     const journal = openSqliteJournal(join(where.root, "journal.db"), { database: sqliteInMemory() });
     const pending = await PendingActionStore.open(journal, "chat");
     const host = new ToolHost({ cwd: where.work });
