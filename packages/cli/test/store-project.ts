@@ -41,6 +41,40 @@ export function storeProjectEachTest(tools: string): StoreProject {
   return project;
 }
 
+/**
+ * Tools whose one action writes `out.txt` in the working folder; its apply answers "wrote
+ * out.txt (sandboxed)" when it ran under the permission model, "(unsandboxed)" when not.
+ */
+export const WRITE_TOOLS = `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const sandboxed = () =>
+  typeof process.permission?.has === "function" && !process.permission.has("fs.write", "/")
+    ? "sandboxed"
+    : "unsandboxed";
+
+export default (pi) => [
+  {
+    name: "stage_write",
+    label: "Stage a write",
+    description: "Stages the writing of out.txt in the working folder",
+    parameters: pi.typebox.Type.Object({}),
+    actions: {
+      write: {
+        async apply(payload, _reason, ctx) {
+          writeFileSync(join(ctx.cwd, payload.file), "written\\n");
+          return { content: [{ type: "text", text: "wrote " + payload.file + " (" + sandboxed() + ")" }] };
+        },
+      },
+    },
+    async execute() {
+      pi.pushPendingAction({ label: "Write out.txt", handler: "write", payload: { file: "out.txt" } });
+      return { content: [{ type: "text", text: "would write out.txt" }] };
+    },
+  },
+];
+`;
+
 /** Tools whose one action's apply waits for `go.txt` in the working folder (it writes `started.txt` first). */
 export const SLOW_APPLY_TOOLS = `import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

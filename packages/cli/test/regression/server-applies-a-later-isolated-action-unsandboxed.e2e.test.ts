@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli } from "../cli-process.js";
 import { startInspectProcess } from "../inspect-browser.js";
 import { startMcpChild } from "../mcp-child.js";
-import { storeProjectEachTest } from "../store-project.js";
+import { storeProjectEachTest, WRITE_TOOLS } from "../store-project.js";
 
 // server-applies-a-later-isolated-action-unsandboxed: `tooldock mcp --store` started on an
 // empty session loads its tools in its own process; `tooldock call --isolate --store` then
@@ -12,32 +12,7 @@ import { storeProjectEachTest } from "../store-project.js";
 // client's next call, and the client's `resolve` ran its handler in the server's process,
 // unsandboxed. Such a server now refuses to resolve it, and says how to: a restart (which
 // loads the tools in a tool host) or `tooldock pending`.
-const TOOLS = `import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-
-export default (pi) => [
-  {
-    name: "stage_write",
-    label: "Stage a write",
-    description: "Stages the writing of out.txt in the working folder",
-    parameters: pi.typebox.Type.Object({}),
-    actions: {
-      write: {
-        async apply(payload, _reason, ctx) {
-          writeFileSync(join(ctx.cwd, payload.file), "written\\n");
-          return { content: [{ type: "text", text: "wrote " + payload.file }] };
-        },
-      },
-    },
-    async execute() {
-      pi.pushPendingAction({ label: "Write out.txt", handler: "write", payload: { file: "out.txt" } });
-      return { content: [{ type: "text", text: "would write out.txt" }] };
-    },
-  },
-];
-`;
-
-const project = storeProjectEachTest(TOOLS);
+const project = storeProjectEachTest(WRITE_TOOLS);
 
 const cli = (...args: string[]) => runCli(args, { cwd: project.work.path, env: project.env });
 

@@ -2,44 +2,14 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli } from "../cli-process.js";
 import { startInspectProcess } from "../inspect-browser.js";
 import { startMcpChild } from "../mcp-child.js";
-import { storeProjectEachTest } from "../store-project.js";
+import { storeProjectEachTest, WRITE_TOOLS } from "../store-project.js";
 
 // server-store-applies-an-isolated-action-unsandboxed: `tooldock call --isolate --store` staged
 // a durable action with a tool the user does not trust, and `tooldock mcp --store` (or `inspect
 // --store`) without a flag loaded the tools in its own process and applied the action there,
 // unsandboxed, in silence. `pending apply` runs such an action in a tool host without a flag;
 // the servers now do the same, say so on stderr, and load in-process only with --no-isolate.
-const TOOLS = `import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-
-const sandboxed = () =>
-  typeof process.permission?.has === "function" && !process.permission.has("fs.write", "/")
-    ? "sandboxed"
-    : "unsandboxed";
-
-export default (pi) => [
-  {
-    name: "stage_write",
-    label: "Stage a write",
-    description: "Stages the writing of out.txt in the working folder",
-    parameters: pi.typebox.Type.Object({}),
-    actions: {
-      write: {
-        async apply(payload, _reason, ctx) {
-          writeFileSync(join(ctx.cwd, payload.file), "written\\n");
-          return { content: [{ type: "text", text: "wrote " + payload.file + " (" + sandboxed() + ")" }] };
-        },
-      },
-    },
-    async execute() {
-      pi.pushPendingAction({ label: "Write out.txt", handler: "write", payload: { file: "out.txt" } });
-      return { content: [{ type: "text", text: "would write out.txt" }] };
-    },
-  },
-];
-`;
-
-const project = storeProjectEachTest(TOOLS);
+const project = storeProjectEachTest(WRITE_TOOLS);
 
 async function stage(...flags: string[]): Promise<void> {
   const staged = await runCli(["call", "stage_write", "tools", "--store", project.store, ...flags], {
