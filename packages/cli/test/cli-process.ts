@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -112,4 +113,29 @@ export async function tempDir(files: Record<string, string> = {}) {
 export async function removeAfterCacheWrites(path: string): Promise<void> {
   await cacheWritesSettled(60_000);
   await rm(path, { recursive: true, force: true, maxRetries: 10 });
+}
+
+/**
+ * Collects `child`'s stderr as it arrives: `stderr()` is what came so far, `stderrIncludes`
+ * resolves once it holds `text` (it may come after what stdout carried).
+ */
+export function watchStderr(child: ChildProcessWithoutNullStreams) {
+  let stderr = "";
+  const waiting = new Set<{ text: string; resolve: () => void }>();
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+    for (const wait of waiting)
+      if (stderr.includes(wait.text)) {
+        waiting.delete(wait);
+        wait.resolve();
+      }
+  });
+  return {
+    stderr: () => stderr,
+    stderrIncludes: (text: string) =>
+      new Promise<void>((resolve) => {
+        if (stderr.includes(text)) resolve();
+        else waiting.add({ text, resolve });
+      }),
+  };
 }

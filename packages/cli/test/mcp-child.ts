@@ -5,7 +5,7 @@ import {
   type ClientCapabilities,
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { cliBin } from "./cli-process.js";
+import { cliBin, watchStderr } from "./cli-process.js";
 
 /**
  * `tooldock mcp <paths>` (the built CLI) as a child process with piped stdio, and an MCP
@@ -25,16 +25,7 @@ export async function startMcpChild(
     env: { ...process.env, NO_COLOR: "1", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  let stderr = "";
-  const waiting = new Set<{ text: string; resolve: () => void }>();
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-    for (const wait of waiting)
-      if (stderr.includes(wait.text)) {
-        waiting.delete(wait);
-        wait.resolve();
-      }
-  });
+  const { stderr, stderrIncludes } = watchStderr(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const stderrEnded = new Promise<void>((resolve) => child.stderr.once("end", () => resolve()));
   const logs: string[] = [];
@@ -55,13 +46,9 @@ export async function startMcpChild(
     logs,
     /** The same notifications whole: `level`, `logger`, `data`. */
     entries,
-    stderr: () => stderr,
+    stderr,
     /** Resolves once stderr holds `text` (it may come after what stdout carried). */
-    stderrIncludes: (text: string) =>
-      new Promise<void>((resolve) => {
-        if (stderr.includes(text)) resolve();
-        else waiting.add({ text, resolve });
-      }),
+    stderrIncludes,
     exited,
     /** Settles once all of stderr was read (after the exit): for what it must not say. */
     stderrEnded,

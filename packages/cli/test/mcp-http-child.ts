@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { cliBin } from "./cli-process.js";
+import { cliBin, watchStderr } from "./cli-process.js";
 import { TEST_TOKEN } from "./mcp-http-in-process.js";
 
 /** How long the server may take to load and print its URL. */
@@ -20,24 +20,15 @@ export async function startMcpHttpChild(args: string[], cwd: string, env: Record
     env: { ...process.env, NO_COLOR: "1", TOOLDOCK_MCP_TOKEN: TEST_TOKEN, ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  let stderr = "";
-  const waiting = new Set<{ text: string; resolve: () => void }>();
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-    for (const wait of waiting)
-      if (stderr.includes(wait.text)) {
-        waiting.delete(wait);
-        wait.resolve();
-      }
-  });
+  const { stderr, stderrIncludes } = watchStderr(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`no URL on stderr within ${START_DEADLINE_MS} ms:\n${stderr}`)),
+      () => reject(new Error(`no URL on stderr within ${START_DEADLINE_MS} ms:\n${stderr()}`)),
       START_DEADLINE_MS,
     );
     child.stderr.on("data", () => {
-      const match = / on (http:\/\/\S+\/mcp)\n/.exec(stderr);
+      const match = / on (http:\/\/\S+\/mcp)\n/.exec(stderr());
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
@@ -45,18 +36,14 @@ export async function startMcpHttpChild(args: string[], cwd: string, env: Record
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`tooldock mcp --http exited (${code}) before printing its URL:\n${stderr}`));
+      reject(new Error(`tooldock mcp --http exited (${code}) before printing its URL:\n${stderr()}`));
     });
   });
   return {
     url,
-    stderr: () => stderr,
+    stderr,
     /** Resolves once stderr holds `text`. */
-    stderrIncludes: (text: string) =>
-      new Promise<void>((resolve) => {
-        if (stderr.includes(text)) resolve();
-        else waiting.add({ text, resolve });
-      }),
+    stderrIncludes,
     exited,
     closeStdin: () => child.stdin.end(),
     signal: (name: NodeJS.Signals) => child.kill(name),
