@@ -99,6 +99,22 @@ export function startInspectProcess(
   });
 }
 
+/**
+ * Resolves once the server's output holds `text`, a line it prints on stderr (stdout and stderr
+ * arrive in either order, so a wait on the URL's stdout does not see it).
+ */
+export function outputIncludes(server: InspectProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!server.output().includes(text)) return;
+      server.child.stderr?.off("data", check);
+      resolve();
+    };
+    server.child.stderr?.on("data", check);
+    check();
+  });
+}
+
 /** Each wait on a page: generous for a loaded 2-core machine, far under a test's own timeout. */
 export const PAGE_WAIT_MS = 15_000;
 

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli } from "../cli-process.js";
-import { startInspectProcess } from "../inspect-browser.js";
+import { outputIncludes, startInspectProcess } from "../inspect-browser.js";
 import { SLOW_APPLY_TOOLS, storeProjectEachTest } from "../store-project.js";
 
 // inspect-stop-cuts-an-apply-short: Ctrl-C or SIGTERM while the page's Apply ran an action's
@@ -41,22 +41,6 @@ async function applying() {
   applied.catch(() => {});
   await outputIncludes(server, "apply started");
   return { server, applied, exited };
-}
-
-/** Resolves once the server's output holds `text` (stdout and stderr arrive in either order). */
-function outputIncludes(
-  server: Awaited<ReturnType<typeof startInspectProcess>>,
-  text: string,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!server.output().includes(text)) return;
-      server.child.stderr?.off("data", check);
-      resolve();
-    };
-    server.child.stderr?.on("data", check);
-    check();
-  });
 }
 
 async function pendingList(): Promise<string> {

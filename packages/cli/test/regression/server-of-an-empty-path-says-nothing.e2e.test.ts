@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { assertBuilt, tempDir, WHERE_TOOL } from "../cli-process.js";
-import { startInspectProcess } from "../inspect-browser.js";
+import { outputIncludes, startInspectProcess } from "../inspect-browser.js";
 import { startMcpChild } from "../mcp-child.js";
 import { startMcpHttpChild } from "../mcp-http-child.js";
 
@@ -53,15 +53,7 @@ describe("server-of-an-empty-path-says-nothing", { timeout: 30_000 }, () => {
     });
     // Printed on stderr, the URL on stdout: the two pipes may arrive in either order.
     const text = "No tool module was found in extra-tools, so there is no tool to serve.";
-    await new Promise<void>((resolve) => {
-      const check = () => {
-        if (!server.output().includes(text)) return;
-        server.child.stderr?.off("data", check);
-        resolve();
-      };
-      server.child.stderr?.on("data", check);
-      check();
-    });
+    await outputIncludes(server, text);
     expect(server.output()).toContain(text);
   });
 });
