@@ -99,6 +99,17 @@ export function startInspectProcess(
   });
 }
 
+/** POSTs `body` to `path` of `server`'s API, with the token its printed URL carries (as the page does). */
+export function postToInspect(server: InspectProcess, path: string, body: unknown): Promise<Response> {
+  const url = new URL(server.url);
+  const token = new URLSearchParams(url.hash.slice(1)).get("token") ?? "";
+  return fetch(new URL(path, url), {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
 /**
  * Resolves once the server's output holds `text`, a line it prints on stderr (stdout and stderr
  * arrive in either order, so a wait on the URL's stdout does not see it).

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli } from "../cli-process.js";
-import { outputIncludes, startInspectProcess } from "../inspect-browser.js";
+import { outputIncludes, postToInspect, startInspectProcess } from "../inspect-browser.js";
 import { SLOW_APPLY_TOOLS, storeProjectEachTest } from "../store-project.js";
 
 // inspect-stop-cuts-an-apply-short: Ctrl-C or SIGTERM while the page's Apply ran an action's
@@ -28,16 +28,8 @@ async function applying() {
   onTestFinished(async () => {
     await server.stop();
   });
-  const url = new URL(server.url);
-  const token = new URLSearchParams(url.hash.slice(1)).get("token") ?? "";
-  const post = (path: string, body: unknown) =>
-    fetch(new URL(path, url), {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  await post("/api/call", { callId: "stage", tool: "stage_slow", params: {} });
-  const applied = post("/api/resolve", { action: "apply", reason: "the user approved it" });
+  await postToInspect(server, "/api/call", { callId: "stage", tool: "stage_slow", params: {} });
+  const applied = postToInspect(server, "/api/resolve", { action: "apply", reason: "the user approved it" });
   applied.catch(() => {});
   await outputIncludes(server, "apply started");
   return { server, applied, exited };

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli } from "../cli-process.js";
-import { startInspectProcess } from "../inspect-browser.js";
+import { postToInspect, startInspectProcess } from "../inspect-browser.js";
 import { startMcpChild } from "../mcp-child.js";
 import { storeProjectEachTest, WRITE_TOOLS } from "../store-project.js";
 
@@ -64,13 +64,7 @@ describe("server-applies-a-later-isolated-action-unsandboxed", { timeout: 60_000
       expect(await server.stop()).toBe(0);
     });
     expect((await cli("call", "stage_write", "tools", "--isolate", "--store", project.store)).code).toBe(0);
-    const url = new URL(server.url);
-    const token = new URLSearchParams(url.hash.slice(1)).get("token") ?? "";
-    const response = await fetch(new URL("/api/resolve", url), {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ action: "apply", reason: "ok" }),
-    });
+    const response = await postToInspect(server, "/api/resolve", { action: "apply", reason: "ok" });
     const answer = JSON.stringify(await response.json());
     expect(answer).toContain("was staged by a tool in a tool host (--isolate)");
     expect(existsSync(join(project.work.path, "out.txt"))).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli } from "../cli-process.js";
-import { startInspectProcess } from "../inspect-browser.js";
+import { postToInspect, startInspectProcess } from "../inspect-browser.js";
 import { startMcpChild } from "../mcp-child.js";
 import { storeProjectEachTest, WRITE_TOOLS } from "../store-project.js";
 
@@ -72,12 +72,9 @@ describe("server-store-applies-an-isolated-action-unsandboxed", { timeout: 120_0
     onTestFinished(async () => {
       expect(await server.stop()).toBe(0);
     });
-    const url = new URL(server.url);
-    const token = new URLSearchParams(url.hash.slice(1)).get("token") ?? "";
-    const response = await fetch(new URL("/api/resolve", url), {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ action: "apply", reason: "the user approved it" }),
+    const response = await postToInspect(server, "/api/resolve", {
+      action: "apply",
+      reason: "the user approved it",
     });
     expect(response.status).toBe(200);
     expect(JSON.stringify(await response.json())).toContain("wrote out.txt (sandboxed)");
