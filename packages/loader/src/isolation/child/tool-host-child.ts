@@ -244,6 +244,11 @@ async function load(init: InitMessage): Promise<void> {
     sourceMaps: init.sourceMaps,
     opencode: init.opencode === true,
   });
+  // The packs' code caches are written before the tools are reported: a host that closes its
+  // tool host as soon as it has an answer kills the process group, and a write left for a
+  // later turn of this loop was lost then, with every later start compiling the packs again.
+  // Nothing is left to write on a start that read them (one turn of the loop).
+  await result.cached;
   loadErrors = result.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
   const described: ToolDescriptor[] = [];
   for (const { tool, path, resolvedPath } of result.tools) {
