@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 const MOCKS_MODULES = [
   "packages/loader/test/compiler-fallback.test.ts",
   "packages/loader/test/packs.test.ts",
+  "packages/loader/test/regression/isolated-packs-unbuilt-in-silence.test.ts",
   "packages/loader/test/regression/pack-membership-depends-on-discovery-timing.test.ts",
   "packages/loader/test/source-packs.test.ts",
   "packages/loader/test/warm-start.test.ts",

@@ -57,3 +57,16 @@ export function compilerFallbackWarning(error: unknown, entry: string, afterLoad
     hint: `Reinstall esbuild for this platform, or pass compiler: "jiti" to ${afterLoad ? "compile with jiti and its cache" : "silence this warning"}.`,
   });
 }
+
+/**
+ * `W_COMPILER_FALLBACK` of an isolated load: the host could not build the packs its tool host
+ * evaluates (esbuild could not be loaded, or the build failed as a whole), so the tool host
+ * compiled the modules with jiti.
+ */
+export function toolHostPacksWarning(error: unknown, entry: string): Diagnostic {
+  return createWarning("W_COMPILER_FALLBACK", {
+    message: `The packs of the tool host could not be built (${describeError(error)}); the tool host compiled the modules with jiti instead, which is slower and writes no code caches.`,
+    path: entry,
+    hint: 'Reinstall esbuild for this platform, or pass compiler: "jiti" to silence this warning.',
+  });
+}

@@ -6,7 +6,7 @@ import type { Diagnostic } from "@tooldock/sdk";
 import { noToolsHint } from "../accept/accept-stage.js";
 import { SessionRegistration } from "../accept/register-into-session.js";
 import type { CacheFolderState } from "../compile/cache-folder.js";
-import { cacheWarning } from "../compile/cache-warning.js";
+import { cacheWarning, toolHostPacksWarning } from "../compile/cache-warning.js";
 import { hash } from "../compile/hash.js";
 import { describeError } from "../diagnostics.js";
 import { expandPath, isWithin } from "../discover/expand-path.js";
@@ -255,9 +255,13 @@ export async function loadIsolated(
   const { spawn, cacheDir, packsDir, buildRoots } = plan;
   await sparesPlanned(); // a spare asked for before this load is one it may take
   // Built while the tool host starts; it reads them once it has its init message.
+  let unbuilt: Diagnostic | undefined;
   const prebuilt =
     packsDir !== undefined
-      ? prebuildPacks(context, packsDir, buildRoots).catch(() => false)
+      ? prebuildPacks(context, packsDir, buildRoots).catch((error: unknown) => {
+          unbuilt = toolHostPacksWarning(error, paths[0] ?? context.cwd);
+          return false;
+        })
       : Promise.resolve(false);
   // Log lines go to the host's logger as they come (nothing to attribute them to).
   const api = context.host.createAPI();
@@ -333,6 +337,7 @@ export async function loadIsolated(
   const registration = new SessionRegistration(context.session, modules, paths);
   const diagnostics: Diagnostic[] = [
     ...context.warnings,
+    ...(unbuilt === undefined ? [] : [unbuilt]),
     ...withCacheProblem(
       loaded.diagnostics.map((diagnostic) => inToolHost(diagnostic, isolation, evaluated)),
       plan,

@@ -14,8 +14,9 @@ import type { LoadContext } from "../options.js";
  * the same modules in the same order, hence the same packs. A pack holds only files inside
  * `readRoots` (the folders the tool host may read): a module importing one outside fails its
  * build here, and the tool host, finding no pack for it, compiles it with jiti, under its
- * permissions. Resolves to false when no pack can be offered (the cache folder is not
- * usable, esbuild cannot run): the tool host then compiles everything itself, as before.
+ * permissions. Resolves to false when no pack is needed or can be kept (no module, the jiti
+ * compiler, a cache folder that is not usable, said elsewhere); rejects when esbuild cannot
+ * be loaded. The tool host then compiles everything itself.
  */
 export async function prebuildPacks(
   context: Pick<LoadContext, "paths" | "cwd" | "compiler" | "fileSystem" | "opencode">,
@@ -33,14 +34,20 @@ export async function prebuildPacks(
   planner.plan(entries);
   queue.plan(entries);
   planner.end();
+  let outcomes: Array<PromiseSettledResult<unknown>>;
   try {
     // A module that does not build is the tool host's to report (it compiles it with jiti).
-    await Promise.allSettled(entries.map((entry) => queue.compile(entry)));
+    outcomes = await Promise.allSettled(entries.map((entry) => queue.compile(entry)));
     await queue.settle();
   } finally {
     await batch.close();
   }
-  return !batch.failedToImport;
+  if (batch.failedToImport)
+    throw (
+      outcomes.find((outcome) => outcome.status === "rejected")?.reason ??
+      new Error("esbuild could not be loaded")
+    );
+  return true;
 }
 
 /** The roots as esbuild names the files it reads: with symbolic links resolved. */
