@@ -70,7 +70,11 @@ export {
 } from "./session/execute-order.js";
 export { RESOLVE_TOOL_ORIGIN, Session } from "./session/session.js";
 export type { SessionEvent, SessionListener } from "./session/session-events.js";
-export type { PendingPolicy, SessionOptions } from "./session/session-options.js";
+export type {
+  IsolatedActionsInProcess,
+  PendingPolicy,
+  SessionOptions,
+} from "./session/session-options.js";
 // Tool records: every field of a tool read once, into a frozen record (loader and session).
 export {
   snapshotTool,

@@ -3,8 +3,16 @@
 
 /** Whether a promise settled within a deadline (the CLI's way out, the testing harness's dispose). */
 export { settledWithin } from "./pending/callback-deadline.js";
-/** Marks between a pending action's callbacks and the store: a lost action, a callback given up on. */
-export { ACTION_LOST, CALLBACK_GAVE_UP, STAGED_IN_TOOL_HOST } from "./pending/callback-marks.js";
+/**
+ * Marks between a pending action's callbacks and the store: a lost action, a callback given up
+ * on, an action staged in a tool host and a handler that runs in one.
+ */
+export {
+  ACTION_LOST,
+  CALLBACK_GAVE_UP,
+  RUNS_IN_TOOL_HOST,
+  STAGED_IN_TOOL_HOST,
+} from "./pending/callback-marks.js";
 /** How a Session reads what an `apply` or `reject` returned: once, field by field, never throwing. */
 export { readCallbackResult } from "./pending/resolve-details.js";
 /**

@@ -5,7 +5,7 @@ import { waitForResolves } from "../call/wait-for-resolves.js";
 import { isLoopbackHost } from "../http/local-address.js";
 import { openInBrowser } from "../inspect/open-in-browser.js";
 import { DEFAULT_INSPECT_HOST, startInspect } from "../inspect/serve-inspect.js";
-import { readIsolation } from "../isolate/isolation-flags.js";
+import { isolatedActionsInProcess, readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { escapeTerminalText } from "../output/terminal-text.js";
@@ -53,6 +53,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
       opencode: readOpencode(args),
       store,
       refuseIsolatedActions,
+      isolatedActionsInProcess: isolatedActionsInProcess(args),
     }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
       if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND")

@@ -5,7 +5,7 @@ import { TooldockError } from "@tooldock/sdk";
 import { flagOption, listOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import type { CliIo } from "../cli-io.js";
-import { readIsolation } from "../isolate/isolation-flags.js";
+import { isolatedActionsInProcess, readIsolation } from "../isolate/isolation-flags.js";
 import { defaultToolPaths } from "../load/default-tool-paths.js";
 import { serveMcp } from "../mcp/serve-mcp.js";
 import { openStore } from "../store/open-store.js";
@@ -68,6 +68,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         stdout: asWritable(io.stdout),
         store,
         refuseIsolatedActions,
+        isolatedActionsInProcess: isolatedActionsInProcess(args),
       });
     } else {
       const { serveMcpHttp } = await import("../mcp/http/serve-mcp-http.js");

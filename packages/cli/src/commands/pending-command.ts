@@ -9,7 +9,7 @@ import { flagOption, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
 import { whileResolving } from "../call/interrupt-resolve.js";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
-import { isolationOptions, readIsolation } from "../isolate/isolation-flags.js";
+import { isolatedActionsInProcess, isolationOptions, readIsolation } from "../isolate/isolation-flags.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
 import { formatDiagnostics } from "../output/format-diagnostics.js";
 import { formatResult } from "../output/format-result.js";
@@ -136,7 +136,10 @@ async function resolveTop(
   json: boolean,
 ): Promise<number> {
   const { io, output, args } = context;
-  const session = await openSession({ cwd: io.cwd }, store);
+  const session = await openSession(
+    { cwd: io.cwd, isolatedActionsInProcess: isolatedActionsInProcess(args) },
+    store,
+  );
   const paths = toolPathArgs(args, 1);
   /** Runs a `resolve` of the action labelled `label`, saying what Ctrl-C meanwhile would leave. */
   const resolving = (

@@ -8,7 +8,7 @@ import {
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
-import { RESOLVE_TOOL_NAME } from "@tooldock/runtime";
+import { type IsolatedActionsInProcess, RESOLVE_TOOL_NAME } from "@tooldock/runtime";
 import { settledWithin } from "@tooldock/runtime/internal";
 import type { Diagnostic, Logger } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
@@ -63,6 +63,8 @@ export interface StartInspectOptions {
   store?: OpenStore | undefined;
   /** With `store`, tools loaded in-process by default: see `InspectControllerOptions.refuseIsolatedActions`. */
   refuseIsolatedActions?: boolean;
+  /** The session's `isolatedActionsInProcess` (`--no-isolate`: `"run"`); default the runtime's, `"refuse"`. */
+  isolatedActionsInProcess?: IsolatedActionsInProcess;
 }
 
 /** A running inspect server. */
@@ -98,7 +100,10 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
   let controller: InspectController | undefined;
   const { store } = options;
   // First: a store that cannot be read stops here, before anything needs undoing.
-  const session = await openSession({ cwd }, store);
+  const session = await openSession(
+    { cwd, isolatedActionsInProcess: options.isolatedActionsInProcess },
+    store,
+  );
   const releaseFaults = holdStrayFaults((fault) => {
     controller?.hub.log(
       "fault",

@@ -1,6 +1,7 @@
 // The isolation flags every command that loads modules takes (list, validate, call, schema, mcp,
 // inspect, pending apply|discard), read once into the loader's `IsolationOptions` (docs/contract.md §6).
 import type { IsolationOptions } from "@tooldock/loader";
+import type { IsolatedActionsInProcess } from "@tooldock/runtime";
 import type { OptionSpec } from "../args/command-spec.js";
 import { flagOption, listOption, type ParsedArgs, stringOption } from "../args/parse-command-args.js";
 import { UsageError } from "../args/usage-error.js";
@@ -211,4 +212,13 @@ export function readIsolation(
     io.stderr.write(escapeTerminalText(text, { multiline: true }));
   };
   return options;
+}
+
+/**
+ * The session's `isolatedActionsInProcess`: `"run"` with `--no-isolate` (the user trusts the
+ * tools, so their handlers in this process may resolve an action a tool host staged), else the
+ * runtime's default, `"refuse"`.
+ */
+export function isolatedActionsInProcess(args: ParsedArgs): IsolatedActionsInProcess {
+  return flagOption(args, "no-isolate") ? "run" : "refuse";
 }

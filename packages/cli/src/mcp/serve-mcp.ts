@@ -9,7 +9,7 @@ import {
   type ToolWatcher,
   watchCustomTools,
 } from "@tooldock/loader";
-import type { PendingPolicy } from "@tooldock/runtime";
+import type { IsolatedActionsInProcess, PendingPolicy } from "@tooldock/runtime";
 import { count, settledWithin } from "@tooldock/runtime/internal";
 import type { Diagnostic } from "@tooldock/sdk";
 import { DISCARD_BOUND_MS } from "../call/run-tool-call.js";
@@ -90,6 +90,12 @@ export interface ServeMcpOptions {
    * staged in a tool host (see `createMcpServer`). Default: false.
    */
   refuseIsolatedActions?: boolean;
+  /**
+   * The session's `isolatedActionsInProcess` (`--no-isolate`: `"run"`): whether the handlers of
+   * tools loaded in this process may resolve an action a tool staged in a tool host. Default:
+   * the runtime's, `"refuse"`.
+   */
+  isolatedActionsInProcess?: IsolatedActionsInProcess;
 }
 
 /** What {@link serveMcp} resolves to once the server has stopped. */
@@ -134,7 +140,10 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
   });
   const { store } = options;
   // Before anything that needs undoing: a store that cannot be read stops the server here.
-  const session = await openSession({ cwd, pendingPolicy: options.pendingPolicy }, store);
+  const session = await openSession(
+    { cwd, pendingPolicy: options.pendingPolicy, isolatedActionsInProcess: options.isolatedActionsInProcess },
+    store,
+  );
   const reserved = stdout === process.stdout ? reserveStdout(process.stdout, stderr) : undefined;
   let watcher: ToolWatcher | undefined;
   const toolHosts = new ToolHostGenerations(({ text, diagnostics }) => {

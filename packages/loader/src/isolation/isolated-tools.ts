@@ -6,6 +6,7 @@ import {
   callStopOf,
   count,
   pendingIds,
+  RUNS_IN_TOOL_HOST,
   SafeEmitter,
   STAGED_IN_TOOL_HOST,
   STOP_THROUGH_CONTEXT,
@@ -228,6 +229,7 @@ export class IsolatedToolHost {
    * The handlers of a tool's durable actions, each run by the tool host (a fresh one when the
    * last has stopped): a durable action is data, so it outlives the tool host that staged it.
    * A tool host that stops while running one fails the apply, which keeps the action pending.
+   * Each is marked `RUNS_IN_TOOL_HOST`: the session lets it apply what a tool host staged.
    */
   #proxyActions(tool: string, declared: Record<string, { reject: boolean }>): CustomTool["actions"] {
     const handlers: NonNullable<CustomTool["actions"]> = {};
@@ -253,7 +255,8 @@ export class IsolatedToolHost {
           });
           return answerOf(message, `The tool host stopped while it ran the ${callback}.`);
         };
-      handlers[handler] = reject ? { apply: run("apply"), reject: run("reject") } : { apply: run("apply") };
+      const proxy = reject ? { apply: run("apply"), reject: run("reject") } : { apply: run("apply") };
+      handlers[handler] = Object.defineProperty(proxy, RUNS_IN_TOOL_HOST, { value: true });
     }
     return handlers;
   }

@@ -21,6 +21,7 @@ import {
   handlerMissingText,
   heldElsewhereText,
   interruptedText,
+  isolatedInProcessText,
   lostText,
   resolvedElsewhereText,
 } from "./resolve-messages.js";
@@ -37,8 +38,10 @@ import { leftElsewhere, type PendingEntry, STALE_STACK, type StoreInternals } fr
  * With a durable store, the record is first taken for this process (`applying`; another
  * process that took it first wins, and this resolve does nothing), and each outcome is kept.
  * An entry that cannot be applied here is answered without running anything: interrupted
- * (never applied again), a durable action whose handler no loaded tool declares (kept), a
- * callback action of another process (kept while that process may run, else lost).
+ * (never applied again), a durable action whose handler no loaded tool declares (kept), one
+ * staged in a tool host whose handler here runs in this process (kept, see
+ * `SessionOptions.isolatedActionsInProcess`), a callback action of another process (kept while
+ * that process may run, else lost).
  */
 export async function applyTopAction(
   internals: StoreInternals,
@@ -65,6 +68,10 @@ export async function applyTopAction(
     if (lost !== true) return lost === false ? elsewhere(internals, entry, reason, top) : lost;
     internals.emit({ type: "action-discarded", record, reason: why });
     return failure(lostText(record, callback.owner), reason, entry, {});
+  }
+  if (callback.kind === "refused") {
+    const text = isolatedInProcessText(record, "apply", callback.handler);
+    return fromStack(() => failure(text, reason, entry, { refusedInProcess: true }));
   }
   if (callback.kind !== "run") {
     const handler = callback.kind === "no-handler" ? callback.handler : (record.handler ?? "");

@@ -26,6 +26,15 @@ export const CALLBACK_GAVE_UP = Symbol.for("tooldock.callback-gave-up");
  */
 export const STAGED_IN_TOOL_HOST = Symbol.for("tooldock.staged-in-tool-host");
 
+/**
+ * On a durable action's handler (an entry of a tool's `actions`) that runs in a tool host: the
+ * loader's proxies of an isolated tool carry it. An action {@link STAGED_IN_TOOL_HOST} is
+ * applied or discarded only by such a handler, unless the session runs them in-process
+ * (`SessionOptions.isolatedActionsInProcess`). An in-process tool that sets it on its own
+ * handlers only vouches for itself, which it is trusted to do.
+ */
+export const RUNS_IN_TOOL_HOST = Symbol.for("tooldock.runs-in-tool-host");
+
 /** Whether `error` carries {@link ACTION_LOST}; never throws. */
 export function isActionLost(error: unknown): boolean {
   try {

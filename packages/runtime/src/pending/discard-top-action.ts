@@ -8,6 +8,7 @@ import { type ResolveDetails, readCallbackResult, resolveDetails, resolveError }
 import {
   discardedText,
   interruptedDiscardedText,
+  isolatedInProcessText,
   lostText,
   rejectFailedText,
   rejectTimedOutText,
@@ -23,14 +24,16 @@ export type DiscardInternals = Pick<StoreInternals, "emit" | "move" | "binding" 
 /**
  * How a discard ended: `reject` ran (`ran`, with how it settled), there was none to run here
  * (`skipped`: none declared, an interrupted entry, or a callback action of another process
- * that may still run), the entry's process had ended (`lost`), or another process resolved
- * the record first (`elsewhere`: nothing done here).
+ * that may still run), the entry's process had ended (`lost`), another process resolved the
+ * record first (`elsewhere`: nothing done here), or its handler here may not run it
+ * (`refused`, see `refusedInProcess`: nothing done, the record still pending).
  */
 export type DiscardOutcome =
   | { kind: "ran"; settlement: Settlement<unknown> }
   | { kind: "skipped" }
   | { kind: "lost"; owner: { pid: number; host: string } }
-  | { kind: "elsewhere" };
+  | { kind: "elsewhere" }
+  | { kind: "refused"; handler: string };
 
 /**
  * Discards an entry already taken off the stack: with a durable store, its record is
@@ -53,6 +56,7 @@ export async function discardEntry(
   // An interrupted record (whatever its form) is discarded as it is: nothing runs.
   const callback: EntryCallback =
     entry.interrupted === true ? { kind: "none" } : entryCallback(internals, entry, "reject", reason);
+  if (callback.kind === "refused") return { kind: "refused", handler: callback.handler };
   // Only a journal restores another process's actions: nothing is awaited without one.
   if (callback.kind === "foreign" && !(await internals.mayRun(callback.owner))) {
     const why = lostReason(callback.owner);
@@ -128,6 +132,13 @@ export async function discardTopAction(
     return STALE_STACK;
   }
   if (outcome.kind === "lost") return discardError(lostText(record, outcome.owner), reason, entry);
+  if (outcome.kind === "refused") {
+    // Answered from this stack alone: only once the store was read for this resolve, as an apply.
+    internals.restore(entry);
+    if (top) return STALE_STACK;
+    const text = isolatedInProcessText(record, "discard", outcome.handler);
+    return resolveError("discard", text, reason, record, { refusedInProcess: true });
+  }
   if (outcome.kind === "skipped") {
     const text =
       entry.interrupted === true ? interruptedDiscardedText(record, reason) : discardedText(record, reason);

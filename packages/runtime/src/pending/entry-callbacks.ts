@@ -1,4 +1,5 @@
 import type { PendingActionHandler } from "@tooldock/sdk";
+import { RUNS_IN_TOOL_HOST } from "./callback-marks.js";
 import type { ProcessIdentity } from "./journal/pending-journal.js";
 import { callApply, callReject } from "./snapshot-pending-action.js";
 import type { PendingEntry, StoreInternals } from "./store-internals.js";
@@ -11,13 +12,15 @@ const reflectApply = Reflect.apply;
  * a durable action whose tool is loaded, its handler called with the handler object as
  * `this`); `none` when there is nothing to run (a durable action without `reject`);
  * `foreign`, a callback action of another process; `no-handler`, a durable action whose
- * handler no loaded tool declares.
+ * handler no loaded tool declares; `refused`, a durable action a tool staged in a tool host
+ * whose handler here runs in this process (see {@link refusedInProcess}).
  */
 export type EntryCallback =
   | { kind: "run"; run: () => unknown }
   | { kind: "none" }
   | { kind: "foreign"; owner: ProcessIdentity }
-  | { kind: "no-handler"; handler: string };
+  | { kind: "no-handler"; handler: string }
+  | { kind: "refused"; handler: string };
 
 /** The entry's `apply` (or `reject`) with `reason`, as {@link EntryCallback} tells. */
 export function entryCallback(
@@ -34,6 +37,8 @@ export function entryCallback(
       : { kind: "run", run: () => callReject(action, reason) };
   const handler = findHandler(internals, record.sourceToolName, action.handler);
   if (handler === undefined) return { kind: "no-handler", handler: action.handler };
+  if (refusedHandler(internals, record.isolated, handler))
+    return { kind: "refused", handler: action.handler };
   const method = handler[callback];
   if (typeof method !== "function") return { kind: "none" };
   const binding = internals.binding as NonNullable<StoreInternals["binding"]>;
@@ -57,4 +62,30 @@ export function findHandler(
   if (handlers === undefined || !Object.hasOwn(handlers, name)) return undefined;
   const handler = handlers[name];
   return typeof handler?.apply === "function" ? handler : undefined;
+}
+
+/**
+ * Whether the entry is a durable action a tool staged in a tool host (`isolated`) that its
+ * handler here may not run: a handler of this process, not one of the loader's that forwards to
+ * a tool host (`RUNS_IN_TOOL_HOST`), and the session does not run such actions in-process
+ * (`SessionOptions.isolatedActionsInProcess`). The sandboxed tool's payload would otherwise be
+ * acted on with this process's rights. An interrupted entry runs nothing, so it is never refused.
+ */
+export function refusedInProcess(internals: Pick<StoreInternals, "binding">, entry: PendingEntry): boolean {
+  const { action, record } = entry;
+  if (entry.interrupted === true || action.form !== "data") return false;
+  const handler = findHandler(internals, record.sourceToolName, action.handler);
+  return handler !== undefined && refusedHandler(internals, record.isolated, handler);
+}
+
+function refusedHandler(
+  internals: Pick<StoreInternals, "binding">,
+  isolated: boolean | undefined,
+  handler: PendingActionHandler,
+): boolean {
+  return (
+    isolated === true &&
+    internals.binding?.isolatedActionsInProcess !== "run" &&
+    (handler as unknown as Record<symbol, unknown>)[RUNS_IN_TOOL_HOST] !== true
+  );
 }

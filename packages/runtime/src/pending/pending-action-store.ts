@@ -3,7 +3,7 @@ import { describeError } from "../util/describe-error.js";
 import { SafeEmitter } from "../util/safe-emitter.js";
 import { checkCallbackTimeout, DEFAULT_CALLBACK_TIMEOUT_MS } from "./callback-deadline.js";
 import { discardEntry } from "./discard-top-action.js";
-import { findHandler } from "./entry-callbacks.js";
+import { findHandler, refusedInProcess } from "./entry-callbacks.js";
 import {
   type JournalMove,
   type JournalRecord,
@@ -305,7 +305,9 @@ export class PendingActionStore {
    * throwing `reject` does not stop the others; its error rides on the `action-discarded`
    * event (one per action, as each settles). A `reject` that does not settle in time is given
    * up: its event carries an `E_CALLBACK_TIMEOUT` error and `timedOut: true`. `clear` never
-   * rejects.
+   * rejects. A durable action a tool staged in a tool host whose handler here runs in this
+   * process (`SessionOptions.isolatedActionsInProcess`) stays where it is, pending: nothing of
+   * it runs, and no event is sent for it.
    */
   async clear(reason: string, options: ClearOptions = {}): Promise<void> {
     const timeoutMs =
@@ -313,7 +315,10 @@ export class PendingActionStore {
         ? this.#callbackTimeoutMs
         : checkCallbackTimeout("clear option timeoutMs", options.timeoutMs);
     this.#clearCount += 1;
-    await this.#discardAll(this.#entries.splice(0).reverse(), reason, timeoutMs);
+    const entries = this.#entries.splice(0);
+    this.#entries.push(...entries.filter((entry) => refusedInProcess(this.#internals, entry)));
+    const discarded = entries.filter((entry) => !this.#entries.includes(entry));
+    await this.#discardAll(discarded.reverse(), reason, timeoutMs);
   }
 
   /**

@@ -20,6 +20,12 @@ export interface ResolveDetails {
    * action pending; a timed-out `reject` still discarded it.
    */
   timedOut?: boolean;
+  /**
+   * Set when nothing ran because the action was staged by a tool in a tool host and this
+   * session's handler of it runs in this process (`SessionOptions.isolatedActionsInProcess`):
+   * the action is still pending. A host can add its own way to resolve it.
+   */
+  refusedInProcess?: true;
   [key: string]: unknown;
 }
 
@@ -27,6 +33,7 @@ export interface ResolveDetails {
 export interface ResolveExtra {
   error?: string;
   timedOut?: boolean;
+  refusedInProcess?: true;
 }
 
 /**

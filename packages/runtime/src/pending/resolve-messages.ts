@@ -96,6 +96,22 @@ export function handlerMissingText(record: PendingActionRecord, handler: string)
   );
 }
 
+/**
+ * A durable action a tool staged in a tool host, whose handler here runs in this process
+ * (`SessionOptions.isolatedActionsInProcess`): nothing ran, it is still pending.
+ */
+export function isolatedInProcessText(
+  record: PendingActionRecord,
+  action: "apply" | "discard",
+  handler: string,
+): string {
+  return (
+    `Cannot ${action} ${quoted(record.label)}: it was staged by a tool in a tool host (a sandboxed process), and this session's tool ${quoted(record.sourceToolName)} runs in this process, ` +
+    `where its handler ${quoted(handler)} would act on the sandboxed tool's data with this process's rights. Nothing was run: nothing was applied or discarded, and the action is still pending (id ${record.id}). ` +
+    `Tell the user: resolve it in a session that loads the tools in a tool host (isolation: "process"), or, if they trust the tool, in one opened with isolatedActionsInProcess: "run".`
+  );
+}
+
 /** An action a resolve found interrupted: its apply was cut off in a process that ended. */
 export function interruptedText(record: PendingActionRecord): string {
   return (

@@ -28,6 +28,8 @@ export interface HandlerBinding {
   /** The `actions` of the tool named `toolName`, when a tool of that name is registered. */
   handlers(toolName: string): PendingActionHandlers | undefined;
   context: Pick<PendingActionHandlerContext, "sessionId" | "cwd">;
+  /** `SessionOptions.isolatedActionsInProcess`: whether handlers of this process may run actions staged in a tool host. */
+  isolatedActionsInProcess: "refuse" | "run";
 }
 
 /**

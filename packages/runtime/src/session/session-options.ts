@@ -11,6 +11,13 @@ import type { ToolChoice } from "./tool-choice.js";
  */
 export type PendingPolicy = "block" | "allow";
 
+/**
+ * Whether a session's handlers that run in this process may apply or discard a durable action
+ * a tool staged in a tool host: `"refuse"` or `"run"` (see
+ * {@link SessionOptions.isolatedActionsInProcess}).
+ */
+export type IsolatedActionsInProcess = "refuse" | "run";
+
 /** Default of {@link SessionOptions.executeTimeoutMs}: ten minutes. */
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 600_000;
 /** Default of {@link SessionOptions.maxResultChars}. */
@@ -80,6 +87,18 @@ export interface SessionOptions {
    * while no call runs.
    */
   conversation?: ConversationSource;
+  /**
+   * What `resolve` does with a durable action a tool staged while it ran in a tool host (the
+   * loader's `isolation: "process"`; its record says `isolated: true`, and a durable store
+   * keeps it) when this session's tool of that name runs in this process, so that its handler
+   * would act on the sandboxed tool's payload with this process's rights. `"refuse"`: nothing
+   * runs, the answer is an error saying why and what to do, and the action stays pending
+   * (`clear` leaves it on the stack too); load the tools with `isolation: "process"` to
+   * resolve it, and its handler runs in a tool host. `"run"`: the host trusts the tools, and
+   * their in-process handlers apply and discard such actions like any other (the CLI's
+   * `--no-isolate`). Default `"refuse"`.
+   */
+  isolatedActionsInProcess?: IsolatedActionsInProcess;
 }
 
 /** {@link SessionOptions} with every default filled in, read once by the session. */
@@ -97,6 +116,7 @@ export interface SessionConfig {
   updateIntervalMs: number;
   /** Whether a hidden tool (other than `resolve`) of that name is offered. */
   exposesHidden: (name: string) => boolean;
+  isolatedActionsInProcess: IsolatedActionsInProcess;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -126,6 +146,8 @@ export function resolveSessionOptions(options: SessionOptions): SessionConfig {
     maxResultChars,
     updateIntervalMs,
     exposesHidden: hiddenExposure(options.exposeHiddenTools ?? false),
+    // Anything but "run" refuses: a misspelt opt-in runs nothing it should not.
+    isolatedActionsInProcess: options.isolatedActionsInProcess === "run" ? "run" : "refuse",
   };
 }
 

@@ -152,6 +152,7 @@ export class Session {
     storeInternals(this.pending).binding = {
       handlers: (toolName) => registry.get(toolName)?.tool.actions,
       context: { sessionId: this.id, cwd: this.cwd },
+      isolatedActionsInProcess: this.#config.isolatedActionsInProcess,
     };
     const resolve = createResolveTool(this.pending, { timeoutMs: this.#config.resolveTimeoutMs });
     // Bounded by resolveTimeoutMs inside, so the execute deadline does not cut its answer.

@@ -1,5 +1,6 @@
 import { types } from "node:util";
 import type { CustomTool } from "@tooldock/sdk";
+import { RUNS_IN_TOOL_HOST } from "../pending/callback-marks.js";
 import { describeError } from "../util/describe-error.js";
 import { adaptLegacyExecute, isLegacyExecuteOrder } from "./execute-order.js";
 import { readAnnotations } from "./tool-annotations.js";
@@ -170,7 +171,7 @@ export function snapshotTool(value: unknown): ToolSnapshot {
 /**
  * A tool's `actions` (the handlers of its durable pending actions), each handler's `apply`
  * and `reject` read once into a frozen record whose functions call them with the handler as
- * `this`; `undefined` when absent. What is wrong is pushed onto `problems`.
+ * `this`, and which keeps the handler's `RUNS_IN_TOOL_HOST` mark; `undefined` when absent. What is wrong is pushed onto `problems`.
  */
 function readActions(value: unknown, problems: string[]): CustomTool["actions"] {
   // Not a map of handlers (an array of names, a string): some other use of the name, ignored.
@@ -186,10 +187,11 @@ function readActions(value: unknown, problems: string[]): CustomTool["actions"] 
         handler,
         apply: isObject ? handlerField(handler, "apply") : undefined,
         reject: isObject ? handlerField(handler, "reject") : undefined,
+        inToolHost: isObject && (handler as Record<symbol, unknown>)[RUNS_IN_TOOL_HOST] === true,
       };
     });
     if (!fields.some((field) => field.apply !== undefined)) return undefined;
-    for (const { name, handler, apply, reject } of fields) {
+    for (const { name, handler, apply, reject, inToolHost } of fields) {
       if (typeof apply !== "function") {
         problems.push(`"actions.${name}.apply" is ${describeToolValue(apply)}, not a function`);
         continue;
@@ -202,6 +204,7 @@ function readActions(value: unknown, problems: string[]): CustomTool["actions"] 
         apply: (...args) => reflectApply(apply, handler, args),
       };
       if (reject !== undefined) bound.reject = (...args) => reflectApply(reject, handler, args);
+      if (inToolHost) defineProperty(bound, RUNS_IN_TOOL_HOST, { value: true });
       handlers[name] = freeze(bound);
     }
   } catch (error) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { type CustomTool, textResult } from "@tooldock/sdk";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { describePostgres } from "../../../../scripts/describe-postgres.js";
 import {
   openPostgresJournal,
@@ -14,7 +14,7 @@ import {
   type PendingActionRecord,
   Session,
 } from "../../src/index.js";
-import { STAGED_IN_TOOL_HOST } from "../../src/internal.js";
+import { RUNS_IN_TOOL_HOST, STAGED_IN_TOOL_HOST } from "../../src/internal.js";
 
 /**
  * A durable action the loader stages for a tool in a tool host carries `STAGED_IN_TOOL_HOST`:
@@ -104,6 +104,76 @@ describe("a durable action staged in a tool host", () => {
     const again = openSqliteJournal(file);
     expect((await readBack(again, "s2")).map((record) => record.isolated)).toEqual([true, undefined]);
     again.close();
+  });
+});
+
+describe("an action staged in a tool host, resolved by a handler of this process", () => {
+  /** A session of a new SQLite store with one action staged in a tool host on it; `applied` counts the applies. */
+  async function stagedSession(
+    handlerInToolHost: boolean,
+    options: { isolatedActionsInProcess?: "run" } = {},
+  ) {
+    const own = await mkdtemp(join(tmpdir(), "tooldock-isolated-refused-"));
+    onTestFinished(() => rm(own, { recursive: true, force: true }));
+    const journal = openSqliteJournal(join(own, "pending.db"));
+    const session = await Session.open({ sessionId: "s1", journal, ...options });
+    const tool = stagingTool();
+    const applied: unknown[] = [];
+    const write = {
+      apply: async (payload: unknown) => {
+        applied.push(payload);
+        return textResult("written");
+      },
+      reject: async (payload: unknown) => {
+        applied.push(payload);
+        return undefined;
+      },
+    };
+    if (handlerInToolHost) Object.defineProperty(write, RUNS_IN_TOOL_HOST, { value: true });
+    tool.actions = { write };
+    session.register(tool);
+    await session.execute({ toolCallId: "stage", name: "stage_write", params: { isolated: true } });
+    const close = async () => {
+      await session.dispose();
+      journal.close();
+    };
+    return { session, journal, applied, close };
+  }
+  const resolve = (session: Session, action: "apply" | "discard") =>
+    session.execute({ toolCallId: action, name: "resolve", params: { action, reason: "ok" } });
+
+  it("is refused (apply, discard and clear): nothing runs, it stays pending on the stack and in the store", async () => {
+    const { session, journal, applied, close } = await stagedSession(false);
+    for (const action of ["apply", "discard"] as const) {
+      const refused = await resolve(session, action);
+      expect(refused.isError).toBe(true);
+      expect(refused.content).toEqual([
+        {
+          type: "text",
+          text: expect.stringContaining(
+            `Cannot ${action} "Write a file": it was staged by a tool in a tool host`,
+          ),
+        },
+      ]);
+      expect(refused.details).toMatchObject({ action, refusedInProcess: true });
+    }
+    await session.pending.clear("cleared");
+    expect(applied).toEqual([]);
+    expect(session.pending.list().map((record) => record.label)).toEqual(["Write a file"]);
+    expect((await journal.open("s1")).map((record) => record.state)).toEqual(["pending"]);
+    await close();
+  });
+
+  it('is applied by a handler marked as running in a tool host, or by any with isolatedActionsInProcess: "run"', async () => {
+    for (const staged of [
+      await stagedSession(true),
+      await stagedSession(false, { isolatedActionsInProcess: "run" }),
+    ]) {
+      expect((await resolve(staged.session, "apply")).isError).toBeUndefined();
+      expect(staged.applied).toEqual([{ file: "a.txt" }]);
+      expect(staged.session.pending.size).toBe(0);
+      await staged.close();
+    }
   });
 });
 
