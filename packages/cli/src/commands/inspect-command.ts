@@ -34,14 +34,7 @@ export async function run({ io, output, args, version }: CommandContext): Promis
   }
   const store = opened?.store;
   try {
-    const { isolation, refuseIsolatedActions } = await storedIsolation(
-      flagged,
-      args,
-      io,
-      "inspect",
-      store,
-      io.cwd,
-    );
+    const isolation = await storedIsolation(flagged, args, io, "inspect", store, io.cwd);
     const server = await startInspect({
       paths,
       cwd: io.cwd,
@@ -52,7 +45,6 @@ export async function run({ io, output, args, version }: CommandContext): Promis
       isolation,
       opencode: readOpencode(args),
       store,
-      refuseIsolatedActions,
       isolatedActionsInProcess: isolatedActionsInProcess(args),
     }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;

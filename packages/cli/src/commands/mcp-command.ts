@@ -40,7 +40,7 @@ export async function run({ io, args }: CommandContext): Promise<number> {
     return 1;
   }
   const store = opened?.store;
-  const { isolation, refuseIsolatedActions } = await storedIsolation(flagged, args, io, "mcp", store, cwd);
+  const isolation = await storedIsolation(flagged, args, io, "mcp", store, cwd);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
@@ -67,7 +67,6 @@ export async function run({ io, args }: CommandContext): Promise<number> {
         stdin: process.stdin,
         stdout: asWritable(io.stdout),
         store,
-        refuseIsolatedActions,
         isolatedActionsInProcess: isolatedActionsInProcess(args),
       });
     } else {

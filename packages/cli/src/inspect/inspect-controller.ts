@@ -10,7 +10,7 @@ import {
 import { count } from "@tooldock/runtime/internal";
 import { type AgentToolResult, type Diagnostic, TooldockError } from "@tooldock/sdk";
 import { type RunningResolve, trackResolve } from "../call/wait-for-resolves.js";
-import { isolatedActionRefused } from "../store/stored-isolation.js";
+import { refusedInProcessNote } from "../store/stored-isolation.js";
 import { EventHub } from "./event-hub.js";
 import type {
   CallRequest,
@@ -33,11 +33,6 @@ export interface InspectControllerOptions {
   now?: () => number;
   /** The durable store the session lives in (`--store`): its history is shown with each action. */
   store?: { url: string; sessionId: string };
-  /**
-   * With `store`, tools loaded in this process by default: Apply and Discard refuse an action a
-   * tool staged in a tool host (its handler belongs in one). Default: false.
-   */
-  refuseIsolatedActions?: boolean;
 }
 
 /** The code of the error {@link InspectController.call} throws for a call id in use (the server answers 409). */
@@ -56,7 +51,6 @@ export class InspectController {
   readonly #now: () => number;
   readonly #running = new Map<string, AbortController>();
   readonly #resolves = new Set<RunningResolve>();
-  readonly #refuseIsolatedActions: boolean;
   readonly #applyFailures = new Map<string, { message: string; at: number }>();
   readonly #unsubscribe: () => void;
   #diagnostics: readonly Diagnostic[];
@@ -74,7 +68,6 @@ export class InspectController {
     this.#diagnostics = options.diagnostics;
     this.#now = options.now ?? Date.now;
     this.#store = options.store;
-    this.#refuseIsolatedActions = options.refuseIsolatedActions === true;
     this.hub = new EventHub({ now: this.#now });
     this.#unsubscribe = this.#session.subscribe((event) => {
       if (event.type === "action-apply-failed") {
@@ -176,9 +169,7 @@ export class InspectController {
     if (this.#store !== undefined) await this.#session.pending.refresh().catch(() => {});
     // Read before the resolve: it takes the top action off the stack as it starts.
     const top = this.#session.pending.peek();
-    if (top?.isolated === true && this.#refuseIsolatedActions)
-      return { result: isolatedActionRefused(top.label) };
-    const running = this.#execute(toolCallId, RESOLVE_TOOL_NAME, request);
+    const running = this.#execute(toolCallId, RESOLVE_TOOL_NAME, request).then(withRefusedNote);
     trackResolve(this.#resolves, top, request, running);
     return running;
   }
@@ -258,4 +249,12 @@ export class InspectController {
       this.hub.send("state", this.state());
     });
   }
+}
+
+/** A resolve's answer, with the CLI's ways to resolve an action the session refused in-process. */
+function withRefusedNote(response: CallResponse): CallResponse {
+  const note = refusedInProcessNote(response.result);
+  if (note === undefined) return response;
+  const { result } = response;
+  return { ...response, result: { ...result, content: [...result.content, { type: "text", text: note }] } };
 }

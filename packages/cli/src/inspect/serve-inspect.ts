@@ -61,8 +61,6 @@ export interface StartInspectOptions {
    * and closing leaves the durable actions there. The caller closes the journal after `close()`.
    */
   store?: OpenStore | undefined;
-  /** With `store`, tools loaded in-process by default: see `InspectControllerOptions.refuseIsolatedActions`. */
-  refuseIsolatedActions?: boolean;
   /** The session's `isolatedActionsInProcess` (`--no-isolate`: `"run"`); default the runtime's, `"refuse"`. */
   isolatedActionsInProcess?: IsolatedActionsInProcess;
 }
@@ -144,7 +142,6 @@ export async function startInspect(options: StartInspectOptions): Promise<Inspec
       version: options.version,
       diagnostics,
       ...(store === undefined ? {} : { store: { url: store.url, sessionId: store.sessionId } }),
-      refuseIsolatedActions: options.refuseIsolatedActions === true,
     });
     controller = started;
     await started.loadHistory();

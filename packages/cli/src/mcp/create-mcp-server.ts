@@ -13,7 +13,7 @@ import {
 import { RESOLVE_TOOL_NAME, type Session } from "@tooldock/runtime";
 import { type AgentToolResult, errorResult } from "@tooldock/sdk";
 import { type RunningResolve, trackResolve } from "../call/wait-for-resolves.js";
-import { isolatedActionRefused } from "../store/stored-isolation.js";
+import { refusedInProcessNote } from "../store/stored-isolation.js";
 import { watchActiveTools } from "./active-tools-watch.js";
 import { toCallToolResult } from "./call-tool-result.js";
 import { cancelledCallText, cancelledResolveText } from "./cancelled-resolve.js";
@@ -34,12 +34,6 @@ export interface CreateMcpServerOptions {
    * Default: `"always"`.
    */
   resolve?: ResolveListing;
-  /**
-   * The session is a durable store's and its tools were loaded in this process by default
-   * (no `--no-isolate`): `resolve` refuses an action a tool staged in a tool host (another
-   * process's `call --isolate`), whose handler belongs in one. Default: false.
-   */
-  refuseIsolatedActions?: boolean;
 }
 
 /**
@@ -134,7 +128,6 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
       // The SDK's server validated the request against CallToolRequestSchema before this runs.
       return await callTool(session, request as CallToolRequest, {
         resolves,
-        refuseIsolatedActions: options.refuseIsolatedActions === true,
         // JSON-RPC ids "7" and 7 are two requests: the string keeps its quotes.
         toolCallId: `mcp-${typeof extra.requestId === "number" ? extra.requestId : JSON.stringify(extra.requestId)}`,
         signal: extra.signal,
@@ -166,8 +159,6 @@ export function createMcpServer(options: CreateMcpServerOptions): TooldockMcpSer
 interface CallContext {
   /** Where a `resolve` call is kept while it runs. */
   resolves: Set<RunningResolve>;
-  /** See {@link CreateMcpServerOptions.refuseIsolatedActions}. */
-  refuseIsolatedActions: boolean;
   toolCallId: string;
   signal: AbortSignal;
   sendNotification: SendNotification;
@@ -209,8 +200,6 @@ async function callTool(
       return toCallToolResult(storeFailedResult(name, stale), [], session.maxResultChars);
     // Read before the call: the resolve takes the top action off the stack as it starts.
     const top = resolving ? session.pending.peek() : undefined;
-    if (top?.isolated === true && context.refuseIsolatedActions)
-      return toCallToolResult(isolatedActionRefused(top.label), [], session.maxResultChars);
     const running = session.execute({
       toolCallId: context.toolCallId,
       name,
@@ -222,6 +211,8 @@ async function callTool(
     });
     trackResolve(context.resolves, top, params, running);
     result = await running;
+    const refused = resolving ? refusedInProcessNote(result) : undefined;
+    if (refused !== undefined) notes.push(refused);
   } finally {
     unsubscribe();
   }

@@ -86,11 +86,6 @@ export interface ServeMcpOptions {
    */
   store?: OpenStore | undefined;
   /**
-   * With `store` and the tools loaded in-process by default: `resolve` refuses actions a tool
-   * staged in a tool host (see `createMcpServer`). Default: false.
-   */
-  refuseIsolatedActions?: boolean;
-  /**
    * The session's `isolatedActionsInProcess` (`--no-isolate`: `"run"`): whether the handlers of
    * tools loaded in this process may resolve an action a tool staged in a tool host. Default:
    * the runtime's, `"refuse"`.
@@ -204,7 +199,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<ServeMcpResult
       session,
       resolve: options.resolve,
       onError: (error) => say(messageOf(error)),
-      refuseIsolatedActions: options.refuseIsolatedActions === true,
     });
     mcp.server.onerror = (error) => say(`protocol error: ${messageOf(error)}`);
     // A client that answers elicitation is the tools' UI (pi.ui, pi.hasUI); others leave none.
