@@ -112,6 +112,24 @@ const install = once(async (): Promise<Run> => {
   return sh("npm", ["install", "--no-audit", "--no-fund", ...tarballs, "@types/node@^20.19.0"], consumer);
 });
 
+/**
+ * npm installs the runtime's tarball (and the SDK's it needs) into a project that already
+ * depends on better-sqlite3 13, the driver's current major (issue: npm refused it with
+ * ERESOLVE while the runtime's optional peer range said `^12`). After the first install,
+ * whose cache holds the runtime's dependencies; scripts off: what is checked is npm's resolution.
+ */
+const besideBetterSqlite13 = once(async (): Promise<Run> => {
+  await install();
+  const project = join(root, "app-with-better-sqlite3-13");
+  await mkdir(project);
+  await writeFile(
+    join(project, "package.json"),
+    `${JSON.stringify({ name: "app", private: true, dependencies: { "better-sqlite3": "^13.0.0" } }, null, 2)}\n`,
+  );
+  const tarballs = ["runtime", "sdk"].map((name) => join(artifacts, `tooldock-${name}-0.1.0.tgz`));
+  return sh("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], project);
+});
+
 /** The installed CLI, once installed. */
 async function installedBin(expect: ExpectStatic): Promise<string> {
   expectSuccess(expect, await install(), "npm install of the tarballs");
@@ -209,6 +227,22 @@ describe.concurrent("release rehearsal: the tarballs, installed outside the repo
       expectSuccess(expect, demo, "npx tooldock demo");
       expect(demo.output).toContain("✔ Demo finished.");
       expect(demo.output).toMatch(/node_modules[/\\]@tooldock[/\\]cli[/\\]dist[/\\]demo-tools/);
+    },
+    CHAIN_TIMEOUT_MS,
+  );
+
+  it(
+    "npm-install-beside-better-sqlite3-13-conflicts: the runtime installs into a project that depends on better-sqlite3 13",
+    async ({ expect }) => {
+      const run = await besideBetterSqlite13();
+      expectSuccess(expect, run, "npm install of the runtime beside better-sqlite3 13");
+      const installed = JSON.parse(
+        await readFile(
+          join(root, "app-with-better-sqlite3-13/node_modules/better-sqlite3/package.json"),
+          "utf8",
+        ),
+      );
+      expect(installed.version).toMatch(/^13\./);
     },
     CHAIN_TIMEOUT_MS,
   );
