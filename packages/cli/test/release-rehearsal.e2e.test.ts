@@ -15,6 +15,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from "vitest";
+import { testRuntime } from "../../../scripts/runtimes.mjs";
 import { assertBuilt, repoRoot } from "./cli-process.js";
 
 const PUBLIC_PACKAGES = ["ai-sdk", "ast-edit", "cli", "loader", "runtime", "sdk"];
@@ -113,10 +114,64 @@ const install = once(async (): Promise<Run> => {
 });
 
 /**
+ * A script in the project with better-sqlite3 13: `open` opens an SQLite journal by its path,
+ * so the runtime picks the driver (better-sqlite3 on a Node without node:sqlite); `stage` and
+ * `apply` run a session whose journal is a better-sqlite3 13 `Database` given as `database`,
+ * staging a durable action in one process and applying it in the next. One JSON line each.
+ */
+const JOURNAL_SCRIPT = `import { createRequire } from "node:module";
+import { Type } from "@sinclair/typebox";
+import { openSqliteJournal, Session } from "@tooldock/runtime";
+const [step] = process.argv.slice(2);
+const print = (value) => process.stdout.write(\`\${JSON.stringify(value)}\\n\`);
+if (step === "open") {
+  try {
+    openSqliteJournal("picked.db").close();
+    print({ opened: true });
+  } catch (error) {
+    print({ code: error.code, message: error.message });
+  }
+} else {
+  const Database = createRequire(import.meta.url)("better-sqlite3");
+  const journal = openSqliteJournal("given.db", { database: new Database("given.db") });
+  const session = await Session.open({ sessionId: "chat", journal });
+  session.register({
+    name: "stage_note",
+    label: "Stage note",
+    description: "Stages a durable note.",
+    parameters: Type.Object({}),
+    actions: { note: { apply: async (payload) => ({ content: [{ type: "text", text: \`applied \${payload.by}\` }] }) } },
+    async execute(_id, _params, _onUpdate, ctx) {
+      ctx.pushPendingAction({ label: "Note", handler: "note", payload: { by: process.pid } });
+      return { content: [{ type: "text", text: "staged" }] };
+    },
+  });
+  if (step === "stage") {
+    await session.execute({ toolCallId: "t1", name: "stage_note", params: {} });
+    print({ pid: process.pid, pending: session.pending.list().map((record) => record.label) });
+  } else {
+    const result = await session.execute({ toolCallId: "t2", name: "resolve", params: { action: "apply", reason: "ok" } });
+    const history = (await session.pending.history()).map((transition) => transition.kind);
+    print({ text: result.content.map((block) => block.text).join(""), history });
+  }
+  await session.dispose();
+  journal.close();
+}
+`;
+
+/** The JSON line a run of {@link JOURNAL_SCRIPT} printed (Node's warnings may come around it). */
+function printed(run: Run): Record<string, unknown> {
+  const line = run.output.split("\n").find((text) => text.startsWith("{"));
+  if (line === undefined) throw new Error(`no result line (exit code ${run.code}):\n${run.output}`);
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+/**
  * npm installs the runtime's tarball (and the SDK's it needs) into a project that already
  * depends on better-sqlite3 13, the driver's current major (issue: npm refused it with
  * ERESOLVE while the runtime's optional peer range said `^12`). After the first install,
- * whose cache holds the runtime's dependencies; scripts off: what is checked is npm's resolution.
+ * whose cache holds the runtime's dependencies. Scripts off: better-sqlite3 13 has none (its
+ * addons come in its tarball), and nothing else here needs one.
  */
 const besideBetterSqlite13 = once(async (): Promise<Run> => {
   await install();
@@ -126,6 +181,7 @@ const besideBetterSqlite13 = once(async (): Promise<Run> => {
     join(project, "package.json"),
     `${JSON.stringify({ name: "app", private: true, dependencies: { "better-sqlite3": "^13.0.0" } }, null, 2)}\n`,
   );
+  await writeFile(join(project, "journal.mjs"), JOURNAL_SCRIPT);
   const tarballs = ["runtime", "sdk"].map((name) => join(artifacts, `tooldock-${name}-0.1.0.tgz`));
   return sh("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], project);
 });
@@ -243,6 +299,49 @@ describe.concurrent("release rehearsal: the tarballs, installed outside the repo
         ),
       );
       expect(installed.version).toMatch(/^13\./);
+    },
+    CHAIN_TIMEOUT_MS,
+  );
+
+  it(
+    "the SQLite journal runs on that better-sqlite3 13 under Node 24: staged in one process, applied in the next",
+    async ({ expect, skip }) => {
+      expectSuccess(
+        expect,
+        await besideBetterSqlite13(),
+        "npm install of the runtime beside better-sqlite3 13",
+      );
+      const node24 = await testRuntime("node@24", skip);
+      const project = join(root, "app-with-better-sqlite3-13");
+      const stage = await sh(node24, ["journal.mjs", "stage"], project);
+      expectSuccess(expect, stage, "staging with better-sqlite3 13");
+      const staged = printed(stage);
+      expect(staged.pending).toEqual(["Note"]);
+      const apply = await sh(node24, ["journal.mjs", "apply"], project);
+      expectSuccess(expect, apply, "applying with better-sqlite3 13");
+      expect(printed(apply)).toEqual({ text: `applied ${staged.pid}`, history: ["staged", "applied"] });
+    },
+    CHAIN_TIMEOUT_MS,
+  );
+
+  it.skipIf(Number(process.versions.node.split(".")[0]) >= 22)(
+    "journal-on-node-20-beside-better-sqlite3-13-segfaults: on Node 20, the journal refuses better-sqlite3 13 with E_PENDING_STORE",
+    async ({ expect }) => {
+      expectSuccess(
+        expect,
+        await besideBetterSqlite13(),
+        "npm install of the runtime beside better-sqlite3 13",
+      );
+      const open = await sh(
+        process.execPath,
+        ["journal.mjs", "open"],
+        join(root, "app-with-better-sqlite3-13"),
+      );
+      expectSuccess(expect, open, "opening the journal on Node 20");
+      const refused = printed(open);
+      expect(refused.code).toBe("E_PENDING_STORE");
+      expect(refused.message).toMatch(/would use better-sqlite3 13\.\d+\.\d+, which needs Node >=22/);
+      expect(refused.message).toContain("(npm install better-sqlite3@12), or run Node 22.13 or later");
     },
     CHAIN_TIMEOUT_MS,
   );

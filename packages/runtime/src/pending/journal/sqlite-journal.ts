@@ -1,4 +1,5 @@
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, resolve } from "node:path";
 import { TooldockError } from "@tooldock/sdk";
 import { checkPrivateFolderSync } from "../../util/private-folder.js";
@@ -349,6 +350,7 @@ function sqliteDriver(file: string): new (path: string) => SqliteDatabase {
     | { DatabaseSync: new (path: string) => SqliteDatabase }
     | undefined;
   if (sqlite?.DatabaseSync !== undefined) return sqlite.DatabaseSync;
+  checkBetterSqliteNode(file);
   const betterSqlite = optionalPackage<new (path: string) => SqliteDatabase>(
     "better-sqlite3",
     `SQLite pending-action database ${file}`,
@@ -358,4 +360,39 @@ function sqliteDriver(file: string): new (path: string) => SqliteDatabase {
     `No SQLite driver for the pending-action database ${file}: this Node (${process.version}) has no node:sqlite, and better-sqlite3 is not installed.`,
     "Run Node 22.13 or later, or install better-sqlite3 beside @tooldock/runtime (npm install better-sqlite3).",
   );
+}
+
+/**
+ * Refuses a better-sqlite3 whose `engines` asks for a newer Node than this one, before it is
+ * loaded: 13 and later hold a Node-API 10 addon, which kills Node 20 with a segmentation
+ * fault when it opens a database, with no error to catch. Only the `>=` form is read (13's);
+ * 12 lists the Node versions it was built for, and one built for another Node fails to load
+ * with an error, which `optionalPackage` reports.
+ */
+function checkBetterSqliteNode(file: string): void {
+  let manifest: { version?: unknown; engines?: { node?: unknown } };
+  try {
+    manifest = createRequire(import.meta.url)("better-sqlite3/package.json");
+  } catch {
+    return; // not installed, or its manifest unreadable: optionalPackage says which
+  }
+  const wanted = manifest.engines?.node;
+  const minimum =
+    typeof wanted === "string" ? /^\s*>=\s*v?(\d+(?:\.\d+){0,2})\s*$/.exec(wanted)?.[1] : undefined;
+  if (minimum === undefined || !olderThan(process.versions.node, minimum)) return;
+  throw storeError(
+    `The SQLite pending-action database ${file} would use better-sqlite3 ${String(manifest.version)}, which needs Node ${wanted} (its addon crashes an older Node); this is Node ${process.version}.`,
+    "Install better-sqlite3 12 beside @tooldock/runtime (npm install better-sqlite3@12), or run Node 22.13 or later, which has node:sqlite.",
+  );
+}
+
+/** Whether the version `a` (e.g. `20.20.2`) comes before `b` (e.g. `22`, `22.5`). */
+function olderThan(a: string, b: string): boolean {
+  const left = a.split(".").map(Number);
+  const right = b.split(".").map(Number);
+  for (let index = 0; index < right.length; index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference < 0;
+  }
+  return false;
 }
