@@ -10,7 +10,8 @@ import type {
 import { createWarning } from "../diagnostics.js";
 import { orElse } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { nothing, piUI } from "./pi-ui.js";
+import { piExtensionContext } from "./pi-context.js";
+import { nothing } from "./pi-ui.js";
 
 /** pi's session events that Tooldock's session has: run as the extension's tools' `onSession`. */
 const SESSION_EVENTS = { session_start: "start", session_shutdown: "shutdown" } as const;
@@ -135,7 +136,7 @@ export class ExtensionRegistrations {
 
   /** `ctx` as the extension's handlers get it: with pi's `ui` and `hasUI`, as its tools' have. */
   #piContext(ctx: CustomToolContext): CustomToolContext {
-    return this.#base === undefined ? ctx : withPiUi(ctx, this.#base);
+    return this.#base === undefined ? ctx : piExtensionContext(ctx, this.#base);
   }
 
   /**
@@ -197,37 +198,7 @@ export class ExtensionRegistrations {
 }
 
 /**
- * `ctx` as pi's `ExtensionContext`, as far as Tooldock has it: `ui` ({@link piUI}) and `hasUI`
- * the host's; `hasPendingMessages()` is `hasQueuedMessages()`; `modelRegistry` knows `ctx.model`
- * and no API key; `shutdown()` does nothing. A context with a `ui` already, or no object, as it is.
- */
-export function withPiUi<T>(ctx: T, api: CustomToolAPI): T {
-  if (typeof ctx !== "object" || ctx === null || "ui" in ctx) return ctx;
-  const context = ctx as unknown as CustomToolContext;
-  const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
-  const models = () => (context.model === undefined ? [] : [context.model]);
-  Object.defineProperties(extended, {
-    ui: { value: piUI(api), enumerable: true },
-    hasUI: { get: () => api.hasUI, enumerable: true },
-    hasPendingMessages: { value: () => context.hasQueuedMessages?.() === true, enumerable: true },
-    shutdown: { value: () => {}, enumerable: true },
-    modelRegistry: {
-      value: Object.freeze({
-        getAll: models,
-        getAvailable: models,
-        find: (provider: string, id: string) =>
-          models().find((model) => model.provider === provider && model.id === id),
-        getApiKey: async () => undefined,
-        getApiKeyForProvider: async () => undefined,
-      }),
-      enumerable: true,
-    },
-  });
-  return extended;
-}
-
-/**
- * `tool` as pi's extensions expect to be called: `ctx` with pi's `ui` ({@link withPiUi}), `this`
+ * `tool` as pi's extensions expect to be called: `ctx` as pi's `ExtensionContext` ({@link piExtensionContext}), `this`
  * the tool, and `execute` called in pi's order, `(toolCallId, params, signal, onUpdate, ctx)`,
  * whatever its parameters are named, unless their names clearly say Tooldock's
  * (`declaresCurrentExecuteOrder`, read here, where they are the module's own and not a
@@ -249,7 +220,7 @@ function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
     ctx: unknown,
     signal: unknown,
   ) {
-    return call.call(tool, toolCallId, params, onUpdate, withPiUi(ctx, api), signal);
+    return call.call(tool, toolCallId, params, onUpdate, piExtensionContext(ctx, api), signal);
   };
   return carrier;
 }
