@@ -1,4 +1,5 @@
 import type { CustomToolAPI, CustomToolContext } from "@tooldock/sdk";
+import { piSessionManager } from "./pi-session-manager.js";
 import { piUI } from "./pi-ui.js";
 
 /** What `ctx.compact()`'s `onError` gets: a Tooldock host keeps no conversation to compact. */
@@ -8,7 +9,7 @@ const NO_COMPACTION =
 /**
  * `ctx` as pi's `ExtensionContext`, as far as Tooldock has it: `ui` ({@link piUI}) and `hasUI`
  * the host's; `hasPendingMessages()` is `hasQueuedMessages()`; `modelRegistry` knows `ctx.model`
- * and no API key; `shutdown()` does nothing. What a Tooldock host cannot tell answers as pi does
+ * and no API key; `sessionManager` has pi's reads ({@link piSessionManager}); `shutdown()` does nothing. What a Tooldock host cannot tell answers as pi does
  * when it does not know: `getContextUsage()` `undefined`, `getSystemPrompt()` `""`; `compact()`
  * calls its `onError`, so an extension waiting for `onComplete` hears it will not come. A
  * context with a `ui` already, or no object, as it is.
@@ -18,6 +19,11 @@ export function piExtensionContext<T>(ctx: T, api: CustomToolAPI): T {
   const context = ctx as unknown as CustomToolContext;
   const extended = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx));
   const models = () => (context.model === undefined ? [] : [context.model]);
+  if (context.sessionManager !== undefined)
+    Object.defineProperty(extended, "sessionManager", {
+      value: piSessionManager(context.sessionManager),
+      enumerable: true,
+    });
   Object.defineProperties(extended, {
     ui: { value: piUI(api), enumerable: true },
     hasUI: { get: () => api.hasUI, enumerable: true },
