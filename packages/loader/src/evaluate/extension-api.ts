@@ -84,9 +84,7 @@ export class ExtensionRegistrations {
   api(base: CustomToolAPI): CustomToolAPI {
     this.#base = base;
     const api = Object.create(base) as Record<string, unknown>;
-    api.registerTool = (tool: unknown) => {
-      if (!this.#closed) this.#tools.push(withPiContext(tool, base));
-    };
+    api.registerTool = (tool: unknown) => this.#register(tool, base);
     api.on = (event: unknown, handler: unknown) => this.#on(event, handler);
     for (const [method, [what, answer]] of Object.entries(IGNORED)) {
       api[method] = () => {
@@ -104,6 +102,19 @@ export class ExtensionRegistrations {
     };
     api.getFlag = (name: unknown) => (typeof name === "string" ? this.#flags.get(name) : undefined);
     return api as unknown as CustomToolAPI;
+  }
+
+  /**
+   * Adds `tool` to the module's entries; one named as an earlier registered tool takes its place,
+   * as pi keeps an extension's tools by name (the last registered wins). A name that cannot be
+   * read is the accept stage's to report.
+   */
+  #register(tool: unknown, base: CustomToolAPI): void {
+    if (this.#closed) return;
+    const name = nameOf(tool);
+    const earlier = name === undefined ? -1 : this.#tools.findIndex((entry) => nameOf(entry) === name);
+    if (earlier === -1) this.#tools.push(withPiContext(tool, base));
+    else this.#tools[earlier] = withPiContext(tool, base);
   }
 
   #ignore(feature: string, what: string): void {
@@ -195,6 +206,13 @@ export class ExtensionRegistrations {
       }),
     );
   }
+}
+
+/** The `name` of a tool a module registered, `undefined` when it has no string one or cannot be read. */
+function nameOf(tool: unknown): string | undefined {
+  if (typeof tool !== "object" || tool === null) return undefined;
+  const name = orElse<unknown>(() => (tool as { name?: unknown }).name, undefined);
+  return typeof name === "string" ? name : undefined;
 }
 
 /**
