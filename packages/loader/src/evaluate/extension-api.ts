@@ -68,8 +68,8 @@ export class ExtensionRegistrations {
   readonly #module: DiscoveredModule;
   readonly #tools: unknown[] = [];
   readonly #handlers = new Map<string, Handler[]>();
-  /** Feature → what it is, in the order first used. */
-  readonly #ignored = new Map<string, string>();
+  /** Feature → what it is (and what to do instead, when not the usual), in the order first used. */
+  readonly #ignored = new Map<string, { what: string; hint?: string }>();
   /** Flag → the default `registerFlag` gave it: what `getFlag` reads, as no flag is ever set. */
   readonly #flags = new Map<string, unknown>();
   /** The host's `pi` under the module's, once {@link api} made it: what the handlers' `ui` reads. */
@@ -112,13 +112,20 @@ export class ExtensionRegistrations {
   #register(tool: unknown, base: CustomToolAPI): void {
     if (this.#closed) return;
     const name = nameOf(tool);
+    if (hasGuidelines(tool))
+      this.#ignore(
+        "pi.registerTool({ promptGuidelines })",
+        "guidelines pi adds to its system prompt",
+        "A Tooldock host has no system prompt and gives the model only the tool's description: put what the model must follow in the description.",
+      );
     const earlier = name === undefined ? -1 : this.#tools.findIndex((entry) => nameOf(entry) === name);
     if (earlier === -1) this.#tools.push(withPiContext(tool, base));
     else this.#tools[earlier] = withPiContext(tool, base);
   }
 
-  #ignore(feature: string, what: string): void {
-    if (!this.#ignored.has(feature)) this.#ignored.set(feature, what);
+  #ignore(feature: string, what: string, hint?: string): void {
+    if (!this.#ignored.has(feature))
+      this.#ignored.set(feature, hint === undefined ? { what } : { what, hint });
   }
 
   #on(event: unknown, handler: unknown): void {
@@ -198,14 +205,24 @@ export class ExtensionRegistrations {
   /** One `W_EXTENSION_FEATURE` per feature the module used that Tooldock does not run. */
   warnings(): Diagnostic[] {
     const module = this.#module;
-    return [...this.#ignored].map(([feature, what]) =>
+    return [...this.#ignored].map(([feature, { what, hint }]) =>
       createWarning("W_EXTENSION_FEATURE", {
         message: `${module.path} uses ${feature} (${what}), which a Tooldock host does not have: it was accepted and does nothing here; the extension's tools load without it.`,
         ...module,
-        hint: "Nothing to fix for Tooldock; if a tool depends on it, make the tool work without it.",
+        hint: hint ?? "Nothing to fix for Tooldock; if a tool depends on it, make the tool work without it.",
       }),
     );
   }
+}
+
+/** Whether `tool` has pi's `promptGuidelines`, bullets for the model that only pi's system prompt carries. */
+function hasGuidelines(tool: unknown): boolean {
+  if (typeof tool !== "object" || tool === null) return false;
+  const guidelines = orElse<unknown>(
+    () => (tool as { promptGuidelines?: unknown }).promptGuidelines,
+    undefined,
+  );
+  return Array.isArray(guidelines) && guidelines.length > 0;
 }
 
 /** The `name` of a tool a module registered, `undefined` when it has no string one or cannot be read. */
