@@ -59,12 +59,12 @@ describe.each(compilers)("modules written for other hosts, compiler %s", (compil
     expect(
       warnings.map((warning) => warning.message.match(/imports "(\w+)" from "([^"]+)"/)?.slice(1)).sort(),
     ).toEqual([
-      ["formatSize", "@mariozechner/pi-coding-agent"],
       ["getEditorKeybindings", "@mariozechner/pi-tui"],
+      ["getShellConfig", "@mariozechner/pi-coding-agent"],
     ]);
     expect(warnings[0]?.severity).toBe("warning");
     expect(warnings[0]?.hint).toContain("Modules written for other hosts");
-    expect(text(await h.call("pi_size", { bytes: 12 }))).toBe("12 B (loader, no keys)");
+    expect(text(await h.call("pi_size", { bytes: 12 }))).toBe("12 B (loader, no keys, no shell)");
   });
 
   it("pi: a missing name imported by a helper file (not the entry) is found too", async () => {

@@ -5,7 +5,7 @@ import { fakeContext, fixturesDir, testCacheDir } from "../helpers.js";
 
 /**
  * Attack (issue 14, item 1): a tool imports a name Tooldock has no stand-in for
- * (`formatSize` from `@mariozechner/pi-coding-agent`, `getEditorKeybindings` from pi-tui). esbuild
+ * (`getShellConfig` from `@mariozechner/pi-coding-agent`, `getEditorKeybindings` from pi-tui). esbuild
  * failed the whole module with `No matching export in "tooldock-host:@tooldock/sdk"` (jiti
  * loaded it silently). Fixed: on both compilers the name is `undefined` and each such import
  * is one `W_HOST_EXPORT_MISSING` warning naming it; the tool loads and works.
@@ -23,10 +23,10 @@ describe.each<CompilerName>(["esbuild", "jiti"])("an import the stand-ins lack, 
       ["W_HOST_EXPORT_MISSING", "warning"],
     ]);
     const messages = result.diagnostics.map((diagnostic) => diagnostic.message).sort();
-    expect(messages[0]).toContain('imports "formatSize" from "@mariozechner/pi-coding-agent"');
-    expect(messages[1]).toContain('imports "getEditorKeybindings" from "@mariozechner/pi-tui"');
+    expect(messages[0]).toContain('imports "getEditorKeybindings" from "@mariozechner/pi-tui"');
+    expect(messages[1]).toContain('imports "getShellConfig" from "@mariozechner/pi-coding-agent"');
     const tool = result.tools[0]?.tool;
     const called = await tool?.execute("c1", { bytes: 3 } as never, undefined, fakeContext());
-    expect(called?.content).toEqual([{ type: "text", text: "3 B (loader, no keys)" }]);
+    expect(called?.content).toEqual([{ type: "text", text: "3 B (loader, no keys, no shell)" }]);
   });
 });

@@ -1,6 +1,7 @@
 import { type TUnsafe, Type } from "@sinclair/typebox";
 import { loadZodModule } from "../load-zod.js";
 import { inertTheme } from "./themes.js";
+import * as truncation from "./truncation.js";
 import {
   inertComponents,
   Key,
@@ -56,7 +57,8 @@ export function piTuiNamespace(): ModuleNamespace {
 
 /**
  * `@mariozechner/pi-coding-agent` (and forks; also `pi.pi`): the Tooldock SDK, plus what those
- * agents re-export for tools: `StringEnum`, `Type`, some components, inert theme helpers, `theme`.
+ * agents re-export for tools: `StringEnum`, `Type`, pi's output truncation helpers
+ * (`truncateHead`, `formatSize`, …), some components, inert theme helpers, `theme`.
  */
 export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleNamespace): ModuleNamespace {
   const { default: _default, ...namespace } = sdk;
@@ -64,6 +66,7 @@ export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleName
     ...namespace,
     StringEnum,
     Type: typebox.Type,
+    ...truncation,
     ...inertComponents(["Container", "DynamicBorder", "Markdown", "Spacer", "Text"]),
     ...Object.fromEntries(THEME_GETTERS.map((name) => [name, () => inertTheme()])),
     theme: inertTheme(),
