@@ -1,5 +1,6 @@
 import { type TUnsafe, Type } from "@sinclair/typebox";
 import { loadZodModule } from "../load-zod.js";
+import { getAgentDir } from "./agent-dir.js";
 import { inertTheme } from "./themes.js";
 import * as truncation from "./truncation.js";
 import {
@@ -58,7 +59,7 @@ export function piTuiNamespace(): ModuleNamespace {
 /**
  * `@mariozechner/pi-coding-agent` (and forks; also `pi.pi`): the Tooldock SDK, plus what those
  * agents re-export for tools: `StringEnum`, `Type`, pi's output truncation helpers
- * (`truncateHead`, `formatSize`, …), some components, inert theme helpers, `theme`.
+ * (`truncateHead`, `formatSize`, …), `getAgentDir`, some components, inert theme helpers, `theme`.
  */
 export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleNamespace): ModuleNamespace {
   const { default: _default, ...namespace } = sdk;
@@ -67,6 +68,7 @@ export function piCodingAgentNamespace(sdk: ModuleNamespace, typebox: ModuleName
     StringEnum,
     Type: typebox.Type,
     ...truncation,
+    getAgentDir,
     ...inertComponents(["Container", "DynamicBorder", "Markdown", "Spacer", "Text"]),
     ...Object.fromEntries(THEME_GETTERS.map((name) => [name, () => inertTheme()])),
     theme: inertTheme(),
