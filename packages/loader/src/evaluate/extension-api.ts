@@ -75,6 +75,10 @@ export class ExtensionRegistrations {
   /** The host's `pi` under the module's, once {@link api} made it: what the handlers' `ui` reads. */
   #base: CustomToolAPI | undefined;
   #closed = false;
+  /** The names of the module's entries, once the load closed them. */
+  #loaded = new Set<string>();
+  /** Names a session handler registered since, new to the module: never loaded, to be reported. */
+  readonly #late: string[] = [];
 
   constructor(module: DiscoveredModule) {
     this.#module = module;
@@ -110,8 +114,11 @@ export class ExtensionRegistrations {
    * read is the accept stage's to report.
    */
   #register(tool: unknown, base: CustomToolAPI): void {
-    if (this.#closed) return;
     const name = nameOf(tool);
+    if (this.#closed) {
+      if (name !== undefined && !this.#loaded.has(name) && !this.#late.includes(name)) this.#late.push(name);
+      return;
+    }
     if (hasGuidelines(tool))
       this.#ignore(
         "pi.registerTool({ promptGuidelines })",
@@ -175,12 +182,20 @@ export class ExtensionRegistrations {
     if (this.#tools.length === 0 && handlers.size === 0) return returned;
     const entries = orElse<unknown[] | undefined>(() => [...returned, ...this.#tools], undefined);
     if (entries === undefined) return returned;
+    this.#loaded = new Set(entries.map(nameOf).filter((name) => name !== undefined));
     if (handlers.size === 0) return entries;
     let runner: object | undefined;
     const runHandlers = async (event: CustomToolSessionEvent, ctx: CustomToolContext) => {
       const name = event.reason === "start" ? "session_start" : "session_shutdown";
       const context = this.#piContext(ctx);
-      for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, context);
+      const late: string[] = [];
+      try {
+        for (const handler of handlers.get(name) ?? []) await handler({ type: name, ...event }, context);
+      } finally {
+        late.push(...this.#late.splice(0));
+      }
+      // After every handler ran: the warning (the session's W_ON_SESSION_FAILED) costs nothing else.
+      if (late.length > 0) throw lateRegistration(this.#module.path, name, late);
     };
     return entries.map((entry) => {
       if (typeof entry !== "object" || entry === null) return entry;
@@ -213,6 +228,21 @@ export class ExtensionRegistrations {
       }),
     );
   }
+}
+
+/**
+ * What a session handler that registered tools the load never had is told: pi adds them to its
+ * agent's tools, a Tooldock load's are fixed when it ends.
+ */
+function lateRegistration(path: string, handler: string, names: string[]): Error {
+  const listed = names.map((name) => `"${name}"`).join(", ");
+  const them = names.length === 1 ? "it" : "them";
+  return new Error(
+    `The ${handler} handler of ${path} registered ${listed} with pi.registerTool, after the load ended: ` +
+      `a Tooldock load's tools are fixed when it ends, so the model never gets ${them}. ` +
+      `Register ${them} in the extension's factory, or register all its tools in session_start ` +
+      "(an extension whose factory registers none has its session_start handlers run at load).",
+  );
 }
 
 /** Whether `tool` has pi's `promptGuidelines`, bullets for the model that only pi's system prompt carries. */
