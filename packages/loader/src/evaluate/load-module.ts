@@ -177,6 +177,9 @@ function loadContext(api: CustomToolAPI): CustomToolContext {
       getCwd: () => api.cwd,
     }),
     hasPendingActions: () => false,
+    // No agent runs while the tools load: it is idle, nothing queued.
+    isIdle: () => true,
+    hasQueuedMessages: () => false,
     abort() {},
     pushPendingAction() {
       throw new Error("No session is running while the tools load: stage pending actions from a tool call.");
