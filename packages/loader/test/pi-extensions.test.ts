@@ -101,6 +101,22 @@ describe.each(compilers.flatMap((compiler) => modes.map((mode) => [compiler, mod
       expect(h.tools).toEqual([]);
     });
 
+    it("an extension written against pi 0.58.3: truncation helpers, context budget, leaf, a dialog with a deadline", async () => {
+      const away: UIContext = {
+        select: () => new Promise(() => {}),
+        confirm: () => new Promise(() => {}),
+        input: () => new Promise(() => {}),
+        notify: () => {},
+      };
+      const h = await load("current-api.ts", away, {
+        conversation: { entries: () => [{ type: "message", id: "m1", parentId: null }] },
+      });
+      expect(h.diagnostics).toEqual([]);
+      const result = await h.call("ext_digest", { text: "a\nb\nc", maxLines: 2 });
+      expect(text(result)).toBe("a|b kept=2/3 size=3B usage=unknown leaf=m1 asked=false settings=true");
+      expect(result.details).toEqual({ truncated: true });
+    });
+
     it("commands, shortcuts, flags and agent events are accepted, one W_EXTENSION_FEATURE each; the tool loads", async () => {
       const h = await load("commands-and-events.ts");
       expect(
