@@ -59,6 +59,9 @@ const IGNORED: Record<string, [what: string, answer: () => unknown]> = {
 
 type Handler = (event: unknown, ctx: CustomToolContext) => unknown;
 
+/** What a module using a feature Tooldock does not run is told to do. */
+const DEFAULT_HINT = "Nothing to fix for Tooldock; if a tool depends on it, make the tool work without it.";
+
 /**
  * What one module registered through pi's `ExtensionAPI` (`export default (pi) => {
  * pi.registerTool({...}); pi.on("session_start", …) }`): the tools, the session handlers, and
@@ -130,9 +133,18 @@ export class ExtensionRegistrations {
     else this.#tools[earlier] = withPiContext(tool, base);
   }
 
+  /**
+   * Notes a feature the module used that Tooldock does not run: a warning of the load while it
+   * loads; once it has loaded (a tool's call, a session handler), the first use of each is a
+   * warning on the host's logger instead, the load's diagnostics being out.
+   */
   #ignore(feature: string, what: string, hint?: string): void {
-    if (!this.#ignored.has(feature))
-      this.#ignored.set(feature, hint === undefined ? { what } : { what, hint });
+    if (this.#ignored.has(feature)) return;
+    this.#ignored.set(feature, hint === undefined ? { what } : { what, hint });
+    if (this.#closed)
+      this.#base?.logger.warn(
+        `${this.#module.path} uses ${feature} (${what}), which a Tooldock host does not have: the call did nothing. ${hint ?? DEFAULT_HINT}`,
+      );
   }
 
   #on(event: unknown, handler: unknown): void {
@@ -224,7 +236,7 @@ export class ExtensionRegistrations {
       createWarning("W_EXTENSION_FEATURE", {
         message: `${module.path} uses ${feature} (${what}), which a Tooldock host does not have: it was accepted and does nothing here; the extension's tools load without it.`,
         ...module,
-        hint: hint ?? "Nothing to fix for Tooldock; if a tool depends on it, make the tool work without it.",
+        hint: hint ?? DEFAULT_HINT,
       }),
     );
   }
