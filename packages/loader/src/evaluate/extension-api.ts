@@ -1,5 +1,3 @@
-import { declaresCurrentExecuteOrder } from "@tooldock/runtime";
-import { adaptLegacyExecute } from "@tooldock/runtime/internal";
 import type {
   CustomTool,
   CustomToolAPI,
@@ -11,6 +9,7 @@ import { createWarning } from "../diagnostics.js";
 import { orElse } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
 import { piExtensionContext } from "./pi-context.js";
+import { hasGuidelines, nameOf, withPiContext } from "./pi-registered-tool.js";
 import { nothing } from "./pi-ui.js";
 
 /** pi's session events that Tooldock's session has: run as the extension's tools' `onSession`. */
@@ -255,49 +254,4 @@ function lateRegistration(path: string, handler: string, names: string[]): Error
       `Register ${them} in the extension's factory, or register all its tools in session_start ` +
       "(an extension whose factory registers none has its session_start handlers run at load).",
   );
-}
-
-/** Whether `tool` has pi's `promptGuidelines`, bullets for the model that only pi's system prompt carries. */
-function hasGuidelines(tool: unknown): boolean {
-  if (typeof tool !== "object" || tool === null) return false;
-  const guidelines = orElse<unknown>(
-    () => (tool as { promptGuidelines?: unknown }).promptGuidelines,
-    undefined,
-  );
-  return Array.isArray(guidelines) && guidelines.length > 0;
-}
-
-/** The `name` of a tool a module registered, `undefined` when it has no string one or cannot be read. */
-function nameOf(tool: unknown): string | undefined {
-  if (typeof tool !== "object" || tool === null) return undefined;
-  const name = orElse<unknown>(() => (tool as { name?: unknown }).name, undefined);
-  return typeof name === "string" ? name : undefined;
-}
-
-/**
- * `tool` as pi's extensions expect to be called: `ctx` as pi's `ExtensionContext` ({@link piExtensionContext}), `this`
- * the tool, and `execute` called in pi's order, `(toolCallId, params, signal, onUpdate, ctx)`,
- * whatever its parameters are named, unless their names clearly say Tooldock's
- * (`declaresCurrentExecuteOrder`, read here, where they are the module's own and not a
- * wrapper's). A value that is no object with an `execute` function is passed on, for the checks.
- */
-function withPiContext(tool: unknown, api: CustomToolAPI): unknown {
-  if (typeof tool !== "object" || tool === null) return tool;
-  const original = (tool as { execute?: unknown }).execute;
-  if (typeof original !== "function") return tool;
-  const call = declaresCurrentExecuteOrder(original)
-    ? original
-    : adaptLegacyExecute(original as () => unknown);
-  const carrier = Object.create(tool) as Record<string, unknown>;
-  // `this` is the tool itself, not the carrier: a class instance's #private fields are its own.
-  carrier.execute = function execute(
-    toolCallId: unknown,
-    params: unknown,
-    onUpdate: unknown,
-    ctx: unknown,
-    signal: unknown,
-  ) {
-    return call.call(tool, toolCallId, params, onUpdate, piExtensionContext(ctx, api), signal);
-  };
-  return carrier;
 }
