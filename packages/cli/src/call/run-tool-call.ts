@@ -11,6 +11,7 @@ import { settledWithin } from "@tooldock/runtime/internal";
 import type { AgentToolResult } from "@tooldock/sdk";
 import type { CliIo } from "../cli-io.js";
 import { type LoadedTools, loadTools } from "../load/load-tools.js";
+import { createStderrLogger } from "../mcp/stderr-logger.js";
 import type { Output } from "../output/output.js";
 import { type Resolution, type ResolveStagedOptions, resolveStaged } from "./resolve-all.js";
 
@@ -81,7 +82,8 @@ export async function runToolCall(options: ToolCallOptions): Promise<ToolCallOut
     cwd: io.cwd,
     ...(store === undefined ? {} : { sessionId: store.sessionId, pending: store.pending }),
   });
-  const host = new ToolHost({ cwd: io.cwd });
+  // The tools' pi.logger lines go to stderr, as `mcp` writes them: stdout is the result's.
+  const host = new ToolHost({ cwd: io.cwd, logger: createStderrLogger(io.stderr) });
   host.setActiveSession(session);
   const ours = new Set<string>();
   let tracking = false;

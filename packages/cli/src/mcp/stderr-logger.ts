@@ -5,7 +5,7 @@ import { escapeTerminalText } from "../output/terminal-text.js";
  * A `pi.logger` that writes `[level] message data` lines to `stderr`, never to stdout, with
  * terminal control sequences escaped.
  */
-export function createStderrLogger(stderr: NodeJS.WritableStream): Logger {
+export function createStderrLogger(stderr: { write(chunk: string): unknown }): Logger {
   const log = (level: string) => (message: string, data?: unknown) => {
     stderr.write(`${escapeTerminalText(`[${level}] ${logLine(message, data)}`, { multiline: true })}\n`);
   };
