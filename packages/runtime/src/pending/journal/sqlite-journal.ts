@@ -2,7 +2,6 @@ import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, resolve } from "node:path";
 import { TooldockError } from "@tooldock/sdk";
-import { satisfies, validRange } from "semver";
 import { checkPrivateFolderSync } from "../../util/private-folder.js";
 import {
   historySql,
@@ -364,10 +363,11 @@ function sqliteDriver(file: string): new (path: string) => SqliteDatabase {
 }
 
 /**
- * Refuses a better-sqlite3 whose `engines` leaves out this Node, before it is loaded: 13 and
- * later hold a Node-API 10 addon, which kills Node 20 with a segmentation fault when it opens
- * a database, with no error to catch. A range semver cannot read is left to the load, whose
- * error `optionalPackage` reports.
+ * Refuses a better-sqlite3 whose `engines` asks for a newer Node than this one, before it is
+ * loaded: 13 and later hold a Node-API 10 addon, which kills Node 20 with a segmentation
+ * fault when it opens a database, with no error to catch. Only the `>=` form is read (13's);
+ * 12 lists the Node versions it was built for, and one built for another Node fails to load
+ * with an error, which `optionalPackage` reports.
  */
 function checkBetterSqliteNode(file: string): void {
   let manifest: { version?: unknown; engines?: { node?: unknown } };
@@ -377,10 +377,22 @@ function checkBetterSqliteNode(file: string): void {
     return; // not installed, or its manifest unreadable: optionalPackage says which
   }
   const wanted = manifest.engines?.node;
-  if (typeof wanted !== "string" || validRange(wanted) === null) return;
-  if (satisfies(process.versions.node, wanted)) return;
+  const minimum =
+    typeof wanted === "string" ? /^\s*>=\s*v?(\d+(?:\.\d+){0,2})\s*$/.exec(wanted)?.[1] : undefined;
+  if (minimum === undefined || !olderThan(process.versions.node, minimum)) return;
   throw storeError(
-    `The SQLite pending-action database ${file} would use better-sqlite3 ${String(manifest.version)}, which needs Node ${wanted} (its addon crashes another Node); this is Node ${process.version}.`,
+    `The SQLite pending-action database ${file} would use better-sqlite3 ${String(manifest.version)}, which needs Node ${wanted} (its addon crashes an older Node); this is Node ${process.version}.`,
     "Install better-sqlite3 12 beside @tooldock/runtime (npm install better-sqlite3@12), or run Node 22.13 or later, which has node:sqlite.",
   );
+}
+
+/** Whether the version `a` (e.g. `20.20.2`) comes before `b` (e.g. `22`, `22.5`). */
+function olderThan(a: string, b: string): boolean {
+  const left = a.split(".").map(Number);
+  const right = b.split(".").map(Number);
+  for (let index = 0; index < right.length; index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference < 0;
+  }
+  return false;
 }
