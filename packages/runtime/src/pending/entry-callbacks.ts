@@ -72,10 +72,7 @@ export function findHandler(
  * acted on with this process's rights. An interrupted entry runs nothing, so it is never refused.
  */
 export function refusedInProcess(internals: Pick<StoreInternals, "binding">, entry: PendingEntry): boolean {
-  const { action, record } = entry;
-  if (entry.interrupted === true || action.form !== "data") return false;
-  const handler = findHandler(internals, record.sourceToolName, action.handler);
-  return handler !== undefined && refusedHandler(internals, record.isolated, handler);
+  return entry.interrupted !== true && entryCallback(internals, entry, "reject", "").kind === "refused";
 }
 
 function refusedHandler(

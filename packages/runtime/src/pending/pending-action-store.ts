@@ -315,9 +315,9 @@ export class PendingActionStore {
         ? this.#callbackTimeoutMs
         : checkCallbackTimeout("clear option timeoutMs", options.timeoutMs);
     this.#clearCount += 1;
-    const entries = this.#entries.splice(0);
-    this.#entries.push(...entries.filter((entry) => refusedInProcess(this.#internals, entry)));
-    const discarded = entries.filter((entry) => !this.#entries.includes(entry));
+    const discarded: PendingEntry[] = [];
+    for (const entry of this.#entries.splice(0))
+      (refusedInProcess(this.#internals, entry) ? this.#entries : discarded).push(entry);
     await this.#discardAll(discarded.reverse(), reason, timeoutMs);
   }
 
