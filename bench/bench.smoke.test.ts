@@ -72,6 +72,7 @@ interface SmokeReport {
       floor: string;
       node: { version: string; execPath: string };
       tooldock: { available: boolean; reason: string };
+      strippable: boolean;
       results: LoadRow[];
     };
     runtime: Section<RuntimeRow>;
@@ -117,10 +118,11 @@ describe("pnpm bench --smoke", () => {
     } else expect(load.tooldock.reason).toMatch(/not built yet/);
     for (const row of rows) {
       expect(row.errors, `${row.variant}: ${row.errors.join("; ")}`).toEqual([]);
-      // The file-by-file floor needs module.registerHooks: skipped on Node 20 (measured below).
+      // The file-by-file floor needs module.registerHooks: skipped on Node 20; Node alone needs
+      // tools it can strip (--strippable). Both are measured below.
       if (row.status === "skipped") {
-        expect(row.variant).toMatch(/^oxc-/);
-        expect(row.reason).toMatch(/registerHooks/);
+        expect(row.variant).toMatch(/^(oxc|node-strip)-/);
+        expect(row.reason).toMatch(row.variant.startsWith("oxc-") ? /registerHooks/ : /--strippable/);
         continue;
       }
       expect(row.status).toBe("ok");
@@ -181,17 +183,29 @@ describe("pnpm bench --smoke", () => {
     }
   });
 
-  it("measures the file-by-file cold floor (oxc in module hooks) under Node 24", {
+  it("measures the file-by-file cold floor (oxc in module hooks) and Node alone under Node 24", {
     timeout: 300_000,
   }, async () => {
     const node24 = await ensureRuntime("node@24", { cacheDir: process.env.TOOLDOCK_TEST_RUNTIMES_CACHE });
-    const variants = ["oxc-hooks", "oxc-hooks-seq", "oxc-ahead-seq"];
+    const variants = ["oxc-hooks", "oxc-hooks-seq", "oxc-ahead-seq", "node-strip-warm", "node-strip-cold"];
     const { stdout } = await run(
       process.execPath,
-      [script, "load", "--smoke", "--json", "--node", node24, "--variants", variants.join(",")],
+      [
+        script,
+        "load",
+        "--smoke",
+        "--json",
+        "--strippable",
+        "--node",
+        node24,
+        "--variants",
+        variants.join(","),
+      ],
       { maxBuffer: 16 * 1024 * 1024, timeout: 120_000 },
     );
-    const rows = (JSON.parse(stdout) as SmokeReport).benchmarks.load.results;
+    const load = (JSON.parse(stdout) as SmokeReport).benchmarks.load;
+    expect(load.strippable).toBe(true);
+    const rows = load.results;
     for (const variant of variants) {
       const row = rows.find((each) => each.variant === variant);
       expect(row?.errors, variant).toEqual([]);

@@ -2,6 +2,7 @@
 // Entry point of `pnpm bench`:
 //   node bench/run.mjs [load] [runtime] [cli] [pending] [--smoke] [--json] [--out FILE]
 //                      [--sizes 10,100,500] [--runs 5] [--variants a,b] [--keep] [--node 24|PATH]
+//                      [--strippable]
 // With no benchmark named, runs all four. `--node` runs every measured child under another Node
 // (a version is installed from the npm registry by scripts/runtimes.mjs, once per user). `--smoke` runs tiny sizes once each (used by the
 // test suite); `--json` prints the JSON report instead of Markdown; `--out` also writes it to FILE.
@@ -27,6 +28,7 @@ const { values, positionals } = parseArgs({
     variants: { type: "string" },
     keep: { type: "boolean", default: false },
     node: { type: "string" },
+    strippable: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -46,6 +48,8 @@ if (values.help) {
       "  --runs 5           rounds of the load benchmark (the CLI runs max(runs, 10) times, pending",
       "                     max(runs, 11) rounds of about 0.5 s per store and concurrency)",
       "  --variants a,b     load variants to run (ids in BENCHMARKS.md)",
+      "  --strippable       generate the load benchmark's tools as Node's type stripping takes them (no",
+      "                     enums, `.ts` import paths) and measure Node alone (`node-strip-*`, Node 22.18+)",
       "  --keep             keep the generated tool folders",
       "  --node 24|PATH     run every measured child (load variants, runtime, cli, pending) under this Node: a version",
       "                     (24, 24.22.3, node@24; installed once from the npm registry into the per-user",
@@ -98,6 +102,7 @@ if (selected.includes("load")) {
     keep: values.keep,
     parallel: smoke ? 4 : 1,
     node,
+    strippable: values.strippable,
   });
   report.benchmarks.load = load;
   sections.push(`## load\n\n${formatLoadReport(load)}`);

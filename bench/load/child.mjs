@@ -192,6 +192,12 @@ if (task.variant === "tooldock-isolated-prestarted") {
   if (!(await loader.prestartToolHost(isolatedOptions).ready)) throw new Error("the tool host did not start");
 }
 const oxcHooks = task.variant.startsWith("oxc-") ? await registerOxcHooks() : undefined;
+// Node alone: its compile cache (which holds the stripped code too) in the variant's folder,
+// empty for `-cold`, filled by a priming run for `-warm`.
+if (task.variant.startsWith("node-strip-")) {
+  const { enableCompileCache } = /** @type {any} */ (await import("node:module"));
+  enableCompileCache(task.cacheDir);
+}
 const profiler = task.profile ? await startProfiler() : undefined;
 collect();
 const rssBefore = process.memoryUsage().rss;
@@ -227,6 +233,10 @@ switch (task.variant) {
   case "oxc-hooks":
   case "oxc-hooks-seq":
     await loadEach(importNative, task.entries, task.variant === "oxc-hooks");
+    break;
+  case "node-strip-warm":
+  case "node-strip-cold":
+    await loadEach(importNative, task.entries, true);
     break;
   case "oxc-ahead-seq":
     await loadEach(compileAhead(/** @type {any} */ (oxcHooks), task.entries), task.entries, false);

@@ -2,6 +2,8 @@
 // one folder per tool (discovered through its `index.ts`) with a sibling helper file.
 // Each tool uses `import type`, an enum, an interface, a class, a TypeBox schema (built from
 // the host's copy that `pi.typebox` hands over) and a runtime import of `./helpers.js`.
+// `strippable` writes the same tools as Node's own type stripping takes them: each enum a
+// `const` object with a type of its values, and `./helpers.ts` imported by its own name.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -165,12 +167,32 @@ export default factory;
 }
 
 /**
+ * A generated source as Node's type stripping takes it (see the file's comment): the
+ * generator's enums hold string members only, so each becomes an object literal `as const`.
+ * @param {string} source
+ */
+function strippable(source) {
+  return source
+    .replace(/(export )?enum (\w+) \{([^}]*)\}/g, (_enum, exported = "", name, body) => {
+      const members = body
+        .split(",")
+        .map((/** @type {string} */ member) => member.trim().replace(/^(\w+) = /, "$1: "))
+        .filter(Boolean);
+      return `${exported}const ${name} = { ${members.join(", ")} } as const;\n${exported}type ${name} = (typeof ${name})[keyof typeof ${name}];`;
+    })
+    .replace('from "./helpers.js"', 'from "./helpers.ts"');
+}
+
+/**
  * Writes \`count\` tools under \`<root>/tools/<tool-id>/{index,helpers}.ts\`.
  * @param {string} root
  * @param {number} count
+ * @param {{ strippable?: boolean }} [options]
  * @returns {Promise<{ toolsDir: string; entries: string[]; sources: string[] }>}
  */
-export async function generateTools(root, count) {
+export async function generateTools(root, count, options = {}) {
+  const write = (/** @type {string} */ file, /** @type {string} */ source) =>
+    writeFile(file, options.strippable ? strippable(source) : source);
   const toolsDir = join(root, "tools");
   await mkdir(toolsDir, { recursive: true });
   // The authors' package: ESM, like every package of the workspace.
@@ -185,8 +207,8 @@ export async function generateTools(root, count) {
     await mkdir(dir, { recursive: true });
     const entry = join(dir, "index.ts");
     const helper = join(dir, "helpers.ts");
-    await writeFile(entry, toolSource(index));
-    await writeFile(helper, helperSource(index));
+    await write(entry, toolSource(index));
+    await write(helper, helperSource(index));
     entries.push(entry);
     sources.push(entry, helper);
   }

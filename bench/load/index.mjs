@@ -40,6 +40,18 @@ export const LOAD_VARIANTS = [
     tooldock: false,
     registerHooks: true,
   },
+  {
+    id: "node-strip-warm",
+    label: "Node alone: import() of the .ts sources (type stripping), all at once, compile cache warm",
+    tooldock: false,
+    typeStripping: true,
+  },
+  {
+    id: "node-strip-cold",
+    label: "Node alone: import() of the .ts sources (type stripping), all at once, compile cache empty",
+    tooldock: false,
+    typeStripping: true,
+  },
   { id: "tooldock-esbuild-warm", label: "Tooldock, esbuild, warm cache", tooldock: true },
   { id: "tooldock-esbuild-cold", label: "Tooldock, esbuild, cold cache", tooldock: true },
   { id: "tooldock-jiti-warm", label: "Tooldock, jiti, warm cache", tooldock: true, maxN: 100 },
@@ -66,6 +78,15 @@ export const FLOOR = "native-file";
 function hasRegisterHooks(version) {
   const [major = 0, minor = 0] = version.slice(1).split(".").map(Number);
   return major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 15);
+}
+
+/**
+ * Whether Node `version` strips types by default (22.18+, 23.6+): the `node-strip-*` variants.
+ * @param {string} version
+ */
+function hasTypeStripping(version) {
+  const [major = 0, minor = 0] = version.slice(1).split(".").map(Number);
+  return major > 23 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18);
 }
 
 /**
@@ -109,8 +130,11 @@ async function tooldockAvailability() {
  * `parallel` > 1 runs that many measurements at once: only for the smoke run, whose figures are
  * not read (a real run measures one process at a time). `node`: the Node binary every child
  * (priming and measuring) runs under, default the one running this (`--node` of bench/run.mjs).
+ * `strippable` generates the tools as Node's type stripping takes them (no enums, `.ts` import
+ * paths) and measures the `node-strip-*` variants: what Node does alone, which Tooldock must not
+ * be slower than (issue 24). Without it those variants are skipped: Node refuses an enum.
  * @param {{ sizes: number[]; runs: number; variants?: string[]; parallel?: number; log?: (line: string) => void;
- *   keep?: boolean; node?: import("../lib/node.mjs").ChildNode }} options
+ *   keep?: boolean; node?: import("../lib/node.mjs").ChildNode; strippable?: boolean }} options
  */
 export async function runLoadBenchmark(options) {
   const log = options.log ?? (() => {});
@@ -129,7 +153,7 @@ export async function runLoadBenchmark(options) {
   try {
     for (const n of options.sizes) {
       const dir = join(root, `n${n}`);
-      const generated = await generateTools(dir, n);
+      const generated = await generateTools(dir, n, { strippable: options.strippable });
       const floors = await compileFloors({ root: dir, ...generated });
       const taskFile = join(dir, "task.json");
       await writeFile(
@@ -142,11 +166,15 @@ export async function runLoadBenchmark(options) {
         "tooldock-jiti-warm": join(dir, "cache-tooldock-jiti"),
         "tooldock-isolated-warm": join(dir, "cache-tooldock-isolated"),
         "tooldock-isolated-prestarted": join(dir, "cache-tooldock-isolated"),
+        "node-strip-warm": join(dir, "cache-node-strip"),
       };
       const hooks = hasRegisterHooks(node.version);
+      const stripping = options.strippable === true && hasTypeStripping(node.version);
       const measured = variants.filter(
         (variant) =>
-          (variant.maxN === undefined || n <= variant.maxN) && (hooks || variant.registerHooks !== true),
+          (variant.maxN === undefined || n <= variant.maxN) &&
+          (hooks || variant.registerHooks !== true) &&
+          (stripping || variant.typeStripping !== true),
       );
       /** @type {Record<string, { runs: any[]; errors: string[] }>} */
       const samples = Object.fromEntries(measured.map((variant) => [variant.id, { runs: [], errors: [] }]));
@@ -158,6 +186,7 @@ export async function runLoadBenchmark(options) {
         ["tooldock-esbuild-warm", ["tooldock-esbuild-warm"]],
         ["tooldock-jiti-warm", ["tooldock-jiti-warm"]],
         ["tooldock-isolated-warm", ["tooldock-isolated-warm", "tooldock-isolated-prestarted"]],
+        ["node-strip-warm", ["node-strip-warm"]],
       ];
       await inParallel(primers, options.parallel, async ([variant, users]) => {
         const waiting = users.filter((user) => samples[user]);
@@ -216,7 +245,11 @@ export async function runLoadBenchmark(options) {
             reason:
               variant.registerHooks === true && !hooks
                 ? `needs module.registerHooks (Node 22.15+ or 23.5+), which Node ${node.version} does not have`
-                : `measured up to N = ${variant.maxN} only (seconds per run; keeps a full run bounded)`,
+                : variant.typeStripping === true && !options.strippable
+                  ? "needs --strippable (the generated tools use enums, which Node's type stripping refuses)"
+                  : variant.typeStripping === true
+                    ? `needs type stripping on by default (Node 22.18+ or 23.6+), which Node ${node.version} does not have`
+                    : `measured up to N = ${variant.maxN} only (seconds per run; keeps a full run bounded)`,
             runs: 0,
             errors: [],
           });
@@ -257,6 +290,7 @@ export async function runLoadBenchmark(options) {
     floor: FLOOR,
     sizes: options.sizes,
     runsPerVariant: options.runs,
+    strippable: options.strippable === true,
     node: { version: node.version, execPath: node.execPath },
     tooldock,
     results,

@@ -36,14 +36,15 @@ export async function compileFloors(generated) {
     outExtension: { ".js": ".mjs" },
     bundle: false,
   });
-  // Without bundling esbuild keeps specifiers as written: point `./helpers.js` at the `.mjs`.
+  // Without bundling esbuild keeps specifiers as written: point `./helpers.js` (or, in the
+  // strippable tools, `./helpers.ts`) at the `.mjs`.
   const nativeFiles = sources.map((source) =>
     join(nativeDir, relative(toolsDir, source)).replace(/\.ts$/, ".mjs"),
   );
   await Promise.all(
     nativeFiles.map(async (file) => {
       const code = await readFile(file, "utf8");
-      await writeFile(file, code.replace(/(from\s+["']\.{1,2}\/[^"']+)\.js(["'])/g, "$1.mjs$2"));
+      await writeFile(file, code.replace(/(from\s+["']\.{1,2}\/[^"']+)\.[jt]s(["'])/g, "$1.mjs$2"));
     }),
   );
 
