@@ -85,6 +85,18 @@ async function startProfiler() {
   };
 }
 
+/**
+ * CPU time of this process's main thread so far (ms), which the machine's load moves far less
+ * than wall time (two processes taking turns on a core); `undefined` without Linux's `/proc`.
+ */
+function mainThreadCpuMs() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 /** @param {string} file */
 const importNative = (file) => import(pathToFileURL(file).href);
 
@@ -201,6 +213,7 @@ if (task.variant.startsWith("node-strip-")) {
 const profiler = task.profile ? await startProfiler() : undefined;
 collect();
 const rssBefore = process.memoryUsage().rss;
+const cpuStart = mainThreadCpuMs();
 const start = performance.now();
 
 /**
@@ -283,6 +296,7 @@ switch (task.variant) {
 }
 
 const allMs = performance.now() - start;
+const cpuEnd = mainThreadCpuMs();
 if (profiler) await profiler.stop(String(task.profile));
 if (Number.isNaN(firstMs)) extra.firstMsMissing = true;
 collect();
@@ -340,6 +354,7 @@ process.stdout.write(
     importMs,
     firstMs: Number.isNaN(firstMs) ? allMs : firstMs,
     allMs,
+    mainCpuMs: cpuStart === undefined || cpuEnd === undefined ? undefined : cpuEnd - cpuStart,
     rssBefore,
     rssAfter,
     ...extra,

@@ -271,6 +271,7 @@ export async function runLoadBenchmark(options) {
             importMs: median(runs.map((run) => run.importMs)),
             processMs: median(runs.map((run) => run.processMs)),
             callUs: median(runs.map((run) => run.callUs ?? Number.NaN)),
+            mainCpuMs: median(runs.map((run) => run.mainCpuMs ?? Number.NaN)),
           },
           ratioToFloor: allMs / floorAll,
           firstReported: runs.every((run) => !run.firstMsMissing),
@@ -301,7 +302,7 @@ export async function runLoadBenchmark(options) {
 export function formatLoadReport(report) {
   const rows = report.results.map((row) =>
     row.status === "skipped"
-      ? [row.n, row.label, "not measured", "–", "–", "–", "–", "–"]
+      ? [row.n, row.label, "not measured", "–", "–", "–", "–", "–", "–"]
       : [
           row.n,
           row.label,
@@ -311,6 +312,7 @@ export function formatLoadReport(report) {
           ratio(row.ratioToFloor),
           fixed(row.median.importMs),
           Number.isNaN(row.median.callUs) ? "–" : fixed(row.median.callUs),
+          Number.isNaN(row.median.mainCpuMs) ? "–" : fixed(row.median.mainCpuMs),
         ],
   );
   const table = markdownTable(
@@ -323,6 +325,7 @@ export function formatLoadReport(report) {
       "× floor",
       "host imports (ms)",
       "session.execute (µs)",
+      "main-thread CPU (ms)",
     ],
     rows,
   );
