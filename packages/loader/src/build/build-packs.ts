@@ -127,18 +127,15 @@ async function buildShared(run: Run, groups: Member[][], alone: Member[], split 
   const packs = building.map((members) => members.map((member) => member.entry));
   const workingDir = commonDirectory(packs.flat());
   const record: BundleRecord = { externals: new Map(), sources: new Map(), unpackable: new Set() };
-  let output: BuildOutput;
-  try {
-    output = await buildEntries(run, SHARED_NAMESPACE, packs, workingDir, record);
-  } catch (error) {
-    if (!isBuildFailure(error)) throw error;
+  const output = await buildEntries(run, SHARED_NAMESPACE, packs, workingDir, record).catch((error) => {
+    if (isBuildFailure(error)) return undefined;
+    throw error;
+  });
+  if (output === undefined) {
     // One group that does not build must not cost the others theirs: each on its own, then
     // its entries one by one.
-    if (split && building.length > 1) {
-      for (const members of building) await buildShared(run, [members], alone, false);
-    } else {
-      alone.push(...building.flat());
-    }
+    if (!split || building.length === 1) alone.push(...building.flat());
+    else for (const members of building) await buildShared(run, [members], alone, false);
     return;
   }
   const again: Member[][] = [];
@@ -180,7 +177,7 @@ async function buildAlone(run: Run, members: readonly Member[], outcomes: GroupO
   const entries = members.map((member) => member.entry);
   const workingDir = commonDirectory(entries);
   const record: BundleRecord = { externals: new Map(), sources: new Map() };
-  let output: BuildOutput;
+  let output: Awaited<ReturnType<typeof buildEntries>>;
   try {
     const packs = entries.map((entry) => [entry]);
     output = await buildEntries(run, ALONE_NAMESPACE, packs, workingDir, record);
@@ -208,20 +205,17 @@ async function buildAlone(run: Run, members: readonly Member[], outcomes: GroupO
   }
 }
 
-/** What a build wrote (nothing is on disk): per pack, its code (if any) and map, and its metafile. */
-interface BuildOutput {
-  packs: Array<{ code: string | undefined; map: string }>;
-  metafile: Metafile;
-}
-
-/** One esbuild build of `packs` (`pack-<n>` for the n-th), a shared one without the `require` banner. */
+/**
+ * One esbuild build of `packs` (`pack-<n>` for the n-th), a shared one without the `require`
+ * banner: per pack, its code (if any) and map, and the metafile (nothing is on disk).
+ */
 async function buildEntries(
   run: Run,
   namespace: typeof SHARED_NAMESPACE | typeof ALONE_NAMESPACE,
   packs: ReadonlyArray<readonly string[]>,
   workingDir: string,
   record: BundleRecord,
-): Promise<BuildOutput> {
+): Promise<{ packs: Array<{ code: string | undefined; map: string }>; metafile: Metafile }> {
   const { banner, define, ...options } = BUILD_OPTIONS;
   const result = await run.esbuild.build({
     ...options,
@@ -310,14 +304,15 @@ function writePack(
   const kind = built.members.length === 1 ? "alone" : "shared";
   const id = hash([`pack ${kind}`, ...records.map((record) => record.key)].join("\n")).slice(0, 40);
   const path = packPath(pack.cacheDir, id);
-  const mapPath = packMapPath(pack.cacheDir, id);
-  const text = `${built.code}//# sourceMappingURL=../maps/pack-${id}.mjs.map\n`;
-  writeFileAtomicSync(mapPath, built.map);
+  // The `.cjs` stub is the pack's map comment alone.
+  const mapComment = packStubText(id);
+  const text = built.code + mapComment;
+  writeFileAtomicSync(packMapPath(pack.cacheDir, id), built.map);
   // What a warm load runs instead of importing the pack where it can, and the file it
   // compiles that script as, for Node to read the same map (see `pack-script.ts`). Neither
   // is flushed: a script cut short by a crash lacks its closing line and does not compile
   // (the pack is imported instead), a `.cjs` cut short only names no map.
-  writeFileAtomicSync(packStubPath(path), packStubText(id), { flush: false });
+  writeFileAtomicSync(packStubPath(path), mapComment, { flush: false });
   const script = packScriptText(text);
   if (script !== undefined) writeFileAtomicSync(packScriptPath(path), script, { flush: false });
   writeFileAtomicSync(path, text);
@@ -340,8 +335,8 @@ function writePack(
  * init. Anything else is not sync, and the member is evaluated through its `import()`.
  */
 export function syncMembers(code: string, count: number): boolean[] {
-  const later = arrayElements(code, PACK_EXPORT, code.length);
-  const now = arrayElements(code, SYNC_EXPORT, code.length);
+  const later = arrayElements(code, PACK_EXPORT);
+  const now = arrayElements(code, SYNC_EXPORT);
   if (later?.length !== count || now?.length !== count) return new Array(count).fill(false);
   return later.map((element, index) => {
     const init = /^\(\) => Promise\.resolve\(\)\.then\(\(\) => \(init_([\w$]+)\(\), [\w$]+\)\)$/.exec(
@@ -353,9 +348,9 @@ export function syncMembers(code: string, count: number): boolean[] {
 }
 
 /** The elements of the last `var <name> = [ … ];` in `code`, trimmed; `undefined` when there is none. */
-function arrayElements(code: string, name: string, before: number): string[] | undefined {
+function arrayElements(code: string, name: string): string[] | undefined {
   const head = `var ${name} = [`;
-  const start = code.lastIndexOf(head, before);
+  const start = code.lastIndexOf(head);
   if (start === -1) return undefined;
   const end = code.indexOf("];", start);
   if (end === -1) return undefined;
