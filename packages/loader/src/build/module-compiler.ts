@@ -222,13 +222,13 @@ function afterLoadWarnings(
     if (outcome.status === "fulfilled") continue;
     const entry = entries[at] as string;
     const error = outcome.reason as unknown;
-    if (error instanceof CacheWriteError && !warnings.has("W_CACHE_UNWRITABLE"))
-      warnings.set(
-        "W_CACHE_UNWRITABLE",
-        cacheUnwritableWarning(error.cacheDir, error.reason, entry, "after-load"),
-      );
-    else if (batch.failedToImport && !warnings.has("W_COMPILER_FALLBACK"))
-      warnings.set("W_COMPILER_FALLBACK", compilerFallbackWarning(error, entry, true));
+    const warning =
+      error instanceof CacheWriteError
+        ? cacheUnwritableWarning(error.cacheDir, error.reason, entry, "after-load")
+        : batch.failedToImport
+          ? compilerFallbackWarning(error, entry, true)
+          : undefined;
+    if (warning !== undefined && !warnings.has(warning.code)) warnings.set(warning.code, warning);
   }
   return [...warnings.values()];
 }
