@@ -7,8 +7,7 @@ import { CompileFailure } from "./compile-failure.js";
 import {
   findInToolSources,
   findRelativeSpecifier,
-  importedNameOffset,
-  importedNameSpecifier,
+  importedName,
   locationAt,
   type SourcePlace,
   specifierOffset,
@@ -80,12 +79,14 @@ function missingExport(error: unknown, entry: string): CompileFailure | undefine
   if (match === null) return undefined;
   const [, reported = "", name = ""] = match;
   let specifier = reported;
-  let place = findInToolSources(entry, (source) => importedNameOffset(source, reported, name));
+  let place = findInToolSources(entry, (source) => importedName(source, reported, name)?.offset);
   if (place === undefined && reported.startsWith("file:")) {
     // An installed package, named by the file it resolved to: find the bare import of the name.
-    place = findInToolSources(entry, (source) => importedNameOffset(source, isBareSpecifier, name));
-    if (place !== undefined)
-      specifier = importedNameSpecifier(place.source, isBareSpecifier, name) ?? reported;
+    place = findInToolSources(entry, (source) => {
+      const found = importedName(source, isBareSpecifier, name);
+      if (found !== undefined) specifier = found.specifier;
+      return found?.offset;
+    });
   }
   return new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
     file: place?.file ?? entry,

@@ -28,13 +28,14 @@ const IMPORT_STATEMENT = /\b(import|export)\s+(?!type\s)([^;]*?)\s*\bfrom\s*(["'
 
 /**
  * Where a source imports `name` (`default`: the default binding) from `specifier` (or a test:
- * Node names an installed package by its `file:` URL), as esbuild reports a missing export.
+ * Node names an installed package by its `file:` URL), as esbuild reports a missing export,
+ * and the specifier as written there.
  */
-export function importedNameOffset(
+export function importedName(
   source: string,
   specifier: string | ((written: string) => boolean),
   name: string,
-): number | undefined {
+): { offset: number; specifier: string } | undefined {
   for (const match of source.matchAll(IMPORT_STATEMENT)) {
     const written = match[4] ?? "";
     if (typeof specifier === "string" ? written !== specifier : !specifier(written)) continue;
@@ -42,27 +43,28 @@ export function importedNameOffset(
     const clauseStart = (match.index ?? 0) + match[0].indexOf(clause, (match[1] ?? "").length);
     if (name === "default" && match[1] === "import") {
       const binding = /^\s*([A-Za-z_$][\w$]*)\s*(?:,|$)/.exec(clause);
-      if (binding?.[1] !== undefined) return clauseStart + clause.indexOf(binding[1]);
+      if (binding?.[1] !== undefined)
+        return { offset: clauseStart + clause.indexOf(binding[1]), specifier: written };
       continue;
     }
     const braces = /\{([^}]*)\}/.exec(clause);
     if (braces === null) continue;
     const inside = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`).exec(braces[1] ?? "");
-    if (inside !== null) return clauseStart + braces.index + 1 + inside.index;
+    if (inside !== null) return { offset: clauseStart + braces.index + 1 + inside.index, specifier: written };
   }
   return undefined;
 }
 
-/** The first of the tool's own files whose `find` gives an offset, where, and the file's source. */
+/** The first of the tool's own files whose `find` gives an offset, and where. */
 export function findInToolSources(
   entry: string,
   find: (source: string) => number | undefined,
   first?: string,
-): (SourcePlace & { source: string }) | undefined {
+): SourcePlace | undefined {
   const files = first === undefined ? toolSources(entry) : withFirst(first, toolSources(entry));
   for (const { file, source } of files) {
     const offset = find(source);
-    if (offset !== undefined) return { file, source, location: locationAt(source, offset) };
+    if (offset !== undefined) return { file, location: locationAt(source, offset) };
   }
   return undefined;
 }
@@ -87,19 +89,6 @@ export function findRelativeSpecifier(
       const offset = specifierOffset(source, specifier);
       if (offset !== undefined) return { file, specifier, location: locationAt(source, offset) };
     }
-  }
-  return undefined;
-}
-
-/** The specifier a source wrote in its import of `name` that passes `specifier`. */
-export function importedNameSpecifier(
-  source: string,
-  specifier: (written: string) => boolean,
-  name: string,
-): string | undefined {
-  for (const match of source.matchAll(IMPORT_STATEMENT)) {
-    const written = match[4] ?? "";
-    if (specifier(written) && importedNameOffset(match[0], written, name) !== undefined) return written;
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ import {
 } from "./host-modules.js";
 import { reportMissingExports } from "./host-packages/missing-exports.js";
 import { cjsValueImports } from "./host-packages/value-imports.js";
-import { importedNameOffset, locationAt } from "./import-locations.js";
+import { importedName, locationAt } from "./import-locations.js";
 import { resolveRelative, toolSources } from "./tool-sources.js";
 
 /** jiti's transform of a file's source (to CommonJS, as Babel writes it). */
@@ -75,7 +75,7 @@ export function checkJitiImports(entry: string, transform: Transform): void {
       for (const name of names) {
         if (available.has(name)) continue;
         // A member read of a namespace import (`ns.missing`) is `undefined` natively too.
-        const offset = importedNameOffset(source, specifier, name);
+        const offset = importedName(source, specifier, name)?.offset;
         if (offset === undefined) continue;
         failure = new CompileFailure(`No matching export in "${specifier}" for import "${name}"`, {
           file,
