@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
-import { extname, resolve, sep } from "node:path";
+import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Loader, OnLoadResult, OnResolveArgs, PartialMessage, Plugin } from "esbuild";
 import { isWithin } from "../discover/expand-path.js";
@@ -9,17 +9,17 @@ import { COMMONJS_AWAIT_MESSAGE, isCommonJsFile } from "./commonjs-await.js";
 import {
   canonicalHostSpecifier,
   ensureHostModules,
-  getHostModule,
   hostModuleSource,
   isStandInSpecifier,
   missingExportsPath,
+  missingHostExports,
   requiredHostSpecifiers,
   STAND_IN_SPECIFIERS,
 } from "./host-modules.js";
 import { esmValueImports, type ValueImports } from "./host-packages/value-imports.js";
 import { type InputRecord, readInput } from "./read-input.js";
 import { rewriteSourceLocation } from "./source-location-rewrite.js";
-import { isBareSpecifier, SOURCE_EXTENSIONS } from "./tool-sources.js";
+import { isBareSpecifier, isInNodeModules, SOURCE_EXTENSIONS } from "./tool-sources.js";
 
 const SKIP = Symbol("tooldock.skip-resolve");
 /** esbuild's loader of each source extension: `.mts` and `.cts` load as `ts`, `.mjs` and `.cjs` as `js`. */
@@ -46,10 +46,6 @@ const REQUIRE = /\brequire\b/;
 
 /** The namespace of host virtual modules (metafile inputs `tooldock-host:<specifier>`). */
 export const HOST_NAMESPACE = "tooldock-host";
-
-function isInNodeModules(path: string): boolean {
-  return path.split(sep).includes("node_modules");
-}
 
 /**
  * The esbuild plugin of the default compiler:
@@ -82,9 +78,8 @@ export function createToolBundlePlugin(record: BundleRecord, readRoots?: readonl
         if (canonical !== undefined && isStandInSpecifier(args.path)) {
           // Names the stand-in lacks are exported as `undefined` and reported when evaluated.
           await ensureHostModules([args.path]);
-          const namespace = getHostModule(args.path);
-          const used = valueImports.get(args.importer)?.get(args.path) ?? new Set<string>();
-          const missing = [...used].filter((name) => !Object.hasOwn(namespace, name));
+          const used = valueImports.get(args.importer)?.get(args.path) ?? [];
+          const missing = missingHostExports(args.path, used);
           return { path: missingExportsPath(args.path, missing), namespace: HOST_NAMESPACE };
         }
         if (canonical !== undefined) return { path: canonical, namespace: HOST_NAMESPACE };

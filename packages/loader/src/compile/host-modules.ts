@@ -170,6 +170,12 @@ export function getHostModule(specifier: string): ModuleNamespace {
   return namespace;
 }
 
+/** The names of `names` the registered copy of `specifier` lacks (a stand-in's gaps). */
+export function missingHostExports(specifier: string, names: Iterable<string>): string[] {
+  const namespace = getHostModule(specifier);
+  return [...names].filter((name) => !Object.hasOwn(namespace, name));
+}
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**

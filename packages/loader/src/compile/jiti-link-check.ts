@@ -9,6 +9,7 @@ import {
   canonicalHostSpecifier,
   getHostModule,
   isStandInSpecifier,
+  missingHostExports,
   STAND_IN_SPECIFIERS,
 } from "./host-modules.js";
 import { reportMissingExports } from "./host-packages/missing-exports.js";
@@ -51,15 +52,9 @@ export function checkJitiImports(entry: string, transform: Transform): void {
     if (failure !== undefined && !namesStandIn) continue; // after a failure, for the warnings alone
     const code = orElse<string | undefined>(() => transform(file, source), undefined);
     if (code === undefined) continue;
-    if (namesStandIn) {
-      for (const [specifier, names] of cjsValueImports(code, isStandInSpecifier)) {
-        const standIn = getHostModule(specifier);
-        reportMissingExports(
-          specifier,
-          [...names].filter((name) => !Object.hasOwn(standIn, name)),
-        );
-      }
-    }
+    if (namesStandIn)
+      for (const [specifier, names] of cjsValueImports(code, isStandInSpecifier))
+        reportMissingExports(specifier, missingHostExports(specifier, names));
     if (failure !== undefined) continue; // the walk goes on for the warnings alone
     if (isCommonJsFile(file)) failure = commonJsAwaitFailure(file, source, code);
     if (failure !== undefined) continue;

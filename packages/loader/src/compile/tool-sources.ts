@@ -45,10 +45,15 @@ export function isFile(path: string): boolean {
   return orElse(() => statSync(path, { throwIfNoEntry: false })?.isFile() === true, false);
 }
 
+/** Whether `path` lies in a `node_modules` folder: a package's, not one of the tool's own sources. */
+export function isInNodeModules(path: string): boolean {
+  return path.split(sep).includes("node_modules");
+}
+
 /** A relative import as Node and TypeScript resolve it: as written, `.js` → `.ts`, extensions, `index`. */
 export function resolveRelative(folder: string, specifier: string): string | undefined {
   const base = join(folder, specifier);
-  if (base.split(sep).includes("node_modules")) return undefined;
+  if (isInNodeModules(base)) return undefined;
   const candidates = [base];
   const extension = extname(base);
   if ([".js", ".mjs", ".cjs", ".jsx"].includes(extension)) {

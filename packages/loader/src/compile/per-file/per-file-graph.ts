@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
-import { basename, dirname, extname, join, resolve, sep } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { parse } from "es-module-lexer";
 import { createPathsMatcher, parseTsconfig, type TsConfigResult } from "get-tsconfig";
 import { orElse } from "../../discover/expand-path.js";
@@ -9,7 +9,7 @@ import { nearestUp } from "../find-tsconfig.js";
 import { canonicalHostSpecifier, isStandInSpecifier } from "../host-modules.js";
 import { esmValueImports } from "../host-packages/value-imports.js";
 import { rewriteSourceLocation } from "../source-location-rewrite.js";
-import { isBareSpecifier, isFile } from "../tool-sources.js";
+import { isBareSpecifier, isFile, isInNodeModules } from "../tool-sources.js";
 
 /**
  * Source → ES module JavaScript and its map, or `undefined`: it does not compile. Asynchronous:
@@ -257,11 +257,7 @@ function linkOf(
 
 /** A resolved file as a link, when it is one of the tool's own sources compiled file by file. */
 function ownFile(target: string | null | undefined): Link | undefined {
-  if (
-    typeof target !== "string" ||
-    !COMPILED.has(extname(target)) ||
-    target.split(sep).includes("node_modules")
-  )
+  if (typeof target !== "string" || !COMPILED.has(extname(target)) || isInNodeModules(target))
     return undefined;
   return { kind: "file", path: target };
 }
