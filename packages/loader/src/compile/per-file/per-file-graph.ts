@@ -331,11 +331,8 @@ function exportsAsBundler(manifest: string, subpath: string): boolean {
     typeof exports === "object" &&
     !Array.isArray(exports) &&
     Object.keys(exports).some((key) => key.startsWith("."));
-  const entry = isMap
-    ? subpathTarget(exports as Record<string, unknown>, subpath)
-    : subpath === "."
-      ? { target: exports }
-      : undefined;
+  // Anything else is the sugar for `{ ".": exports }`.
+  const entry = subpathTarget(isMap ? (exports as Record<string, unknown>) : { ".": exports }, subpath);
   if (entry === undefined) return false;
   const bundler = conditionTarget(entry.target, BUNDLER_CONDITIONS, entry.star);
   return (
