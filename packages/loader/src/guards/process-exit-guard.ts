@@ -4,7 +4,7 @@ import type { ModuleFaults } from "./module-faults.js";
 import { releaseOnce } from "./release-once.js";
 import { type StepOutcome, settleStep } from "./settle-step.js";
 
-/** Thrown in place of exiting; private so no tool can construct or recognise it by class. */
+/** Thrown in place of exiting. */
 class ProcessExitSentinel extends Error {
   constructor(
     readonly exitCode: unknown,
@@ -23,15 +23,6 @@ interface GuardState {
   settled: boolean;
   /** Where late faults of the module are recorded, when the step belongs to a load batch. */
   faults: ModuleFaults | undefined;
-}
-
-/** `instanceof`, false for a thrown value whose prototype cannot be read (a Proxy whose traps throw). */
-function isExitSentinel(error: unknown): error is ProcessExitSentinel {
-  try {
-    return error instanceof ProcessExitSentinel;
-  } catch {
-    return false;
-  }
 }
 
 const active = new Set<GuardState>();
@@ -188,7 +179,7 @@ export function runGuardedStep<T>(
         guarded = { status: "exit", exitCode: state.exitCode, call: state.exitCall };
       // An ES module that exited while it was first evaluated is cached in that failed
       // state: importing it again rethrows the same sentinel without calling process.exit.
-      else if (outcome.status === "throw" && isExitSentinel(outcome.error))
+      else if (outcome.status === "throw" && outcome.error instanceof ProcessExitSentinel)
         guarded = { status: "exit", exitCode: outcome.error.exitCode, call: outcome.error.call };
       else guarded = outcome as GuardedOutcome<Awaited<T>>;
       if (later !== undefined) later(guarded);
