@@ -15,7 +15,7 @@ const { ToolHost } = await import(pathToFileURL(resolvePackage("@tooldock/loader
 const { discover } = await dist("discover/discover-stage.js");
 const { BuildStage } = await dist("build/build-stage.js");
 const { createModuleCompiler } = await dist("build/module-compiler.js");
-const { evaluate } = await dist("evaluate/evaluate-stage.js");
+const { loadModule } = await dist("evaluate/load-module.js");
 const { accept } = await dist("accept/accept-stage.js");
 const { SessionRegistration } = await dist("accept/register-into-session.js");
 const { LoadGuard } = await dist("guards/load-guard.js");
@@ -52,7 +52,7 @@ const guard = new LoadGuard();
 const evaluated = [];
 for (const [index, unit] of units.entries()) {
   evaluated.push(
-    await evaluate(
+    await loadModule(
       { module: unit.module, prepared: Promise.resolve(prepared[index]) },
       { api, factoryTimeoutMs: 10_000, faults: guard.faultsOf(unit.module.resolvedPath) },
     ),
@@ -63,7 +63,8 @@ lap("evaluate");
 // 4. accept: the checks, then the registration into the session.
 const acceptance = { reserved: new Set(), claims: new Map() };
 const contributions = [];
-for (const result of evaluated) contributions.push(await accept(result, acceptance, undefined));
+for (const [index, outcome] of evaluated.entries())
+  contributions.push(accept(modules[index], outcome, acceptance));
 lap("accept");
 const registration = new SessionRegistration(session, modules, [toolsDir]);
 for (const [index, contribution] of contributions.entries())

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "@tooldock/sdk";
 import { createDiagnostic, createWarning, describeError } from "../diagnostics.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import type { EvaluatedModule } from "../evaluate/evaluate-stage.js";
+import type { ModuleOutcome } from "../evaluate/load-module.js";
 import { acceptTools, type NameClaims } from "./accept-tools.js";
 
 /** The output of the accept stage for one module: its accepted tool records and its diagnostics. */
@@ -21,8 +21,11 @@ export interface Acceptance {
  * frozen record). A returned list whose reads throw (a Proxy) is one `E_INVALID_TOOL`, and
  * the names the module claimed before are free again. Synchronous; never throws.
  */
-export function accept(evaluated: EvaluatedModule, acceptance: Acceptance): ModuleContribution {
-  const { module, outcome } = evaluated;
+export function accept(
+  module: DiscoveredModule,
+  outcome: ModuleOutcome,
+  acceptance: Acceptance,
+): ModuleContribution {
   if (!outcome.ok) return { tools: [], diagnostics: [outcome.diagnostic] };
   const warnings = outcome.warnings ?? [];
   try {

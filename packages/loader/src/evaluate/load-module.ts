@@ -35,8 +35,8 @@ export interface LoadModuleStep {
 }
 
 /**
- * Imports the compiled module and runs its factory, guarded (see `runGuardedStep`), each fault
- * one diagnostic. The outcome comes back at once when nothing waits (a member of an imported
+ * Stage 3, evaluate: imports the compiled module and runs its factory, guarded (see
+ * `runGuardedStep`), each fault one diagnostic. The outcome comes back at once when nothing waits (a member of an imported
  * pack and a synchronous factory), else as a promise. Never throws or rejects: a fault of the
  * loader's own work on the module is an `E_IMPORT`.
  */
@@ -64,7 +64,7 @@ export function loadModule(unit: BuildUnit, step: LoadModuleStep): ModuleOutcome
  * `next(value)`: at once when `value` is not a promise (a step that settled synchronously: no
  * promise, no turn of the microtask queue), else once it has settled.
  */
-export function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 

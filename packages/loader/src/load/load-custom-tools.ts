@@ -7,8 +7,8 @@ import { createModuleCompiler } from "../build/module-compiler.js";
 import { discover } from "../discover/discover-stage.js";
 import { expandPath } from "../discover/expand-path.js";
 import type { DiscoveredModule } from "../discover/types.js";
-import { evaluate } from "../evaluate/evaluate-stage.js";
 import { lateFaultDiagnostics, processListenerWarning } from "../evaluate/fault-diagnostics.js";
+import { loadModule } from "../evaluate/load-module.js";
 import { LoadGuard, watchProcessListeners } from "../guards/load-guard.js";
 import { type IsolationContext, normalizeIsolation } from "../isolation/isolation-options.js";
 import { loadIsolated, prestartIsolated } from "../isolation/load-isolated.js";
@@ -85,14 +85,13 @@ export async function loadCustomTools(options: LoadCustomToolsOptions): Promise<
       const faults = guard.faultsOf(module.resolvedPath);
       const unit = build.unit(module);
       // A module from an imported pack with a synchronous factory loads without a promise.
-      const evaluating = evaluate(unit, {
+      const loading = loadModule(unit, {
         api,
         factoryTimeoutMs: context.factoryTimeoutMs,
         faults,
         opencode: context.opencode,
       });
-      const evaluated = evaluating instanceof Promise ? await evaluating : evaluating;
-      const contributed = accept(evaluated, acceptance);
+      const contributed = accept(module, loading instanceof Promise ? await loading : loading, acceptance);
       diagnostics.push(...contributed.diagnostics);
       for (const tool of contributed.tools) accepted.push({ tool, module });
       const listeners = checkListeners();
