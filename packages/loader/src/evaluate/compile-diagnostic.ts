@@ -79,10 +79,9 @@ function compileHint(text: string): string {
   return "Fix the error at the location shown; the module is recompiled on the next load.";
 }
 
-/** Longest `lineText` kept in a diagnostic; a longer line (minified code) is cut around the column. */
+/** Longest `lineText` kept in a diagnostic: a longer line (a 2 MB minified file) is cut around the column. */
 const MAX_LINE_TEXT = 200;
 
-/** Keeps a diagnostic small when the error is on a very long line (a 2 MB minified file). */
 function shortenLocation(location: DiagnosticLocation | undefined): DiagnosticLocation | undefined {
   if (location === undefined || location.lineText.length <= MAX_LINE_TEXT) return location;
   const half = MAX_LINE_TEXT / 2;

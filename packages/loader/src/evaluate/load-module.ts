@@ -24,7 +24,6 @@ export type ModuleOutcome =
     }
   | { ok: false; diagnostic: Diagnostic };
 
-/** What {@link loadModule} needs besides the unit: the `pi` API, the deadline, the guards' records. */
 export interface LoadModuleStep {
   api: CustomToolAPI;
   factoryTimeoutMs: number;
@@ -60,10 +59,7 @@ export function loadModule(unit: BuildUnit, step: LoadModuleStep): ModuleOutcome
   }
 }
 
-/**
- * `next(value)`: at once when `value` is not a promise (a step that settled synchronously: no
- * promise, no turn of the microtask queue), else once it has settled.
- */
+/** `next(value)`: at once when `value` is no promise (no turn of the microtask queue), else once it settled. */
 function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
@@ -187,7 +183,6 @@ function loadContext(api: CustomToolAPI): CustomToolContext {
   };
 }
 
-/** What the factory gave, as the module's outcome. */
 function factoryOutcome(
   module: DiscoveredModule,
   produced: GuardedOutcome<unknown> & { duringStart?: true },
@@ -234,7 +229,6 @@ function factoryOutcome(
   return outcome;
 }
 
-/** `E_IMPORT` for a fault of the loader's own work on the module. */
 function internalFailure(module: DiscoveredModule, error: unknown): ModuleOutcome {
   return failWith("E_IMPORT", {
     message: `Loading ${module.path} failed inside Tooldock: ${describeError(error)}. Tooldock skipped the module.`,

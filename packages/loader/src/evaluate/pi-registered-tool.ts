@@ -6,20 +6,21 @@ import type { CustomToolAPI } from "@tooldock/sdk";
 import { orElse } from "../discover/expand-path.js";
 import { piExtensionContext } from "./pi-context.js";
 
+/** `tool[key]`, `undefined` for no object or a read that throws (the accept stage reports those). */
+function field(tool: unknown, key: string): unknown {
+  if (typeof tool !== "object" || tool === null) return undefined;
+  return orElse(() => (tool as Record<string, unknown>)[key], undefined);
+}
+
 /** Whether `tool` has pi's `promptGuidelines`, bullets for the model that only pi's system prompt carries. */
 export function hasGuidelines(tool: unknown): boolean {
-  if (typeof tool !== "object" || tool === null) return false;
-  const guidelines = orElse<unknown>(
-    () => (tool as { promptGuidelines?: unknown }).promptGuidelines,
-    undefined,
-  );
+  const guidelines = field(tool, "promptGuidelines");
   return Array.isArray(guidelines) && guidelines.length > 0;
 }
 
 /** The `name` of a tool a module registered, `undefined` when it has no string one or cannot be read. */
 export function nameOf(tool: unknown): string | undefined {
-  if (typeof tool !== "object" || tool === null) return undefined;
-  const name = orElse<unknown>(() => (tool as { name?: unknown }).name, undefined);
+  const name = field(tool, "name");
   return typeof name === "string" ? name : undefined;
 }
 

@@ -21,16 +21,9 @@ export function describeExports(moduleValue: unknown): string {
   const names = Object.keys(moduleValue).filter((name) => name !== "__esModule");
   if (names.length === 0) return "it exports nothing";
   const fallback = readDefault(moduleValue);
-  if (fallback !== undefined) {
-    const kind =
-      fallback === null
-        ? "null"
-        : Array.isArray(fallback)
-          ? "an array"
-          : typeof fallback === "object"
-            ? "an object"
-            : `a ${typeof fallback}`;
-    return `its default export is ${kind}`;
-  }
+  if (fallback === null) return "its default export is null";
+  if (Array.isArray(fallback)) return "its default export is an array";
+  if (typeof fallback === "object") return "its default export is an object";
+  if (fallback !== undefined) return `its default export is a ${typeof fallback}`;
   return `it has no default export (exports: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})`;
 }
