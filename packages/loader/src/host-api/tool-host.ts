@@ -15,6 +15,7 @@ import type * as Zod from "zod";
 import { registerHostModule } from "../compile/host-modules.js";
 import { PI_CODING_AGENT, piCodingAgentNamespace } from "../compile/host-packages/namespaces.js";
 import { loadZodModule } from "../compile/load-zod.js";
+import { orElse } from "../discover/expand-path.js";
 import { createEventBus, handlerErrorMessage } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import { noOpUI } from "./no-op-ui.js";
@@ -160,7 +161,8 @@ export class ToolHost {
   }
 }
 
-let foundJitiCli: { path: string | undefined } | undefined;
+/** `null` once looked for and not found. */
+let foundJitiCli: string | null | undefined;
 
 /**
  * The absolute path of the CLI of the jiti Tooldock ships (`jiti/lib/jiti-cli.mjs`, from its
@@ -169,15 +171,12 @@ let foundJitiCli: { path: string | undefined } | undefined;
  * read; `undefined` where jiti cannot be resolved (then such a tool says it needs it).
  */
 function jitiCliPath(): string | undefined {
-  if (foundJitiCli !== undefined) return foundJitiCli.path;
-  foundJitiCli = { path: undefined };
-  try {
-    const manifestPath = createRequire(import.meta.url).resolve("jiti/package.json");
-    const { bin } = createRequire(import.meta.url)(manifestPath) as { bin?: string | Record<string, string> };
+  foundJitiCli ??= orElse(() => {
+    const require = createRequire(import.meta.url);
+    const manifestPath = require.resolve("jiti/package.json");
+    const { bin } = require(manifestPath) as { bin?: string | Record<string, string> };
     const cli = typeof bin === "string" ? bin : bin?.jiti;
-    if (cli !== undefined) foundJitiCli.path = join(dirname(manifestPath), cli);
-  } catch {
-    // Not resolvable from here: left undefined.
-  }
-  return foundJitiCli.path;
+    return cli === undefined ? null : join(dirname(manifestPath), cli);
+  }, null);
+  return foundJitiCli ?? undefined;
 }
