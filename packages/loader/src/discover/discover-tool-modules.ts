@@ -273,7 +273,6 @@ function visitIndexFile(
   return statOrReport(state, directory).then(() => {});
 }
 
-/** `stat(path)`, or `undefined` when it fails, reported. */
 async function statOrReport(
   state: DiscoveryState,
   path: string,
@@ -388,7 +387,6 @@ function realPathOr(state: DiscoveryState, path: string): string {
   return orElse(() => state.fileSystem.realpath(path), path);
 }
 
-/** Records an error diagnostic of discovery. */
 function reportError(state: DiscoveryState, code: DiagnosticErrorCode, fields: DiagnosticFields): void {
   state.diagnostics.push(createDiagnostic(code, fields));
 }

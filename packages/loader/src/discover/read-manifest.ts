@@ -40,9 +40,7 @@ export async function readToolManifest(
   const manifestPath = join(directory, "package.json");
   let text: string;
   try {
-    // Most scanned folders have no package.json: a synchronous check spares each of them a
-    // failing asynchronous read.
-    if (fileSystem.statIfExists(manifestPath) === undefined) return { kind: "none" };
+    // Discovery asks only for a folder whose package.json it saw (`mayHaveManifest`).
     text = await fileSystem.readFile(manifestPath);
   } catch {
     return { kind: "none" };
