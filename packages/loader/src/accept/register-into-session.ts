@@ -114,9 +114,7 @@ export class SessionRegistration {
     for (const { tool, path } of withdrawn) {
       const name = tool.name;
       if (session !== undefined) {
-        // Only while the session still says the module holds it: the host may have taken the name.
-        if (typeof session.originOf !== "function" || session.originOf(name) === path)
-          unregister(session, name);
+        if (stillHolds(session, name, path)) unregister(session, name); // else the host took the name
         this.#origins.delete(name);
         this.#provided.delete(name);
       }
@@ -131,7 +129,7 @@ export class SessionRegistration {
     const unread = inUnreadPackage(batch);
     for (const [name, origin] of [...this.#origins]) {
       if (this.#provided.has(name)) continue;
-      if (typeof session.originOf === "function" && session.originOf(name) !== origin.path) {
+      if (!stillHolds(session, name, origin.path)) {
         this.#origins.delete(name); // the host unregistered it (and maybe registered its own): not ours now
         continue;
       }
@@ -154,7 +152,7 @@ export class SessionRegistration {
     const session = this.#session as LoadSession;
     const covered =
       this.#foundSet().has(origin.resolvedPath) || this.#roots.some((root) => isWithin(origin.path, root));
-    return covered && (typeof session.originOf !== "function" || session.originOf(name) === origin.path);
+    return covered && stillHolds(session, name, origin.path);
   }
 }
 
@@ -188,6 +186,11 @@ function inUnreadPackage(batch: BatchOutcome): (origin: DiscoveredModule) => boo
     .map(({ path }) => dirname(path));
   return (origin) =>
     packages.some((folder) => isWithin(origin.path, folder) || isWithin(origin.resolvedPath, folder));
+}
+
+/** Whether `session` still holds `name` from the module at `path` (yes, when it cannot say). */
+function stillHolds(session: LoadSession, name: string, path: string): boolean {
+  return typeof session.originOf !== "function" || session.originOf(name) === path;
 }
 
 /** Unregisters through the session when it can; a session without `unregister` keeps the tool. */
