@@ -14,16 +14,11 @@ export const MAX_TOOLS_PER_MODULE = 1000;
 export type NameClaims = Map<string, string>;
 
 /**
- * Checks every entry a module's factory returned and keeps the valid ones, each with the
- * runtime's `validateTool` (the check `Session.register` makes too, with the same wording):
- * each entry is read once into a frozen record (`snapshotTool`), which everyone after the
- * loader (the session, the adapters, MCP, the CLI) uses, so what was checked is what runs.
- * The checks: the shape (`E_INVALID_TOOL`), the name (`E_NAME_INVALID`: the pattern,
- * `resolve` and `reserved`), the schema (`E_INVALID_SCHEMA`, its validator compiled here so a
- * schema nothing can validate never reaches a call) and uniqueness across modules
- * (`E_NAME_CONFLICT`: the first module to claim a name keeps it). Invalid entries never claim
- * a name. A module that returns more than {@link MAX_TOOLS_PER_MODULE} entries contributes
- * none. Warnings (`W_TOOL_ACCESSOR`, `W_LEGACY_EXECUTE_ORDER`) come with the accepted tools.
+ * Checks every entry a module's factory returned with the runtime's `validateTool` (the check
+ * `Session.register` makes too) and keeps the valid ones, each read once into the frozen record
+ * everyone after the loader uses, so what was checked is what runs. Its validator is compiled
+ * here, so a schema nothing can validate never reaches a call. The first module to claim a
+ * name keeps it; invalid entries claim none.
  */
 export function acceptTools(
   module: DiscoveredModule,

@@ -149,11 +149,8 @@ export type GuardedOutcome<T> =
  * {@link holdExitGuard}). A step that made such a call reports `exit` even if it caught the
  * throw; calls are attributed to their step through its async context, so overlapping loads
  * do not mix up. A call made after the step ended (from a timer it started) while the guard
- * is installed is blocked without a throw and recorded in `faults`.
- *
- * A step that settles at once (returns a value that is not a promise or thenable, or throws)
- * gets its outcome back synchronously: no promise, no turn of the microtask queue. A step
- * still running gets a promise of its outcome; tell the two apart with `instanceof Promise`.
+ * is installed is blocked without a throw and recorded in `faults`. The outcome comes back
+ * synchronously when the step settles at once (see `settleStep`), else as a promise.
  */
 export function runGuardedStep<T>(
   step: () => T | Promise<T>,
