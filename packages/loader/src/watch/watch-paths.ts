@@ -150,10 +150,8 @@ export function watchPaths(
         return;
       }
       const only = basename(location);
-      open(dirname(location), location, false, (_event, relative) => {
-        if (relative !== only || !counts(relative)) return;
-        const path = join(dirname(location), relative);
-        if (!ignored(path)) onChange(path);
+      open(dirname(location), location, false, (_event, name) => {
+        if (name === only && counts(name) && !ignored(location)) onChange(location);
       });
     });
   }
