@@ -23,6 +23,7 @@ import type {
   Diagnostic,
   UIContext,
 } from "@tooldock/sdk";
+import { writeCodeCaches } from "../../build/pack-script.js";
 import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
 import { type Conversation, receiveConversation } from "../conversation-sync.js";
@@ -244,11 +245,12 @@ async function load(init: InitMessage): Promise<void> {
     sourceMaps: init.sourceMaps,
     opencode: init.opencode === true,
   });
-  // The packs' code caches are written before the tools are reported: a host that closes its
-  // tool host as soon as it has an answer kills the process group, and a write left for a
-  // later turn of this loop was lost then, with every later start compiling the packs again.
-  // Nothing is left to write on a start that read them (one turn of the loop).
-  await result.cached;
+  // The packs' code caches are written, and the tools reported, in the turn of the event loop
+  // the load ended in. Written later, they were lost when a host closed its tool host as soon
+  // as it had an answer (close kills the process group), and every later start compiled the
+  // packs again; reported a turn later, a callback a module started could run in between with
+  // the load's exit guard off and end the tool host before it reported anything.
+  writeCodeCaches();
   loadErrors = result.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
   const described: ToolDescriptor[] = [];
   for (const { tool, path, resolvedPath } of result.tools) {
