@@ -205,14 +205,21 @@ export class IsolatedToolHost {
 
   /** The proxy standing in for `descriptor` in the host's session. */
   proxy(descriptor: ToolDescriptor): CustomTool {
+    const execute: CustomTool["execute"] = (toolCallId, params, onUpdate, ctx, signal) =>
+      this.#call(descriptor.name, toolCallId, params, onUpdate, ctx, signal);
+    // Marked so that a session creates no `AbortSignal` for its calls (with it, a call cost the
+    // host 30–40 µs more CPU on Node 20, ~10 µs on Node 24): the proxy hears of a stop through
+    // the call's context instead (`callStopOf(ctx)`, which also holds when a host registers the
+    // proxy, or a copy of it, under another name), and still uses a signal a direct caller
+    // passes. A host's own wrapper around `execute` is not marked: the session gives it a
+    // signal when it can see one, for it to pass on.
+    Object.defineProperty(execute, STOP_THROUGH_CONTEXT, { value: true });
     const tool: CustomTool = {
       name: descriptor.name,
       label: descriptor.label,
       description: descriptor.description,
       parameters: proxyParameters(descriptor.parameters),
-      execute: stopThroughContext((toolCallId, params, onUpdate, ctx, signal) =>
-        this.#call(descriptor.name, toolCallId, params, onUpdate, ctx, signal),
-      ),
+      execute,
     };
     if (descriptor.hidden) tool.hidden = true;
     if (descriptor.deferrable) tool.deferrable = true;
@@ -334,7 +341,7 @@ export class IsolatedToolHost {
     process.onMessage = (message) => this.#message(process, message);
     if (this.#isolation.onOutput !== undefined) process.onOutput = this.#isolation.onOutput;
     process.onStop((stop) => this.#stopped(process, stop));
-    this.#emit({ type: "tool-host-started", pid: process.pid, diagnostics: loaded.diagnostics });
+    this.#listeners.emit({ type: "tool-host-started", pid: process.pid, diagnostics: loaded.diagnostics });
     for (const message of early) this.#message(process, message);
   }
 
@@ -377,7 +384,7 @@ export class IsolatedToolHost {
     signal: AbortSignal | undefined,
   ): Promise<AgentToolResult> {
     const name = call.toolName;
-    // A session's call gets no signal (see stopThroughContext): its stop is heard through its ctx.
+    // A session's call gets no signal (see `proxy`): its stop is heard through its ctx.
     const stop = signal === undefined ? callStopOf(call.ctx) : undefined;
     if (signal?.aborted || stop?.ended === true)
       return stoppedResult(name, { kind: "closed", reason: "The call was stopped." });
@@ -431,7 +438,24 @@ export class IsolatedToolHost {
 
   #message(process: ToolHostProcess, message: ChildMessage): void {
     try {
-      this.#handle(process, message);
+      if (message.t === "update") this.#calls.get(message.id)?.onUpdate?.(message.partial);
+      else if (message.t === "push") this.#push(process, message);
+      else if (message.t === "call-abort") this.#calls.get(message.id)?.ctx?.abort();
+      else if (message.t === "ui") this.#ui(process, message);
+      else if (message.t === "message") this.#sendMessage(message);
+      else if (message.t === "listen") this.#listen(process, message.channel);
+      else if (message.t === "log") this.#api.logger[message.level](message.message, message.data);
+      // The host's own channels (pi.sendMessage's) carry what the host vouches for: a tool
+      // host reaches them only through "message", which the host attributes itself.
+      else if (message.t === "emit" && !message.channel.startsWith(HOST_CHANNEL_PREFIX)) {
+        this.#emitting = true;
+        try {
+          this.#host.events.emit(message.channel, message.data);
+        } finally {
+          this.#emitting = false;
+        }
+      }
+      // "loaded": only the first one counts, and the load took it.
     } catch (error) {
       // The host's own listener, logger or UI threw: its fault stays on the host's side, as it
       // would for a tool in-process, and the tool host serves on.
@@ -444,44 +468,6 @@ export class IsolatedToolHost {
       this.#api.logger.warn(text);
     } catch {
       // A logger that throws has nobody left to tell.
-    }
-  }
-
-  #handle(process: ToolHostProcess, message: ChildMessage): void {
-    switch (message.t) {
-      case "update":
-        this.#calls.get(message.id)?.onUpdate?.(message.partial);
-        return;
-      case "push":
-        this.#push(process, message);
-        return;
-      case "call-abort":
-        this.#calls.get(message.id)?.ctx?.abort();
-        return;
-      case "ui":
-        this.#ui(process, message);
-        return;
-      case "emit":
-        // The host's own channels (pi.sendMessage's) carry what the host vouches for: a tool
-        // host reaches them only through "message", which the host attributes itself.
-        if (message.channel.startsWith(HOST_CHANNEL_PREFIX)) return;
-        this.#emitting = true;
-        try {
-          this.#host.events.emit(message.channel, message.data);
-        } finally {
-          this.#emitting = false;
-        }
-        return;
-      case "message":
-        this.#sendMessage(message);
-        return;
-      case "listen":
-        this.#listen(process, message.channel);
-        return;
-      case "log":
-        this.#api.logger[message.level](message.message, message.data);
-        return;
-      // "loaded": only the first one counts, and the load took it.
     }
   }
 
@@ -600,7 +586,15 @@ export class IsolatedToolHost {
       return refuse(`with a payload of ${size} characters (at most ${MAX_DURABLE_PAYLOAD_CHARS})`);
     // Durable actions leave their stack in ways no event tells (a session's release, a refresh
     // after another process resolved them): the stores are asked, once the count matters.
-    if (this.#durable.length >= MAX_STAGED_ACTIONS) this.#durable = this.#durable.filter(stillPending());
+    // Still pending: on its stack, or held by a resolve that puts it back if its apply fails;
+    // each store's ids read once (a record's id is unique within its store only).
+    if (this.#durable.length >= MAX_STAGED_ACTIONS) {
+      const pending = new Map<PendingActionStore, Set<string>>();
+      this.#durable = this.#durable.filter(({ store, id }) => {
+        if (!pending.has(store)) pending.set(store, pendingIds(store));
+        return pending.get(store)?.has(id) === true;
+      });
+    }
     if (this.#durable.length >= MAX_STAGED_ACTIONS)
       return process.breach(`It has more than ${MAX_STAGED_ACTIONS} durable actions pending.`);
     const action: CustomToolDurableAction = {
@@ -700,7 +694,10 @@ export class IsolatedToolHost {
       staged.lostInSettle = true;
       if (staged.process.exited) this.#unstage(staged);
       // An apply: the Session discards the action instead of putting it back (ACTION_LOST).
-      if (kind === "apply") throw lostError(message);
+      if (kind === "apply") {
+        const lost = new Error(`The tool host that staged it stopped. ${message.reason}`);
+        throw Object.defineProperty(lost, ACTION_LOST, { value: true });
+      }
       const label = staged.record === undefined ? "the action" : JSON.stringify(staged.record.label);
       return errorResult(
         `Cannot apply ${label}: the tool host that staged it stopped. ${message.reason} The action is lost and was removed.`,
@@ -775,11 +772,13 @@ export class IsolatedToolHost {
               hint: "Call the tools again to stage them anew.",
             }),
           ];
-    this.#emit({ type: "tool-host-stopped", reason: stop.reason, kind: stop.kind, lost, diagnostics });
-  }
-
-  #emit(event: IsolatedToolHostEvent): void {
-    this.#listeners.emit(event);
+    this.#listeners.emit({
+      type: "tool-host-stopped",
+      reason: stop.reason,
+      kind: stop.kind,
+      lost,
+      diagnostics,
+    });
   }
 }
 
@@ -796,26 +795,6 @@ function madeBy(call: CallState): { sessionId: string; toolCallId: string; toolN
   return source === undefined
     ? undefined
     : { sessionId: source.sessionId, toolCallId: source.toolCallId, toolName: call.toolName };
-}
-
-/** What an apply throws when its tool host stopped: the Session discards the action (ACTION_LOST). */
-function lostError(stop: ToolHostStop): Error {
-  const error = new Error(`The tool host that staged it stopped. ${stop.reason}`);
-  Object.defineProperty(error, ACTION_LOST, { value: true });
-  return error;
-}
-
-/**
- * Marks a proxy's `execute` so that a session creates no `AbortSignal` for its calls (with it,
- * a call cost the host 30–40 µs more CPU on Node 20, ~10 µs on Node 24): the proxy hears of a
- * stop through the call's context instead (`callStopOf(ctx)`, which also holds when a host
- * registers the proxy, or a copy of it, under another name), and still uses a signal a direct
- * caller passes. A host's own wrapper around `execute` is not marked: the session gives it a
- * signal when it can see one, for it to pass on.
- */
-function stopThroughContext(execute: CustomTool["execute"]): CustomTool["execute"] {
-  Object.defineProperty(execute, STOP_THROUGH_CONTEXT, { value: true });
-  return execute;
 }
 
 /** A call's context as the host reads it when the call starts, and its conversation (see `sendConversation`). */
@@ -875,21 +854,4 @@ function pushInCall(
   return via === "ctx" && call.ctx !== undefined
     ? call.ctx.pushPendingAction(action)
     : call.running?.pushPendingAction(action);
-}
-
-/**
- * A test of whether an action is still pending in its store (on its stack, or held by a
- * resolve that puts it back if its apply fails), each store's ids read once (a record's id is
- * unique within its store only).
- */
-function stillPending() {
-  const ids = new Map<PendingActionStore, Set<string>>();
-  return ({ store, id }: { store: PendingActionStore; id: string }): boolean => {
-    let pending = ids.get(store);
-    if (pending === undefined) {
-      pending = pendingIds(store);
-      ids.set(store, pending);
-    }
-    return pending.has(id);
-  };
 }
