@@ -115,17 +115,13 @@ const runner: CallRunner = {
 /** The apply or reject running now: its request id, and whether the resolving session has a UI. */
 const settling = new AsyncLocalStorage<{ id: number; hasUI: boolean }>();
 
-/** The call (or apply, reject) asking, so that the host answers with its session's UI. */
-const askingCall = (): { call?: number } => {
-  const id = currentCall.getStore()?.id ?? settling.getStore()?.id;
-  return id === undefined ? {} : { call: id };
-};
-
 /** Sends a `pi.ui` call to the host; throws when JSON cannot carry its arguments. */
 function tellHost(method: "select" | "confirm" | "input" | "notify", args: unknown[]): number {
   const copied = crossingCopy(args, `pi.ui.${method}`) as unknown[];
   const id = nextUi++;
-  send({ t: "ui", id, ...askingCall(), method, args: copied });
+  // The call (or apply, reject) asking, so that the host answers with its session's UI.
+  const call = currentCall.getStore()?.id ?? settling.getStore()?.id;
+  send({ t: "ui", id, ...(call === undefined ? {} : { call }), method, args: copied });
   return id;
 }
 
@@ -284,10 +280,13 @@ function refuse(id: number, message: string): void {
 }
 
 /**
- * Refuses request `id` for a tool this tool host does not have: one started again after a stop
- * loads its modules anew, and they may no longer define a tool the host's session still has.
+ * The loaded tool `name`, or `undefined` once request `id` is refused: a tool host started again
+ * after a stop loads its modules anew, and they may no longer define a tool the host's session
+ * still has.
  */
-function refuseUnknown(id: number, name: string): void {
+function toolFor(id: number, name: string): CustomTool | undefined {
+  const tool = tools.get(name);
+  if (tool !== undefined) return tool;
   // A module that failed to load again is the likeliest cause: its error says what to fix.
   const failed = loadErrors.slice(0, 3).map(({ message }) => sentence(message.split("\n")[0] as string));
   const why =
@@ -298,6 +297,7 @@ function refuseUnknown(id: number, name: string): void {
     id,
     `The tool host has no tool "${name}": its modules no longer define it (they were loaded again when the tool host restarted).${why} Reload the tools.`,
   );
+  return undefined;
 }
 
 function settleAction(id: number, action: number, kind: "apply" | "reject", reason: string) {
@@ -326,8 +326,8 @@ function readResult(returned: unknown): AgentToolResult {
 
 /** Runs a durable action's handler of one of the loaded tools and sends its outcome. */
 async function runHandler(message: Extract<HostMessage, { t: "action" }>): Promise<void> {
-  const tool = tools.get(message.tool);
-  if (tool === undefined) return refuseUnknown(message.id, message.tool);
+  const tool = toolFor(message.id, message.tool);
+  if (tool === undefined) return;
   const handler = tool.actions?.[message.handler];
   const callback = handler?.[message.callback];
   if (typeof callback !== "function")
@@ -359,11 +359,6 @@ function childCall(
   };
 }
 
-/** Runs an apply, a reject or a durable action's handler, with the resolving session's UI. */
-function settle(message: Extract<HostMessage, { t: "apply" | "reject" | "action" }>, run: () => unknown) {
-  void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, run);
-}
-
 function handle(message: HostMessage): void {
   switch (message.t) {
     case "init":
@@ -375,11 +370,8 @@ function handle(message: HostMessage): void {
     case "call": {
       // First, whatever follows: the host counts this message's conversation as seen.
       const context = receiveConversation(conversations, message.context);
-      const tool = tools.get(message.tool);
-      if (tool === undefined) {
-        refuseUnknown(message.id, message.tool);
-        return;
-      }
+      const tool = toolFor(message.id, message.tool);
+      if (tool === undefined) return;
       const call = childCall(message, message.toolCallId, new AbortController());
       calls.set(call.id, call);
       // Never rejects: the call's own faults are its answer (runner.end forgets it).
@@ -395,21 +387,21 @@ function handle(message: HostMessage): void {
     }
     case "apply":
     case "reject":
-      settle(message, () => settleAction(message.id, message.action, message.t, message.reason));
+    case "action":
+      // With the resolving session's UI.
+      void settling.run({ id: message.id, hasUI: message.hasUI ?? uiAttached }, () =>
+        message.t === "action"
+          ? runHandler(message)
+          : settleAction(message.id, message.action, message.t, message.reason),
+      );
       return;
     case "forget":
       actions.delete(message.action);
       return;
-    case "action":
-      settle(message, () => runHandler(message));
-      return;
     case "session": {
       const context = receiveConversation(conversations, message.context);
-      const tool = tools.get(message.tool);
-      if (tool === undefined) {
-        refuseUnknown(message.id, message.tool);
-        return;
-      }
+      const tool = toolFor(message.id, message.tool);
+      if (tool === undefined) return;
       const ctx = callContext(runner, childCall(message, "", undefined), context);
       ctx.pushPendingAction = (action) => {
         throw noCallPushError(action);
@@ -439,11 +431,8 @@ function handle(message: HostMessage): void {
       else setTimeout(() => send({ t: "pong", id: message.id }), message.afterMs);
       return;
     case "describe": {
-      const tool = tools.get(message.tool);
-      if (tool === undefined) {
-        refuseUnknown(message.id, message.tool);
-        return;
-      }
+      const tool = toolFor(message.id, message.tool);
+      if (tool === undefined) return;
       // The record's getter never throws: a failing read gives the last good description.
       send({ t: "result", id: message.id, result: { content: [{ type: "text", text: tool.description }] } });
       return;
