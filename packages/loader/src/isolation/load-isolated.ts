@@ -22,7 +22,6 @@ import type { ChildMessage, InitMessage } from "./protocol.js";
 import { keepSpare, planningSpare, sparesPlanned, takeToolHost } from "./spare-tool-hosts.js";
 import {
   failedStart,
-  startFailure,
   type ToolHostProcess,
   type ToolHostSpawn,
   type ToolHostStop,
@@ -205,15 +204,15 @@ export function loadDeadline(load: Promise<unknown>, ms: number, late: () => voi
   };
 }
 
-/** The result of an isolated load whose tool host stopped before it reported its tools. */
+/** The result of an isolated load whose start rejected with `error` (see `failedStart`). */
 function notLoaded(
   context: LoadContext,
   paths: readonly string[],
-  stop: ToolHostStop,
-  stderr: string,
+  error: unknown,
   isolated: IsolatedToolHost,
   prebuilt: Promise<unknown> = Promise.resolve(),
 ): LoadCustomToolsResult & { isolated: IsolatedToolHost } {
+  const { stop, stderr } = failedStart(error);
   const failure: Diagnostic = {
     code: "E_TOOL_HOST",
     severity: "error",
@@ -248,9 +247,8 @@ export async function loadIsolated(
     plan = await planToolHost(context, isolation);
   } catch (error) {
     // Its Node could not be asked its version: no binary at execPath (on Bun, no `node` on PATH).
-    const stop = startFailure(error);
     const isolated = new IsolatedToolHost(() => Promise.reject(error), context.host, isolation);
-    return notLoaded(context, paths, stop, "", isolated);
+    return notLoaded(context, paths, error, isolated);
   }
   const { spawn, cacheDir, packsDir, buildRoots } = plan;
   await sparesPlanned(); // a spare asked for before this load is one it may take
@@ -328,9 +326,7 @@ export async function loadIsolated(
     if (context.session !== undefined) context.host.setActiveSession(context.session);
     isolated.adopt(first);
   } catch (error) {
-    // A stop of the process carries its own; anything else (a spawn that threw) is a start failure.
-    const { stop, stderr } = failedStart(error);
-    return notLoaded(context, paths, stop, stderr, isolated, prebuilt);
+    return notLoaded(context, paths, error, isolated, prebuilt);
   }
   const modules: DiscoveredModule[] = loaded.modules;
   const evaluated = new Set(modules.map(({ resolvedPath }) => resolvedPath));

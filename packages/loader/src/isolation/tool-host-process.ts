@@ -368,7 +368,7 @@ function killGroup(pid: number | undefined): void {
 }
 
 /** The stop of a tool host that could not start because `error` was thrown, whatever it is. */
-export function startFailure(error: unknown): ToolHostStop {
+function startFailure(error: unknown): ToolHostStop {
   return { kind: "start", reason: `It could not start: ${sentence(describeError(error))}` };
 }
 
