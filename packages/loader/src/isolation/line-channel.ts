@@ -100,13 +100,8 @@ function wholeCharacters(bytes: Buffer): number {
   return bytes.length;
 }
 
-/** Writes one message as a line of JSON, after `mark` (the tool host's {@link MESSAGE_MARK}). */
-export function writeLine(stream: Writable, message: unknown, mark = ""): void {
-  writeText(stream, JSON.stringify(message), mark);
-}
-
-/** Writes `json`, one message already as JSON text (no newline in it), as a line after `mark`. */
-export function writeText(stream: Writable, json: string, mark = ""): void {
+/** Writes `json` (one message, no newline in it) as a line, after `mark` (see {@link MESSAGE_MARK}). */
+export function writeLine(stream: Writable, json: string, mark = ""): void {
   if (stream.destroyed || !stream.writable) return;
   stream.write(`${mark}${json}\n`);
 }

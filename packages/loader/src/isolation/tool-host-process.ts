@@ -172,7 +172,7 @@ export class ToolHostProcess {
 
   /** Sends a message that expects no reply. */
   send(message: HostMessage): void {
-    if (!this.stopped) writeLine(this.#input, message);
+    if (!this.stopped) writeLine(this.#input, JSON.stringify(message));
   }
 
   /**

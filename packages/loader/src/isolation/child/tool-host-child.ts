@@ -28,7 +28,7 @@ import { ToolHost } from "../../host-api/tool-host.js";
 import { loadCustomTools } from "../../load/load-custom-tools.js";
 import { type Conversation, receiveConversation } from "../conversation-sync.js";
 import { crossingCopy, jsonCopy } from "../json-copy.js";
-import { MAX_LINE_BYTES, MESSAGE_MARK, readLines, writeLine, writeText } from "../line-channel.js";
+import { MAX_LINE_BYTES, MESSAGE_MARK, readLines, writeLine } from "../line-channel.js";
 import type { ChildMessage, HostMessage, InitMessage, ToolDescriptor } from "../protocol.js";
 import { sentence } from "../sentence.js";
 import {
@@ -48,7 +48,7 @@ import { confineSignals } from "./confine-signals.js";
 const input = process.stdin;
 const output = process.stdout;
 Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
-const send = (message: ChildMessage) => writeLine(output, message, MESSAGE_MARK);
+const send = (message: ChildMessage) => writeLine(output, JSON.stringify(message), MESSAGE_MARK);
 // The host went away: nobody is left to serve. The processes tools started go too (the
 // tool host leads their process group).
 const leave = () => {
@@ -88,7 +88,7 @@ let nextUi = 0;
 const runner: CallRunner = {
   send,
   sendResult: (id, resultText) =>
-    writeText(output, `{"t":"result","id":${id},"result":${resultText}}`, MESSAGE_MARK),
+    writeLine(output, `{"t":"result","id":${id},"result":${resultText}}`, MESSAGE_MARK),
   end: (call) => calls.delete(call.id),
   stage(action, via, call) {
     if (call?.ended) throw latePushError(call, action);
