@@ -167,10 +167,7 @@ export class IsolatedToolHost {
    * timers, not the host's clock: on a busy machine it may be scheduled late.
    */
   settled(ms: number): Promise<boolean> {
-    const process = this.#process;
-    return process === undefined
-      ? Promise.resolve(false)
-      : process.probe(`it ran ${ms} ms of its timers`, ms);
+    return this.#process?.probe(`it ran ${ms} ms of its timers`, ms) ?? Promise.resolve(false);
   }
 
   /** Listens to the tool host starting and stopping; returns the function that stops listening. */
@@ -245,21 +242,10 @@ export class IsolatedToolHost {
         (callback: "apply" | "reject") =>
         async (payload: unknown, reason: string, ctx: PendingActionHandlerContext) => {
           const process = await this.#running();
-          const context = {
-            sessionId: ctx.sessionId,
-            cwd: ctx.cwd,
-            actionId: ctx.actionId,
-            label: ctx.label,
-          };
-          const message = await this.#resolving(process, {
-            t: "action",
-            tool,
-            handler,
-            callback,
-            payload,
-            reason,
-            context,
-          });
+          const { sessionId, cwd, actionId, label } = ctx;
+          const context = { sessionId, cwd, actionId, label };
+          const action = { t: "action", tool, handler, callback, payload, reason, context } as const;
+          const message = await this.#resolving(process, action);
           return answerOf(message, `The tool host stopped while it ran the ${callback}.`);
         };
       const proxy = reject ? { apply: run("apply"), reject: run("reject") } : { apply: run("apply") };
