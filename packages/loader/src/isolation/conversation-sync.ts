@@ -8,10 +8,10 @@ export const MAX_CONVERSATIONS = 16;
  * two to three times that of the tool host's heap, 512 MB by default). A conversation larger
  * than this alone is kept alone.
  */
-export const MAX_CONVERSATION_CHARACTERS = 16 * 1024 * 1024;
+const MAX_CONVERSATION_CHARACTERS = 16 * 1024 * 1024;
 
 /** What a tool host may keep (see {@link sendConversation}). */
-export interface ConversationLimits {
+interface ConversationLimits {
   sessions: number;
   characters: number;
 }

@@ -70,11 +70,11 @@ export type IsolatedToolHostEvent =
 /** The host's own event channels (`tooldock:message`): never crossed by a tool host's emit or listen. */
 const HOST_CHANNEL_PREFIX = "tooldock:";
 /** Most event channels one tool host may have the host forward to it. */
-export const MAX_CHANNELS = 1_000;
+const MAX_CHANNELS = 1_000;
 /** Most pending actions one tool host may have staged at once. */
 export const MAX_STAGED_ACTIONS = 1_000;
 /** Longest payload (JSON characters) of a durable action a tool host stages. */
-export const MAX_DURABLE_PAYLOAD_CHARS = 1_000_000;
+const MAX_DURABLE_PAYLOAD_CHARS = 1_000_000;
 /** How long an `onSession` hook keeps the host alive at most (the store's default deadline). */
 const BOUNDED_KEEP_ALIVE_MS = 600_000;
 /** How many ended calls the host remembers for a late `pi.sendMessage` (see `#ended`). */

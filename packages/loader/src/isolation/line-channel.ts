@@ -13,7 +13,7 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const MESSAGE_MARK = "\u001e";
 
 /** What {@link readLines} calls. */
-export interface LineHandlers {
+interface LineHandlers {
   /** One complete line, without its `\n`; `continued` when `loose` had its start. */
   line(text: string, continued: boolean): void;
   /** A line grew past `maxLineBytes` before its `\n`: the stream was destroyed. */
