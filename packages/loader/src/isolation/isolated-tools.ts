@@ -431,21 +431,27 @@ export class IsolatedToolHost {
       else if (message.t === "message") this.#sendMessage(message);
       else if (message.t === "listen") this.#listen(process, message.channel);
       else if (message.t === "log") this.#api.logger[message.level](message.message, message.data);
-      // The host's own channels (pi.sendMessage's) carry what the host vouches for: a tool
-      // host reaches them only through "message", which the host attributes itself.
-      else if (message.t === "emit" && !message.channel.startsWith(HOST_CHANNEL_PREFIX)) {
-        this.#emitting = true;
-        try {
-          this.#host.events.emit(message.channel, message.data);
-        } finally {
-          this.#emitting = false;
-        }
-      }
+      else if (message.t === "emit") this.#forwardEmit(message.channel, message.data);
       // "loaded": only the first one counts, and the load took it.
     } catch (error) {
       // The host's own listener, logger or UI threw: its fault stays on the host's side, as it
       // would for a tool in-process, and the tool host serves on.
       this.#warn(`A tool host message (${message.t}) failed in the host: ${describeError(error)}`);
+    }
+  }
+
+  /**
+   * A tool host's `pi.events.emit`, to the host's listeners. Never on the host's own channels
+   * (pi.sendMessage's), which carry what the host vouches for: a tool host reaches them only
+   * through "message", which the host attributes itself.
+   */
+  #forwardEmit(channel: string, data: unknown): void {
+    if (channel.startsWith(HOST_CHANNEL_PREFIX)) return;
+    this.#emitting = true;
+    try {
+      this.#host.events.emit(channel, data);
+    } finally {
+      this.#emitting = false;
     }
   }
 
